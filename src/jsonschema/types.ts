@@ -1,0 +1,53 @@
+/** Public types of the project's Draft 2020-12 validator (SPEC §7). */
+
+export interface ValidationError {
+  /** JSON Pointer into the instance ("" = root, "/a/b/1"). */
+  readonly instancePath: string;
+  /** JSON Pointer into the schema, e.g. "/properties/a/type". */
+  readonly keywordLocation: string;
+  readonly keyword: string;
+  /** Path-oriented; never contains a value taken from the instance. */
+  readonly message: string;
+}
+
+export interface ValidationResult {
+  readonly valid: boolean;
+  readonly errors: readonly ValidationError[];
+}
+
+export interface Validator {
+  validate(instance: unknown): ValidationResult;
+}
+
+export type SchemaErrorCode =
+  | "malformed"
+  | "too_deep"
+  | "too_many_nodes"
+  | "too_large"
+  | "id_unsupported"
+  | "dynamic_ref_unsupported"
+  | "external_ref"
+  | "unresolved_ref"
+  | "unsupported_dialect"
+  | "invalid_pattern"
+  | "unsafe_pattern";
+
+export interface SchemaError {
+  readonly code: SchemaErrorCode;
+  readonly message: string;
+  /** JSON Pointer to the offending schema location, when known. */
+  readonly schemaPath?: string;
+}
+
+export type CompileResult =
+  | { readonly ok: true; readonly validator: Validator }
+  | { readonly ok: false; readonly error: SchemaError };
+
+export interface CompileOptions {
+  /** Default 128. */
+  readonly maxDepth?: number;
+  /** Default 10,000. */
+  readonly maxNodes?: number;
+  /** Default 1 MiB of JSON text. */
+  readonly maxBytes?: number;
+}

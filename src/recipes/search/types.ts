@@ -1,0 +1,22 @@
+import type { Recipe } from "../types.js";
+
+export type SearchMode = "lexical" | "hybrid";
+
+export interface SearchQuery {
+  readonly text: string;
+  /** A recipe matches when its dcc equals this or is `any`. */
+  readonly dcc?: string;
+  readonly skill?: string;
+  readonly visibility?: "all" | "public" | "private";
+  readonly limit: number;
+}
+
+export interface SearchHit {
+  readonly recipe: Recipe;
+  readonly score: number;
+}
+
+export interface SearchAnswer {
+  readonly mode: SearchMode;
+  readonly hits: readonly SearchHit[];
+}

@@ -1,0 +1,28 @@
+/** A skill directory found by discovery, with its parsed SKILL.md. */
+export interface SkillInfo {
+  /** Frontmatter `name`, or the directory name when empty. */
+  readonly name: string;
+  /** Absolute path of the skill directory (never sent to clients). */
+  readonly dir: string;
+  /** Absolute path of the skill root it was found under. */
+  readonly root: string;
+  /** Position of that root in priority order (0 = highest). */
+  readonly rootIndex: number;
+  readonly description: string;
+  readonly license?: string;
+  readonly compatibility?: string;
+  readonly allowedTools?: string | readonly string[];
+  /** `metadata.dcc-mcp.dcc`, default `python`; `any` matches every DCC. */
+  readonly dcc: string;
+  readonly version?: string;
+  readonly tags: readonly string[];
+  readonly searchHint?: string;
+  /** `metadata.dcc-mcp.recipes` normalised to a list of names/globs, as written. */
+  readonly recipePatterns: readonly string[];
+  /** The merged `dcc-mcp` metadata (nested wins over flat), kept for display. */
+  readonly dccMetadata: Readonly<Record<string, unknown>>;
+  /** The whole `metadata` mapping as written. */
+  readonly metadata: Readonly<Record<string, unknown>>;
+  /** Markdown body of SKILL.md after the frontmatter. */
+  readonly body: string;
+}
