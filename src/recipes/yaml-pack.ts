@@ -1,0 +1,159 @@
+/**
+ * YAML recipe packs (SPEC §4.2): a top-level mapping with a `recipes:` list.
+ * Parsing is bounded (size, aliases) and strict (duplicate keys are errors);
+ * a pack that is not a pack contributes nothing and is never re-read as Markdown.
+ */
+import { isSeq, LineCounter, parseDocument } from "yaml";
+import { diagnostic, type Diagnostic } from "../skills/diagnostics.js";
+
+/** 1 MiB: a file of exactly this many bytes is accepted, one more is refused. */
+export const MAX_RECIPE_FILE_BYTES = 1024 * 1024;
+/** Aliases a pack may expand; real packs use none, "billion laughs" needs thousands. */
+export const MAX_YAML_ALIASES = 100;
+
+export interface PackEntry {
+  /** The entry as written, with `toolset_profiles` normalised to a string list. */
+  readonly entry: Record<string, unknown>;
+  /** 1-based line of the entry's first key. */
+  readonly line: number;
+}
+
+export type ParsePackResult =
+  | {
+      readonly ok: true;
+      /** Pack-level keys other than `recipes` (`pack`, `tool_routing` …). */
+      readonly pack: Record<string, unknown>;
+      readonly entries: PackEntry[];
+      readonly diagnostics: Diagnostic[];
+    }
+  | { readonly ok: false; readonly diagnostics: Diagnostic[] };
+
+/** First line of a yaml library message: the rest is a source excerpt. */
+function firstLine(message: string): string {
+  return (message.split("\n")[0] ?? "").replace(/:$/, "");
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+export function parseRecipePack(text: string, file: string): ParsePackResult {
+  const where = { file };
+  const size = Buffer.byteLength(text, "utf8");
+  if (size > MAX_RECIPE_FILE_BYTES) {
+    return {
+      ok: false,
+      diagnostics: [
+        diagnostic("error", "file_too_large", `${file} is ${size} bytes; the limit is ${MAX_RECIPE_FILE_BYTES}`, where),
+      ],
+    };
+  }
+
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text.replace(/^\uFEFF/, ""), {
+    uniqueKeys: true,
+    prettyErrors: true,
+    lineCounter,
+  });
+  if (doc.errors.length > 0) {
+    return {
+      ok: false,
+      diagnostics: doc.errors.map((e) => {
+        const line = e.linePos?.[0]?.line;
+        const code = e.code === "DUPLICATE_KEY" ? "yaml_duplicate_key" : "yaml_parse_error";
+        return diagnostic("error", code, `${file}: ${firstLine(e.message)}`, line !== undefined ? { file, line } : where);
+      }),
+    };
+  }
+
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+  } catch (err) {
+    // The yaml package signals alias exhaustion with a ReferenceError; anything else is a parse failure.
+    const msg = err instanceof Error ? err.message : String(err);
+    const aliases = /alias/i.test(msg);
+    return {
+      ok: false,
+      diagnostics: [
+        diagnostic(
+          "error",
+          aliases ? "yaml_alias_limit" : "yaml_parse_error",
+          aliases ? `${file} expands more than ${MAX_YAML_ALIASES} YAML aliases` : `${file}: ${firstLine(msg)}`,
+          where,
+        ),
+      ],
+    };
+  }
+
+  if (!isRecord(data) || !Array.isArray(data["recipes"])) {
+    return {
+      ok: false,
+      diagnostics: [
+        diagnostic(
+          "error",
+          "pack_missing_recipes",
+          `${file} is not a recipe pack: the top level must be a mapping with a recipes: list`,
+          where,
+        ),
+      ],
+    };
+  }
+
+  const { recipes, ...pack } = data;
+  const list = recipes as unknown[];
+  const seqNode = doc.get("recipes", true);
+  const itemLine = (i: number): number | undefined => {
+    if (!isSeq(seqNode)) return undefined;
+    const node = seqNode.items[i] as { range?: readonly number[] | null } | undefined;
+    const offset = node?.range?.[0];
+    return offset === undefined ? undefined : lineCounter.linePos(offset).line;
+  };
+
+  const entries: PackEntry[] = [];
+  const diagnostics: Diagnostic[] = [];
+  list.forEach((raw, i) => {
+    const line = itemLine(i);
+    const at = line !== undefined ? { file, line } : where;
+    if (!isRecord(raw)) {
+      diagnostics.push(diagnostic("error", "recipe_invalid_entry", `${file}: recipes[${i}] is not a mapping`, at));
+      return;
+    }
+    const name = raw["name"];
+    if (typeof name !== "string" || name.trim() === "") {
+      diagnostics.push(
+        diagnostic("error", "recipe_invalid_entry", `${file}: recipes[${i}] needs a non-empty string name`, at),
+      );
+      return;
+    }
+    const entry = { ...raw };
+    const profiles = normaliseProfiles(entry, file, i, at, diagnostics);
+    if (profiles !== undefined) entry["toolset_profiles"] = profiles;
+    entries.push({ entry, line: line ?? 1 });
+  });
+
+  return { ok: true, pack, entries, diagnostics };
+}
+
+/** `toolset_profiles` (or singular `toolset_profile`); a string becomes a one-item list. */
+function normaliseProfiles(
+  entry: Record<string, unknown>,
+  file: string,
+  index: number,
+  at: { file: string; line?: number },
+  diagnostics: Diagnostic[],
+): string[] | undefined {
+  const raw = entry["toolset_profiles"] ?? entry["toolset_profile"];
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw === "string") return [raw];
+  if (Array.isArray(raw) && raw.every((p) => typeof p === "string")) return raw as string[];
+  diagnostics.push(
+    diagnostic(
+      "warning",
+      "recipe_invalid_entry",
+      `${file}: recipes[${index}].toolset_profiles must be a string or a list of strings; ignored`,
+      at,
+    ),
+  );
+  return [];
+}
