@@ -1,0 +1,45 @@
+/**
+ * Public entry of the project's Draft 2020-12 validator (SPEC §7).
+ * Compile once, validate many times; errors are data and never echo instance values.
+ */
+import { compileSchema } from "./compile.js";
+import { renderErrors, instancePathToDollar } from "./render.js";
+
+export type {
+  CompileOptions,
+  CompileResult,
+  SchemaError,
+  SchemaErrorCode,
+  ValidationError,
+  ValidationResult,
+  Validator,
+} from "./types.js";
+
+export { compileSchema, renderErrors, instancePathToDollar };
+
+/** What the recipe helper reads: either spelling of the inputs schema field. */
+export type RecipeWithInputsSchema = { inputs_schema?: unknown } | { inputsSchema?: unknown };
+
+export const INVALID_SCHEMA_MESSAGE = "$: Recipe input schema is invalid";
+
+/**
+ * Validates recipe inputs and renders dcc-mcp-core style messages
+ * (`$.pivot[1]: Expected type number, got string`, `Missing required input: name`).
+ * A recipe without a schema accepts anything; a schema that fails closed rejects everything.
+ * Callers that validate repeatedly should compile once and use `renderErrors`.
+ */
+export function validateRecipeInputs(recipe: RecipeWithInputsSchema, inputs: unknown): string[] {
+  const schema = readInputsSchema(recipe);
+  if (schema === undefined) return [];
+  const compiled = compileSchema(schema);
+  if (!compiled.ok) return [INVALID_SCHEMA_MESSAGE];
+  const result = compiled.validator.validate(inputs);
+  return result.valid ? [] : renderErrors(result.errors);
+}
+
+function readInputsSchema(recipe: RecipeWithInputsSchema): unknown {
+  if (recipe === null || typeof recipe !== "object") return undefined;
+  if (Object.hasOwn(recipe, "inputs_schema")) return (recipe as { inputs_schema?: unknown }).inputs_schema;
+  if (Object.hasOwn(recipe, "inputsSchema")) return (recipe as { inputsSchema?: unknown }).inputsSchema;
+  return undefined;
+}

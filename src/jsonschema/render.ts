@@ -1,0 +1,34 @@
+/** Renders validation errors the way dcc-mcp-core does: `$.a.b[1]: message`. */
+import type { ValidationError } from "./types.js";
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+const INDEX = /^(?:0|[1-9][0-9]*)$/;
+
+/** "/a/b/1" → "$.a.b[1]"; keys that are not identifiers become `$["odd key"]`. */
+export function instancePathToDollar(pointer: string): string {
+  if (pointer === "") return "$";
+  let out = "$";
+  const parts = pointer.split("/");
+  // parts[0] is the empty string before the leading slash.
+  for (let i = 1; i < parts.length; i++) {
+    const key = parts[i]!.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (INDEX.test(key)) out += `[${key}]`;
+    else if (IDENTIFIER.test(key)) out += `.${key}`;
+    else out += `[${JSON.stringify(key)}]`;
+  }
+  return out;
+}
+
+const REQUIRED_PREFIX = "Missing required property: ";
+
+export function renderErrors(errors: readonly ValidationError[]): string[] {
+  const out: string[] = [];
+  for (const e of errors) {
+    if (e.keyword === "required" && e.instancePath === "" && e.message.startsWith(REQUIRED_PREFIX)) {
+      out.push(`Missing required input: ${e.message.slice(REQUIRED_PREFIX.length)}`);
+    } else {
+      out.push(`${instancePathToDollar(e.instancePath)}: ${e.message}`);
+    }
+  }
+  return out;
+}
