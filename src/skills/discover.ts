@@ -1,0 +1,154 @@
+/**
+ * Skill discovery (SPEC §3): a root that holds SKILL.md is a skill, otherwise
+ * each direct child directory with SKILL.md is one. First root wins on a name clash.
+ */
+import { readdir, readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { diagnostic, type Diagnostic } from "./diagnostics.js";
+import { parseSkillMarkdown } from "./frontmatter.js";
+import type { SkillInfo } from "./types.js";
+
+/** SKILL.md over this size is refused. */
+export const MAX_SKILL_MD_BYTES = 1024 * 1024;
+export const RESERVED_SKILL_NAMES: readonly string[] = Object.freeze(["private"]);
+
+export interface DiscoverLogger {
+  debug(obj: Record<string, unknown>, msg: string): void;
+}
+
+export interface DiscoverResult {
+  readonly skills: SkillInfo[];
+  readonly diagnostics: Diagnostic[];
+}
+
+export interface LoadSkillResult {
+  /** null when the skill is invalid (the diagnostics say why). */
+  readonly skill: SkillInfo | null;
+  readonly diagnostics: Diagnostic[];
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+async function isDir(p: string): Promise<boolean> {
+  return (await stat(p).catch(() => null))?.isDirectory() ?? false;
+}
+
+async function isFile(p: string): Promise<boolean> {
+  return (await stat(p).catch(() => null))?.isFile() ?? false;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/** Reads and parses one skill directory; never throws for a bad file. */
+export async function loadSkill(dir: string, root: string, rootIndex: number): Promise<LoadSkillResult> {
+  const dirName = path.basename(dir);
+  const where = { skill: dirName, file: "SKILL.md" };
+  const file = path.join(dir, "SKILL.md");
+  let bytes: Buffer;
+  try {
+    const st = await stat(file);
+    if (st.size > MAX_SKILL_MD_BYTES) {
+      return {
+        skill: null,
+        diagnostics: [diagnostic("error", "file_too_large", `SKILL.md is ${st.size} bytes; the limit is ${MAX_SKILL_MD_BYTES}`, where)],
+      };
+    }
+    bytes = await readFile(file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? "unknown error";
+    return { skill: null, diagnostics: [diagnostic("error", "file_unreadable", `SKILL.md cannot be read (${code})`, where)] };
+  }
+  if (bytes.length > MAX_SKILL_MD_BYTES) {
+    return {
+      skill: null,
+      diagnostics: [diagnostic("error", "file_too_large", `SKILL.md is ${bytes.length} bytes; the limit is ${MAX_SKILL_MD_BYTES}`, where)],
+    };
+  }
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return { skill: null, diagnostics: [diagnostic("error", "not_utf8", "SKILL.md is not valid UTF-8", where)] };
+  }
+
+  const parsed = parseSkillMarkdown(text, dirName);
+  if (!parsed.ok) return { skill: null, diagnostics: parsed.diagnostics };
+  if (RESERVED_SKILL_NAMES.includes(parsed.skill.name)) {
+    return {
+      skill: null,
+      diagnostics: [
+        ...parsed.diagnostics,
+        diagnostic(
+          "error",
+          "reserved_skill_name",
+          `skill name "${parsed.skill.name}" is reserved for private playbooks; rename the skill`,
+          { skill: parsed.skill.name, file: "SKILL.md" },
+        ),
+      ],
+    };
+  }
+  const skill: SkillInfo = deepFreeze({ ...parsed.skill, dir: path.resolve(dir), root: path.resolve(root), rootIndex });
+  return { skill, diagnostics: parsed.diagnostics };
+}
+
+/** Skill directories of one root, in a stable order. */
+async function skillDirsOf(root: string): Promise<string[]> {
+  if (await isFile(path.join(root, "SKILL.md"))) return [root];
+  let names: string[];
+  try {
+    names = (await readdir(root)).sort();
+  } catch {
+    return [];
+  }
+  const dirs: string[] = [];
+  for (const name of names) {
+    const dir = path.join(root, name);
+    if ((await isDir(dir)) && (await isFile(path.join(dir, "SKILL.md")))) dirs.push(dir);
+  }
+  return dirs;
+}
+
+export async function discoverSkills(
+  roots: readonly string[],
+  options: { logger?: DiscoverLogger } = {},
+): Promise<DiscoverResult> {
+  const skills: SkillInfo[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const byName = new Map<string, SkillInfo>();
+
+  for (let rootIndex = 0; rootIndex < roots.length; rootIndex++) {
+    const root = path.resolve(roots[rootIndex]!);
+    if (!(await isDir(root))) {
+      options.logger?.debug({ root, rootIndex }, "skill root missing; skipped");
+      continue;
+    }
+    const dirs = await skillDirsOf(root);
+    const loaded = await Promise.all(dirs.map((d) => loadSkill(d, root, rootIndex)));
+    for (const { skill, diagnostics: ds } of loaded) {
+      diagnostics.push(...ds);
+      if (skill === null) continue;
+      const first = byName.get(skill.name);
+      if (first !== undefined) {
+        diagnostics.push(
+          diagnostic(
+            "warning",
+            "duplicate_skill",
+            `skill "${skill.name}" in skill root #${rootIndex} (directory ${path.basename(skill.dir)}) is shadowed by ` +
+              `the one in skill root #${first.rootIndex} (directory ${path.basename(first.dir)})`,
+            { skill: skill.name, file: "SKILL.md" },
+          ),
+        );
+        continue;
+      }
+      byName.set(skill.name, skill);
+      skills.push(skill);
+    }
+  }
+  return { skills, diagnostics };
+}
