@@ -1,0 +1,229 @@
+/**
+ * Turns one skill's recipe files into frozen Recipe objects (SPEC §4).
+ * Bad files become diagnostics; nothing here throws for author mistakes.
+ */
+import { readFile, stat } from "node:fs/promises";
+import { compileSchema } from "../jsonschema/index.js";
+import type { CompileResult } from "../jsonschema/types.js";
+import { diagnostic, type Diagnostic } from "../skills/diagnostics.js";
+import { resolveRecipePaths, skillRelative } from "../skills/recipe-paths.js";
+import type { SkillInfo } from "../skills/types.js";
+import { parseMarkdownAnchors } from "./markdown.js";
+import type { MarkdownRecipe, Recipe, YamlRecipe } from "./types.js";
+import { MAX_RECIPE_FILE_BYTES, parseRecipePack } from "./yaml-pack.js";
+
+export interface SkillRecipesResult {
+  readonly recipes: Recipe[];
+  readonly diagnostics: Diagnostic[];
+  /** Absolute paths of the recipe files resolved for the skill (what a watcher should watch). */
+  readonly files: string[];
+}
+
+export interface RecipeFileResult {
+  readonly recipes: Recipe[];
+  readonly diagnostics: Diagnostic[];
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+const DESCRIPTION_MAX = 200;
+
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+export function isYamlFile(file: string): boolean {
+  return /\.ya?ml$/i.test(file);
+}
+
+/** All recipes of a skill: files in path order, the first recipe of a name wins. */
+export async function loadSkillRecipes(skill: SkillInfo): Promise<SkillRecipesResult> {
+  const resolved = await resolveRecipePaths(skill.dir, skill.recipePatterns, skill.name);
+  const diagnostics: Diagnostic[] = [...resolved.diagnostics];
+  const perFile = await Promise.all(resolved.files.map((f) => loadRecipeFile(skill, f)));
+  const all: Recipe[] = [];
+  for (const r of perFile) {
+    all.push(...r.recipes);
+    diagnostics.push(...r.diagnostics);
+  }
+  const merged = dedupeRecipes(all);
+  diagnostics.push(...merged.diagnostics);
+  return { recipes: merged.recipes, diagnostics, files: resolved.files };
+}
+
+/**
+ * First recipe of each name wins; later ones are reported. Exported so a
+ * reload of one file can re-merge a skill's per-file results the same way.
+ */
+export function dedupeRecipes(recipes: readonly Recipe[]): RecipeFileResult {
+  const seen = new Map<string, Recipe>();
+  const out: Recipe[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const r of recipes) {
+    const first = seen.get(r.name);
+    if (first === undefined) {
+      seen.set(r.name, r);
+      out.push(r);
+      continue;
+    }
+    const where = r.line !== undefined ? { skill: r.skill, file: r.file, line: r.line } : { skill: r.skill, file: r.file };
+    const firstAt = `${first.file}${first.line !== undefined ? `:${first.line}` : ""}`;
+    diagnostics.push(
+      r.format === "markdown"
+        ? diagnostic("warning", "duplicate_anchor", `anchor "${r.name}" repeats; the one at ${firstAt} wins`, where)
+        : diagnostic("warning", "duplicate_recipe", `recipe "${r.name}" repeats; the one at ${firstAt} wins`, where),
+    );
+  }
+  return { recipes: out, diagnostics };
+}
+
+/** Reads one recipe file of a skill (YAML pack or Markdown anchors). */
+export async function loadRecipeFile(skill: SkillInfo, absPath: string): Promise<RecipeFileResult> {
+  const file = skillRelative(skill.dir, absPath);
+  const where = { skill: skill.name, file };
+  const fail = (d: Diagnostic): RecipeFileResult => ({ recipes: [], diagnostics: [d] });
+
+  let bytes: Buffer;
+  try {
+    const st = await stat(absPath);
+    if (!st.isFile()) return fail(diagnostic("error", "recipe_path_missing", `recipe path ${file} is not a file`, where));
+    if (st.size > MAX_RECIPE_FILE_BYTES) {
+      return fail(diagnostic("error", "file_too_large", `${file} is ${st.size} bytes; the limit is ${MAX_RECIPE_FILE_BYTES}`, where));
+    }
+    bytes = await readFile(absPath);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return fail(diagnostic("error", "recipe_path_missing", `recipe file ${file} does not exist`, where));
+    return fail(diagnostic("error", "file_unreadable", `${file} cannot be read (${code ?? "unknown error"})`, where));
+  }
+  // The file may have grown between stat and read.
+  if (bytes.length > MAX_RECIPE_FILE_BYTES) {
+    return fail(diagnostic("error", "file_too_large", `${file} is ${bytes.length} bytes; the limit is ${MAX_RECIPE_FILE_BYTES}`, where));
+  }
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return fail(diagnostic("error", "not_utf8", `${file} is not valid UTF-8`, where));
+  }
+
+  const raw = isYamlFile(absPath) ? yamlRecipes(skill, file, text) : markdownRecipes(skill, file, text);
+  const merged = dedupeRecipes(raw.recipes);
+  return { recipes: merged.recipes, diagnostics: [...raw.diagnostics, ...merged.diagnostics] };
+}
+
+function markdownRecipes(skill: SkillInfo, file: string, text: string): RecipeFileResult {
+  const recipes = parseMarkdownAnchors(text).map((a): MarkdownRecipe => {
+    const r: MarkdownRecipe = {
+      format: "markdown",
+      recipeId: `${skill.name}/${a.name}`,
+      skill: skill.name,
+      name: a.name,
+      dcc: skill.dcc,
+      description: markdownDescription(a.content),
+      tags: skill.tags,
+      ...(skill.searchHint !== undefined ? { searchHint: skill.searchHint } : {}),
+      file,
+      line: a.line,
+      visibility: "public",
+      content: a.content,
+    };
+    return deepFreeze(r);
+  });
+  return { recipes, diagnostics: [] };
+}
+
+/** First prose line after the heading (outside fences, not a heading), clipped. */
+export function markdownDescription(content: string): string {
+  const lines = content.split("\n").slice(1);
+  let fence: string | null = null;
+  for (const line of lines) {
+    const f = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+    if (fence !== null) {
+      if (f && f[1]![0] === fence[0] && f[1]!.length >= fence.length && line.trim() === f[1]) fence = null;
+      continue;
+    }
+    if (f) {
+      fence = f[1]!;
+      continue;
+    }
+    const t = line.trim();
+    if (t === "" || /^#{1,6}(\s|$)/.test(t)) continue;
+    return clip(t);
+  }
+  return "";
+}
+
+function clip(s: string): string {
+  const chars = [...s];
+  return chars.length <= DESCRIPTION_MAX ? s : `${chars.slice(0, DESCRIPTION_MAX - 1).join("").trimEnd()}…`;
+}
+
+function yamlRecipes(skill: SkillInfo, file: string, text: string): RecipeFileResult {
+  const parsed = parseRecipePack(text, file);
+  const withSkill = (d: Diagnostic): Diagnostic => diagnostic(d.severity, d.code, d.message, { ...d, skill: skill.name });
+  if (!parsed.ok) return { recipes: [], diagnostics: parsed.diagnostics.map(withSkill) };
+
+  const diagnostics = parsed.diagnostics.map(withSkill);
+  const pack = deepFreeze(parsed.pack);
+  const recipes = parsed.entries.map(({ entry, line }): YamlRecipe => {
+    const name = entry["name"] as string;
+    const at = { skill: skill.name, file, line };
+    const inputsSchema = entry["inputs_schema"] === undefined ? {} : entry["inputs_schema"];
+    const outputContract = entry["output_contract"];
+    const inputValidator = compileChecked(inputsSchema, `recipe "${name}" inputs_schema`, at, diagnostics);
+    const outputValidator =
+      outputContract === undefined || outputContract === null || typeof outputContract === "string"
+        ? null
+        : compileChecked(outputContract, `recipe "${name}" output_contract`, at, diagnostics);
+    const steps = Array.isArray(entry["steps"]) ? (entry["steps"] as unknown[]) : [];
+    if (entry["steps"] !== undefined && !Array.isArray(entry["steps"])) {
+      diagnostics.push(diagnostic("warning", "recipe_invalid_entry", `recipe "${name}" steps must be a list; treated as empty`, at));
+    }
+    const description = typeof entry["description"] === "string" ? entry["description"].trim() : "";
+    const dcc = typeof entry["dcc"] === "string" && entry["dcc"].trim() !== "" ? entry["dcc"].trim().toLowerCase() : skill.dcc;
+    const r: YamlRecipe = {
+      format: "yaml",
+      recipeId: `${skill.name}/${name}`,
+      skill: skill.name,
+      name,
+      dcc,
+      description,
+      tags: skill.tags,
+      ...(skill.searchHint !== undefined ? { searchHint: skill.searchHint } : {}),
+      file,
+      line,
+      visibility: "public",
+      entry: deepFreeze(entry),
+      inputsSchema: deepFreeze(inputsSchema),
+      steps: deepFreeze(steps),
+      outputContract: deepFreeze(outputContract),
+      toolsetProfiles: deepFreeze((entry["toolset_profiles"] as string[] | undefined) ?? []),
+      pack,
+      inputValidator,
+      outputValidator,
+    };
+    return Object.freeze(r);
+  });
+  return { recipes, diagnostics };
+}
+
+function compileChecked(
+  schema: unknown,
+  label: string,
+  at: { skill: string; file: string; line: number },
+  diagnostics: Diagnostic[],
+): CompileResult {
+  const result = compileSchema(schema);
+  if (!result.ok) {
+    const loc = result.error.schemaPath ? ` at ${result.error.schemaPath}` : "";
+    diagnostics.push(
+      diagnostic("error", "schema_fails_closed", `${label} fails closed (${result.error.code}${loc}): ${result.error.message}`, at),
+    );
+  }
+  return result;
+}
+
