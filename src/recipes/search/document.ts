@@ -1,0 +1,148 @@
+import { createHash } from "node:crypto";
+import type { Recipe } from "../types.js";
+
+/** The searchable text of one recipe, split into weighted fields. */
+export interface SearchDocument {
+  readonly id: string;
+  readonly name: string;
+  readonly tags: string;
+  readonly hint: string;
+  readonly description: string;
+  readonly steps: string;
+  readonly body: string;
+  readonly skill: string;
+}
+
+/** Field weights: a hit in the name says far more than one deep in a body. */
+export const FIELD_BOOST: Readonly<Record<Exclude<keyof SearchDocument, "id">, number>> = {
+  name: 6,
+  tags: 3,
+  hint: 3,
+  description: 2,
+  steps: 1.5,
+  skill: 1,
+  body: 1,
+};
+
+export const SEARCH_FIELDS = Object.keys(FIELD_BOOST) as (keyof typeof FIELD_BOOST)[];
+
+/** Bodies can be long playbooks; the head carries the signal and bounds index size. */
+const BODY_LIMIT = 4000;
+const STEPS_LIMIT = 4000;
+/** What the embedding model sees; USE-Lite degrades on long inputs anyway. */
+const EMBED_LIMIT = 1500;
+
+/** Step keys whose string values name what the step does. */
+const STEP_TEXT_KEYS = ["tool", "verb", "id", "name", "action", "title", "description", "note", "detail"];
+/** Step keys whose object keys are argument names. */
+const STEP_ARG_KEYS = ["arguments", "inputs", "params", "args"];
+/** YAML entry keys already indexed elsewhere or pure machinery. */
+const ENTRY_SKIP = new Set(["name", "dcc", "description", "steps", "inputs_schema", "output_contract", "toolset_profiles", "toolset_profile"]);
+
+function yamlStepsText(steps: readonly unknown[]): string {
+  const parts: string[] = [];
+  for (const step of steps) {
+    if (typeof step === "string") {
+      parts.push(step);
+      continue;
+    }
+    if (!isRecord(step)) continue;
+    for (const key of STEP_TEXT_KEYS) {
+      const value = step[key];
+      if (typeof value === "string") parts.push(value);
+    }
+    for (const key of STEP_ARG_KEYS) {
+      const value = step[key];
+      if (isRecord(value)) parts.push(Object.keys(value).join(" "));
+    }
+  }
+  return parts.join(" ");
+}
+
+function schemaPropertyText(schema: unknown): string {
+  if (!isRecord(schema) || !isRecord(schema.properties)) return "";
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(schema.properties)) {
+    parts.push(key);
+    if (isRecord(value) && typeof value.description === "string") parts.push(value.description);
+  }
+  return parts.join(" ");
+}
+
+/** Every string leaf of a value, depth-first, bounded. */
+function stringLeaves(value: unknown, out: string[], budget: { left: number }, depth = 0): void {
+  if (budget.left <= 0 || depth > 8) return;
+  if (typeof value === "string") {
+    out.push(value);
+    budget.left -= value.length;
+  } else if (Array.isArray(value)) {
+    for (const item of value) stringLeaves(item, out, budget, depth + 1);
+  } else if (isRecord(value)) {
+    for (const item of Object.values(value)) stringLeaves(item, out, budget, depth + 1);
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function clip(text: string, limit: number): string {
+  return text.length > limit ? text.slice(0, limit) : text;
+}
+
+export function toDocument(recipe: Recipe): SearchDocument {
+  let name = recipe.name;
+  let description = recipe.description;
+  let steps = "";
+  let body = "";
+  switch (recipe.format) {
+    case "markdown":
+      body = recipe.content;
+      break;
+    case "yaml": {
+      steps = [yamlStepsText(recipe.steps), schemaPropertyText(recipe.inputsSchema)].join(" ");
+      const extra: string[] = [];
+      const budget = { left: BODY_LIMIT };
+      for (const [key, value] of Object.entries(recipe.entry)) {
+        if (!ENTRY_SKIP.has(key)) stringLeaves(value, extra, budget);
+      }
+      body = extra.join(" ");
+      break;
+    }
+    case "private": {
+      const p = recipe.playbook;
+      name = `${recipe.name} ${p.title}`;
+      description = [...new Set([recipe.description, p.summary, p.whenToUse].filter(Boolean))].join(" ");
+      steps = p.steps.map((s) => `${s.title} ${s.detail}`).join(" ");
+      body = [p.document, p.acceptanceCriteria.join(" ")].join(" ");
+      break;
+    }
+  }
+  return {
+    id: recipe.recipeId,
+    name,
+    tags: recipe.tags.join(" "),
+    hint: recipe.searchHint ?? "",
+    description,
+    steps: clip(steps, STEPS_LIMIT),
+    body: clip(body, BODY_LIMIT),
+    skill: recipe.skill,
+  };
+}
+
+/** The text handed to the embedding model: the parts a human would read first. */
+export function embeddingText(doc: SearchDocument): string {
+  const head = [doc.name.replace(/[_\-]+/g, " "), doc.description, doc.hint, doc.tags].filter(Boolean).join(". ");
+  const text = head.length < EMBED_LIMIT ? `${head}. ${doc.steps.replace(/[_\-]+/g, " ")} ${doc.body}` : head;
+  return clip(text, EMBED_LIMIT);
+}
+
+/** Identity of a document's indexed content: equal hash, nothing to redo. */
+export function contentHash(doc: SearchDocument): string {
+  const h = createHash("sha256");
+  for (const field of ["id", ...SEARCH_FIELDS] as const) {
+    h.update(doc[field]);
+    h.update("\u0000");
+  }
+  return h.digest("hex").slice(0, 32);
+}

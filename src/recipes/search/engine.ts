@@ -1,0 +1,203 @@
+import type { Recipe } from "../types.js";
+import { contentHash, embeddingText, toDocument } from "./document.js";
+import type { EmbeddingProvider } from "./embeddings/types.js";
+import { DEFAULT_FUSION, fuse, type FusionOptions, type Ranked } from "./fusion.js";
+import { LexicalIndex } from "./lexical.js";
+import { silentLogger, type SearchLogger } from "./logger.js";
+import { SemanticIndex, type SemanticEntry } from "./semantic.js";
+import type { SearchAnswer, SearchHit, SearchQuery } from "./types.js";
+
+export interface SearchEngineOptions {
+  /** null = lexical only (`--embeddings none`). The caller owns and closes it. */
+  provider: EmbeddingProvider | null;
+  /** Vector cache directory; absent = memory only. */
+  cacheDir?: string;
+  logger?: SearchLogger;
+  /** Fusion tuning; the default is what bench/relevance chose. */
+  fusion?: Partial<FusionOptions>;
+  /**
+   * Evaluation knob for bench/relevance: rank by one side only. Production
+   * leaves it at "fused".
+   */
+  ranking?: "fused" | "lexical" | "semantic";
+}
+
+export interface SearchStatus {
+  lexical: "empty" | "ready";
+  semantic: "off" | "warming" | "ready" | "failed";
+  embedded: number;
+  total: number;
+  revision: number;
+}
+
+export interface SimilarOptions {
+  limit: number;
+  visibility?: "all" | "public" | "private";
+  excludeId?: string;
+}
+
+export interface SearchEngine {
+  /**
+   * Replace the indexed set with this catalog's recipes. Incremental: only
+   * recipes whose recipeId or content hash changed are re-indexed and
+   * re-embedded. The lexical side is updated synchronously; embeddings are
+   * queued in the background.
+   */
+  update(recipes: readonly Recipe[], revision: number): void;
+  /**
+   * Ranked hits. Empty or blank `text`: every recipe passing the filters,
+   * sorted by recipeId, score 0, mode "lexical". Mode is "hybrid" only when
+   * the semantic side is ready and the query embedding succeeded.
+   */
+  search(query: SearchQuery): Promise<SearchAnswer>;
+  /** Close matches to a draft (used by `recipe create` for its `similar` list). */
+  similar(text: string, options: SimilarOptions): Promise<readonly SearchHit[]>;
+  status(): SearchStatus;
+  /** Resolves when semantic warm-up finished (or immediately when off/failed). */
+  whenSemanticReady(): Promise<void>;
+  /** Stops background embedding and flushes the vector cache. */
+  close(): Promise<void>;
+}
+
+/** Candidates taken from each side before fusion. */
+const FUSION_DEPTH = 100;
+/** Lower bounds for `similar`: below these a match is not worth offering. */
+const SIMILAR_MIN_COSINE = 0.55;
+const SIMILAR_MIN_COVERAGE = 0.6;
+
+interface Indexed {
+  readonly recipe: Recipe;
+  readonly hash: string;
+}
+
+interface Filter {
+  readonly dcc?: string;
+  readonly skill?: string;
+  readonly visibility?: "all" | "public" | "private";
+  readonly excludeId?: string;
+}
+
+function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function round(score: number): number {
+  return Math.round(score * 1000) / 1000;
+}
+
+export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
+  const logger = options.logger ?? silentLogger;
+  const fusion: FusionOptions = { ...DEFAULT_FUSION, ...options.fusion };
+  const ranking = options.ranking ?? "fused";
+  const lexical = new LexicalIndex();
+  const semantic = options.provider ? new SemanticIndex(options.provider, options.cacheDir, logger) : null;
+  let indexed = new Map<string, Indexed>();
+  let revision = 0;
+  let closed = false;
+
+  function acceptor(filter: Filter): (id: string) => boolean {
+    return (id) => {
+      if (id === filter.excludeId) return false;
+      const entry = indexed.get(id);
+      if (!entry) return false;
+      const r = entry.recipe;
+      if (filter.dcc !== undefined && r.dcc !== filter.dcc && r.dcc !== "any") return false;
+      if (filter.skill !== undefined && r.skill !== filter.skill) return false;
+      if (filter.visibility && filter.visibility !== "all" && r.visibility !== filter.visibility) return false;
+      return true;
+    };
+  }
+
+  function hit(id: string, score: number): SearchHit {
+    return { recipe: indexed.get(id)!.recipe, score: round(score) };
+  }
+
+  async function rank(text: string, filter: Filter, limit: number): Promise<{ answer: SearchAnswer; cosine: Map<string, number>; coverage: Map<string, number> }> {
+    const accept = acceptor(filter);
+    const lex = ranking === "semantic" ? [] : lexical.search(text, accept, FUSION_DEPTH);
+    const coverage = new Map(lex.map((m) => [m.id, m.coverage]));
+    let sem: Ranked[] | null = null;
+    if (semantic && semantic.state === "ready" && ranking !== "lexical") {
+      try {
+        sem = semantic.rank(await semantic.embedQuery(text), accept, FUSION_DEPTH);
+      } catch (err) {
+        logger.warn({ err: (err as Error).message }, "query embedding failed; answering lexically");
+      }
+    }
+    const cosine = new Map((sem ?? []).map((r) => [r.id, r.score]));
+    if (sem === null) {
+      // Display score: share of the best raw score, scaled by how many query
+      // terms the hit matched, so a lone weak match does not read as 1.0.
+      const top = lex[0]?.raw ?? 1;
+      const hits = lex.slice(0, limit).map((m) => hit(m.id, (m.raw / top) * m.coverage));
+      return { answer: { mode: "lexical", hits }, cosine, coverage };
+    }
+    const lexRanked = lex.map((m) => ({ id: m.id, score: m.raw }));
+    const fused = ranking === "semantic" ? sem.map((r) => ({ id: r.id, score: Math.max(0, r.score) })) : fuse(lexRanked, sem, fusion);
+    return { answer: { mode: "hybrid", hits: fused.slice(0, limit).map((f) => hit(f.id, f.score)) }, cosine, coverage };
+  }
+
+  return {
+    update(recipes, rev) {
+      if (closed) return;
+      const next = new Map<string, Indexed>();
+      const entries = new Map<string, SemanticEntry>();
+      for (const recipe of recipes) {
+        // Catalog ids are unique; should a duplicate slip through, the first wins.
+        if (next.has(recipe.recipeId)) continue;
+        const doc = toDocument(recipe);
+        const hash = contentHash(doc);
+        const previous = indexed.get(recipe.recipeId);
+        if (!previous || previous.hash !== hash) lexical.put(doc);
+        next.set(recipe.recipeId, { recipe, hash });
+        if (semantic) entries.set(recipe.recipeId, { id: recipe.recipeId, hash, text: embeddingText(doc) });
+      }
+      for (const id of indexed.keys()) if (!next.has(id)) lexical.remove(id);
+      indexed = next;
+      revision = rev;
+      semantic?.setEntries(entries);
+    },
+
+    async search(query) {
+      const limit = Math.max(0, Math.floor(query.limit));
+      const filter: Filter = { dcc: query.dcc, skill: query.skill, visibility: query.visibility };
+      if (query.text.trim() === "") {
+        const accept = acceptor(filter);
+        const ids = [...indexed.keys()].filter(accept).sort(compareIds).slice(0, limit);
+        return { mode: "lexical", hits: ids.map((id) => hit(id, 0)) };
+      }
+      return (await rank(query.text, filter, limit)).answer;
+    },
+
+    async similar(text, opts) {
+      if (text.trim() === "") return [];
+      const filter: Filter = { visibility: opts.visibility, excludeId: opts.excludeId };
+      const { answer, cosine, coverage } = await rank(text, filter, Math.max(opts.limit * 4, 20));
+      return answer.hits
+        .filter((h) => {
+          const id = h.recipe.recipeId;
+          return (cosine.get(id) ?? 0) >= SIMILAR_MIN_COSINE || (coverage.get(id) ?? 0) >= SIMILAR_MIN_COVERAGE;
+        })
+        .slice(0, opts.limit);
+    },
+
+    status() {
+      return {
+        lexical: indexed.size === 0 ? "empty" : "ready",
+        semantic: semantic ? semantic.state : "off",
+        embedded: semantic ? semantic.embedded : 0,
+        total: indexed.size,
+        revision,
+      };
+    },
+
+    whenSemanticReady() {
+      return semantic ? semantic.whenReady() : Promise.resolve();
+    },
+
+    async close() {
+      closed = true;
+      await semantic?.close();
+    },
+  };
+}

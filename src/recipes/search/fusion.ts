@@ -1,0 +1,52 @@
+/**
+ * Rank fusion. Reciprocal Rank Fusion needs no score calibration between a
+ * BM25 scale (unbounded) and cosine similarity (-1..1), which is why it is
+ * the default; `weighted` is kept for the relevance bench to compare against
+ * (bench/relevance/run.ts prints both).
+ */
+
+export interface Ranked {
+  readonly id: string;
+  /** Larger is better; only the order matters to RRF. */
+  readonly score: number;
+}
+
+export interface Fused {
+  readonly id: string;
+  /** 0..1: 1 means first in every list. */
+  readonly score: number;
+}
+
+export type FusionMethod = "rrf" | "weighted";
+
+export interface FusionOptions {
+  readonly method: FusionMethod;
+  /** RRF constant: larger flattens the contribution of top ranks. */
+  readonly k: number;
+  /** Share of the lexical list (0..1); the semantic list gets the rest. */
+  readonly lexicalWeight: number;
+}
+
+export const DEFAULT_FUSION: FusionOptions = { method: "rrf", k: 60, lexicalWeight: 0.5 };
+
+function byScoreThenId(a: Fused, b: Fused): number {
+  return b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/** Both lists must be sorted best first. */
+export function fuse(lexical: readonly Ranked[], semantic: readonly Ranked[], options: FusionOptions): Fused[] {
+  const total = new Map<string, number>();
+  const wl = options.lexicalWeight;
+  const ws = 1 - wl;
+  if (options.method === "rrf") {
+    const best = wl / (options.k + 1) + ws / (options.k + 1);
+    lexical.forEach((r, i) => total.set(r.id, (total.get(r.id) ?? 0) + wl / (options.k + i + 1) / best));
+    semantic.forEach((r, i) => total.set(r.id, (total.get(r.id) ?? 0) + ws / (options.k + i + 1) / best));
+  } else {
+    const top = lexical.length > 0 ? lexical[0]!.score : 1;
+    for (const r of lexical) total.set(r.id, (total.get(r.id) ?? 0) + (wl * r.score) / (top || 1));
+    // Cosine rarely goes below 0 for related text; clamp so unrelated vectors add nothing.
+    for (const r of semantic) total.set(r.id, (total.get(r.id) ?? 0) + ws * Math.max(0, r.score));
+  }
+  return [...total].map(([id, score]) => ({ id, score: Math.min(1, score) })).sort(byScoreThenId);
+}

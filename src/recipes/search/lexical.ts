@@ -1,0 +1,81 @@
+import MiniSearch, { type SearchResult } from "minisearch";
+import { FIELD_BOOST, SEARCH_FIELDS, type SearchDocument } from "./document.js";
+import { processTerm, tokenize } from "./tokenize.js";
+
+/** One lexical match: raw BM25+ score and the share of query terms it matched. */
+export interface LexicalMatch {
+  readonly id: string;
+  readonly raw: number;
+  readonly coverage: number;
+}
+
+/** Queries beyond this many distinct terms are cut: each term costs a trie walk. */
+const MAX_QUERY_TERMS = 32;
+/** Prefix expansion below this length fans out over most of the vocabulary. */
+const PREFIX_MIN = 3;
+/** Fuzzy matching below this length turns "uv" into every two-letter word. */
+const FUZZY_MIN = 5;
+
+/** Distinct processed query terms, in order, capped. */
+export function lexicalTerms(text: string): string[] {
+  const seen = new Set<string>();
+  for (const token of tokenize(text)) {
+    const term = processTerm(token);
+    if (term && !seen.has(term)) {
+      seen.add(term);
+      if (seen.size >= MAX_QUERY_TERMS) break;
+    }
+  }
+  return [...seen];
+}
+
+/**
+ * BM25+ over weighted fields (MiniSearch). Documents are keyed by recipeId;
+ * the caller decides what changed and calls `put` / `remove`.
+ */
+export class LexicalIndex {
+  private readonly mini = new MiniSearch<SearchDocument>({
+    idField: "id",
+    fields: SEARCH_FIELDS,
+    storeFields: [],
+    tokenize: (text) => tokenize(text),
+    processTerm: (term) => processTerm(term),
+    searchOptions: { boost: FIELD_BOOST },
+  });
+
+  get size(): number {
+    return this.mini.documentCount;
+  }
+
+  put(doc: SearchDocument): void {
+    if (this.mini.has(doc.id)) this.mini.discard(doc.id);
+    this.mini.add(doc);
+  }
+
+  remove(id: string): void {
+    if (this.mini.has(id)) this.mini.discard(id);
+  }
+
+  /** Matches sorted by raw score, ties by id; `accept` filters before ranking. */
+  search(text: string, accept: (id: string) => boolean, limit: number): LexicalMatch[] {
+    const terms = lexicalTerms(text);
+    if (terms.length === 0) return [];
+    const results = this.mini.search(terms.join(" "), {
+      // The terms are already processed; re-tokenizing the joined string is
+      // idempotent for them, so the same pipeline runs on both sides.
+      tokenize: () => terms,
+      processTerm: (t) => t,
+      prefix: (term) => term.length >= PREFIX_MIN,
+      fuzzy: (term) => (term.length >= FUZZY_MIN ? 0.2 : false),
+      maxFuzzy: 2,
+      filter: (r: SearchResult) => accept(r.id as string),
+    });
+    const matches = results.map((r) => ({
+      id: r.id as string,
+      raw: r.score,
+      coverage: Math.min(1, new Set(r.queryTerms).size / terms.length),
+    }));
+    matches.sort((a, b) => b.raw - a.raw || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return matches.slice(0, limit);
+  }
+}
