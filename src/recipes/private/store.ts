@@ -1,0 +1,424 @@
+/**
+ * The private playbook store (SPEC §9): one Markdown file per playbook in the
+ * private dir, written atomically, with updates to one playbook serialized.
+ *
+ * The files are the truth. Nothing is cached between calls: every update
+ * re-reads its file under the per-slug lock, so edits a human made by hand are
+ * the base the patch applies to, and two stores on one directory never hand
+ * out the same slug (names are claimed with an exclusive hard link).
+ *
+ * Limits: updates are serialized within one process. Two processes updating
+ * the same playbook at the same instant can still lose one update; pass
+ * `expectedRevision` to turn that into a `conflict` in most cases.
+ */
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import { diagnostic, type Diagnostic } from "../../skills/diagnostics.js";
+import type { Playbook, PlaybookStep, PrivateRecipe } from "../types.js";
+import { cleanupStaleTempFiles, createFileExclusive, ensurePrivateDir, isTempFileName, writeFileAtomic } from "./atomic-write.js";
+import { decodePlaybookBytes, parsePlaybookFile, serialisePlaybook, type StoredPlaybook } from "./format.js";
+import { KeyedMutex } from "./keyed-mutex.js";
+import { isValidSlug, slugCandidate, slugify } from "./slug.js";
+
+export interface PlaybookDraft {
+  readonly title: string;
+  readonly summary: string;
+  readonly whenToUse: string;
+  readonly steps: readonly PlaybookStep[];
+  readonly acceptanceCriteria: readonly string[];
+  readonly tags?: readonly string[];
+  readonly document: string;
+}
+
+export type PlaybookPatch = Partial<PlaybookDraft>;
+
+export type StoreErrorCode = "not_found" | "conflict" | "invalid_input" | "internal";
+
+export type StoreResult =
+  | { readonly ok: true; readonly playbook: Playbook }
+  | { readonly ok: false; readonly code: StoreErrorCode; readonly message: string };
+
+/** The subset of a pino logger the store uses; a pino `Logger` fits. */
+export interface StoreLogger {
+  warn(fields: Record<string, unknown>, message: string): void;
+  debug?(fields: Record<string, unknown>, message: string): void;
+}
+
+export interface PrivateStoreOptions {
+  readonly dir: string;
+  readonly now?: () => Date;
+  readonly logger?: StoreLogger;
+  /** Largest playbook file read or written, in bytes. Default 1 MiB. */
+  readonly maxFileBytes?: number;
+  /** Temp files older than this are treated as abandoned. Default 60 s. */
+  readonly staleTempMs?: number;
+}
+
+export interface PrivateStore {
+  readonly dir: string;
+  /** Read every *.md in the dir (hand-written or hand-edited files too); malformed → diagnostics, never throws. Missing dir → empty. */
+  loadAll(): Promise<{ playbooks: Playbook[]; diagnostics: Diagnostic[] }>;
+  /** Hot reload of one file: null when the file is gone, malformed (with a diagnostic) or the slug is not valid. */
+  loadOne(slug: string): Promise<{ playbook: Playbook | null; diagnostic?: Diagnostic }>;
+  /** Slug from the title, unique in the directory ("bake-normals", "bake-normals-2" …); never overwrites. */
+  create(draft: PlaybookDraft): Promise<StoreResult>;
+  /** Re-reads the file, applies the patch, bumps revision; `expectedRevision` mismatch → conflict. */
+  update(slug: string, patch: PlaybookPatch, expectedRevision?: number): Promise<StoreResult>;
+  /** Wait for every queued write; used at shutdown. */
+  flush(): Promise<void>;
+  /** `bake-normals.md` → "bake-normals"; null for anything that is not a playbook file name. */
+  slugFromFile(fileName: string): string | null;
+}
+
+export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
+const PRIVATE_SKILL = "private";
+const READ_CONCURRENCY = 32;
+const PATCH_KEYS = ["title", "summary", "whenToUse", "steps", "acceptanceCriteria", "tags", "document"] as const;
+
+export function openPrivateStore(options: PrivateStoreOptions): PrivateStore {
+  return new FilePrivateStore(options);
+}
+
+export function toPrivateRecipe(playbook: Playbook): PrivateRecipe {
+  return Object.freeze({
+    recipeId: `${PRIVATE_SKILL}/${playbook.slug}`,
+    skill: PRIVATE_SKILL,
+    name: playbook.slug,
+    dcc: "any",
+    description: playbook.summary,
+    tags: playbook.tags,
+    file: `${playbook.slug}.md`,
+    visibility: "private",
+    format: "private",
+    playbook,
+  });
+}
+
+type ReadOutcome =
+  | { readonly kind: "ok"; readonly stored: StoredPlaybook }
+  | { readonly kind: "missing" }
+  | { readonly kind: "invalid"; readonly diagnostic: Diagnostic };
+
+class FilePrivateStore implements PrivateStore {
+  readonly dir: string;
+  private readonly now: () => Date;
+  private readonly logger: StoreLogger | undefined;
+  private readonly maxFileBytes: number;
+  private readonly staleTempMs: number;
+  private readonly locks = new KeyedMutex();
+  private readonly pending = new Set<Promise<unknown>>();
+  /** Slugs this process has created or found taken; saves re-trying names on repeated titles. */
+  private readonly claimed = new Set<string>();
+  private readonly nextSuffix = new Map<string, number>();
+
+  constructor(options: PrivateStoreOptions) {
+    this.dir = path.resolve(options.dir);
+    this.now = options.now ?? (() => new Date());
+    this.logger = options.logger;
+    this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    this.staleTempMs = options.staleTempMs ?? 60_000;
+  }
+
+  slugFromFile(fileName: string): string | null {
+    const base = path.basename(fileName);
+    if (!base.endsWith(".md")) return null;
+    const stem = base.slice(0, -3);
+    return isValidSlug(stem) ? stem : null;
+  }
+
+  async loadAll(): Promise<{ playbooks: Playbook[]; diagnostics: Diagnostic[] }> {
+    let names: string[];
+    try {
+      names = (await fs.readdir(this.dir, { withFileTypes: true }))
+        .filter((entry) => entry.isFile() || entry.isSymbolicLink())
+        .map((entry) => entry.name);
+    } catch (error) {
+      if (errnoCode(error) === "ENOENT") return { playbooks: [], diagnostics: [] };
+      return {
+        playbooks: [],
+        diagnostics: [diagnostic("error", "private_playbook_invalid", `the private playbook directory cannot be read (${errnoCode(error) ?? "error"})`, { skill: PRIVATE_SKILL })],
+      };
+    }
+    await this.removeStaleTemps(names.filter(isTempFileName));
+
+    const playbooks: Playbook[] = [];
+    const diagnostics: Diagnostic[] = [];
+    // Dot-files are editor locks, swap files and our own temp files.
+    const markdown = names.filter((name) => name.endsWith(".md") && !name.startsWith(".")).sort();
+    const slugs: string[] = [];
+    for (const name of markdown) {
+      const slug = this.slugFromFile(name);
+      if (slug === null) {
+        diagnostics.push(
+          diagnostic("error", "private_playbook_invalid", `the file name is not a playbook slug (lowercase a-z, 0-9 and single dashes); rename it to ${slugify(name.slice(0, -3))}.md`, { skill: PRIVATE_SKILL, file: name }),
+        );
+      } else {
+        slugs.push(slug);
+      }
+    }
+    const outcomes = await mapLimited(slugs, READ_CONCURRENCY, (slug) => this.read(slug));
+    for (const outcome of outcomes) {
+      if (outcome.kind === "ok") playbooks.push(outcome.stored.playbook);
+      else if (outcome.kind === "invalid") diagnostics.push(outcome.diagnostic);
+    }
+    diagnostics.sort((a, b) => (a.file ?? "").localeCompare(b.file ?? ""));
+    return { playbooks, diagnostics };
+  }
+
+  async loadOne(slug: string): Promise<{ playbook: Playbook | null; diagnostic?: Diagnostic }> {
+    if (!isValidSlug(slug)) return { playbook: null };
+    const outcome = await this.read(slug);
+    if (outcome.kind === "ok") return { playbook: outcome.stored.playbook };
+    if (outcome.kind === "invalid") return { playbook: null, diagnostic: outcome.diagnostic };
+    return { playbook: null };
+  }
+
+  create(draft: PlaybookDraft): Promise<StoreResult> {
+    return this.track(this.doCreate(draft));
+  }
+
+  update(slug: string, patch: PlaybookPatch, expectedRevision?: number): Promise<StoreResult> {
+    if (!isValidSlug(slug)) return Promise.resolve(failure("not_found", `no private playbook "${slug}"`));
+    if (expectedRevision !== undefined && (!Number.isSafeInteger(expectedRevision) || expectedRevision < 1)) {
+      return Promise.resolve(failure("invalid_input", "expectedRevision must be a positive integer"));
+    }
+    const problem = unstorableText(patch);
+    if (problem) return Promise.resolve(failure("invalid_input", problem));
+    if (patch.title !== undefined && patch.title === "") return Promise.resolve(failure("invalid_input", "title must not be empty"));
+    return this.track(this.locks.run(slug, () => this.doUpdate(slug, patch, expectedRevision)));
+  }
+
+  async flush(): Promise<void> {
+    while (this.pending.size > 0) {
+      await Promise.allSettled([...this.pending]);
+    }
+    await this.locks.idle();
+  }
+
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.pending.add(work);
+    const done = (): void => {
+      this.pending.delete(work);
+    };
+    work.then(done, done);
+    return work;
+  }
+
+  private async doCreate(draft: PlaybookDraft): Promise<StoreResult> {
+    if (draft.title === "") return failure("invalid_input", "title must not be empty");
+    const problem = unstorableText(draft);
+    if (problem) return failure("invalid_input", problem);
+    const stamp = this.now().toISOString();
+    const base = slugify(draft.title);
+    const build = (slug: string): Playbook =>
+      freezePlaybook({
+        slug,
+        title: draft.title,
+        summary: draft.summary,
+        whenToUse: draft.whenToUse,
+        steps: draft.steps,
+        acceptanceCriteria: draft.acceptanceCriteria,
+        tags: draft.tags ?? [],
+        document: draft.document,
+        createdAt: stamp,
+        updatedAt: stamp,
+        revision: 1,
+      });
+    // The slug is not part of the file, so one serialisation serves every candidate name.
+    const text = serialisePlaybook(build(base));
+    const tooBig = this.sizeProblem(text);
+    if (tooBig) return failure("invalid_input", tooBig);
+    try {
+      await ensurePrivateDir(this.dir);
+      for (;;) {
+        const slug = this.claimNextCandidate(base);
+        let created: boolean;
+        try {
+          created = await createFileExclusive(this.dir, `${slug}.md`, text);
+        } catch (error) {
+          this.claimed.delete(slug);
+          throw error;
+        }
+        if (created) {
+          this.logger?.debug?.({ slug }, "private playbook created");
+          return { ok: true, playbook: build(slug) };
+        }
+        // Taken on disk (another store, a human, an earlier run): stays claimed, try the next.
+      }
+    } catch (error) {
+      return this.internal("create", base, error);
+    }
+  }
+
+  /** Synchronous pick, so concurrent creates in this process never try the same name. */
+  private claimNextCandidate(base: string): string {
+    let n = this.nextSuffix.get(base) ?? 1;
+    let slug = slugCandidate(base, n);
+    while (this.claimed.has(slug) || !isValidSlug(slug)) {
+      n += 1;
+      slug = slugCandidate(base, n);
+    }
+    this.claimed.add(slug);
+    this.nextSuffix.set(base, n + 1);
+    return slug;
+  }
+
+  private async doUpdate(slug: string, patch: PlaybookPatch, expectedRevision: number | undefined): Promise<StoreResult> {
+    try {
+      const current = await this.read(slug);
+      if (current.kind === "missing") return failure("not_found", `no private playbook "${slug}"`);
+      if (current.kind === "invalid") {
+        return failure("conflict", `${slug}.md is malformed on disk (${current.diagnostic.message}); fix the file by hand before updating it`);
+      }
+      const { playbook, extra } = current.stored;
+      if (expectedRevision !== undefined && expectedRevision !== playbook.revision) {
+        return failure("conflict", `playbook "${slug}" is at revision ${playbook.revision}, not the expected ${expectedRevision}; get it again and reapply the change`);
+      }
+      const changes: Partial<Record<(typeof PATCH_KEYS)[number], unknown>> = {};
+      for (const key of PATCH_KEYS) {
+        if (patch[key] !== undefined) changes[key] = patch[key];
+      }
+      if (Object.keys(changes).length === 0) return { ok: true, playbook };
+      const stamp = this.now().toISOString();
+      const next = freezePlaybook({
+        ...playbook,
+        ...(changes as Partial<Playbook>),
+        slug,
+        updatedAt: stamp,
+        revision: playbook.revision + 1,
+      });
+      const text = serialisePlaybook(next, extra);
+      const tooBig = this.sizeProblem(text);
+      if (tooBig) return failure("invalid_input", tooBig);
+      await writeFileAtomic(this.dir, `${slug}.md`, text);
+      return { ok: true, playbook: next };
+    } catch (error) {
+      return this.internal("update", slug, error);
+    }
+  }
+
+  private async read(slug: string): Promise<ReadOutcome> {
+    const file = `${slug}.md`;
+    const invalid = (message: string, line?: number): ReadOutcome => ({
+      kind: "invalid",
+      diagnostic: diagnostic("error", "private_playbook_invalid", message, line === undefined ? { skill: PRIVATE_SKILL, file } : { skill: PRIVATE_SKILL, file, line }),
+    });
+    let handle: fs.FileHandle;
+    try {
+      handle = await fs.open(path.join(this.dir, file), "r");
+    } catch (error) {
+      const code = errnoCode(error);
+      if (code === "ENOENT") return { kind: "missing" };
+      return invalid(`the file cannot be read (${code ?? "error"})`);
+    }
+    let bytes: Buffer;
+    let mtime: Date;
+    try {
+      const stat = await handle.stat();
+      if (!stat.isFile()) return invalid("not a regular file");
+      if (stat.size > this.maxFileBytes) {
+        return invalid(`the file is ${stat.size} bytes; the limit is ${this.maxFileBytes}`);
+      }
+      mtime = stat.mtime;
+      bytes = await handle.readFile();
+    } catch (error) {
+      const code = errnoCode(error);
+      if (code === "ENOENT") return { kind: "missing" };
+      return invalid(`the file cannot be read (${code ?? "error"})`);
+    } finally {
+      await handle.close().catch(() => undefined);
+    }
+    // It may have grown between stat and read.
+    if (bytes.length > this.maxFileBytes) return invalid(`the file is over ${this.maxFileBytes} bytes`);
+    const text = decodePlaybookBytes(bytes);
+    if (text === null) return invalid("the file is not valid UTF-8");
+    const parsed = parsePlaybookFile(text, slug, mtime.toISOString());
+    if (!parsed.ok) return invalid(parsed.message, parsed.line);
+    return { kind: "ok", stored: parsed.stored };
+  }
+
+  private sizeProblem(text: string): string | null {
+    const bytes = Buffer.byteLength(text, "utf8");
+    return bytes > this.maxFileBytes
+      ? `the playbook would take ${bytes} bytes on disk; the limit is ${this.maxFileBytes}`
+      : null;
+  }
+
+  private async removeStaleTemps(names: readonly string[]): Promise<void> {
+    if (names.length === 0) return;
+    try {
+      const removed = await cleanupStaleTempFiles(this.dir, names, { maxAgeMs: this.staleTempMs, now: Date.now() });
+      if (removed.length > 0) this.logger?.warn({ files: removed }, "removed temp files left by an interrupted playbook write");
+    } catch (error) {
+      this.logger?.warn({ err: errnoCode(error) }, "could not remove stale playbook temp files");
+    }
+  }
+
+  private internal(operation: string, slug: string, error: unknown): StoreResult {
+    const code = errnoCode(error);
+    if (code === undefined) throw error; // not an I/O failure: a bug, let it surface
+    this.logger?.warn({ slug, code, operation }, "private playbook write failed");
+    return failure("internal", `could not ${operation} private playbook "${slug}" (${code})`);
+  }
+}
+
+function failure(code: StoreErrorCode, message: string): StoreResult {
+  return { ok: false, code, message };
+}
+
+function freezePlaybook(p: Playbook): Playbook {
+  return Object.freeze({
+    slug: p.slug,
+    title: p.title,
+    summary: p.summary,
+    whenToUse: p.whenToUse,
+    steps: Object.freeze(p.steps.map((s) => Object.freeze({ title: s.title, detail: s.detail }))),
+    acceptanceCriteria: Object.freeze([...p.acceptanceCriteria]),
+    tags: Object.freeze([...p.tags]),
+    document: p.document,
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
+    revision: p.revision,
+  });
+}
+
+// An unpaired surrogate cannot be written as UTF-8; storing it would change the text.
+const LONE_SURROGATE = /\p{Cs}/u;
+
+function unstorableText(fields: PlaybookPatch): string | null {
+  const check = (value: string | undefined, name: string): string | null =>
+    value !== undefined && LONE_SURROGATE.test(value) ? `${name} contains an unpaired UTF-16 surrogate` : null;
+  for (const key of ["title", "summary", "whenToUse", "document"] as const) {
+    const problem = check(fields[key], key);
+    if (problem) return problem;
+  }
+  for (const [i, step] of (fields.steps ?? []).entries()) {
+    const problem = check(step.title, `steps[${i}].title`) ?? check(step.detail, `steps[${i}].detail`);
+    if (problem) return problem;
+  }
+  for (const key of ["acceptanceCriteria", "tags"] as const) {
+    for (const [i, item] of (fields[key] ?? []).entries()) {
+      const problem = check(item, `${key}[${i}]`);
+      if (problem) return problem;
+    }
+  }
+  return null;
+}
+
+function errnoCode(error: unknown): string | undefined {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return typeof code === "string" ? code : undefined;
+}
+
+async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

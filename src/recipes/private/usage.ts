@@ -1,0 +1,175 @@
+/**
+ * Basic usage of recipes (SPEC §5.2 `get`): how often each recipeId was
+ * fetched and when last. `record` is synchronous and only touches memory; the
+ * counts reach disk in one small JSON file, written atomically and debounced,
+ * so a burst of gets costs one write. `flush` (shutdown) makes them durable.
+ *
+ * One process owns the file: two processes sharing it keep their own counts
+ * and the last one to write wins.
+ */
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import { ensurePrivateDir, writeFileAtomic } from "./atomic-write.js";
+
+export interface UsageEntry {
+  readonly count: number;
+  /** ISO time of the last `record`. */
+  readonly lastUsedAt: string;
+}
+
+export interface UsageLogger {
+  warn(fields: Record<string, unknown>, message: string): void;
+}
+
+export interface UsageStoreOptions {
+  readonly file: string;
+  readonly now?: () => Date;
+  /** How long after a `record` the file is written. Default 2000 ms. */
+  readonly flushDelayMs?: number;
+  readonly logger?: UsageLogger;
+}
+
+export interface UsageStore {
+  /** Counts one use; never blocks and never throws. */
+  record(recipeId: string): void;
+  get(recipeId: string): UsageEntry | undefined;
+  /** Writes pending counts now; resolves when they are on disk. */
+  flush(): Promise<void>;
+  /** Reads the file; counts recorded before `load` are added to it. */
+  load(): Promise<void>;
+}
+
+const FORMAT_VERSION = 1;
+const MAX_USAGE_FILE_BYTES = 16 * 1024 * 1024;
+
+export function openUsageStore(options: UsageStoreOptions): UsageStore {
+  return new JsonUsageStore(options);
+}
+
+class JsonUsageStore implements UsageStore {
+  private readonly file: string;
+  private readonly now: () => Date;
+  private readonly delay: number;
+  private readonly logger: UsageLogger | undefined;
+  private readonly entries = new Map<string, UsageEntry>();
+  private dirty = false;
+  private timer: NodeJS.Timeout | undefined;
+  /** The write in progress; writes never overlap. */
+  private writing: Promise<void> | undefined;
+
+  constructor(options: UsageStoreOptions) {
+    this.file = path.resolve(options.file);
+    this.now = options.now ?? (() => new Date());
+    this.delay = options.flushDelayMs ?? 2000;
+    this.logger = options.logger;
+  }
+
+  record(recipeId: string): void {
+    const previous = this.entries.get(recipeId);
+    this.entries.set(recipeId, { count: (previous?.count ?? 0) + 1, lastUsedAt: this.now().toISOString() });
+    this.dirty = true;
+    if (this.timer === undefined) {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        this.flush().catch((error: unknown) => {
+          this.logger?.warn({ err: (error as NodeJS.ErrnoException).code ?? String(error) }, "could not write usage counts");
+        });
+      }, this.delay);
+      // Pending counts must not keep a finished process alive; shutdown flushes.
+      this.timer.unref();
+    }
+  }
+
+  get(recipeId: string): UsageEntry | undefined {
+    return this.entries.get(recipeId);
+  }
+
+  async flush(): Promise<void> {
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    while (this.writing !== undefined || this.dirty) {
+      if (this.writing === undefined) {
+        this.writing = this.writeOnce().finally(() => {
+          this.writing = undefined;
+        });
+      }
+      await this.writing;
+    }
+  }
+
+  async load(): Promise<void> {
+    let text: string;
+    try {
+      const stat = await fs.stat(this.file);
+      if (stat.size > MAX_USAGE_FILE_BYTES) {
+        this.warnCorrupt(`the file is ${stat.size} bytes`);
+        return;
+      }
+      text = await fs.readFile(this.file, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+      this.warnCorrupt(`the file cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`);
+      return;
+    }
+    const stored = parseUsage(text);
+    if (stored === null) {
+      this.warnCorrupt("the file is not a usage record");
+      return;
+    }
+    for (const [id, entry] of stored) {
+      const mine = this.entries.get(id);
+      this.entries.set(
+        id,
+        mine === undefined
+          ? entry
+          : { count: mine.count + entry.count, lastUsedAt: mine.lastUsedAt > entry.lastUsedAt ? mine.lastUsedAt : entry.lastUsedAt },
+      );
+    }
+  }
+
+  private async writeOnce(): Promise<void> {
+    this.dirty = false;
+    // Null prototype: a recipeId of "__proto__" is a key like any other.
+    const usage: Record<string, UsageEntry> = Object.create(null) as Record<string, UsageEntry>;
+    for (const id of [...this.entries.keys()].sort()) {
+      const entry = this.entries.get(id) as UsageEntry;
+      usage[id] = { count: entry.count, lastUsedAt: entry.lastUsedAt };
+    }
+    const text = `${JSON.stringify({ version: FORMAT_VERSION, usage }, null, 1)}\n`;
+    try {
+      const dir = path.dirname(this.file);
+      await ensurePrivateDir(dir);
+      await writeFileAtomic(dir, path.basename(this.file), text);
+    } catch (error) {
+      this.dirty = true; // try again on the next flush
+      throw error;
+    }
+  }
+
+  private warnCorrupt(reason: string): void {
+    this.logger?.warn({ file: path.basename(this.file), reason }, "usage counts unreadable; starting from empty");
+  }
+}
+
+function parseUsage(text: string): Map<string, UsageEntry> | null {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (data === null || typeof data !== "object" || Array.isArray(data)) return null;
+  const usage = (data as Record<string, unknown>).usage;
+  if (usage === null || typeof usage !== "object" || Array.isArray(usage)) return null;
+  const out = new Map<string, UsageEntry>();
+  for (const [id, raw] of Object.entries(usage as Record<string, unknown>)) {
+    if (raw === null || typeof raw !== "object") continue;
+    const { count, lastUsedAt } = raw as Record<string, unknown>;
+    if (typeof count !== "number" || !Number.isSafeInteger(count) || count < 0) continue;
+    if (typeof lastUsedAt !== "string" || Number.isNaN(Date.parse(lastUsedAt))) continue;
+    out.set(id, { count, lastUsedAt });
+  }
+  return out;
+}
