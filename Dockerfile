@@ -1,0 +1,57 @@
+# syntax=docker/dockerfile:1
+# recipe-server container: serves the skill packs mounted at /skills (plus the
+# bundled skills-example) to MCP clients over streamable HTTP on port 8765.
+#
+#   docker build -t recipe-server .
+#   docker run -d -p 8765:8765 -e RECIPE_SERVER_TOKEN=change-me \
+#     -v "$PWD/skills:/skills:ro" -v recipe-data:/data recipe-server
+#
+# The token is mandatory: the container binds 0.0.0.0 and the daemon refuses a
+# non-loopback bind without one, so a run without RECIPE_SERVER_TOKEN exits at
+# start with a one-line error instead of serving unauthenticated.
+# Clients send `Authorization: Bearer <token>` to /mcp (or /mcp/<dcc>).
+
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+# ---- build: full dependency tree, `npm ci` runs `prepare` (= tsc build) ----
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm ci --no-audit --no-fund --no-update-notifier \
+ && test -f dist/cli.js
+
+# ---- runtime: production dependencies only, no install scripts ----
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund --no-update-notifier \
+ && npm cache clean --force
+COPY --from=build /app/dist ./dist
+COPY skills-example ./skills-example
+# Mount points owned by the unprivileged user: /data receives private
+# playbooks and the embedding cache, /skills the studio's skill packs.
+RUN mkdir -p /skills /data && chown node:node /skills /data
+
+# The daemon's default is 127.0.0.1, which would be unreachable from outside
+# the container's network namespace; inside a container the port mapping is
+# the boundary, so bind all interfaces here (a token is then required, above).
+ENV RECIPE_SERVER_HOST=0.0.0.0 \
+    RECIPE_SERVER_PORT=8765 \
+    XDG_DATA_HOME=/data
+
+USER node
+EXPOSE 8765
+VOLUME ["/skills", "/data"]
+
+# No curl in the slim image: Node's own fetch probes liveness. /healthz needs
+# no token; the header is sent anyway when set, which does no harm.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "const t=process.env.RECIPE_SERVER_TOKEN;fetch('http://127.0.0.1:'+(process.env.RECIPE_SERVER_PORT||8765)+'/healthz',{headers:t?{authorization:'Bearer '+t}:{}}).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+
+# Node runs as PID 1 on purpose: the daemon installs its own SIGTERM/SIGINT
+# handlers (close sessions, stop the watcher, flush pending playbook writes,
+# exit 0), so `docker stop` is a clean shutdown without an init shim.
+STOPSIGNAL SIGTERM
+CMD ["node", "dist/cli.js", "--dcc", "maya", "--skills-path", "/skills", "--skills-path", "/app/skills-example"]
