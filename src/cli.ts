@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+/**
+ * `recipe-server` entry point: resolve config once, serve until a signal.
+ * Usage errors: one line on stderr, exit 2. Port in use: one line, exit 1.
+ */
+import { createRecipeServer } from "./app.js";
+import { HELP_TEXT, resolveConfig } from "./config.js";
+import { packageVersion } from "./version.js";
+
+async function main(argv: readonly string[]): Promise<number> {
+  const resolved = resolveConfig({ argv, env: process.env });
+  switch (resolved.kind) {
+    case "help":
+      process.stdout.write(HELP_TEXT);
+      return 0;
+    case "version":
+      process.stdout.write(`${packageVersion()}\n`);
+      return 0;
+    case "error":
+      process.stderr.write(`recipe-server: ${resolved.message}\n`);
+      return 2;
+    case "serve":
+      break;
+  }
+  const { config } = resolved;
+  const server = createRecipeServer(config);
+  try {
+    await server.start();
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === "EADDRINUSE") {
+      process.stderr.write(`recipe-server: port ${config.port} is already in use on ${config.host}\n`);
+      return 1;
+    }
+    if (code === "EACCES" || code === "EADDRNOTAVAIL") {
+      process.stderr.write(`recipe-server: cannot listen on ${config.host}:${config.port} (${code})\n`);
+      return 1;
+    }
+    throw error;
+  }
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const onSignal = (signal: NodeJS.Signals): void => {
+      if (stopping) {
+        server.logger.warn({ signal }, "second signal: exiting now");
+        process.exit(1);
+      }
+      stopping = true;
+      server.logger.info({ signal }, "shutting down");
+      server.stop().then(
+        () => resolve(0),
+        (error: unknown) => {
+          server.logger.error({ err: error }, "shutdown failed");
+          resolve(1);
+        },
+      );
+    };
+    process.on("SIGTERM", onSignal);
+    process.on("SIGINT", onSignal);
+  });
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+    // Pending timers (sweepers, debouncers) must not keep a stopped daemon alive.
+    if (code !== undefined) setTimeout(() => process.exit(code), 50).unref();
+  },
+  (error: unknown) => {
+    process.stderr.write(`recipe-server: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,292 @@
+/**
+ * Configuration is resolved exactly once, here: built-in defaults < environment
+ * < command-line flags (SPEC §2). The result is frozen and passed down; nothing
+ * deeper reads process.env.
+ */
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { resolveDataDir, resolveSkillRoots } from "./skills/roots.js";
+
+export type EmbeddingsKind = "local" | "none" | "openai";
+export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+
+export interface DccConfig {
+  readonly name: string;
+  /** Skill roots in priority order (absolute). */
+  readonly skillRoots: readonly string[];
+  readonly privateDir: string;
+  /** `<data dir>/recipe-server/<dcc>`: vectors, usage counts. */
+  readonly stateDir: string;
+}
+
+export interface Limits {
+  readonly bodyLimitBytes: number;
+  readonly maxSessions: number;
+  readonly sessionIdleMs: number;
+  readonly maxBatch: number;
+  readonly maxToolArgumentBytes: number;
+  readonly maxConcurrentPerSession: number;
+  readonly requestTimeoutMs: number;
+}
+
+export interface Config {
+  readonly dccs: readonly DccConfig[];
+  readonly host: string;
+  readonly port: number;
+  readonly token: string | null;
+  readonly allowedOrigins: readonly string[];
+  readonly insecureNoAuth: boolean;
+  readonly stateless: boolean;
+  readonly watch: boolean;
+  readonly embeddings: {
+    readonly kind: EmbeddingsKind;
+    readonly url: string | null;
+    readonly model: string | null;
+    readonly apiKey: string | null;
+  };
+  readonly logLevel: LogLevel;
+  readonly limits: Limits;
+}
+
+export type ConfigResult =
+  | { readonly kind: "serve"; readonly config: Config }
+  | { readonly kind: "help" }
+  | { readonly kind: "version" }
+  | { readonly kind: "error"; readonly message: string };
+
+export interface ConfigInput {
+  readonly argv: readonly string[];
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly homeDir?: string;
+  readonly platform?: NodeJS.Platform;
+  readonly cwd?: string;
+}
+
+export const DEFAULT_PORT = 8765;
+export const DEFAULT_LIMITS: Limits = Object.freeze({
+  bodyLimitBytes: 4 * 1024 * 1024,
+  maxSessions: 256,
+  sessionIdleMs: 30 * 60_000,
+  maxBatch: 32,
+  maxToolArgumentBytes: 1024 * 1024,
+  maxConcurrentPerSession: 16,
+  requestTimeoutMs: 60_000,
+});
+
+const LOG_LEVELS: readonly LogLevel[] = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+const EMBEDDINGS: readonly EmbeddingsKind[] = ["local", "none", "openai"];
+const DCC_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+export const OPTIONS = {
+  dcc: { type: "string", multiple: true },
+  port: { type: "string" },
+  host: { type: "string" },
+  "skills-path": { type: "string", multiple: true },
+  "private-dir": { type: "string" },
+  token: { type: "string" },
+  "allowed-origin": { type: "string", multiple: true },
+  "insecure-no-auth": { type: "boolean" },
+  stateless: { type: "boolean" },
+  "no-watch": { type: "boolean" },
+  embeddings: { type: "string" },
+  "embeddings-url": { type: "string" },
+  "embeddings-model": { type: "string" },
+  "log-level": { type: "string" },
+  "body-limit": { type: "string" },
+  "max-sessions": { type: "string" },
+  "session-idle-ms": { type: "string" },
+  "max-batch": { type: "string" },
+  "max-tool-argument-bytes": { type: "string" },
+  "max-concurrent-per-session": { type: "string" },
+  "request-timeout-ms": { type: "string" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "v" },
+} as const;
+
+class UsageError extends Error {}
+
+function integer(name: string, raw: string, min: number, max: number): number {
+  if (!/^\d+$/.test(raw.trim())) throw new UsageError(`${name} must be an integer, got "${raw}"`);
+  const value = Number(raw.trim());
+  if (value < min || value > max) throw new UsageError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function oneOf<T extends string>(name: string, raw: string, allowed: readonly T[]): T {
+  if ((allowed as readonly string[]).includes(raw)) return raw as T;
+  throw new UsageError(`${name} must be one of ${allowed.join(", ")}, got "${raw}"`);
+}
+
+function nonEmpty(name: string, raw: string | undefined): string | null {
+  if (raw === undefined) return null;
+  if (raw.trim() === "") throw new UsageError(`${name} must not be empty`);
+  return raw;
+}
+
+/** Resolve argv + env into a frozen config, or a one-line usage error. */
+export function resolveConfig(input: ConfigInput): ConfigResult {
+  try {
+    return resolveOrThrow(input);
+  } catch (error) {
+    if (error instanceof UsageError) return { kind: "error", message: error.message };
+    if (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS")) {
+      return { kind: "error", message: error.message.split("\n")[0] ?? String(error) };
+    }
+    throw error;
+  }
+}
+
+function resolveOrThrow(input: ConfigInput): ConfigResult {
+  const { env } = input;
+  const homeDir = input.homeDir ?? os.homedir();
+  const platform = input.platform ?? process.platform;
+  const cwd = input.cwd ?? process.cwd();
+  const { values, positionals } = parseArgs({
+    args: [...input.argv],
+    options: OPTIONS,
+    strict: true,
+    allowPositionals: true,
+  });
+  if (values.help) return { kind: "help" };
+  if (values.version) return { kind: "version" };
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}" (see --help)`);
+
+  const dccNames = values.dcc ?? splitList(env.RECIPE_SERVER_DCC);
+  if (dccNames.length === 0) throw new UsageError("--dcc is required (or set RECIPE_SERVER_DCC)");
+  const seen = new Set<string>();
+  for (const raw of dccNames) {
+    const name = raw.trim().toLowerCase();
+    if (!DCC_NAME.test(name)) throw new UsageError(`--dcc "${raw}" is not a valid DCC name (letters, digits, - and _)`);
+    if (seen.has(name)) throw new UsageError(`--dcc "${name}" given twice`);
+    seen.add(name);
+  }
+
+  const portRaw = values.port ?? env.RECIPE_SERVER_PORT;
+  const port = portRaw === undefined ? DEFAULT_PORT : integer("--port", portRaw, 0, 65535);
+  const host = nonEmpty("--host", values.host ?? env.RECIPE_SERVER_HOST) ?? "127.0.0.1";
+  const token = nonEmpty("--token", values.token ?? env.RECIPE_SERVER_TOKEN);
+  const insecureNoAuth = values["insecure-no-auth"] === true;
+  if (!isLoopbackHost(host) && token === null && !insecureNoAuth) {
+    throw new UsageError(
+      `refusing to listen on non-loopback host ${host} without a token: set --token or RECIPE_SERVER_TOKEN (or pass --insecure-no-auth)`,
+    );
+  }
+  const logLevel = oneOf("--log-level", values["log-level"] ?? env.LOG_LEVEL ?? "info", LOG_LEVELS);
+  const embeddingsKind = oneOf("--embeddings", values.embeddings ?? "local", EMBEDDINGS);
+  const embeddingsUrl = nonEmpty("--embeddings-url", values["embeddings-url"]);
+  if (embeddingsKind === "openai" && embeddingsUrl === null) {
+    throw new UsageError("--embeddings openai needs --embeddings-url (an OpenAI-compatible base URL)");
+  }
+  if (embeddingsUrl !== null && !/^https?:\/\/[^\s]+$/.test(embeddingsUrl)) {
+    throw new UsageError(`--embeddings-url must be an http(s) URL, got "${embeddingsUrl}"`);
+  }
+
+  const allowedOrigins = (values["allowed-origin"] ?? []).map((origin) => {
+    const trimmed = origin.trim();
+    if (trimmed === "") throw new UsageError("--allowed-origin must not be empty");
+    return trimmed;
+  });
+
+  const dataDir = resolveDataDir(env, homeDir, platform);
+  const privateDirFlag = nonEmpty("--private-dir", values["private-dir"] ?? env.RECIPE_SERVER_PRIVATE_DIR);
+  const extraPaths = (values["skills-path"] ?? []).map((p) => {
+    if (p.trim() === "") throw new UsageError("--skills-path must not be empty");
+    return path.resolve(cwd, p);
+  });
+
+  const dccs: DccConfig[] = [...seen].map((name) =>
+    Object.freeze({
+      name,
+      skillRoots: Object.freeze(resolveSkillRoots({ dcc: name, extraPaths, env, homeDir, platform })),
+      privateDir:
+        privateDirFlag !== null
+          ? path.resolve(cwd, privateDirFlag)
+          : path.join(dataDir, "recipe-server", name, "private"),
+      stateDir: path.join(dataDir, "recipe-server", name),
+    }),
+  );
+
+  const limits: Limits = Object.freeze({
+    bodyLimitBytes: optionalInt("--body-limit", values["body-limit"], 1024, 64 * 1024 * 1024, DEFAULT_LIMITS.bodyLimitBytes),
+    maxSessions: optionalInt("--max-sessions", values["max-sessions"], 1, 100_000, DEFAULT_LIMITS.maxSessions),
+    sessionIdleMs: optionalInt("--session-idle-ms", values["session-idle-ms"], 1000, 7 * 86_400_000, DEFAULT_LIMITS.sessionIdleMs),
+    maxBatch: optionalInt("--max-batch", values["max-batch"], 1, 1000, DEFAULT_LIMITS.maxBatch),
+    maxToolArgumentBytes: optionalInt("--max-tool-argument-bytes", values["max-tool-argument-bytes"], 1024, 64 * 1024 * 1024, DEFAULT_LIMITS.maxToolArgumentBytes),
+    maxConcurrentPerSession: optionalInt("--max-concurrent-per-session", values["max-concurrent-per-session"], 1, 10_000, DEFAULT_LIMITS.maxConcurrentPerSession),
+    requestTimeoutMs: optionalInt("--request-timeout-ms", values["request-timeout-ms"], 100, 3_600_000, DEFAULT_LIMITS.requestTimeoutMs),
+  });
+
+  const config: Config = Object.freeze({
+    dccs: Object.freeze(dccs),
+    host,
+    port,
+    token,
+    allowedOrigins: Object.freeze(allowedOrigins),
+    insecureNoAuth,
+    stateless: values.stateless === true,
+    watch: values["no-watch"] !== true,
+    embeddings: Object.freeze({
+      kind: embeddingsKind,
+      url: embeddingsUrl,
+      model: nonEmpty("--embeddings-model", values["embeddings-model"]),
+      apiKey: nonEmpty("RECIPE_SERVER_EMBEDDINGS_KEY", env.RECIPE_SERVER_EMBEDDINGS_KEY),
+    }),
+    logLevel,
+    limits,
+  });
+  return { kind: "serve", config };
+}
+
+function optionalInt(name: string, raw: string | undefined, min: number, max: number, fallback: number): number {
+  return raw === undefined ? fallback : integer(name, raw, min, max);
+}
+
+function splitList(raw: string | undefined): string[] {
+  if (raw === undefined) return [];
+  return raw.split(",").map((s) => s.trim()).filter((s) => s !== "");
+}
+
+/** True for addresses only this machine can reach. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return h === "localhost" || h === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+export const HELP_TEXT = `recipe-server — serves DCC recipes to AI agents over MCP streamable HTTP
+
+Usage:
+  recipe-server --dcc NAME [--dcc NAME]... [options]
+  recipe-server lint [PATH ...] [--dcc NAME] [--format text|json|github] [--max-warnings N]
+  recipe-server --help | --version
+
+Options:
+  --dcc NAME               DCC served (repeatable; first at /mcp, each at /mcp/<dcc>)  [RECIPE_SERVER_DCC]
+  --port N                 port, 0 = any free port (default 8765)                   [RECIPE_SERVER_PORT]
+  --host H                 bind address (default 127.0.0.1)                          [RECIPE_SERVER_HOST]
+  --skills-path DIR        extra skill root, searched first (repeatable)
+  --private-dir DIR        private playbooks dir                               [RECIPE_SERVER_PRIVATE_DIR]
+                           (default <data dir>/recipe-server/<dcc>/private)
+  --token T                bearer token required on every request but /healthz      [RECIPE_SERVER_TOKEN]
+  --allowed-origin O       extra allowed Origin/Host (repeatable; loopback always allowed)
+  --insecure-no-auth       allow a non-loopback --host without --token
+  --stateless              no MCP sessions: every POST stands alone
+  --no-watch               do not hot-reload skill files
+  --embeddings KIND        local | none | openai (default local)
+  --embeddings-url URL     OpenAI-compatible base URL (with --embeddings openai)
+  --embeddings-model M     model name for the openai provider   [key: RECIPE_SERVER_EMBEDDINGS_KEY]
+  --log-level L            fatal|error|warn|info|debug|trace|silent (default info)  [LOG_LEVEL]
+  --body-limit BYTES       max HTTP body (default ${DEFAULT_LIMITS.bodyLimitBytes})
+  --max-sessions N         max live MCP sessions (default ${DEFAULT_LIMITS.maxSessions})
+  --session-idle-ms MS     idle session expiry (default ${DEFAULT_LIMITS.sessionIdleMs})
+  --max-batch N            max JSON-RPC batch size (default ${DEFAULT_LIMITS.maxBatch})
+  --max-tool-argument-bytes BYTES   max JSON size of one tool call's arguments (default ${DEFAULT_LIMITS.maxToolArgumentBytes})
+  --max-concurrent-per-session N    concurrent requests per session (default ${DEFAULT_LIMITS.maxConcurrentPerSession})
+  --request-timeout-ms MS  per-request timeout (default ${DEFAULT_LIMITS.requestTimeoutMs})
+  -h, --help               this text
+  -v, --version            print the version
+
+Skill roots per DCC, in priority order: --skills-path; DCC_MCP_<DCC>_SKILL_PATHS;
+DCC_MCP_SKILL_PATHS; ~/.dcc-mcp/<dcc>/skills, <data dir>/dcc-mcp/skills/<dcc>,
+<data dir>/dcc-mcp/skills (unless DCC_MCP_DISABLE_DEFAULT_SKILL_PATHS=1).
+`;

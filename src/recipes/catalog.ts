@@ -1,0 +1,125 @@
+/**
+ * The immutable catalog snapshot of one DCC (SPEC §10: a request sees one
+ * consistent version). Builders return a new frozen snapshot; nothing mutates
+ * one after it is published.
+ */
+import type { Diagnostic } from "../skills/diagnostics.js";
+import type { SkillInfo } from "../skills/types.js";
+import type { Playbook, PrivateRecipe, Recipe } from "./types.js";
+
+export interface SkillEntry {
+  readonly info: SkillInfo;
+  /** In file order, first occurrence wins. */
+  readonly recipeIds: readonly string[];
+  /** Skill-relative recipe files, `/`-separated. */
+  readonly files: readonly string[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export interface CatalogSnapshot {
+  readonly dcc: string;
+  readonly revision: number;
+  /** Skills by name, in discovery (priority) order. */
+  readonly skills: ReadonlyMap<string, SkillEntry>;
+  readonly recipes: ReadonlyMap<string, Recipe>;
+  /** Discovery, loader and private-store diagnostics, in a stable order. */
+  readonly diagnostics: readonly Diagnostic[];
+  readonly loadedAt: string;
+}
+
+export interface LoadedSkill {
+  readonly info: SkillInfo;
+  readonly recipes: readonly Recipe[];
+  readonly diagnostics: readonly Diagnostic[];
+  readonly files: readonly string[];
+}
+
+export interface SnapshotParts {
+  readonly dcc: string;
+  readonly revision: number;
+  readonly skills: readonly LoadedSkill[];
+  readonly discoveryDiagnostics: readonly Diagnostic[];
+  readonly privateRecipes: readonly PrivateRecipe[];
+  readonly privateDiagnostics: readonly Diagnostic[];
+  readonly now?: Date;
+}
+
+export function buildSnapshot(parts: SnapshotParts): CatalogSnapshot {
+  const skills = new Map<string, SkillEntry>();
+  const recipes = new Map<string, Recipe>();
+  const diagnostics: Diagnostic[] = [...parts.discoveryDiagnostics];
+  for (const loaded of parts.skills) {
+    const recipeIds: string[] = [];
+    for (const recipe of loaded.recipes) {
+      if (recipes.has(recipe.recipeId)) continue;
+      recipes.set(recipe.recipeId, recipe);
+      recipeIds.push(recipe.recipeId);
+    }
+    skills.set(
+      loaded.info.name,
+      Object.freeze({
+        info: loaded.info,
+        recipeIds: Object.freeze(recipeIds),
+        files: Object.freeze([...loaded.files]),
+        diagnostics: Object.freeze([...loaded.diagnostics]),
+      }),
+    );
+    diagnostics.push(...loaded.diagnostics);
+  }
+  for (const recipe of parts.privateRecipes) recipes.set(recipe.recipeId, recipe);
+  diagnostics.push(...parts.privateDiagnostics);
+  return Object.freeze({
+    dcc: parts.dcc,
+    revision: parts.revision,
+    skills: freezeMap(skills),
+    recipes: freezeMap(recipes),
+    diagnostics: Object.freeze(diagnostics),
+    loadedAt: (parts.now ?? new Date()).toISOString(),
+  });
+}
+
+/** A snapshot with one private playbook added or replaced. */
+export function withPlaybook(
+  snapshot: CatalogSnapshot,
+  recipe: PrivateRecipe,
+  revision: number,
+): CatalogSnapshot {
+  const recipes = new Map(snapshot.recipes);
+  recipes.set(recipe.recipeId, recipe);
+  return Object.freeze({ ...snapshot, revision, recipes: freezeMap(recipes) });
+}
+
+export function privatePlaybooks(snapshot: CatalogSnapshot): Playbook[] {
+  const out: Playbook[] = [];
+  for (const recipe of snapshot.recipes.values()) if (recipe.format === "private") out.push(recipe.playbook);
+  return out;
+}
+
+export function countDiagnostics(diagnostics: readonly Diagnostic[]): { errors: number; warnings: number } {
+  let errors = 0;
+  for (const d of diagnostics) if (d.severity === "error") errors += 1;
+  return { errors, warnings: diagnostics.length - errors };
+}
+
+/** Does a skill of `skillDcc` belong in the catalog served for `servedDcc`? */
+export function skillServesDcc(skillDcc: string, servedDcc: string): boolean {
+  const dcc = skillDcc.toLowerCase();
+  // `python` is the dcc-mcp-core default for a skill that names no host: it is
+  // generic pipeline code, so every DCC sees it, as it sees `any`.
+  return dcc === servedDcc || dcc === "any" || dcc === "python";
+}
+
+function freezeMap<K, V>(map: Map<K, V>): ReadonlyMap<K, V> {
+  // A ReadonlyMap type alone would not stop a cast-and-mutate; the proxy-free
+  // way is to disable the mutators on this instance.
+  const frozen = map as Map<K, V>;
+  const refuse = (): never => {
+    throw new TypeError("catalog snapshots are immutable");
+  };
+  Object.defineProperties(frozen, {
+    set: { value: refuse },
+    delete: { value: refuse },
+    clear: { value: refuse },
+  });
+  return Object.freeze(frozen);
+}

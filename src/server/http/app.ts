@@ -1,0 +1,297 @@
+/**
+ * The HTTP surface (SPEC §8): fastify serving MCP streamable HTTP at each
+ * endpoint, plus /healthz and /readyz. Knows MCP servers and transports, not
+ * recipes: endpoints hand it a factory for a ready-made SDK `Server`.
+ */
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { Logger } from "pino";
+import { createRequestGuard, type GuardOptions } from "./guard.js";
+import { JSONRPC, jsonRpcErrorBody } from "./jsonrpc.js";
+import { SessionManager } from "./sessions.js";
+
+export interface McpEndpoint {
+  readonly path: string;
+  createServer(): Server;
+}
+
+export interface HttpLimits {
+  readonly bodyLimitBytes: number;
+  readonly maxSessions: number;
+  readonly sessionIdleMs: number;
+  readonly maxBatch: number;
+  readonly maxConcurrentPerSession: number;
+  readonly requestTimeoutMs: number;
+}
+
+export interface HttpAppOptions {
+  readonly endpoints: readonly McpEndpoint[];
+  readonly guard: GuardOptions;
+  readonly stateless: boolean;
+  readonly limits: HttpLimits;
+  readonly logger: Logger;
+  readonly readiness: () => { ready: boolean; body: Record<string, unknown> };
+  /** Extra routes (metrics …) registered before listen. */
+  readonly extend?: (app: FastifyInstance) => void;
+  readonly onRequestDone?: (event: { route: string; method: string; status: number; ms: number }) => void;
+  readonly onSessionCount?: (count: number) => void;
+}
+
+export interface HttpApp {
+  readonly fastify: FastifyInstance;
+  /** null in stateless mode. */
+  readonly sessions: SessionManager | null;
+  listen(port: number, host: string): Promise<{ port: number; url: string }>;
+  close(): Promise<void>;
+}
+
+const JSON_CONTENT = /^application\/json\s*(;.*)?$/i;
+
+export function buildHttpApp(options: HttpAppOptions): HttpApp {
+  const { limits, logger } = options;
+  const fastify = Fastify({
+    // pino's Logger is a FastifyBaseLogger; its wider type only trips generics.
+    loggerInstance: logger as FastifyBaseLogger,
+    disableRequestLogging: true,
+    bodyLimit: limits.bodyLimitBytes,
+    forceCloseConnections: true,
+    requestTimeout: limits.requestTimeoutMs,
+    return503OnClosing: true,
+  });
+  const sessions = options.stateless
+    ? null
+    : new SessionManager({
+        maxSessions: limits.maxSessions,
+        idleMs: limits.sessionIdleMs,
+        logger,
+        ...(options.onSessionCount ? { onCountChange: options.onSessionCount } : {}),
+      });
+  const guard = createRequestGuard(options.guard);
+
+  // Only JSON bodies reach the MCP handler; fastify's text/plain default would
+  // hand the SDK a string.
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser(JSON_CONTENT, { parseAs: "string" }, (_request, body, done) => {
+    const text = typeof body === "string" ? body : body.toString("utf8");
+    if (text.trim() === "") {
+      done(Object.assign(new Error("Parse error: empty request body"), { statusCode: 400, rpcCode: JSONRPC.parseError }), undefined);
+      return;
+    }
+    try {
+      // JSON.parse keeps "__proto__" as an own data property; nothing here
+      // merges bodies with Object.assign, so no reviver is needed.
+      done(null, JSON.parse(text));
+    } catch {
+      done(
+        Object.assign(new Error("Parse error: invalid JSON"), {
+          statusCode: 400,
+          rpcCode: JSONRPC.parseError,
+        }),
+        undefined,
+      );
+    }
+  });
+
+  fastify.addHook("onRequest", async (request, reply) => {
+    const verdict = guard.check(
+      {
+        ...(request.headers.host !== undefined ? { host: request.headers.host } : {}),
+        ...(typeof request.headers.origin === "string" ? { origin: request.headers.origin } : {}),
+        ...(request.headers.authorization !== undefined ? { authorization: request.headers.authorization } : {}),
+      },
+      request.url.split("?")[0] ?? "",
+    );
+    if (!verdict.ok) {
+      const headers: Record<string, string> =
+        verdict.status === 401 ? { "www-authenticate": 'Bearer realm="recipe-server"' } : {};
+      await reply
+        .code(verdict.status)
+        .headers({ ...headers, "content-type": "application/json" })
+        .send(jsonRpcErrorBody(verdict.status === 401 ? JSONRPC.unauthorized : JSONRPC.forbidden, verdict.message));
+    }
+  });
+
+  fastify.addHook("onResponse", async (request, reply) => {
+    const ms = Math.round(reply.elapsedTime * 100) / 100;
+    const route = request.routeOptions.url ?? "unknown";
+    request.log.info(
+      { reqId: request.id, method: request.method, url: request.url.split("?")[0], status: reply.raw.statusCode, ms },
+      "request",
+    );
+    options.onRequestDone?.({ route, method: request.method, status: reply.raw.statusCode, ms });
+  });
+
+  fastify.setErrorHandler(async (error: Error & { statusCode?: number; code?: string; rpcCode?: number }, request, reply) => {
+    const mapped = mapError(error, limits.bodyLimitBytes);
+    if (mapped.status >= 500) request.log.error({ err: error }, "request failed");
+    await reply.code(mapped.status).header("content-type", "application/json").send(jsonRpcErrorBody(mapped.code, mapped.message));
+  });
+  fastify.setNotFoundHandler(async (request, reply) => {
+    await reply
+      .code(404)
+      .header("content-type", "application/json")
+      .send(jsonRpcErrorBody(JSONRPC.methodNotFound, `Not found: ${request.method} ${request.url.split("?")[0]?.slice(0, 200)}`));
+  });
+
+  fastify.get("/healthz", async () => ({ status: "ok" }));
+  fastify.get("/readyz", async (_request, reply) => {
+    const { ready, body } = options.readiness();
+    await reply.code(ready ? 200 : 503).send({ ready, ...body, sessions: sessions?.size ?? 0 });
+  });
+
+  for (const endpoint of options.endpoints) {
+    const handler = (request: FastifyRequest, reply: FastifyReply): Promise<void> =>
+      options.stateless ? handleStateless(endpoint, request, reply) : handleStateful(endpoint, request, reply);
+    fastify.route({ method: ["GET", "POST", "DELETE"], url: endpoint.path, handler });
+  }
+
+  options.extend?.(fastify);
+
+  fastify.addHook("preClose", async () => {
+    await sessions?.closeAll();
+  });
+
+  async function handleStateless(endpoint: McpEndpoint, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    if (request.method !== "POST") {
+      await reply
+        .code(405)
+        .headers({ allow: "POST", "content-type": "application/json" })
+        .send(jsonRpcErrorBody(JSONRPC.serverError, "Method not allowed: this server is stateless (POST only)"));
+      return;
+    }
+    const batchProblem = checkBatch(request.body, limits.maxBatch);
+    if (batchProblem !== null) {
+      await reply.code(400).header("content-type", "application/json").send(jsonRpcErrorBody(JSONRPC.invalidRequest, batchProblem));
+      return;
+    }
+    const server = endpoint.createServer();
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    hijack(reply);
+    reply.raw.on("close", () => {
+      void transport.close().catch(() => undefined);
+      void server.close().catch(() => undefined);
+    });
+    await server.connect(transport);
+    await transport.handleRequest(request.raw, reply.raw, request.body);
+  }
+
+  async function handleStateful(endpoint: McpEndpoint, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const manager = sessions as SessionManager;
+    const header = request.headers["mcp-session-id"];
+    const sessionId = Array.isArray(header) ? header[0] : header;
+    if (request.method === "POST") {
+      const batchProblem = checkBatch(request.body, limits.maxBatch);
+      if (batchProblem !== null) {
+        await reply.code(400).header("content-type", "application/json").send(jsonRpcErrorBody(JSONRPC.invalidRequest, batchProblem));
+        return;
+      }
+    }
+    if (sessionId !== undefined) {
+      const session = manager.get(sessionId);
+      if (session === undefined || session.endpoint !== endpoint.path) {
+        await reply
+          .code(404)
+          .header("content-type", "application/json")
+          .send(jsonRpcErrorBody(JSONRPC.sessionNotFound, "Session not found: initialize a new session"));
+        return;
+      }
+      if (session.inFlight >= limits.maxConcurrentPerSession) {
+        await reply
+          .code(429)
+          .headers({ "retry-after": "1", "content-type": "application/json" })
+          .send(jsonRpcErrorBody(JSONRPC.overloaded, `Too many concurrent requests on this session (max ${limits.maxConcurrentPerSession})`));
+        return;
+      }
+      session.inFlight += 1;
+      manager.touch(session);
+      hijack(reply);
+      reply.raw.on("close", () => {
+        session.inFlight -= 1;
+        manager.touch(session);
+      });
+      await session.transport.handleRequest(request.raw, reply.raw, request.body);
+      return;
+    }
+    if (request.method === "POST" && isInitialize(request.body)) {
+      if (!manager.hasCapacity()) {
+        await reply
+          .code(503)
+          .headers({ "retry-after": "5", "content-type": "application/json" })
+          .send(jsonRpcErrorBody(JSONRPC.overloaded, `Too many live sessions (max ${limits.maxSessions}); retry later`));
+        return;
+      }
+      const server = endpoint.createServer();
+      const transport = manager.open(endpoint.path, server);
+      await server.connect(transport);
+      hijack(reply);
+      reply.raw.on("close", () => manager.abandon(transport, server));
+      await transport.handleRequest(request.raw, reply.raw, request.body);
+      return;
+    }
+    await reply
+      .code(400)
+      .header("content-type", "application/json")
+      .send(jsonRpcErrorBody(JSONRPC.invalidRequest, "Bad Request: no valid Mcp-Session-Id header; send initialize first"));
+  }
+
+  return {
+    fastify,
+    sessions,
+    async listen(port, host) {
+      await fastify.listen({ port, host });
+      const address = fastify.server.address();
+      const actualPort = typeof address === "object" && address !== null ? address.port : port;
+      const shownHost = host.includes(":") ? `[${host}]` : host;
+      return { port: actualPort, url: `http://${shownHost}:${actualPort}` };
+    },
+    close: () => fastify.close(),
+  };
+}
+
+/** After hijack fastify no longer writes; headers its hooks set must be copied. */
+function hijack(reply: FastifyReply): void {
+  const headers = reply.getHeaders();
+  reply.hijack();
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined && !reply.raw.headersSent) reply.raw.setHeader(name, value as string | number | string[]);
+  }
+  reply.raw.on("error", () => undefined);
+}
+
+function isInitialize(body: unknown): boolean {
+  if (Array.isArray(body)) return body.some((message) => isInitializeRequest(message));
+  return isInitializeRequest(body);
+}
+
+function checkBatch(body: unknown, maxBatch: number): string | null {
+  if (!Array.isArray(body)) return null;
+  if (body.length === 0) return "Invalid Request: empty batch";
+  if (body.length > maxBatch) return `Invalid Request: batch of ${body.length} messages exceeds the limit of ${maxBatch}`;
+  return null;
+}
+
+function mapError(
+  error: Error & { statusCode?: number; code?: string; rpcCode?: number },
+  bodyLimit: number,
+): { status: number; code: number; message: string } {
+  if (error.rpcCode !== undefined) return { status: error.statusCode ?? 400, code: error.rpcCode, message: error.message };
+  switch (error.code) {
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return { status: 413, code: JSONRPC.invalidRequest, message: `Request body exceeds the limit of ${bodyLimit} bytes` };
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return { status: 415, code: JSONRPC.invalidRequest, message: "Unsupported Media Type: Content-Type must be application/json" };
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+    case "FST_ERR_CTP_INVALID_JSON_BODY":
+      return { status: 400, code: JSONRPC.parseError, message: "Parse error: invalid JSON" };
+    case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
+      return { status: 400, code: JSONRPC.invalidRequest, message: "Invalid Content-Length" };
+    default: {
+      const status = error.statusCode !== undefined && error.statusCode >= 400 ? error.statusCode : 500;
+      return status >= 500
+        ? { status, code: JSONRPC.internalError, message: "Internal error" }
+        : { status, code: JSONRPC.invalidRequest, message: error.message };
+    }
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * One low-level MCP `Server` per session (or per stateless request) whose
+ * tools/list and tools/call read the shared registry, so a catalog change
+ * needs no re-registration. Unknown tools and malformed calls are JSON-RPC
+ * errors (-32602), business failures are `isError` results.
+ */
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { Logger } from "pino";
+import { randomUUID } from "node:crypto";
+import type { ToolRegistry } from "../tools/registry.js";
+
+export interface ToolCallObserver {
+  (event: { tool: string; ms: number; success: boolean; error?: string }): void;
+}
+
+export interface McpServerOptions<C> {
+  readonly name: string;
+  readonly version: string;
+  readonly instructions?: string;
+  readonly registry: ToolRegistry<C>;
+  readonly contextFor: (signal: AbortSignal) => C;
+  readonly logger: Logger;
+  readonly maxArgumentBytes: number;
+  readonly onToolCall?: ToolCallObserver;
+}
+
+export function createMcpServer<C>(options: McpServerOptions<C>): Server {
+  const server = new Server(
+    { name: options.name, version: options.version },
+    {
+      capabilities: { tools: { listChanged: true } },
+      ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
+    },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...options.registry.list()] }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name, arguments: args } = request.params;
+    if (!options.registry.has(name)) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    }
+    if (args !== undefined && (args === null || typeof args !== "object" || Array.isArray(args))) {
+      throw new McpError(ErrorCode.InvalidParams, "Tool arguments must be an object");
+    }
+    const size = args === undefined ? 0 : Buffer.byteLength(JSON.stringify(args));
+    if (size > options.maxArgumentBytes) {
+      throw new McpError(ErrorCode.InvalidParams, `Tool arguments exceed ${options.maxArgumentBytes} bytes`);
+    }
+    const callId = randomUUID();
+    const started = performance.now();
+    const outcome = await options.registry.call(name, args ?? {}, options.contextFor(extra.signal));
+    const ms = Math.round((performance.now() - started) * 100) / 100;
+    if (outcome.kind === "unknown_tool") throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    // Outcome only: never argument values or recipe contents at info level.
+    options.logger.info(
+      { callId, tool: name, ms, success: outcome.success, ...(outcome.error ? { error: outcome.error } : {}) },
+      "tool call",
+    );
+    options.onToolCall?.({ tool: name, ms, success: outcome.success, ...(outcome.error ? { error: outcome.error } : {}) });
+    return outcome.result;
+  });
+  return server;
+}

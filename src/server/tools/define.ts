@@ -1,0 +1,67 @@
+/**
+ * What a tool is, independent of any transport: a name, a Draft 2020-12 input
+ * schema the registry validates before the handler runs, MCP annotations,
+ * and a handler returning the result envelope as data.
+ */
+import type { Envelope } from "./envelope.js";
+
+export interface ToolAnnotations {
+  readonly title?: string;
+  readonly readOnlyHint: boolean;
+  readonly destructiveHint: boolean;
+  readonly idempotentHint: boolean;
+  readonly openWorldHint: boolean;
+}
+
+export interface ToolDefinition<C> {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  /** Advertised and enforced; includes resultStart/resultEnd. */
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+  readonly annotations: ToolAnnotations;
+  handler(args: Readonly<Record<string, unknown>>, context: C): Promise<Envelope>;
+}
+
+const DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";
+
+/** The window fields every tool accepts (SPEC §5.3). */
+export const WINDOW_PROPERTIES = {
+  resultStart: {
+    type: "integer",
+    minimum: 0,
+    maximum: Number.MAX_SAFE_INTEGER,
+    default: 0,
+    description: "First character offset to return. Use 0 for the first call.",
+  },
+  resultEnd: {
+    type: "integer",
+    minimum: 1,
+    maximum: Number.MAX_SAFE_INTEGER,
+    default: 8000,
+    description:
+      "Exclusive end offset. resultEnd - resultStart must be at most 8000. Increment resultStart by 8000 to page through large results.",
+  },
+} as const;
+
+/** An object schema with the window fields added and unknown fields refused. */
+export function objectSchema(
+  properties: Record<string, unknown>,
+  required: readonly string[] = [],
+  options: { additionalProperties?: boolean } = {},
+): Record<string, unknown> {
+  return {
+    $schema: DRAFT_2020_12,
+    type: "object",
+    properties: { ...properties, ...WINDOW_PROPERTIES },
+    ...(required.length > 0 ? { required: [...required] } : {}),
+    additionalProperties: options.additionalProperties ?? false,
+  };
+}
+
+export const READ_ONLY: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};

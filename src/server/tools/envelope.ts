@@ -1,0 +1,21 @@
+import type { ToolErrorCode } from "./errors.js";
+
+/** The dcc-mcp-core result envelope; `revision` is our extra (SPEC §10). */
+export interface Envelope {
+  readonly success: boolean;
+  readonly message: string;
+  readonly error?: ToolErrorCode;
+  readonly context?: unknown;
+  readonly revision?: number;
+}
+
+export function ok(message: string, context: unknown, revision?: number): Envelope {
+  return revision === undefined ? { success: true, message, context } : { success: true, message, context, revision };
+}
+
+export function fail(error: ToolErrorCode, message: string, context?: unknown, revision?: number): Envelope {
+  const envelope: { -readonly [K in keyof Envelope]: Envelope[K] } = { success: false, message, error };
+  if (context !== undefined) envelope.context = context;
+  if (revision !== undefined) envelope.revision = revision;
+  return envelope;
+}

@@ -1,0 +1,73 @@
+import { materializeSteps } from "../../recipes/materialize.js";
+import { objectSchema, READ_ONLY, type ToolDefinition } from "./define.js";
+import { fail, ok } from "./envelope.js";
+import { withSnapshot, type RecipeToolContext } from "./context.js";
+import { checkAgainst, findStructuredRecipe } from "./structured.js";
+
+export const recipesApply: ToolDefinition<RecipeToolContext> = {
+  name: "recipes__apply",
+  title: "Apply a recipe",
+  description:
+    "Validate `inputs` against a structured recipe and return its steps verbatim (placeholders such as " +
+    "${name} are NOT substituted and defaults NOT applied), with the output_contract to check the result against. " +
+    "Pass `materialize: true` to also get `materialized_steps` with every placeholder resolved from inputs or " +
+    "schema defaults. Execute the steps yourself, in order.",
+  inputSchema: objectSchema(
+    {
+      skill: { type: "string", minLength: 1, maxLength: 200 },
+      recipe: { type: "string", minLength: 1, maxLength: 500 },
+      inputs: { description: "Inputs for the recipe's inputs_schema." },
+      target: { description: "Optional target (scene, object, host) echoed back for the caller." },
+      materialize: { type: "boolean", default: false },
+    },
+    ["skill", "recipe", "inputs"],
+  ),
+  // Apply plans; it does not touch the DCC, so it is read-only here.
+  annotations: READ_ONLY,
+  handler: (args, context) =>
+    withSnapshot(context, (snapshot) => {
+      const found = findStructuredRecipe(snapshot, args.skill as string, args.recipe as string);
+      if (!found.ok) return found.envelope;
+      const recipe = found.value;
+      const check = checkAgainst(recipe.inputValidator, args.inputs, "input");
+      if (!check.ok) {
+        context.logger.warn({ recipeId: recipe.recipeId }, "inputs_schema fails closed");
+        return fail("invalid_input", "Recipe input schema is invalid", { errors: check.errors });
+      }
+      if (check.errors.length > 0) {
+        return fail("invalid_input", `Invalid inputs for ${recipe.recipeId} (${check.errors.length} error(s))`, {
+          errors: check.errors,
+          skill: recipe.skill,
+          recipe: recipe.name,
+        });
+      }
+      const result: Record<string, unknown> = {
+        skill: recipe.skill,
+        recipe: recipe.name,
+        inputs: args.inputs,
+        target: args.target ?? null,
+        steps: recipe.steps,
+        output_contract: recipe.outputContract ?? null,
+        provenance: {
+          recipeId: recipe.recipeId,
+          file: recipe.file,
+          ...(recipe.line !== undefined ? { line: recipe.line } : {}),
+          dcc: recipe.dcc,
+          catalog_revision: snapshot.revision,
+        },
+      };
+      if (args.materialize === true) {
+        const materialized = materializeSteps(recipe.steps, args.inputs, recipe.inputsSchema);
+        if (!materialized.ok) {
+          return fail(
+            "invalid_input",
+            `Unresolvable placeholder(s): ${materialized.unresolved.map((p) => "${" + p + "}").join(", ")}`,
+            { errors: materialized.unresolved.map((p) => `Unresolvable placeholder: \${${p}}`), unresolved: materialized.unresolved },
+          );
+        }
+        result.materialized_steps = materialized.steps;
+      }
+      context.library.usage.record(recipe.recipeId);
+      return ok(`Recipe ${recipe.recipeId} applied: ${recipe.steps.length} step(s)`, result);
+    }),
+};

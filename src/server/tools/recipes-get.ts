@@ -1,0 +1,44 @@
+import { stringify as toYaml } from "yaml";
+import { objectSchema, READ_ONLY, type ToolDefinition } from "./define.js";
+import { ok } from "./envelope.js";
+import { withSnapshot, type RecipeToolContext } from "./context.js";
+import { findPublicRecipe } from "./lookup.js";
+
+export const recipesGet: ToolDefinition<RecipeToolContext> = {
+  name: "recipes__get",
+  title: "Get a recipe",
+  description:
+    "Get one recipe of a skill by name: a Markdown anchor's content, or a structured YAML recipe " +
+    "with its pack-level keys (`tool_routing` resolves canonical tool names). Use before validate/apply.",
+  inputSchema: objectSchema(
+    {
+      skill: { type: "string", minLength: 1, maxLength: 200 },
+      anchor: { type: "string", minLength: 1, maxLength: 500, description: "Anchor heading text or YAML recipe name." },
+    },
+    ["skill", "anchor"],
+  ),
+  annotations: READ_ONLY,
+  handler: (args, context) =>
+    withSnapshot(context, (snapshot) => {
+      const skill = args.skill as string;
+      const anchor = args.anchor as string;
+      const found = findPublicRecipe(snapshot, skill, anchor);
+      if (!found.ok) return found.envelope;
+      const recipe = found.value;
+      context.library.usage.record(recipe.recipeId);
+      if (recipe.format === "markdown") {
+        return ok(`Recipe ${recipe.recipeId}`, { skill, anchor: recipe.name, content: recipe.content, format: "markdown" });
+      }
+      if (recipe.format === "yaml") {
+        return ok(`Recipe ${recipe.recipeId}`, {
+          skill,
+          anchor: recipe.name,
+          recipe: recipe.entry,
+          content: toYaml(recipe.entry, { lineWidth: 0 }),
+          pack: recipe.pack,
+          format: "yaml",
+        });
+      }
+      return ok(`Recipe ${recipe.recipeId}`, { skill, anchor: recipe.name, content: recipe.playbook.document });
+    }),
+};

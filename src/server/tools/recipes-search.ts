@@ -1,0 +1,42 @@
+import { objectSchema, READ_ONLY, type ToolDefinition } from "./define.js";
+import { ok } from "./envelope.js";
+import { withSnapshot, type RecipeToolContext } from "./context.js";
+
+export const recipesSearch: ToolDefinition<RecipeToolContext> = {
+  name: "recipes__search",
+  title: "Search recipes",
+  description:
+    "Search public recipes by natural-language query (ranked: lexical BM25, plus semantic search once " +
+    "it has warmed up; `mode` says which answered). Filter by `dcc` (recipes for that DCC or `any`) and `skill`. " +
+    "Without a query, lists recipes matching the filters.",
+  inputSchema: objectSchema({
+    query: { type: "string", maxLength: 2000 },
+    dcc: { type: "string", minLength: 1, maxLength: 64 },
+    skill: { type: "string", minLength: 1, maxLength: 200 },
+    limit: { type: "integer", minimum: 1, maximum: 50, default: 10 },
+  }),
+  annotations: READ_ONLY,
+  handler: (args, context) =>
+    withSnapshot(context, async (snapshot) => {
+      const query = (args.query as string | undefined) ?? "";
+      const answer = await context.library.search.search({
+        text: query,
+        limit: (args.limit as number | undefined) ?? 10,
+        visibility: "public",
+        ...(args.dcc !== undefined ? { dcc: args.dcc as string } : {}),
+        ...(args.skill !== undefined ? { skill: args.skill as string } : {}),
+      });
+      const recipes = answer.hits
+        .filter((hit) => snapshot.recipes.has(hit.recipe.recipeId))
+        .map(({ recipe, score }) => ({
+          skill: recipe.skill,
+          name: recipe.name,
+          recipeId: recipe.recipeId,
+          dcc: recipe.dcc,
+          description: recipe.description,
+          score,
+          format: recipe.format,
+        }));
+      return ok(`${recipes.length} recipe(s) found`, { query, mode: answer.mode, recipes });
+    }),
+};

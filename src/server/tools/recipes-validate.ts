@@ -1,0 +1,58 @@
+import { objectSchema, READ_ONLY, type ToolDefinition } from "./define.js";
+import { fail, ok } from "./envelope.js";
+import { withSnapshot, type RecipeToolContext } from "./context.js";
+import { checkAgainst, findStructuredRecipe } from "./structured.js";
+
+export const recipesValidate: ToolDefinition<RecipeToolContext> = {
+  name: "recipes__validate",
+  title: "Validate recipe inputs",
+  description:
+    "Validate `inputs` against a structured recipe's inputs_schema (Draft 2020-12) without applying it. " +
+    "Pass `output` (the observed tool result) to check it against the recipe's output_contract after running the steps.",
+  inputSchema: objectSchema(
+    {
+      skill: { type: "string", minLength: 1, maxLength: 200 },
+      recipe: { type: "string", minLength: 1, maxLength: 500 },
+      inputs: { description: "Inputs to check (usually an object)." },
+      output: { description: "Observed result to check against output_contract." },
+    },
+    ["skill", "recipe", "inputs"],
+  ),
+  annotations: READ_ONLY,
+  handler: (args, context) =>
+    withSnapshot(context, (snapshot) => {
+      const found = findStructuredRecipe(snapshot, args.skill as string, args.recipe as string);
+      if (!found.ok) return found.envelope;
+      const recipe = found.value;
+      const inputs = checkAgainst(recipe.inputValidator, args.inputs, "input");
+      if (!inputs.ok) {
+        context.logger.warn({ recipeId: recipe.recipeId }, "inputs_schema fails closed");
+        return fail("invalid_input", "Recipe input schema is invalid", { errors: inputs.errors, skill: recipe.skill, recipe: recipe.name });
+      }
+      const result: Record<string, unknown> = {
+        valid: inputs.errors.length === 0,
+        errors: inputs.errors,
+        recipe: recipe.name,
+        skill: recipe.skill,
+      };
+      if (Object.hasOwn(args, "output")) {
+        if (recipe.outputValidator === null) {
+          result.output_valid = null;
+          result.output_errors = [];
+          result.output_note =
+            typeof recipe.outputContract === "string"
+              ? "output_contract is a legacy label (documentation only); nothing to validate"
+              : "recipe has no output_contract";
+        } else {
+          const output = checkAgainst(recipe.outputValidator, args.output, "output");
+          if (!output.ok) {
+            return fail("invalid_input", "Recipe output contract schema is invalid", { errors: output.errors, skill: recipe.skill, recipe: recipe.name });
+          }
+          result.output_valid = output.errors.length === 0;
+          result.output_errors = output.errors;
+        }
+      }
+      const message = result.valid ? "Inputs are valid" : `Inputs are invalid (${inputs.errors.length} error(s))`;
+      return ok(message, result);
+    }),
+};

@@ -1,0 +1,103 @@
+/**
+ * Runs tool calls: validates arguments with the project's validator, calls
+ * the handler, renders the envelope as deterministic JSON and cuts the
+ * requested window. Knows nothing of HTTP or of recipes.
+ */
+import { compileSchema, renderErrors } from "../../jsonschema/index.js";
+import type { Validator } from "../../jsonschema/types.js";
+import type { ToolAnnotations, ToolDefinition } from "./define.js";
+import { fail, type Envelope } from "./envelope.js";
+import type { ToolErrorCode } from "./errors.js";
+import { stableStringify } from "./stable-json.js";
+import { applyWindow, readWindow } from "./window.js";
+
+export interface ListedTool {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+  readonly annotations: ToolAnnotations & { readonly title: string };
+}
+
+export interface ToolCallResult {
+  // The SDK's CallToolResult is an open object; this keeps ours assignable.
+  readonly [key: string]: unknown;
+  readonly content: Array<{ type: "text"; text: string }>;
+  readonly structuredContent?: Record<string, unknown>;
+  readonly isError: boolean;
+}
+
+export type ToolCallOutcome =
+  | { readonly kind: "unknown_tool" }
+  | { readonly kind: "result"; readonly result: ToolCallResult; readonly success: boolean; readonly error?: ToolErrorCode };
+
+export interface ToolRegistry<C> {
+  list(): readonly ListedTool[];
+  has(name: string): boolean;
+  call(name: string, args: unknown, context: C): Promise<ToolCallOutcome>;
+}
+
+interface CompiledTool<C> {
+  readonly definition: ToolDefinition<C>;
+  readonly validator: Validator;
+}
+
+export function createToolRegistry<C>(
+  definitions: readonly ToolDefinition<C>[],
+  onInternalError: (tool: string, error: unknown) => void,
+): ToolRegistry<C> {
+  const tools = new Map<string, CompiledTool<C>>();
+  for (const definition of definitions) {
+    const compiled = compileSchema(definition.inputSchema);
+    // Built-in schemas are ours: one the validator refuses is a bug, not input.
+    if (!compiled.ok) throw new Error(`tool ${definition.name}: input schema refused: ${compiled.error.message}`);
+    tools.set(definition.name, { definition, validator: compiled.validator });
+  }
+  const listed: readonly ListedTool[] = Object.freeze(
+    [...tools.values()].map(({ definition }) => ({
+      name: definition.name,
+      title: definition.title,
+      description: definition.description,
+      inputSchema: definition.inputSchema,
+      annotations: { ...definition.annotations, title: definition.title },
+    })),
+  );
+
+  return {
+    list: () => listed,
+    has: (name) => tools.has(name),
+    async call(name, rawArgs, context) {
+      const tool = tools.get(name);
+      if (tool === undefined) return { kind: "unknown_tool" };
+      const args = (rawArgs ?? {}) as Record<string, unknown>;
+      let envelope: Envelope;
+      const window = readWindow(args);
+      const checked = tool.validator.validate(args);
+      if (!checked.valid) {
+        const problems = renderErrors(checked.errors);
+        envelope = fail("invalid_input", `Invalid arguments: ${problems.join("; ")}`, { errors: problems });
+      } else if (typeof window === "string") {
+        envelope = fail("invalid_input", `Invalid arguments: ${window}`, { errors: [window] });
+      } else {
+        try {
+          envelope = await tool.definition.handler(args, context);
+        } catch (error) {
+          onInternalError(name, error);
+          envelope = fail("internal", "Internal error while running the tool; see the server log");
+        }
+      }
+      const text = stableStringify(envelope);
+      const windowed = applyWindow(text, typeof window === "string" || !checked.valid ? { resultStart: 0, resultEnd: 8000 } : window);
+      const content: Array<{ type: "text"; text: string }> = [{ type: "text", text: windowed.text }];
+      if (windowed.page !== undefined) content.push({ type: "text", text: JSON.stringify(windowed.page) });
+      const result: ToolCallResult = {
+        content,
+        isError: !envelope.success,
+        ...(windowed.complete ? { structuredContent: JSON.parse(text) as Record<string, unknown> } : {}),
+      };
+      return envelope.error === undefined
+        ? { kind: "result", result, success: envelope.success }
+        : { kind: "result", result, success: envelope.success, error: envelope.error };
+    },
+  };
+}
