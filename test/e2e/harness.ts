@@ -1,0 +1,150 @@
+/**
+ * Shared end-to-end harness: a real daemon on 127.0.0.1:0 with temp skill and
+ * private dirs, driven by the SDK's real Client over streamable HTTP.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import pino from "pino";
+import { createRecipeServer, type RecipeServer } from "../../src/app.js";
+import { resolveConfig } from "../../src/config.js";
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const SHARED_DIR = path.resolve(REPO_ROOT, "../shared");
+export const REAL_SKILLS = path.join(SHARED_DIR, "data/real-skills");
+export const EXAMPLE_SKILLS = path.join(REPO_ROOT, "skills-example");
+
+export interface RunningServer {
+  readonly server: RecipeServer;
+  readonly url: string;
+  readonly port: number;
+  readonly tmp: string;
+  readonly skillsDir: string;
+  readonly privateDir: string;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Extra CLI flags (e.g. ["--stateless"], ["--dcc", "houdini"]). */
+  readonly args?: readonly string[];
+  /** Skill roots; default: a fresh empty temp dir (returned as skillsDir). */
+  readonly skillsPaths?: readonly string[];
+  readonly dccs?: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
+  /** Wait for the catalogs to load (default true). */
+  readonly waitReady?: boolean;
+}
+
+export async function makeTempDir(prefix = "recipe-server-"): Promise<string> {
+  return fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), prefix)));
+}
+
+export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  const tmp = await makeTempDir();
+  const skillsDir = path.join(tmp, "skills");
+  const privateDir = path.join(tmp, "private");
+  await fs.mkdir(skillsDir, { recursive: true });
+  const roots = options.skillsPaths ?? [skillsDir];
+  const argv = [
+    ...(options.dccs ?? ["maya"]).flatMap((d) => ["--dcc", d]),
+    "--port",
+    "0",
+    "--embeddings",
+    "none",
+    "--no-watch",
+    "--private-dir",
+    privateDir,
+    ...roots.flatMap((r) => ["--skills-path", r]),
+    ...(options.args ?? []),
+  ];
+  const resolved = resolveConfig({
+    argv,
+    env: { DCC_MCP_DISABLE_DEFAULT_SKILL_PATHS: "1", XDG_DATA_HOME: path.join(tmp, "data"), ...options.env },
+    homeDir: tmp,
+  });
+  if (resolved.kind !== "serve") throw new Error(`bad test config: ${JSON.stringify(resolved)}`);
+  const server = createRecipeServer(resolved.config, { logger: pino({ level: "silent" }) });
+  const { port, url } = await server.start();
+  if (options.waitReady !== false) await server.ready();
+  return {
+    server,
+    url,
+    port,
+    tmp,
+    skillsDir,
+    privateDir,
+    async stop() {
+      await server.stop();
+      await fs.rm(tmp, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function connect(
+  url: string,
+  endpoint = "/mcp",
+  headers: Record<string, string> = {},
+): Promise<Client> {
+  const client = new Client({ name: "e2e", version: "1.0.0" });
+  const transport = new StreamableHTTPClientTransport(new URL(`${url}${endpoint}`), { requestInit: { headers } });
+  await client.connect(transport);
+  return client;
+}
+
+export interface ToolAnswer {
+  readonly success: boolean;
+  readonly message: string;
+  readonly error?: string;
+  readonly context?: any; // eslint-style escape: tests read deep, loosely-typed payloads
+  readonly revision?: number;
+  readonly isError: boolean;
+  readonly raw: unknown;
+}
+
+/** Calls a tool and parses the envelope from content[0].text (whole result expected). */
+export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> {
+  const result = (await client.callTool({ name, arguments: args })) as {
+    content: Array<{ type: string; text: string }>;
+    isError?: boolean;
+    structuredContent?: unknown;
+  };
+  const text = result.content[0]?.text ?? "";
+  const parsed = JSON.parse(text) as Omit<ToolAnswer, "isError" | "raw">;
+  return { ...parsed, isError: result.isError === true, raw: result };
+}
+
+/** Writes files under `root`: { "a/SKILL.md": "..." }. */
+export async function writeTree(root: string, files: Readonly<Record<string, string | Buffer>>): Promise<void> {
+  for (const [relative, content] of Object.entries(files)) {
+    const target = path.join(root, relative);
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    await fs.writeFile(target, content);
+  }
+}
+
+export function skillMd(name: string, dcc: string, recipes: string | string[], extra = ""): string {
+  const list = Array.isArray(recipes) ? `[${recipes.map((r) => JSON.stringify(r)).join(", ")}]` : JSON.stringify(recipes);
+  return `---\nname: ${name}\ndescription: ${name} test skill\nmetadata:\n  dcc-mcp:\n    dcc: ${dcc}\n    recipes: ${list}\n${extra}---\n# ${name}\n`;
+}
+
+/** Polls `probe` until it returns true (generous bound; never a fixed sleep). */
+export async function eventually(probe: () => Promise<boolean> | boolean, timeoutMs = 15_000, stepMs = 50): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await probe()) return;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, stepMs));
+  }
+}
+
+export async function sharedAvailable(): Promise<boolean> {
+  try {
+    await fs.access(REAL_SKILLS);
+    return true;
+  } catch {
+    return false;
+  }
+}
