@@ -1,10 +1,13 @@
-# syntax=docker/dockerfile:1
 # recipe-server container: serves the skill packs mounted at /skills (plus the
 # bundled skills-example) to MCP clients over streamable HTTP on port 8765.
 #
 #   docker build -t recipe-server .
 #   docker run -d -p 8765:8765 -e RECIPE_SERVER_TOKEN=change-me \
+#     [-e RECIPE_SERVER_DCC=houdini] \
 #     -v "$PWD/skills:/skills:ro" -v recipe-data:/data recipe-server
+#
+# Studio packs mounted at /skills win over the bundled examples of the same
+# name (first skill root in priority order wins).
 #
 # The token is mandatory: the container binds 0.0.0.0 and the daemon refuses a
 # non-loopback bind without one, so a run without RECIPE_SERVER_TOKEN exits at
@@ -37,8 +40,12 @@ RUN mkdir -p /skills /data && chown node:node /skills /data
 # The daemon's default is 127.0.0.1, which would be unreachable from outside
 # the container's network namespace; inside a container the port mapping is
 # the boundary, so bind all interfaces here (a token is then required, above).
+# The DCC comes from the environment rather than a --dcc flag in CMD (flags
+# beat env), so `-e RECIPE_SERVER_DCC=houdini` or `=maya,houdini` retargets
+# the container without a new command line.
 ENV RECIPE_SERVER_HOST=0.0.0.0 \
     RECIPE_SERVER_PORT=8765 \
+    RECIPE_SERVER_DCC=maya \
     XDG_DATA_HOME=/data
 
 USER node
@@ -54,4 +61,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
 # handlers (close sessions, stop the watcher, flush pending playbook writes,
 # exit 0), so `docker stop` is a clean shutdown without an init shim.
 STOPSIGNAL SIGTERM
-CMD ["node", "dist/cli.js", "--dcc", "maya", "--skills-path", "/skills", "--skills-path", "/app/skills-example"]
+CMD ["node", "dist/cli.js", "--skills-path", "/skills", "--skills-path", "/app/skills-example"]
