@@ -1,0 +1,100 @@
+/**
+ * The real `recipe-server` process: exit codes and one-line errors (SPEC §2),
+ * the listening log line, and a clean exit on SIGTERM.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import net from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { makeTempDir } from "./e2e/harness.js";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const CLI = path.join(ROOT, "src/cli.ts");
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function startCli(args: string[], env: Record<string, string> = {}): ChildProcess {
+  return spawn(process.execPath, ["--import", "tsx", CLI, ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", DCC_MCP_DISABLE_DEFAULT_SKILL_PATHS: "1", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+}
+
+function runCli(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const child = startCli(args, env);
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve) => child.on("exit", (code) => resolve({ code, stdout, stderr })));
+}
+
+function waitForLine(child: ChildProcess, pattern: RegExp): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buffer = "";
+    const timer = setTimeout(() => reject(new Error(`no line matching ${pattern} in: ${buffer}`)), 20_000);
+    child.stdout?.on("data", (d: Buffer) => {
+      buffer += d.toString();
+      const line = buffer.split("\n").find((l) => pattern.test(l));
+      if (line !== undefined) {
+        clearTimeout(timer);
+        resolve(line);
+      }
+    });
+  });
+}
+
+describe("recipe-server CLI", () => {
+  it("prints help and version with exit 0", async () => {
+    const help = await runCli(["--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("--dcc NAME");
+    const version = await runCli(["--version"]);
+    expect(version.code).toBe(0);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it("exits 2 with one line on stderr for bad usage", async () => {
+    for (const args of [["--port", "1"], ["--dcc", "maya", "--port", "abc"], ["--dcc", "maya", "--frobnicate"]]) {
+      const run = await runCli(args);
+      expect(run.code).toBe(2);
+      expect(run.stderr.trim().split("\n")).toHaveLength(1);
+      expect(run.stderr).toMatch(/^recipe-server: /);
+    }
+  });
+
+  it("exits 1 naming the port when it is already in use", async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const port = (blocker.address() as net.AddressInfo).port;
+    try {
+      const tmp = await makeTempDir();
+      const run = await runCli(["--dcc", "maya", "--port", String(port), "--embeddings", "none", "--no-watch", "--private-dir", tmp]);
+      expect(run.code).toBe(1);
+      expect(run.stderr.trim()).toBe(`recipe-server: port ${port} is already in use on 127.0.0.1`);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it("logs the URL it serves and exits 0 on SIGTERM", async () => {
+    const tmp = await makeTempDir();
+    const child = startCli(["--dcc", "maya", "--port", "0", "--embeddings", "none", "--no-watch", "--private-dir", tmp, "--skills-path", path.join(ROOT, "skills-example")], {
+      XDG_DATA_HOME: tmp,
+    });
+    const line = await waitForLine(child, /serving MCP at/);
+    const url = (JSON.parse(line) as { url: string }).url;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const health = await fetch(url.replace(/\/mcp$/, "/healthz"));
+    expect(health.status).toBe(200);
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+  });
+});
