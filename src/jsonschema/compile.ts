@@ -1,6 +1,212 @@
-/** Compiles a schema into closures once (work in progress: refuses everything until keywords land). */
-import type { CompileOptions, CompileResult } from "./types.js";
+/**
+ * Compiles a schema into closures once: limits first, then anchors, then every schema
+ * position (refs resolved to compiled nodes), then a check for ref cycles that make no
+ * progress on the instance. Each call builds its own context; nothing is shared between
+ * compiled schemas.
+ */
+import type { CompileOptions, CompileResult, SchemaError, SchemaErrorCode } from "./types.js";
+import type { Check, CompiledKeyword, KeywordContext, SchemaNode } from "./context.js";
+import { own, pushError, schemaFault } from "./context.js";
+import { assembleNode } from "./assemble.js";
+import { collectAnchors } from "./anchors.js";
+import { findCycle } from "./cycles.js";
+import { isPlainObject } from "./json.js";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES, jsonByteLength, measure } from "./limits.js";
+import { KEYWORD_COMPILERS } from "./keywords/index.js";
+import { parsePointer } from "./pointer.js";
+import { compileRegex } from "./regex.js";
+import { createValidator } from "./validator.js";
+import { DIALECTS } from "./vocabulary.js";
 
-export function compileSchema(_schema: unknown, _options?: CompileOptions): CompileResult {
-  return { ok: false, error: { code: "malformed", message: "validator not built yet" } };
+interface CompileContext {
+  readonly root: unknown;
+  readonly nodes: Map<string, SchemaNode>;
+  readonly anchors: ReadonlyMap<string, string>;
+  readonly regexes: Map<string, RegExp>;
+  /** In-place edges (same instance location) between schema pointers, for cycle detection. */
+  readonly edges: Map<string, string[]>;
+  /** Ref targets waiting to be compiled: deferred so long ref chains do not recurse. */
+  readonly pending: Array<readonly [unknown, SchemaNode]>;
+  error: SchemaError | null;
+}
+
+export function compileSchema(schema: unknown, options?: CompileOptions): CompileResult {
+  const maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const maxNodes = options?.maxNodes ?? DEFAULT_MAX_NODES;
+  const maxBytes = options?.maxBytes ?? DEFAULT_MAX_BYTES;
+
+  const fault = measure(schema, maxDepth, maxNodes, true);
+  if (fault === "too_deep") return refuse("too_deep", `Schema nests deeper than ${maxDepth} levels`, "");
+  if (fault === "too_many_nodes") return refuse("too_many_nodes", `Schema has more than ${maxNodes} nodes`, "");
+  if (fault === "not_json") return refuse("malformed", "Schema is not a JSON value", "");
+  if (jsonByteLength(schema) > maxBytes) return refuse("too_large", `Schema is larger than ${maxBytes} bytes of JSON`, "");
+
+  const anchors = collectAnchors(schema);
+  if (!anchors.ok) return { ok: false, error: anchors.error };
+
+  const cc: CompileContext = {
+    root: schema,
+    nodes: new Map(),
+    anchors: anchors.anchors,
+    regexes: new Map(),
+    edges: new Map(),
+    pending: [],
+    error: null,
+  };
+  const root = compileNode(cc, schema, "");
+  while (cc.error === null && cc.pending.length > 0) {
+    const [value, node] = cc.pending.pop()!;
+    compileInto(cc, value, node);
+  }
+  if (cc.error !== null) return { ok: false, error: cc.error };
+
+  const cycle = findCycle(cc.edges);
+  if (cycle !== null) {
+    return refuse("malformed", "$ref cycle that makes no progress on the instance", cycle);
+  }
+  return { ok: true, validator: createValidator(root, { maxDepth, maxNodes }) };
+}
+
+function refuse(code: SchemaErrorCode, message: string, schemaPath: string): CompileResult {
+  return { ok: false, error: schemaFault(code, message, schemaPath) };
+}
+
+function fail(cc: CompileContext, code: SchemaErrorCode, message: string, pointer: string): void {
+  // The first fault wins: it is the one the schema author has to fix first.
+  if (cc.error === null) cc.error = schemaFault(code, message, pointer);
+}
+
+const ALWAYS: Check = () => true;
+
+function compileNode(cc: CompileContext, value: unknown, pointer: string): SchemaNode {
+  const cached = cc.nodes.get(pointer);
+  if (cached !== undefined) return cached;
+  const node: SchemaNode = { validate: ALWAYS, pointer };
+  cc.nodes.set(pointer, node);
+  compileInto(cc, value, node);
+  return node;
+}
+
+/** A ref target gets its node now (so cycles can close) and its body later. */
+function deferNode(cc: CompileContext, value: unknown, pointer: string): SchemaNode {
+  const cached = cc.nodes.get(pointer);
+  if (cached !== undefined) return cached;
+  const node: SchemaNode = { validate: ALWAYS, pointer };
+  cc.nodes.set(pointer, node);
+  cc.pending.push([value, node]);
+  return node;
+}
+
+function compileInto(cc: CompileContext, value: unknown, node: SchemaNode): SchemaNode {
+  const pointer = node.pointer;
+  if (cc.error !== null) return node;
+
+  if (value === true) return node;
+  if (value === false) {
+    node.validate = (_inst, st, _ev, path) => {
+      if (st.collect) pushError(st, path, pointer, "false", "No value is allowed here");
+      return false;
+    };
+    return node;
+  }
+  if (!isPlainObject(value)) {
+    fail(cc, "malformed", "A schema must be an object or a boolean", pointer);
+    return node;
+  }
+  if (!checkCoreKeywords(cc, value, pointer)) return node;
+
+  const kc: KeywordContext = {
+    schema: value,
+    at: pointer,
+    sub: (v, p, inPlace) => {
+      if (inPlace) addEdge(cc, pointer, p);
+      return compileNode(cc, v, p);
+    },
+    ref: (ref, p) => resolveRef(cc, pointer, ref, p),
+    regex: (pattern, p) => compileRegex(cc.regexes, pattern, p, (code, msg) => fail(cc, code, msg, p)),
+    fail: (code, message, p) => fail(cc, code, message, p),
+  };
+  const compiled: CompiledKeyword[] = [];
+  for (const compile of KEYWORD_COMPILERS) {
+    const out = compile(kc);
+    if (cc.error !== null) return node;
+    if (out === null) continue;
+    if (Array.isArray(out)) compiled.push(...out);
+    else compiled.push(out);
+  }
+  const defs = own(value, "$defs");
+  if (defs !== undefined) {
+    if (!isPlainObject(defs)) fail(cc, "malformed", "$defs must be an object", `${pointer}/$defs`);
+    else for (const k of Object.keys(defs)) compileNode(cc, defs[k], `${pointer}/$defs/${escapeKey(k)}`);
+  }
+  node.validate = assembleNode(compiled);
+  return node;
+}
+
+function escapeKey(k: string): string {
+  return k.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** Keywords outside any vocabulary we evaluate but that decide whether we may evaluate at all. */
+function checkCoreKeywords(cc: CompileContext, schema: Record<string, unknown>, pointer: string): boolean {
+  if (Object.hasOwn(schema, "$id")) {
+    fail(cc, "id_unsupported", "$id is not supported: schemas are single, anonymous documents", `${pointer}/$id`);
+    return false;
+  }
+  for (const k of ["$dynamicRef", "$dynamicAnchor"]) {
+    if (Object.hasOwn(schema, k)) {
+      fail(cc, "dynamic_ref_unsupported", `${k} is not supported`, `${pointer}/${k}`);
+      return false;
+    }
+  }
+  const dialect = own(schema, "$schema");
+  if (dialect !== undefined && (typeof dialect !== "string" || !DIALECTS.has(dialect))) {
+    fail(cc, "unsupported_dialect", "Only Draft 2020-12 schemas are supported", `${pointer}/$schema`);
+    return false;
+  }
+  return true;
+}
+
+function addEdge(cc: CompileContext, from: string, to: string): void {
+  const list = cc.edges.get(from);
+  if (list === undefined) cc.edges.set(from, [to]);
+  else list.push(to);
+}
+
+/** Same-document refs only: "#", "#/json/pointer" (percent- and ~-decoded) or "#anchor". */
+function resolveRef(cc: CompileContext, from: string, ref: string, loc: string): SchemaNode | null {
+  if (ref !== "" && ref[0] !== "#") {
+    fail(cc, "external_ref", "$ref must stay inside this schema document", loc);
+    return null;
+  }
+  let fragment: string;
+  try {
+    fragment = decodeURIComponent(ref.slice(1));
+  } catch {
+    fail(cc, "unresolved_ref", "$ref fragment is not valid percent-encoding", loc);
+    return null;
+  }
+  let target: string;
+  if (fragment === "" || fragment[0] === "/") target = fragment;
+  else {
+    const anchored = cc.anchors.get(fragment);
+    if (anchored === undefined) {
+      fail(cc, "unresolved_ref", "$ref names an anchor that does not exist", loc);
+      return null;
+    }
+    target = anchored;
+  }
+  const tokens = parsePointer(target);
+  let value: unknown = cc.root;
+  for (const t of tokens ?? []) {
+    if (Array.isArray(value) && /^(?:0|[1-9][0-9]*)$/.test(t) && Number(t) < value.length) value = value[Number(t)];
+    else if (isPlainObject(value) && Object.hasOwn(value, t)) value = value[t];
+    else {
+      fail(cc, "unresolved_ref", "$ref points at a location that does not exist", loc);
+      return null;
+    }
+  }
+  const canonical = (tokens ?? []).map((t) => `/${escapeKey(t)}`).join("");
+  addEdge(cc, from, canonical);
+  return deferNode(cc, value, canonical);
 }

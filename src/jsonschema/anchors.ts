@@ -1,0 +1,44 @@
+/** Collects `$anchor` names from schema positions (not from data such as `enum` or `const`). */
+import type { SchemaError } from "./types.js";
+import { schemaFault } from "./context.js";
+import { isPlainObject } from "./json.js";
+import { escapeToken } from "./pointer.js";
+import { ANCHOR_NAME, SCHEMA_ARRAY_KEYWORDS, SCHEMA_MAP_KEYWORDS, SINGLE_SCHEMA_KEYWORDS } from "./vocabulary.js";
+
+export type AnchorResult =
+  | { readonly ok: true; readonly anchors: ReadonlyMap<string, string> }
+  | { readonly ok: false; readonly error: SchemaError };
+
+export function collectAnchors(root: unknown): AnchorResult {
+  const anchors = new Map<string, string>();
+  // Explicit stack: depth is already bounded, but this walk need not rely on it.
+  const stack: Array<readonly [unknown, string]> = [[root, ""]];
+  while (stack.length > 0) {
+    const [schema, pointer] = stack.pop()!;
+    if (!isPlainObject(schema)) continue;
+    if (Object.hasOwn(schema, "$anchor")) {
+      const name = schema.$anchor;
+      if (typeof name !== "string" || !ANCHOR_NAME.test(name)) {
+        return { ok: false, error: schemaFault("malformed", "$anchor must be a plain name", `${pointer}/$anchor`) };
+      }
+      if (anchors.has(name)) {
+        return { ok: false, error: schemaFault("malformed", "$anchor names must be unique", `${pointer}/$anchor`) };
+      }
+      anchors.set(name, pointer);
+    }
+    for (const k of SINGLE_SCHEMA_KEYWORDS) {
+      if (Object.hasOwn(schema, k)) stack.push([schema[k], `${pointer}/${k}`]);
+    }
+    for (const k of SCHEMA_MAP_KEYWORDS) {
+      const map = Object.hasOwn(schema, k) ? schema[k] : undefined;
+      if (!isPlainObject(map)) continue;
+      for (const key of Object.keys(map)) stack.push([map[key], `${pointer}/${k}/${escapeToken(key)}`]);
+    }
+    for (const k of SCHEMA_ARRAY_KEYWORDS) {
+      const list = Object.hasOwn(schema, k) ? schema[k] : undefined;
+      if (!Array.isArray(list)) continue;
+      list.forEach((item, i) => stack.push([item, `${pointer}/${k}/${i}`]));
+    }
+  }
+  return { ok: true, anchors };
+}

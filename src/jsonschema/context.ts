@@ -1,0 +1,96 @@
+/** Internal shapes shared by the compiler and the keyword files. */
+import type { SchemaError, SchemaErrorCode, ValidationError } from "./types.js";
+
+/**
+ * Annotations collected for `unevaluatedProperties` / `unevaluatedItems`. Only allocated
+ * when a schema uses one of them; everywhere else the slot is null and costs nothing.
+ */
+export interface Annotations {
+  props: Set<string> | null;
+  allProps: boolean;
+  /** Items [0, items) were evaluated by prefixItems. */
+  items: number;
+  allItems: boolean;
+  containsIdx: Set<number> | null;
+}
+
+export function newAnnotations(): Annotations {
+  return { props: null, allProps: false, items: 0, allItems: false, containsIdx: null };
+}
+
+export function addProp(ev: Annotations, key: string): void {
+  (ev.props ??= new Set()).add(key);
+}
+
+export function mergeAnnotations(into: Annotations, from: Annotations): void {
+  if (from.allProps) into.allProps = true;
+  else if (from.props !== null) for (const k of from.props) addProp(into, k);
+  if (from.allItems) into.allItems = true;
+  if (from.items > into.items) into.items = from.items;
+  if (from.containsIdx !== null) {
+    const set = (into.containsIdx ??= new Set());
+    for (const i of from.containsIdx) set.add(i);
+  }
+}
+
+/** Per-call validation state; a fresh one per `validate` call. */
+export interface State {
+  /**
+   * false on the fast path: no error objects, no path strings. Applicators that only need
+   * a yes/no from a branch (anyOf, not, if, contains) switch it off around the branch.
+   */
+  collect: boolean;
+  readonly errors: ValidationError[];
+  refDepth: number;
+  readonly maxRefDepth: number;
+}
+
+/**
+ * Validates `inst` (found at instance pointer `path`; only maintained when collecting).
+ * `ev` is non-null when an enclosing schema needs evaluation annotations.
+ */
+export type Check = (inst: unknown, st: State, ev: Annotations | null, path: string) => boolean;
+
+/** A compiled schema; `validate` is replaced once compilation finishes so refs can cycle. */
+export interface SchemaNode {
+  validate: Check;
+  readonly pointer: string;
+}
+
+export type Group = "any" | "object" | "array" | "string" | "number";
+
+export interface CompiledKeyword {
+  readonly check: Check;
+  /** Which instance type the check applies to; the node dispatches once per type. */
+  readonly group: Group;
+  /** Runs after every other keyword of the node (unevaluated*). */
+  readonly late?: boolean;
+}
+
+/** What a keyword compiler gets: the schema object, where it is, and the compile services. */
+export interface KeywordContext {
+  readonly schema: Readonly<Record<string, unknown>>;
+  /** Pointer of the schema object holding the keyword. */
+  readonly at: string;
+  /** Compiles a subschema found at `pointer` (an in-place applicator passes inPlace=true). */
+  sub(value: unknown, pointer: string, inPlace: boolean): SchemaNode;
+  /** Resolves and compiles a same-document `$ref`; null after reporting a failure. */
+  ref(ref: string, pointer: string): SchemaNode | null;
+  /** Compiles a screened Unicode regex; null after reporting a failure. */
+  regex(pattern: unknown, pointer: string): RegExp | null;
+  fail(code: SchemaErrorCode, message: string, pointer: string): void;
+}
+
+export type KeywordCompiler = (kc: KeywordContext) => CompiledKeyword | CompiledKeyword[] | null;
+
+export function pushError(st: State, path: string, keywordLocation: string, keyword: string, message: string): void {
+  st.errors.push({ instancePath: path, keywordLocation, keyword, message });
+}
+
+export function schemaFault(code: SchemaErrorCode, message: string, schemaPath: string): SchemaError {
+  return { code, message, schemaPath };
+}
+
+export function own(o: Readonly<Record<string, unknown>>, key: string): unknown {
+  return Object.hasOwn(o, key) ? o[key] : undefined;
+}

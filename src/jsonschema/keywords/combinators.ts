@@ -1,0 +1,116 @@
+/**
+ * `allOf`, `anyOf`, `oneOf`, `not`: in-place applicators. Annotations for unevaluated*
+ * come only from branches that validated; `not` never contributes any.
+ */
+import type { Check, KeywordCompiler, SchemaNode } from "../context.js";
+import { mergeAnnotations, newAnnotations, own, pushError } from "../context.js";
+import { readSchemaArray } from "./util.js";
+
+function branches(kc: Parameters<KeywordCompiler>[0], keyword: string): SchemaNode[] | null {
+  const values = readSchemaArray(kc, keyword);
+  if (values === null || values === undefined) return null;
+  return values.map((v, i) => kc.sub(v, `${kc.at}/${keyword}/${i}`, true));
+}
+
+export const compileAllOf: KeywordCompiler = (kc) => {
+  const nodes = branches(kc, "allOf");
+  if (nodes === null) return null;
+  // A failing branch fails this schema, so annotations can flow straight into `ev`.
+  const check: Check = (inst, st, ev, path) => {
+    let ok = true;
+    for (let i = 0; i < nodes.length; i++) {
+      if (!nodes[i]!.validate(inst, st, ev, path)) {
+        if (!st.collect) return false;
+        ok = false;
+      }
+    }
+    return ok;
+  };
+  return { check, group: "any" };
+};
+
+export const compileAnyOf: KeywordCompiler = (kc) => {
+  const nodes = branches(kc, "anyOf");
+  if (nodes === null) return null;
+  const loc = `${kc.at}/anyOf`;
+  const check: Check = (inst, st, ev, path) => {
+    const collect = st.collect;
+    st.collect = false;
+    let matched = false;
+    if (ev === null) {
+      for (let i = 0; i < nodes.length; i++) {
+        if (nodes[i]!.validate(inst, st, null, path)) {
+          matched = true;
+          break;
+        }
+      }
+    } else {
+      // Every branch runs: each valid one contributes annotations.
+      for (let i = 0; i < nodes.length; i++) {
+        const sub = newAnnotations();
+        if (nodes[i]!.validate(inst, st, sub, path)) {
+          matched = true;
+          mergeAnnotations(ev, sub);
+        }
+      }
+    }
+    st.collect = collect;
+    if (!matched && collect) pushError(st, path, loc, "anyOf", "Expected a value matching at least one schema in anyOf");
+    return matched;
+  };
+  return { check, group: "any" };
+};
+
+export const compileOneOf: KeywordCompiler = (kc) => {
+  const nodes = branches(kc, "oneOf");
+  if (nodes === null) return null;
+  const loc = `${kc.at}/oneOf`;
+  const check: Check = (inst, st, ev, path) => {
+    const collect = st.collect;
+    st.collect = false;
+    let count = 0;
+    let winner = null;
+    for (let i = 0; i < nodes.length; i++) {
+      const sub = ev === null ? null : newAnnotations();
+      if (nodes[i]!.validate(inst, st, sub, path)) {
+        count++;
+        winner = sub;
+        if (count > 1 && !collect) break;
+      }
+    }
+    st.collect = collect;
+    if (count === 1) {
+      if (ev !== null && winner !== null) mergeAnnotations(ev, winner);
+      return true;
+    }
+    if (collect) {
+      pushError(
+        st,
+        path,
+        loc,
+        "oneOf",
+        count === 0
+          ? "Expected a value matching exactly one schema in oneOf, matched none"
+          : `Expected a value matching exactly one schema in oneOf, matched ${count}`,
+      );
+    }
+    return false;
+  };
+  return { check, group: "any" };
+};
+
+export const compileNot: KeywordCompiler = (kc) => {
+  const value = own(kc.schema, "not");
+  if (value === undefined) return null;
+  const node = kc.sub(value, `${kc.at}/not`, true);
+  const loc = `${kc.at}/not`;
+  const check: Check = (inst, st, _ev, path) => {
+    const collect = st.collect;
+    st.collect = false;
+    const matched = node.validate(inst, st, null, path);
+    st.collect = collect;
+    if (matched && collect) pushError(st, path, loc, "not", "Expected a value not matching the schema in not");
+    return !matched;
+  };
+  return { check, group: "any" };
+};

@@ -1,0 +1,26 @@
+/** `if` / `then` / `else`. `then` and `else` without `if` are compiled (to catch errors) but inert. */
+import type { Check, KeywordCompiler } from "../context.js";
+import { mergeAnnotations, newAnnotations, own } from "../context.js";
+
+export const compileConditional: KeywordCompiler = (kc) => {
+  const ifValue = own(kc.schema, "if");
+  const thenValue = own(kc.schema, "then");
+  const elseValue = own(kc.schema, "else");
+  const thenNode = thenValue === undefined ? null : kc.sub(thenValue, `${kc.at}/then`, ifValue !== undefined);
+  const elseNode = elseValue === undefined ? null : kc.sub(elseValue, `${kc.at}/else`, ifValue !== undefined);
+  if (ifValue === undefined) return null;
+  const ifNode = kc.sub(ifValue, `${kc.at}/if`, true);
+  const check: Check = (inst, st, ev, path) => {
+    const collect = st.collect;
+    st.collect = false;
+    const sub = ev === null ? null : newAnnotations();
+    const passed = ifNode.validate(inst, st, sub, path);
+    st.collect = collect;
+    if (passed) {
+      if (ev !== null && sub !== null) mergeAnnotations(ev, sub);
+      return thenNode === null || thenNode.validate(inst, st, ev, path);
+    }
+    return elseNode === null || elseNode.validate(inst, st, ev, path);
+  };
+  return { check, group: "any" };
+};

@@ -1,0 +1,44 @@
+/** `contains` with `minContains` / `maxContains`; matching indices annotate for unevaluatedItems. */
+import type { Check, KeywordCompiler } from "../context.js";
+import { own, pushError } from "../context.js";
+import { plural, readNonNegativeInteger } from "./util.js";
+
+export const compileContains: KeywordCompiler = (kc) => {
+  const min = readNonNegativeInteger(kc, "minContains");
+  const max = readNonNegativeInteger(kc, "maxContains");
+  if (min === null || max === null) return null;
+  const value = own(kc.schema, "contains");
+  if (value === undefined) return null;
+  const node = kc.sub(value, `${kc.at}/contains`, false);
+  const lo = min ?? 1;
+  const hi = max ?? Infinity;
+  const minLoc = `${kc.at}/${min === undefined ? "contains" : "minContains"}`;
+  const maxLoc = `${kc.at}/maxContains`;
+  const minMessage = `Expected at least ${plural(lo, "item")} matching contains`;
+  const maxMessage = `Expected at most ${plural(max ?? 0, "item")} matching contains`;
+
+  const check: Check = (inst, st, ev, path) => {
+    const arr = inst as unknown[];
+    const collect = st.collect;
+    st.collect = false;
+    let count = 0;
+    for (let i = 0; i < arr.length; i++) {
+      if (node.validate(arr[i], st, null, path)) {
+        count++;
+        if (ev !== null) (ev.containsIdx ??= new Set()).add(i);
+        else if (count > hi || (hi === Infinity && count >= lo)) break;
+      }
+    }
+    st.collect = collect;
+    if (count < lo) {
+      if (collect) pushError(st, path, minLoc, min === undefined ? "contains" : "minContains", minMessage);
+      return false;
+    }
+    if (count > hi) {
+      if (collect) pushError(st, path, maxLoc, "maxContains", maxMessage);
+      return false;
+    }
+    return true;
+  };
+  return { check, group: "array" };
+};

@@ -1,0 +1,58 @@
+/** `dependentRequired` and `dependentSchemas` (the latter in place: it sees the same object). */
+import type { Check, CompiledKeyword, KeywordCompiler, SchemaNode } from "../context.js";
+import { pushError } from "../context.js";
+import { escapeToken } from "../pointer.js";
+import { readSchemaMap } from "./util.js";
+
+export const compileDependentRequired: KeywordCompiler = (kc) => {
+  const map = readSchemaMap(kc, "dependentRequired");
+  if (map === null || map === undefined) return null;
+  const loc = `${kc.at}/dependentRequired`;
+  const triggers: string[] = [];
+  const needs: string[][] = [];
+  for (const key of Object.keys(map)) {
+    const list = map[key];
+    if (!Array.isArray(list) || !list.every((k) => typeof k === "string")) {
+      kc.fail("malformed", "dependentRequired values must be arrays of strings", `${loc}/${escapeToken(key)}`);
+      return null;
+    }
+    triggers.push(key);
+    needs.push([...new Set(list as string[])]);
+  }
+  const check: Check = (inst, st, _ev, path) => {
+    const o = inst as Record<string, unknown>;
+    let ok = true;
+    for (let i = 0; i < triggers.length; i++) {
+      if (!Object.hasOwn(o, triggers[i]!)) continue;
+      for (const need of needs[i]!) {
+        if (Object.hasOwn(o, need)) continue;
+        if (!st.collect) return false;
+        pushError(st, path, loc, "dependentRequired", `Missing required property: ${need} (required when ${triggers[i]} is present)`);
+        ok = false;
+      }
+    }
+    return ok;
+  };
+  return { check, group: "object" };
+};
+
+export const compileDependentSchemas: KeywordCompiler = (kc) => {
+  const map = readSchemaMap(kc, "dependentSchemas");
+  if (map === null || map === undefined) return null;
+  const triggers = Object.keys(map);
+  const nodes: SchemaNode[] = triggers.map((k) => kc.sub(map[k], `${kc.at}/dependentSchemas/${escapeToken(k)}`, true));
+  const check: Check = (inst, st, ev, path) => {
+    const o = inst as Record<string, unknown>;
+    let ok = true;
+    for (let i = 0; i < triggers.length; i++) {
+      if (!Object.hasOwn(o, triggers[i]!)) continue;
+      if (!nodes[i]!.validate(inst, st, ev, path)) {
+        if (!st.collect) return false;
+        ok = false;
+      }
+    }
+    return ok;
+  };
+  const out: CompiledKeyword = { check, group: "object" };
+  return out;
+};

@@ -1,0 +1,18 @@
+/** `pattern`: a screened Unicode regex compiled once. */
+import type { Check, KeywordCompiler } from "../context.js";
+import { own, pushError } from "../context.js";
+
+export const compilePattern: KeywordCompiler = (kc) => {
+  const source = own(kc.schema, "pattern");
+  if (source === undefined) return null;
+  const loc = `${kc.at}/pattern`;
+  const re = kc.regex(source, loc);
+  if (re === null) return null;
+  const message = `Expected a string matching the pattern ${JSON.stringify(source)}`;
+  const check: Check = (inst, st, _ev, path) => {
+    if (re.test(inst as string)) return true;
+    if (st.collect) pushError(st, path, loc, "pattern", message);
+    return false;
+  };
+  return { check, group: "string" };
+};

@@ -1,0 +1,29 @@
+/** `required`, checked with Object.hasOwn so `required: ["__proto__"]` on `{}` fails. */
+import type { Check, KeywordCompiler } from "../context.js";
+import { own, pushError } from "../context.js";
+
+export const compileRequired: KeywordCompiler = (kc) => {
+  const value = own(kc.schema, "required");
+  if (value === undefined) return null;
+  const loc = `${kc.at}/required`;
+  if (!Array.isArray(value) || !value.every((k) => typeof k === "string")) {
+    kc.fail("malformed", "required must be an array of strings", loc);
+    return null;
+  }
+  const keys = [...new Set(value as string[])];
+  if (keys.length === 0) return null;
+  const n = keys.length;
+  const check: Check = (inst, st, _ev, path) => {
+    const o = inst as Record<string, unknown>;
+    for (let i = 0; i < n; i++) {
+      if (Object.hasOwn(o, keys[i]!)) continue;
+      if (!st.collect) return false;
+      for (let j = i; j < n; j++) {
+        if (!Object.hasOwn(o, keys[j]!)) pushError(st, path, loc, "required", `Missing required property: ${keys[j]}`);
+      }
+      return false;
+    }
+    return true;
+  };
+  return { check, group: "object" };
+};

@@ -1,0 +1,62 @@
+/**
+ * The compiled validator. The instance is measured first (depth and node bounds), then
+ * validated on the fast path with no error objects; only a failure re-runs with collection
+ * on to build errors and paths.
+ */
+import type { ValidationError, ValidationResult, Validator } from "./types.js";
+import type { SchemaNode, State } from "./context.js";
+import { measure } from "./limits.js";
+
+export interface InstanceLimits {
+  readonly maxDepth: number;
+  readonly maxNodes: number;
+}
+
+const VALID: ValidationResult = Object.freeze({ valid: true, errors: Object.freeze([]) as readonly ValidationError[] });
+
+export function createValidator(root: SchemaNode, limits: InstanceLimits): Validator {
+  // Every ref link can cost one instance level or one link of a chain; 4 per level is
+  // more than any real schema needs and keeps the JS stack far from overflowing.
+  const maxRefDepth = limits.maxDepth * 4;
+  return {
+    validate(instance: unknown): ValidationResult {
+      const fault = measure(instance, limits.maxDepth, limits.maxNodes, false);
+      if (fault !== null) return invalid(limitError(fault, limits));
+      const fast: State = { collect: false, errors: [], refDepth: 0, maxRefDepth };
+      if (run(root, instance, fast)) return VALID;
+      const slow: State = { collect: true, errors: [], refDepth: 0, maxRefDepth };
+      run(root, instance, slow);
+      if (slow.errors.length === 0) {
+        slow.errors.push({ instancePath: "", keywordLocation: "", keyword: "schema", message: "Value does not match the schema" });
+      }
+      return { valid: false, errors: slow.errors };
+    },
+  };
+}
+
+function run(root: SchemaNode, instance: unknown, st: State): boolean {
+  try {
+    return root.validate(instance, st, null, "");
+  } catch (e) {
+    // Last line of defence: the ref depth bound should make this unreachable.
+    if (e instanceof RangeError) {
+      if (st.collect) {
+        st.errors.push({ instancePath: "", keywordLocation: "", keyword: "$ref", message: "Schema recursion is too deep for this value" });
+      }
+      return false;
+    }
+    throw e;
+  }
+}
+
+function invalid(error: ValidationError): ValidationResult {
+  return { valid: false, errors: [error] };
+}
+
+function limitError(fault: string, limits: InstanceLimits): ValidationError {
+  const message =
+    fault === "too_deep"
+      ? `Value nests deeper than ${limits.maxDepth} levels`
+      : `Value has more than ${limits.maxNodes} nodes`;
+  return { instancePath: "", keywordLocation: "", keyword: fault === "too_deep" ? "maxDepth" : "maxNodes", message };
+}
