@@ -11,7 +11,7 @@
  * the same playbook at the same instant can still lose one update; pass
  * `expectedRevision` to turn that into a `conflict` in most cases.
  */
-import { promises as fs } from "node:fs";
+import { promises as fs, type BigIntStats } from "node:fs";
 import path from "node:path";
 import { diagnostic, type Diagnostic } from "../../skills/diagnostics.js";
 import type { Playbook, PlaybookStep, PrivateRecipe } from "../types.js";
@@ -110,6 +110,13 @@ class FilePrivateStore implements PrivateStore {
   /** Slugs this process has created or found taken; saves re-trying names on repeated titles. */
   private readonly claimed = new Set<string>();
   private readonly nextSuffix = new Map<string, number>();
+  /**
+   * Last parse of each file, keyed by inode, size and nanosecond mtime/ctime.
+   * Every write (ours by rename, an editor's in place) changes that key, so a
+   * hit is the same bytes; it spares re-parsing YAML when callers re-read an
+   * unchanged file, as retries after a conflict do.
+   */
+  private readonly parsed = new Map<string, { readonly key: string; readonly stored: StoredPlaybook }>();
 
   constructor(options: PrivateStoreOptions) {
     this.dir = path.resolve(options.dir);
@@ -161,7 +168,8 @@ class FilePrivateStore implements PrivateStore {
       if (outcome.kind === "ok") playbooks.push(outcome.stored.playbook);
       else if (outcome.kind === "invalid") diagnostics.push(outcome.diagnostic);
     }
-    diagnostics.sort((a, b) => (a.file ?? "").localeCompare(b.file ?? ""));
+    playbooks.sort((a, b) => compareText(a.slug, b.slug));
+    diagnostics.sort((a, b) => compareText(a.file ?? "", b.file ?? ""));
     return { playbooks, diagnostics };
   }
 
@@ -303,22 +311,35 @@ class FilePrivateStore implements PrivateStore {
       kind: "invalid",
       diagnostic: diagnostic("error", "private_playbook_invalid", message, line === undefined ? { skill: PRIVATE_SKILL, file } : { skill: PRIVATE_SKILL, file, line }),
     });
+    const full = path.join(this.dir, file);
+    const cached = this.parsed.get(slug);
+    if (cached) {
+      // One stat instead of open + fstat + close: the common case is an unchanged file.
+      const stat = await fs.stat(full, { bigint: true }).catch(() => null);
+      if (stat && cacheKey(stat) === cached.key) return { kind: "ok", stored: cached.stored };
+    }
     let handle: fs.FileHandle;
     try {
-      handle = await fs.open(path.join(this.dir, file), "r");
+      handle = await fs.open(full, "r");
     } catch (error) {
       const code = errnoCode(error);
-      if (code === "ENOENT") return { kind: "missing" };
+      if (code === "ENOENT") {
+        this.parsed.delete(slug);
+        return { kind: "missing" };
+      }
       return invalid(`the file cannot be read (${code ?? "error"})`);
     }
     let bytes: Buffer;
     let mtime: Date;
+    let key: string;
     try {
-      const stat = await handle.stat();
+      const stat = await handle.stat({ bigint: true });
       if (!stat.isFile()) return invalid("not a regular file");
-      if (stat.size > this.maxFileBytes) {
+      if (stat.size > BigInt(this.maxFileBytes)) {
         return invalid(`the file is ${stat.size} bytes; the limit is ${this.maxFileBytes}`);
       }
+      key = cacheKey(stat);
+      if (cached?.key === key) return { kind: "ok", stored: cached.stored };
       mtime = stat.mtime;
       bytes = await handle.readFile();
     } catch (error) {
@@ -333,7 +354,11 @@ class FilePrivateStore implements PrivateStore {
     const text = decodePlaybookBytes(bytes);
     if (text === null) return invalid("the file is not valid UTF-8");
     const parsed = parsePlaybookFile(text, slug, mtime.toISOString());
-    if (!parsed.ok) return invalid(parsed.message, parsed.line);
+    if (!parsed.ok) {
+      this.parsed.delete(slug);
+      return invalid(parsed.message, parsed.line);
+    }
+    this.parsed.set(slug, { key, stored: parsed.stored });
     return { kind: "ok", stored: parsed.stored };
   }
 
@@ -360,6 +385,14 @@ class FilePrivateStore implements PrivateStore {
     this.logger?.warn({ slug, code, operation }, "private playbook write failed");
     return failure("internal", `could not ${operation} private playbook "${slug}" (${code})`);
   }
+}
+
+function cacheKey(stat: BigIntStats): string {
+  return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function failure(code: StoreErrorCode, message: string): StoreResult {
