@@ -5,8 +5,14 @@ import { recipesGet } from "./recipes-get.js";
 import { recipesList } from "./recipes-list.js";
 import { recipesSearch } from "./recipes-search.js";
 import { recipesValidate } from "./recipes-validate.js";
+import { createRecipeTool } from "./recipe.js";
+
+/** The five dcc-mcp-core compatible tools (what `registerRecipesTools` adds). */
+export function coreRecipeToolDefinitions(): ToolDefinition<RecipeToolContext>[] {
+  return [recipesList, recipesSearch, recipesGet, recipesValidate, recipesApply];
+}
 
 /** Every tool the daemon serves, in the order tools/list shows them. */
 export function recipeToolDefinitions(): ToolDefinition<RecipeToolContext>[] {
-  return [recipesList, recipesSearch, recipesGet, recipesValidate, recipesApply];
+  return [...coreRecipeToolDefinitions(), createRecipeTool()];
 }

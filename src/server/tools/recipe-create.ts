@@ -1,0 +1,45 @@
+/** `recipe` action=create: a new private playbook, plus close matches to update instead. */
+import type { PlaybookDraft, StoreResult } from "../../recipes/private/store.js";
+import type { PlaybookStep } from "../../recipes/types.js";
+import type { RecipeToolContext } from "./context.js";
+import { fail, ok, type Envelope } from "./envelope.js";
+import { summarize, type RecipeSummary } from "./playbook-view.js";
+
+const SIMILAR_LIMIT = 3;
+
+export async function recipeCreate(fields: Readonly<Record<string, unknown>>, context: RecipeToolContext): Promise<Envelope> {
+  const draft: PlaybookDraft = {
+    title: fields.title as string,
+    summary: fields.summary as string,
+    whenToUse: fields.whenToUse as string,
+    steps: fields.steps as PlaybookStep[],
+    acceptanceCriteria: fields.acceptanceCriteria as string[],
+    tags: (fields.tags as string[] | undefined) ?? [],
+    document: fields.document as string,
+  };
+  const result = await context.library.createPlaybook(draft);
+  if (!result.ok) return storeFailure(result);
+  const recipeId = `private/${result.playbook.slug}`;
+  const similar = await findSimilar(context, `${draft.title}\n${draft.summary}\n${draft.whenToUse}`, recipeId);
+  const advice = similar.length > 0 ? `; ${similar.length} similar recipe(s) exist: consider action=update on one of them next time` : "";
+  return ok(
+    `Created ${recipeId}${advice}`,
+    { recipeId, revision: result.playbook.revision, title: result.playbook.title, similar },
+    // The catalog revision that already contains the new playbook.
+    context.library.current()?.revision,
+  );
+}
+
+async function findSimilar(context: RecipeToolContext, text: string, excludeId: string): Promise<RecipeSummary[]> {
+  const hits = await context.library.search.similar(text, { limit: SIMILAR_LIMIT, visibility: "all", excludeId });
+  return hits.map((hit) => summarize(hit.recipe, hit.score));
+}
+
+/** Store outcomes are data with the same codes as the tool table. */
+export function storeFailure(result: StoreResult & { ok: false }, context?: Record<string, unknown>): Envelope {
+  return fail(result.code, capitalize(result.message), context);
+}
+
+function capitalize(message: string): string {
+  return message.length > 0 ? message[0]!.toUpperCase() + message.slice(1) : message;
+}

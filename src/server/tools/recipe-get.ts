@@ -1,0 +1,44 @@
+/** `recipe` action=get: one recipe as a playbook, and a usage count. */
+import type { CatalogSnapshot } from "../../recipes/catalog.js";
+import type { Recipe } from "../../recipes/types.js";
+import type { RecipeToolContext } from "./context.js";
+import { fail, ok, type Envelope } from "./envelope.js";
+import { playbookView } from "./playbook-view.js";
+import type { VisibilityFilter } from "./recipe-search.js";
+import { closeNames, notFoundMessage } from "./suggest.js";
+
+export function recipeGet(
+  fields: Readonly<Record<string, unknown>>,
+  snapshot: CatalogSnapshot,
+  context: RecipeToolContext,
+): Envelope {
+  const recipeId = fields.recipeId as string;
+  const visibility = (fields.visibility as VisibilityFilter | undefined) ?? "all";
+  const recipe = findVisible(snapshot, recipeId, visibility);
+  if (recipe === undefined) return notFound(snapshot, recipeId, visibility);
+  // In memory only; the usage store writes it out debounced, off this request's path.
+  context.library.usage.record(recipe.recipeId);
+  return ok(`Recipe ${recipe.recipeId}`, playbookView(recipe, context.library.usage.get(recipe.recipeId)));
+}
+
+function findVisible(snapshot: CatalogSnapshot, recipeId: string, visibility: VisibilityFilter): Recipe | undefined {
+  const recipe = snapshot.recipes.get(recipeId);
+  if (recipe === undefined) return undefined;
+  return visibility === "all" || recipe.visibility === visibility ? recipe : undefined;
+}
+
+/** not_found with close recipeIds of the requested visibility. */
+export function notFound(snapshot: CatalogSnapshot, recipeId: string, visibility: VisibilityFilter): Envelope {
+  const candidates: string[] = [];
+  for (const recipe of snapshot.recipes.values()) {
+    if (visibility === "all" || recipe.visibility === visibility) candidates.push(recipe.recipeId);
+  }
+  const suggestions = closeNames(recipeId, candidates);
+  const kind = visibility === "all" ? "recipe" : `${visibility} recipe`;
+  return fail("not_found", notFoundMessage(kind, recipeId, suggestions), { recipeId: clip(recipeId), visibility, suggestions });
+}
+
+/** Ids come from the caller; echo a bounded part. */
+function clip(value: string): string {
+  return value.length > 200 ? `${value.slice(0, 197)}...` : value;
+}

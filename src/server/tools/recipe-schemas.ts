@@ -1,0 +1,197 @@
+/**
+ * The child fields of each `recipe` action (SPEC §5.2, seed 000): the
+ * advertised schema is a passthrough, so these schemas are what actually
+ * constrains a call. Constraints are the seed's, verbatim.
+ */
+import { compileSchema, renderErrors } from "../../jsonschema/index.js";
+import type { Validator } from "../../jsonschema/types.js";
+
+export const RECIPE_ACTIONS = ["search", "get", "create", "update"] as const;
+export type RecipeAction = (typeof RECIPE_ACTIONS)[number];
+
+/** Keys of the advertised schema; never child fields. */
+export const ENVELOPE_KEYS: ReadonlySet<string> = new Set(["action", "resultStart", "resultEnd"]);
+
+const DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";
+
+const VISIBILITY = {
+  type: "string",
+  enum: ["all", "private", "public"],
+  default: "all",
+  description: "Which recipes to consider: public skill recipes, your private playbooks, or all.",
+} as const;
+
+function text(maxLength?: number, description?: string): Record<string, unknown> {
+  return {
+    type: "string",
+    minLength: 1,
+    ...(maxLength !== undefined ? { maxLength } : {}),
+    ...(description !== undefined ? { description } : {}),
+  };
+}
+
+const STEP = {
+  type: "object",
+  properties: { title: text(200), detail: text(8000) },
+  required: ["title", "detail"],
+  additionalProperties: false,
+} as const;
+
+/** The playbook body fields shared by create (most required) and update (all optional). */
+const PLAYBOOK_FIELDS: Readonly<Record<string, unknown>> = {
+  title: text(200, "Short name of the playbook."),
+  summary: text(2000, "One or two sentences: what the playbook achieves."),
+  whenToUse: text(8000, "The situations the playbook fits, so a later search can match them."),
+  steps: { type: "array", minItems: 1, maxItems: 80, items: STEP, description: "Ordered steps, each {title, detail}." },
+  acceptanceCriteria: {
+    type: "array",
+    minItems: 1,
+    maxItems: 80,
+    items: text(),
+    description: "Checks that prove the work is done.",
+  },
+  tags: { type: "array", maxItems: 40, items: { type: "string" }, default: [] },
+  document: text(80000, "The full playbook as Markdown."),
+};
+
+interface ActionSpec {
+  readonly properties: Readonly<Record<string, unknown>>;
+  readonly required: readonly string[];
+}
+
+export const ACTION_SPECS: Readonly<Record<RecipeAction, ActionSpec>> = {
+  search: {
+    properties: {
+      query: text(undefined, "Natural language description of the needed reusable playbook."),
+      visibility: VISIBILITY,
+      limit: { type: "number", minimum: 1, maximum: 20, default: 5 },
+    },
+    required: ["query"],
+  },
+  get: {
+    properties: {
+      recipeId: text(undefined, "Recipe ID returned by action=search (`<skill>/<name>` or `private/<slug>`)."),
+      visibility: VISIBILITY,
+    },
+    required: ["recipeId"],
+  },
+  create: {
+    properties: PLAYBOOK_FIELDS,
+    required: ["title", "summary", "whenToUse", "steps", "acceptanceCriteria", "document"],
+  },
+  update: {
+    properties: {
+      recipeId: text(undefined, "ID of the private playbook (`private/<slug>`)."),
+      ...PLAYBOOK_FIELDS,
+      tags: { type: "array", maxItems: 40, items: { type: "string" } },
+      expectedRevision: {
+        type: "integer",
+        minimum: 1,
+        maximum: Number.MAX_SAFE_INTEGER,
+        description: "The playbook revision you read; a newer one on disk makes the update a conflict instead of overwriting it.",
+      },
+    },
+    required: ["recipeId"],
+  },
+};
+
+export function childSchema(action: RecipeAction): Record<string, unknown> {
+  const spec = ACTION_SPECS[action];
+  return {
+    $schema: DRAFT_2020_12,
+    type: "object",
+    properties: spec.properties,
+    required: [...spec.required],
+    additionalProperties: false,
+  };
+}
+
+export type ChildCheck =
+  | { readonly ok: true; readonly fields: Readonly<Record<string, unknown>> }
+  | { readonly ok: false; readonly errors: readonly string[] };
+
+export interface ChildValidators {
+  /** Checks the child fields of `action` in `args`; the advertised keys are ignored. */
+  check(action: RecipeAction, args: Readonly<Record<string, unknown>>): ChildCheck;
+}
+
+/**
+ * Compiles the four child schemas once. A refusal is a bug in this file, not
+ * input, so it throws (as the registry does for advertised schemas).
+ */
+export function compileChildValidators(): ChildValidators {
+  const validators = new Map<RecipeAction, Validator>();
+  for (const action of RECIPE_ACTIONS) {
+    const compiled = compileSchema(childSchema(action));
+    if (!compiled.ok) throw new Error(`recipe ${action}: child schema refused: ${compiled.error.message}`);
+    validators.set(action, compiled.validator);
+  }
+  const owners = fieldOwners();
+  return {
+    check(action, args) {
+      const fields: Record<string, unknown> = {};
+      const errors: string[] = [];
+      for (const key of Object.keys(args).sort()) {
+        if (ENVELOPE_KEYS.has(key)) continue;
+        if (Object.hasOwn(ACTION_SPECS[action].properties, key)) {
+          fields[key] = args[key];
+          continue;
+        }
+        // Named here rather than by additionalProperties so the caller learns
+        // which action the field belongs to (a recipeId on create means "use update").
+        const elsewhere = owners.get(key);
+        errors.push(
+          elsewhere === undefined
+            ? `${fieldPath(key)}: is not a field of any recipe action`
+            : `${fieldPath(key)}: is not a field of action "${action}" (it belongs to ${elsewhere.join(", ")})`,
+        );
+      }
+      const result = (validators.get(action) as Validator).validate(fields);
+      if (!result.valid) errors.push(...renderErrors(result.errors));
+      return errors.length === 0 ? { ok: true, fields } : { ok: false, errors };
+    },
+  };
+}
+
+function fieldOwners(): Map<string, RecipeAction[]> {
+  const owners = new Map<string, RecipeAction[]>();
+  for (const action of RECIPE_ACTIONS) {
+    for (const key of Object.keys(ACTION_SPECS[action].properties)) {
+      owners.set(key, [...(owners.get(key) ?? []), action]);
+    }
+  }
+  return owners;
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** The same `$.key` / `$["odd key"]` spelling renderErrors uses; keys are names, never values. */
+function fieldPath(key: string): string {
+  const shown = key.length > 64 ? `${key.slice(0, 61)}...` : key;
+  return IDENTIFIER.test(shown) ? `$.${shown}` : `$[${JSON.stringify(shown)}]`;
+}
+
+/** One line per action for the tool description, generated so it never drifts from the schemas. */
+export function describeFields(action: RecipeAction): string {
+  const spec = ACTION_SPECS[action];
+  return Object.entries(spec.properties)
+    .map(([key, raw]) => {
+      const schema = raw as Record<string, unknown>;
+      const rules: string[] = [];
+      if (spec.required.includes(key)) rules.push("required");
+      if (Array.isArray(schema.enum)) rules.push((schema.enum as string[]).join("|"));
+      if (schema.type === "array") {
+        rules.push(`${String(schema.minItems ?? 0)}–${String(schema.maxItems)} items`);
+        if (key === "steps") rules.push("each {title ≤200, detail ≤8000}");
+      } else if (typeof schema.maxLength === "number") {
+        rules.push(`≤${schema.maxLength} chars`);
+      } else if (typeof schema.maximum === "number" && schema.maximum < 1e6) {
+        rules.push(`${String(schema.minimum)}–${schema.maximum}`);
+      } else if (typeof schema.minimum === "number") {
+        rules.push(`integer ≥${schema.minimum}`);
+      }
+      if (schema.default !== undefined) rules.push(`default ${JSON.stringify(schema.default)}`);
+      return rules.length > 0 ? `${key} (${rules.join(", ")})` : key;
+    })
+    .join("; ");
+}

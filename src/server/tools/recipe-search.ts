@@ -1,0 +1,26 @@
+/** `recipe` action=search: the same engine as recipes__search, over public and private recipes. */
+import type { CatalogSnapshot } from "../../recipes/catalog.js";
+import type { RecipeToolContext } from "./context.js";
+import { ok, type Envelope } from "./envelope.js";
+import { summarize } from "./playbook-view.js";
+
+export type VisibilityFilter = "all" | "public" | "private";
+
+export const DEFAULT_SEARCH_LIMIT = 5;
+
+export async function recipeSearch(
+  fields: Readonly<Record<string, unknown>>,
+  snapshot: CatalogSnapshot,
+  context: RecipeToolContext,
+): Promise<Envelope> {
+  const query = fields.query as string;
+  const visibility = (fields.visibility as VisibilityFilter | undefined) ?? "all";
+  // The seed types limit as a number, not an integer: 2.5 asks for 2.
+  const limit = Math.floor((fields.limit as number | undefined) ?? DEFAULT_SEARCH_LIMIT);
+  const answer = await context.library.search.search({ text: query, limit, visibility });
+  const recipes = answer.hits
+    // The index may be one publish ahead of the snapshot this request holds.
+    .filter((hit) => snapshot.recipes.has(hit.recipe.recipeId))
+    .map((hit) => summarize(hit.recipe, hit.score));
+  return ok(`${recipes.length} recipe(s) found`, { recipes, mode: answer.mode });
+}

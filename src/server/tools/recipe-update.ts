@@ -1,0 +1,58 @@
+/** `recipe` action=update: patch a private playbook; public recipes are read-only. */
+import type { CatalogSnapshot } from "../../recipes/catalog.js";
+import type { PlaybookPatch } from "../../recipes/private/store.js";
+import type { RecipeToolContext } from "./context.js";
+import { fail, ok, type Envelope } from "./envelope.js";
+import { notFound } from "./recipe-get.js";
+import { storeFailure } from "./recipe-create.js";
+
+const PRIVATE_PREFIX = "private/";
+const PATCH_KEYS = ["title", "summary", "whenToUse", "steps", "acceptanceCriteria", "tags", "document"] as const;
+
+export async function recipeUpdate(
+  fields: Readonly<Record<string, unknown>>,
+  snapshot: CatalogSnapshot,
+  context: RecipeToolContext,
+): Promise<Envelope> {
+  const recipeId = fields.recipeId as string;
+  if (!recipeId.startsWith(PRIVATE_PREFIX)) {
+    const recipe = snapshot.recipes.get(recipeId);
+    if (recipe !== undefined && recipe.visibility === "public") {
+      return fail(
+        "read_only",
+        `Recipe ${recipeId} is a public skill recipe and cannot be changed here; create a private playbook instead`,
+        { recipeId },
+      );
+    }
+    return notFound(snapshot, recipeId, "private");
+  }
+  const slug = recipeId.slice(PRIVATE_PREFIX.length);
+  const patch: { -readonly [K in keyof PlaybookPatch]: PlaybookPatch[K] } = {};
+  const changed: string[] = [];
+  for (const key of PATCH_KEYS) {
+    if (fields[key] === undefined) continue;
+    (patch as Record<string, unknown>)[key] = fields[key];
+    changed.push(key);
+  }
+  const expected = fields.expectedRevision as number | undefined;
+  const result = await context.library.updatePlaybook(slug, patch, expected);
+  if (!result.ok) {
+    if (result.code === "not_found") return notFound(context.library.current() ?? snapshot, recipeId, "private");
+    if (result.code === "conflict") {
+      // Read the file, not the snapshot: the file is what the next attempt races against.
+      const current = await context.library.store.loadOne(slug);
+      return storeFailure(result, {
+        recipeId,
+        currentRevision: current.playbook?.revision ?? null,
+        ...(expected !== undefined ? { expectedRevision: expected } : {}),
+      });
+    }
+    return storeFailure(result, { recipeId });
+  }
+  const message = changed.length === 0 ? `Nothing to change in ${recipeId}` : `Updated ${recipeId}: ${changed.join(", ")}`;
+  return ok(
+    message,
+    { recipeId, revision: result.playbook.revision, updated: changed },
+    context.library.current()?.revision,
+  );
+}

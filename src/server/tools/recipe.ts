@@ -1,0 +1,96 @@
+/**
+ * The grouped `recipe` tool (SPEC §5.2, seed 000): search / get / create /
+ * update over public recipes and private playbooks. The advertised schema is
+ * a passthrough (only `action` and the window); each action's child fields are
+ * checked here against the seed's schemas before the action runs.
+ */
+import type { CatalogSnapshot } from "../../recipes/catalog.js";
+import type { RecipeToolContext } from "./context.js";
+import { objectSchema, type ToolDefinition } from "./define.js";
+import { fail, type Envelope } from "./envelope.js";
+import { recipeCreate } from "./recipe-create.js";
+import { recipeGet } from "./recipe-get.js";
+import { compileChildValidators, describeFields, RECIPE_ACTIONS, type RecipeAction } from "./recipe-schemas.js";
+import { recipeSearch } from "./recipe-search.js";
+import { recipeUpdate } from "./recipe-update.js";
+
+export const WARMING_UP_MESSAGE = "AI Search is warming up; continue without recipes";
+
+const ACTION_GUIDE: Readonly<Record<RecipeAction, string>> = {
+  search:
+    "finds reusable playbooks by natural-language query. Try it before tackling a substantive task so an existing " +
+    "recipe can guide the work.",
+  get:
+    "loads one recipeId (from search) as a structured playbook and records its use. Use it before applying a recipe.",
+  create:
+    "writes a new private playbook. Search first to avoid duplicates; when a close match exists, update it instead. " +
+    "The answer lists `similar` recipes.",
+  update:
+    "patches an existing private playbook (`private/<slug>`) with any subset of the create fields; pass " +
+    "expectedRevision (from get) to get a conflict instead of overwriting someone else's change. Public recipes are read-only.",
+};
+
+function description(): string {
+  const actions = RECIPE_ACTIONS.map(
+    (action) => `action=${action} ${ACTION_GUIDE[action]} Fields: ${describeFields(action)}.`,
+  );
+  return [
+    "Reusable playbooks (public skill recipes and your private playbooks). Send the chosen action's fields on the same call.",
+    ...actions,
+    `If a call answers not_ready ("${WARMING_UP_MESSAGE}"), AI Search is still warming up: continue the task without ` +
+      "recipes, skip creating or updating them, and do not retry until later.",
+  ].join("\n");
+}
+
+type Action = (
+  fields: Readonly<Record<string, unknown>>,
+  snapshot: CatalogSnapshot,
+  context: RecipeToolContext,
+) => Envelope | Promise<Envelope>;
+
+const ACTIONS: Readonly<Record<RecipeAction, Action>> = {
+  search: recipeSearch,
+  get: recipeGet,
+  create: (fields, _snapshot, context) => recipeCreate(fields, context),
+  update: recipeUpdate,
+};
+
+/** Builds the tool; compiles the child schemas once, so call it once per registry. */
+export function createRecipeTool(): ToolDefinition<RecipeToolContext> {
+  const children = compileChildValidators();
+  return {
+    name: "recipe",
+    title: "Recipes and playbooks",
+    description: description(),
+    inputSchema: objectSchema(
+      {
+        action: {
+          type: "string",
+          enum: [...RECIPE_ACTIONS],
+          description: "search | get | create | update; the other fields depend on it (see the tool description).",
+        },
+      },
+      ["action"],
+      { additionalProperties: true },
+    ),
+    // create/update write private playbooks; nothing is ever deleted.
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    async handler(args, context) {
+      const action = args.action as RecipeAction;
+      const checked = children.check(action, args);
+      if (!checked.ok) {
+        return fail("invalid_input", `Invalid arguments for action=${action}: ${checked.errors.join("; ")}`, {
+          action,
+          errors: checked.errors,
+        });
+      }
+      const snapshot = context.library.current();
+      // Search answers from the index; before the first catalog is indexed there is nothing to match or dedupe against.
+      if (snapshot === null || context.library.search.status().revision === 0) {
+        return fail("not_ready", WARMING_UP_MESSAGE, { action });
+      }
+      const envelope = await ACTIONS[action](checked.fields, snapshot, context);
+      return envelope.revision === undefined ? { ...envelope, revision: snapshot.revision } : envelope;
+    },
+  };
+}
