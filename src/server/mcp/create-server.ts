@@ -13,7 +13,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "pino";
 import { randomUUID } from "node:crypto";
-import type { ToolRegistry } from "../tools/registry.js";
+import type { ToolCallResult, ToolRegistry } from "../tools/registry.js";
 
 export interface ToolCallObserver {
   (event: { tool: string; ms: number; success: boolean; error?: string }): void;
@@ -38,31 +38,51 @@ export function createMcpServer<C>(options: McpServerOptions<C>): Server {
       ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
     },
   );
+  installToolHandlers(server, options);
+  return server;
+}
+
+export type ToolHandlerOptions<C> = Pick<
+  McpServerOptions<C>,
+  "registry" | "contextFor" | "logger" | "maxArgumentBytes" | "onToolCall"
+>;
+
+/** tools/list and tools/call on a low-level server, answered from the registry. */
+export function installToolHandlers<C>(server: Server, options: ToolHandlerOptions<C>): void {
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...options.registry.list()] }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
     if (!options.registry.has(name)) {
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     }
-    if (args !== undefined && (args === null || typeof args !== "object" || Array.isArray(args))) {
-      throw new McpError(ErrorCode.InvalidParams, "Tool arguments must be an object");
-    }
-    const size = args === undefined ? 0 : Buffer.byteLength(JSON.stringify(args));
-    if (size > options.maxArgumentBytes) {
-      throw new McpError(ErrorCode.InvalidParams, `Tool arguments exceed ${options.maxArgumentBytes} bytes`);
-    }
-    const callId = randomUUID();
-    const started = performance.now();
-    const outcome = await options.registry.call(name, args ?? {}, options.contextFor(extra.signal));
-    const ms = Math.round((performance.now() - started) * 100) / 100;
-    if (outcome.kind === "unknown_tool") throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-    // Outcome only: never argument values or recipe contents at info level.
-    options.logger.info(
-      { callId, tool: name, ms, success: outcome.success, ...(outcome.error ? { error: outcome.error } : {}) },
-      "tool call",
-    );
-    options.onToolCall?.({ tool: name, ms, success: outcome.success, ...(outcome.error ? { error: outcome.error } : {}) });
-    return outcome.result;
+    return runToolCall(options, name, args, extra.signal);
   });
-  return server;
+}
+
+/** One tools/call through the registry, with argument-size guard, log line and observer. */
+export async function runToolCall<C>(
+  options: ToolHandlerOptions<C>,
+  name: string,
+  args: unknown,
+  signal: AbortSignal,
+): Promise<ToolCallResult> {
+  if (args !== undefined && (args === null || typeof args !== "object" || Array.isArray(args))) {
+    throw new McpError(ErrorCode.InvalidParams, "Tool arguments must be an object");
+  }
+  const size = args === undefined ? 0 : Buffer.byteLength(JSON.stringify(args));
+  if (size > options.maxArgumentBytes) {
+    throw new McpError(ErrorCode.InvalidParams, `Tool arguments exceed ${options.maxArgumentBytes} bytes`);
+  }
+  const callId = randomUUID();
+  const started = performance.now();
+  const outcome = await options.registry.call(name, args ?? {}, options.contextFor(signal));
+  const ms = Math.round((performance.now() - started) * 100) / 100;
+  if (outcome.kind === "unknown_tool") throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+  // Outcome only: never argument values or recipe contents at info level.
+  options.logger.info(
+    { callId, tool: name, ms, success: outcome.success, ...(outcome.error ? { error: outcome.error } : {}) },
+    "tool call",
+  );
+  options.onToolCall?.({ tool: name, ms, success: outcome.success, ...(outcome.error ? { error: outcome.error } : {}) });
+  return outcome.result;
 }

@@ -1,0 +1,44 @@
+/**
+ * The public surface of the `recipe-server` package. Everything exported here
+ * follows semver; every other module is internal. test/api-surface.test.ts
+ * fails when this list changes by accident.
+ */
+
+// Recipes API (seed 001: dcc_mcp_core.recipes)
+export type { RecipeDefinition, RecipeEntry } from "./recipes/api.js";
+export {
+  getRecipesPath,
+  getRecipesPaths,
+  loadRecipePack,
+  listRecipeEntries,
+  findRecipeEntry,
+} from "./recipes/api.js";
+export { parseRecipeAnchors, getRecipeContent } from "./recipes/markdown.js";
+export { validateRecipeInputs } from "./jsonschema/index.js";
+export { materializeSteps } from "./recipes/materialize.js";
+
+// Discovery (scan_and_load) and tool registration (register_recipes_tools)
+export { scanSkills } from "./recipes/scan.js";
+export type { ScanSkillsOptions, ScanSkillsResult } from "./recipes/scan.js";
+export { registerRecipesTools } from "./server/register.js";
+export type { RegisterRecipesToolsOptions, RecipesToolsHandle } from "./server/register.js";
+
+// The whole daemon, embeddable in another Node process
+export { createRecipeServer } from "./app.js";
+export type { RecipeServer, RecipeServerOptions } from "./app.js";
+export { resolveConfig } from "./config.js";
+export type { Config, ConfigResult, DccConfig } from "./config.js";
+
+// Data types
+export type { SkillInfo } from "./skills/types.js";
+export type { Diagnostic, DiagnosticCode, Severity } from "./skills/diagnostics.js";
+export type {
+  Recipe,
+  MarkdownRecipe,
+  YamlRecipe,
+  PrivateRecipe,
+  Playbook,
+  PlaybookStep,
+  RecipeFormat,
+  Visibility,
+} from "./recipes/types.js";

@@ -1,0 +1,116 @@
+/**
+ * The seed's Recipes API (dcc-mcp-core `dcc_mcp_core.recipes`) as async
+ * TypeScript functions over a scanned skill. None throws for a missing or
+ * malformed file: they return what the seed says (empty list, null) and
+ * report problems through the `diagnostics` variants.
+ */
+import path from "node:path";
+import { stat } from "node:fs/promises";
+import type { Diagnostic } from "../skills/diagnostics.js";
+import { resolveRecipePaths } from "../skills/recipe-paths.js";
+import type { SkillInfo } from "../skills/types.js";
+import { loadRecipeFile, loadSkillRecipes } from "./loader.js";
+import type { Recipe, YamlRecipe } from "./types.js";
+
+/** A structured YAML recipe, as the seed's `RecipeDefinition`. */
+export type RecipeDefinition = YamlRecipe;
+
+/** One row of `listRecipeEntries`: what an agent needs to pick a recipe. */
+export interface RecipeEntry {
+  readonly name: string;
+  readonly recipeId: string;
+  readonly format: "markdown" | "yaml";
+  readonly dcc: string;
+  readonly description: string;
+  /** Skill-relative file. */
+  readonly file: string;
+  readonly line?: number;
+}
+
+/** Absolute paths of every recipe file the skill's metadata names (names and globs, sorted, de-duplicated). */
+export async function getRecipesPaths(skill: SkillInfo): Promise<string[]> {
+  return (await getRecipesPathsWithDiagnostics(skill)).paths;
+}
+
+export async function getRecipesPathsWithDiagnostics(
+  skill: SkillInfo,
+): Promise<{ paths: string[]; diagnostics: Diagnostic[] }> {
+  const resolved = await resolveRecipePaths(skill.dir, skill.recipePatterns, skill.name);
+  return { paths: resolved.files, diagnostics: resolved.diagnostics };
+}
+
+/** The first recipe file of the skill, or null when it names none that exists. */
+export async function getRecipesPath(skill: SkillInfo): Promise<string | null> {
+  return (await getRecipesPaths(skill))[0] ?? null;
+}
+
+/**
+ * Structured recipes of one YAML pack file. The skill is the one containing
+ * the file when given, else a stand-in named after the file's directory.
+ */
+export async function loadRecipePack(
+  file: string,
+  skill?: SkillInfo,
+): Promise<RecipeDefinition[]> {
+  return (await loadRecipePackWithDiagnostics(file, skill)).recipes;
+}
+
+export async function loadRecipePackWithDiagnostics(
+  file: string,
+  skill?: SkillInfo,
+): Promise<{ recipes: RecipeDefinition[]; diagnostics: Diagnostic[] }> {
+  const absolute = path.resolve(file);
+  if (!/\.ya?ml$/i.test(absolute)) return { recipes: [], diagnostics: [] };
+  const owner = skill ?? standInSkill(path.dirname(absolute));
+  const exists = await stat(absolute).then((s) => s.isFile(), () => false);
+  if (!exists) return { recipes: [], diagnostics: [] };
+  const result = await loadRecipeFile(owner, absolute);
+  return {
+    recipes: result.recipes.filter((r): r is YamlRecipe => r.format === "yaml"),
+    diagnostics: result.diagnostics,
+  };
+}
+
+/** Every recipe of a skill (Markdown anchors and YAML entries) as summary rows. */
+export async function listRecipeEntries(skill: SkillInfo): Promise<RecipeEntry[]> {
+  const { recipes } = await loadSkillRecipes(skill);
+  return recipes.filter(isPublic).map(toEntry);
+}
+
+/** The full recipe of a skill by name (anchor text or YAML name), or null. */
+export async function findRecipeEntry(skill: SkillInfo, name: string): Promise<Recipe | null> {
+  const { recipes } = await loadSkillRecipes(skill);
+  return recipes.find((r) => r.name === name) ?? null;
+}
+
+function isPublic(recipe: Recipe): recipe is Exclude<Recipe, { format: "private" }> {
+  return recipe.format !== "private";
+}
+
+function toEntry(recipe: Exclude<Recipe, { format: "private" }>): RecipeEntry {
+  return {
+    name: recipe.name,
+    recipeId: recipe.recipeId,
+    format: recipe.format,
+    dcc: recipe.dcc,
+    description: recipe.description,
+    file: recipe.file,
+    ...(recipe.line !== undefined ? { line: recipe.line } : {}),
+  };
+}
+
+function standInSkill(dir: string): SkillInfo {
+  return {
+    name: path.basename(dir),
+    dir,
+    root: dir,
+    rootIndex: 0,
+    description: "",
+    dcc: "python",
+    tags: [],
+    recipePatterns: [],
+    dccMetadata: {},
+    metadata: {},
+    body: "",
+  };
+}
