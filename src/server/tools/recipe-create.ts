@@ -37,9 +37,6 @@ async function findSimilar(context: RecipeToolContext, text: string, excludeId: 
 
 /** Store outcomes are data with the same codes as the tool table. */
 export function storeFailure(result: StoreResult & { ok: false }, context?: Record<string, unknown>): Envelope {
-  return fail(result.code, capitalize(result.message), context);
-}
-
-function capitalize(message: string): string {
-  return message.length > 0 ? message[0]!.toUpperCase() + message.slice(1) : message;
+  // Verbatim: the store's messages start with field names ("summary contains …").
+  return fail(result.code, result.message, context);
 }

@@ -1,0 +1,373 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { parse as parseYaml } from "yaml";
+import { afterEach, describe, expect, it } from "vitest";
+import { WARMING_UP_MESSAGE } from "../../../src/server/tools/recipe.js";
+import { createArgs, makeFixture, type Fixture } from "./recipe-fixture.js";
+
+let fixture: Fixture | undefined;
+afterEach(async () => {
+  await fixture?.close();
+  fixture = undefined;
+});
+
+async function loaded(): Promise<Fixture> {
+  fixture = await makeFixture();
+  return fixture;
+}
+
+describe("recipe tool: registration", () => {
+  it("advertises only action and the window, as a passthrough", async () => {
+    const f = await loaded();
+    const [tool] = f.registry.list();
+    expect(tool!.name).toBe("recipe");
+    const schema = tool!.inputSchema as { properties: Record<string, { enum?: string[] }>; required: string[]; additionalProperties: boolean };
+    expect(Object.keys(schema.properties).sort()).toEqual(["action", "resultEnd", "resultStart"]);
+    expect(schema.properties.action!.enum).toEqual(["search", "get", "create", "update"]);
+    expect(schema.required).toEqual(["action"]);
+    expect(schema.additionalProperties).toBe(true);
+    expect(tool!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });
+  });
+
+  it("tells an agent when to use each action and what to do while search warms up", async () => {
+    const f = await loaded();
+    const text = f.registry.list()[0]!.description;
+    for (const action of ["search", "get", "create", "update"]) expect(text).toContain(`action=${action}`);
+    expect(text).toMatch(/before tackling a substantive task/);
+    expect(text).toMatch(/Search first to avoid duplicates/);
+    expect(text).toMatch(/update it instead/);
+    expect(text).toContain(WARMING_UP_MESSAGE);
+    expect(text).toContain("title (required, ≤200 chars)");
+  });
+
+  it("a missing or unknown action is refused by the advertised schema", async () => {
+    const f = await loaded();
+    const none = await f.call({ query: "x" });
+    expect(none.error).toBe("invalid_input");
+    expect(none.message).toContain("action");
+    const bad = await f.call({ action: "delete", recipeId: "private/x" });
+    expect(bad.error).toBe("invalid_input");
+    expect(bad.message).toContain("$.action");
+  });
+});
+
+describe("recipe tool: before the catalog is indexed", () => {
+  it("answers not_ready with the exact warming-up message for every action", async () => {
+    fixture = await makeFixture({ load: false });
+    for (const args of [
+      { action: "search", query: "bevel" },
+      { action: "get", recipeId: "modeling/Bevel edges" },
+      createArgs(),
+      { action: "update", recipeId: "private/x", title: "t" },
+    ]) {
+      const answer = await fixture.call(args);
+      expect(answer.error).toBe("not_ready");
+      expect(answer.message).toBe("AI Search is warming up; continue without recipes");
+      expect(answer.result.isError).toBe(true);
+    }
+    // Nothing was written while not ready.
+    await expect(fs.readdir(fixture.privateDir)).rejects.toThrow();
+  });
+
+  it("still reports invalid input first: the agent can fix the call while waiting", async () => {
+    fixture = await makeFixture({ load: false });
+    const answer = await fixture.call({ action: "search", query: "" });
+    expect(answer.error).toBe("invalid_input");
+  });
+});
+
+describe("recipe tool: invalid input", () => {
+  it("names field and rule, never the value, and carries the list in context.errors", async () => {
+    const f = await loaded();
+    const answer = await f.call(createArgs({ title: "SECRET".repeat(40), tags: Array(41).fill("t") }));
+    expect(answer.error).toBe("invalid_input");
+    expect(answer.message).not.toContain("SECRET");
+    expect(answer.context.action).toBe("create");
+    expect([...answer.context.errors].sort()).toEqual([expect.stringMatching(/^\$\.tags: .*40/), expect.stringMatching(/^\$\.title: .*200/)]);
+  });
+
+  it("refuses fields of no action and fields of another action", async () => {
+    const f = await loaded();
+    const stray = await f.call({ action: "search", query: "x", colour: "red" });
+    expect(stray.context.errors).toEqual(["$.colour: is not a field of any recipe action"]);
+    const misplaced = await f.call(createArgs({ recipeId: "private/retopologize-a-scanned-head" }));
+    expect(misplaced.error).toBe("invalid_input");
+    expect(misplaced.message).toContain("belongs to get, update");
+  });
+
+  it("a bad window is invalid_input even with a valid action", async () => {
+    const f = await loaded();
+    expect((await f.call({ action: "search", query: "x", resultStart: 0, resultEnd: 8000 })).success).toBe(true);
+    const wide = await f.call({ action: "search", query: "x", resultStart: 0, resultEnd: 8001 });
+    expect(wide.error).toBe("invalid_input");
+    expect(wide.message).toContain("8000");
+  });
+});
+
+describe("recipe tool: search", () => {
+  it("maps public Markdown and YAML recipes onto title/summary with skill and tags", async () => {
+    const f = await loaded();
+    const answer = await f.call({ action: "search", query: "bevel edges" });
+    expect(answer.success).toBe(true);
+    expect(answer.context.mode).toBe("lexical");
+    const top = answer.context.recipes[0];
+    expect(top).toMatchObject({
+      recipeId: "modeling/Bevel edges",
+      title: "Bevel edges",
+      visibility: "public",
+      skill: "modeling",
+      tags: ["modeling", "mesh"],
+    });
+    expect(top.summary).toContain("polyBevel3");
+    expect(typeof top.score).toBe("number");
+    expect(answer.revision).toBe(f.library.current()!.revision);
+  });
+
+  it("defaults limit to 5, honours 1..20 and floors fractions", async () => {
+    const f = await loaded();
+    for (let i = 0; i < 8; i += 1) {
+      expect((await f.call(createArgs({ title: `Shared checklist ${i}` }))).success).toBe(true);
+    }
+    expect((await f.call({ action: "search", query: "shared checklist" })).context.recipes).toHaveLength(5);
+    expect((await f.call({ action: "search", query: "shared checklist", limit: 20 })).context.recipes).toHaveLength(8);
+    expect((await f.call({ action: "search", query: "shared checklist", limit: 2.5 })).context.recipes).toHaveLength(2);
+  });
+
+  it("filters by visibility", async () => {
+    const f = await loaded();
+    await f.call(createArgs({ title: "Bevel edges my way", summary: "My bevel edges routine" }));
+    const priv = await f.call({ action: "search", query: "bevel edges", visibility: "private", limit: 20 });
+    expect(priv.context.recipes.map((r: { recipeId: string }) => r.recipeId)).toEqual(["private/bevel-edges-my-way"]);
+    expect(priv.context.recipes[0].skill).toBeUndefined();
+    expect(priv.context.recipes[0].title).toBe("Bevel edges my way");
+    const pub = await f.call({ action: "search", query: "bevel edges", visibility: "public", limit: 20 });
+    expect(pub.context.recipes.every((r: { visibility: string }) => r.visibility === "public")).toBe(true);
+    const all = await f.call({ action: "search", query: "bevel edges", limit: 20 });
+    const ids = all.context.recipes.map((r: { recipeId: string }) => r.recipeId);
+    expect(ids).toContain("private/bevel-edges-my-way");
+    expect(ids).toContain("modeling/Bevel edges");
+  });
+
+  it("an empty catalog is ready, not warming up", async () => {
+    fixture = await makeFixture();
+    await fs.rm(path.join(fixture.tmp, "skills"), { recursive: true });
+    await fixture.library.load();
+    const answer = await fixture.call({ action: "search", query: "anything" });
+    expect(answer.success).toBe(true);
+    expect(answer.context.recipes).toEqual([]);
+  });
+});
+
+describe("recipe tool: get", () => {
+  it("maps a Markdown anchor: title from the anchor, document from the content", async () => {
+    const f = await loaded();
+    const answer = await f.call({ action: "get", recipeId: "modeling/Freeze transforms" });
+    expect(answer.success).toBe(true);
+    expect(answer.context).toMatchObject({
+      recipeId: "modeling/Freeze transforms",
+      visibility: "public",
+      format: "markdown",
+      skill: "modeling",
+      title: "Freeze transforms",
+      whenToUse: "hard surface cleanup, chamfer, rounded corners",
+      steps: [],
+      acceptanceCriteria: [],
+      tags: ["modeling", "mesh"],
+    });
+    expect(answer.context.document).toBe("## Freeze transforms ##\n\nFreeze, then delete history before export.");
+    expect(answer.context.summary).toContain("Freeze");
+  });
+
+  it("maps a YAML recipe with inputs_schema, steps, output_contract, pack and the entry as YAML", async () => {
+    const f = await loaded();
+    const answer = await f.call({ action: "get", recipeId: "modeling/build_pbr_material", visibility: "public" });
+    expect(answer.success).toBe(true);
+    const c = answer.context;
+    expect(c.format).toBe("yaml");
+    expect(c.title).toBe("build_pbr_material");
+    expect(c.summary).toBe("Build a PBR material network.");
+    expect(c.inputs_schema).toMatchObject({ required: ["material_name"] });
+    expect(c.steps).toEqual([{ tool: "maya_materials__create", arguments: { name: "${material_name}" } }]);
+    expect(c.output_contract).toMatchObject({ required: ["changed"] });
+    expect(c.pack).toMatchObject({ pack: "modeling-pack", tool_routing: { mesh__bevel: "maya_mesh__bevel" } });
+    expect(parseYaml(c.document)).toMatchObject({ name: "build_pbr_material", undo: "delete the material" });
+  });
+
+  it("returns a private playbook with its revision and counts each get", async () => {
+    const f = await loaded();
+    const created = await f.call(createArgs());
+    const recipeId = created.context.recipeId as string;
+    const first = await f.call({ action: "get", recipeId });
+    expect(first.context).toMatchObject({
+      recipeId,
+      visibility: "private",
+      title: "Retopologize a scanned head",
+      whenToUse: "When a scan or sculpt must be rigged and deformed.",
+      steps: createArgs().steps,
+      acceptanceCriteria: createArgs().acceptanceCriteria,
+      tags: ["modeling", "retopology"],
+      document: "# Retopology\n\nFull notes.\n",
+      revision: 1,
+      usage: { count: 1 },
+    });
+    expect(Date.parse(first.context.usage.lastUsedAt)).not.toBeNaN();
+    const second = await f.call({ action: "get", recipeId, visibility: "private" });
+    expect(second.context.usage.count).toBe(2);
+  });
+
+  it("records usage durably once flushed", async () => {
+    const f = await loaded();
+    await f.call({ action: "get", recipeId: "modeling/Bevel edges" });
+    await f.call({ action: "get", recipeId: "modeling/Bevel edges" });
+    await f.library.flush();
+    const stored = JSON.parse(await fs.readFile(path.join(f.stateDir, "usage.json"), "utf8")) as { usage: Record<string, { count: number }> };
+    expect(stored.usage["modeling/Bevel edges"]!.count).toBe(2);
+  });
+
+  it("applies the visibility filter: a private id asked as public is not_found, and back", async () => {
+    const f = await loaded();
+    const { context } = await f.call(createArgs());
+    const asPublic = await f.call({ action: "get", recipeId: context.recipeId, visibility: "public" });
+    expect(asPublic.error).toBe("not_found");
+    expect(asPublic.message).toContain("public recipe");
+    const asPrivate = await f.call({ action: "get", recipeId: "modeling/Bevel edges", visibility: "private" });
+    expect(asPrivate.error).toBe("not_found");
+    // A refused get is not a use.
+    expect(f.library.usage.get("modeling/Bevel edges")).toBeUndefined();
+  });
+
+  it("an unknown id is not_found with close ids; hostile ids are just unknown", async () => {
+    const f = await loaded();
+    const close = await f.call({ action: "get", recipeId: "modeling/Bevel edge" });
+    expect(close.error).toBe("not_found");
+    expect(close.context.suggestions).toContain("modeling/Bevel edges");
+    for (const recipeId of ["private/../../etc/passwd", "../modeling/Bevel edges", "private/", "/", "x".repeat(5000), "__proto__"]) {
+      const answer = await f.call({ action: "get", recipeId });
+      expect(answer.error).toBe("not_found");
+      expect(answer.message.length).toBeLessThan(400);
+    }
+  });
+});
+
+describe("recipe tool: create", () => {
+  it("writes a private playbook, visible to the next search and get at once", async () => {
+    const f = await loaded();
+    const before = f.library.current()!.revision;
+    const created = await f.call(createArgs({ tags: undefined }));
+    expect(created.success).toBe(true);
+    expect(created.context).toMatchObject({ recipeId: "private/retopologize-a-scanned-head", revision: 1, similar: [] });
+    expect(created.revision).toBeGreaterThan(before);
+    expect(created.revision).toBe(f.library.current()!.revision);
+    const file = await fs.readFile(path.join(f.privateDir, "retopologize-a-scanned-head.md"), "utf8");
+    expect(file).toContain("title: Retopologize a scanned head");
+    const found = await f.call({ action: "search", query: "retopologize scanned head" });
+    expect(found.context.recipes[0].recipeId).toBe("private/retopologize-a-scanned-head");
+    const got = await f.call({ action: "get", recipeId: "private/retopologize-a-scanned-head" });
+    expect(got.context.tags).toEqual([]);
+  });
+
+  it("lists up to 3 similar recipes, never itself, so the caller can switch to update", async () => {
+    const f = await loaded();
+    const first = await f.call(createArgs());
+    expect(first.context.similar).toEqual([]);
+    const again = await f.call(createArgs({ title: "Retopologize a scanned head quickly" }));
+    expect(again.success).toBe(true);
+    const ids = again.context.similar.map((s: { recipeId: string }) => s.recipeId);
+    expect(ids).toContain(first.context.recipeId);
+    expect(ids).not.toContain(again.context.recipeId);
+    expect(again.message).toContain("update");
+    for (let i = 0; i < 4; i += 1) await f.call(createArgs({ title: `Retopologize a scanned head v${i}` }));
+    const many = await f.call(createArgs({ title: "Retopologize a scanned head final" }));
+    expect(many.context.similar.length).toBe(3);
+    expect(many.context.similar[0]).toMatchObject({ visibility: "private", title: expect.stringContaining("Retopologize") });
+  });
+
+  it("the same title twice gets two ids, never an overwrite", async () => {
+    const f = await loaded();
+    const a = await f.call(createArgs());
+    const b = await f.call(createArgs({ document: "second" }));
+    expect(a.context.recipeId).not.toBe(b.context.recipeId);
+    const got = await f.call({ action: "get", recipeId: a.context.recipeId });
+    expect(got.context.document).toBe("# Retopology\n\nFull notes.\n");
+  });
+
+  it("a title that makes no slug characters still gets a usable id", async () => {
+    const f = await loaded();
+    const created = await f.call(createArgs({ title: "日本語のレシピ" }));
+    expect(created.success).toBe(true);
+    const got = await f.call({ action: "get", recipeId: created.context.recipeId });
+    expect(got.context.title).toBe("日本語のレシピ");
+  });
+
+  it("text the store cannot write is invalid_input, not a crash", async () => {
+    const f = await loaded();
+    const answer = await f.call(createArgs({ summary: "half \ud800 surrogate" }));
+    expect(answer.error).toBe("invalid_input");
+    expect(answer.message).toContain("summary");
+  });
+});
+
+describe("recipe tool: update", () => {
+  it("replaces the fields it names, keeps the rest, bumps the revision", async () => {
+    const f = await loaded();
+    const { context } = await f.call(createArgs());
+    const updated = await f.call({ action: "update", recipeId: context.recipeId, summary: "New summary", tags: ["a"], expectedRevision: 1 });
+    expect(updated.success).toBe(true);
+    expect(updated.context).toEqual({ recipeId: context.recipeId, revision: 2, updated: ["summary", "tags"] });
+    expect(updated.revision).toBe(f.library.current()!.revision);
+    const got = await f.call({ action: "get", recipeId: context.recipeId });
+    expect(got.context).toMatchObject({
+      summary: "New summary",
+      tags: ["a"],
+      title: "Retopologize a scanned head",
+      steps: createArgs().steps,
+      document: "# Retopology\n\nFull notes.\n",
+      revision: 2,
+    });
+    const found = await f.call({ action: "search", query: "New summary", visibility: "private" });
+    expect(found.context.recipes[0].summary).toBe("New summary");
+  });
+
+  it("a stale expectedRevision is a conflict naming the current revision", async () => {
+    const f = await loaded();
+    const { context } = await f.call(createArgs());
+    await f.call({ action: "update", recipeId: context.recipeId, title: "Second" });
+    const stale = await f.call({ action: "update", recipeId: context.recipeId, title: "Third", expectedRevision: 1 });
+    expect(stale.error).toBe("conflict");
+    expect(stale.context).toMatchObject({ recipeId: context.recipeId, currentRevision: 2, expectedRevision: 1 });
+    expect((await f.call({ action: "get", recipeId: context.recipeId })).context.title).toBe("Second");
+  });
+
+  it("public recipes are read_only; unknown ids are not_found", async () => {
+    const f = await loaded();
+    const pub = await f.call({ action: "update", recipeId: "modeling/Bevel edges", title: "Mine now" });
+    expect(pub.error).toBe("read_only");
+    const yaml = await f.call({ action: "update", recipeId: "modeling/build_pbr_material", document: "x" });
+    expect(yaml.error).toBe("read_only");
+    for (const recipeId of ["modeling/No such", "private/no-such", "private/../modeling", "private/", "nothing"]) {
+      const answer = await f.call({ action: "update", recipeId, title: "x" });
+      expect(answer.error).toBe("not_found");
+    }
+    const entries = await fs.readdir(f.privateDir).catch(() => []);
+    expect(entries).toEqual([]);
+  });
+
+  it("an update with no fields changes nothing", async () => {
+    const f = await loaded();
+    const { context } = await f.call(createArgs());
+    const answer = await f.call({ action: "update", recipeId: context.recipeId });
+    expect(answer.success).toBe(true);
+    expect(answer.context).toMatchObject({ revision: 1, updated: [] });
+  });
+
+  it("a file broken by hand is a conflict, and the broken file is left as it was", async () => {
+    const f = await loaded();
+    const { context } = await f.call(createArgs());
+    const file = path.join(f.privateDir, "retopologize-a-scanned-head.md");
+    await fs.writeFile(file, "---\ntitle: [unclosed\n---\nbody\n");
+    const answer = await f.call({ action: "update", recipeId: context.recipeId, title: "x" });
+    expect(answer.error).toBe("conflict");
+    expect(answer.context.currentRevision).toBeNull();
+    expect(await fs.readFile(file, "utf8")).toBe("---\ntitle: [unclosed\n---\nbody\n");
+  });
+});
