@@ -3,7 +3,7 @@
  * endpoint, plus /healthz and /readyz. Knows MCP servers and transports, not
  * recipes: endpoints hand it a factory for a ready-made SDK `Server`.
  */
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
@@ -37,6 +37,8 @@ export interface HttpAppOptions {
   readonly extend?: (app: FastifyInstance) => void;
   readonly onRequestDone?: (event: { route: string; method: string; status: number; ms: number }) => void;
   readonly onSessionCount?: (count: number) => void;
+  /** Serves `GET /metrics` (behind the same guard as every route but /healthz). */
+  readonly metrics?: { readonly contentType: string; render(): Promise<string> };
 }
 
 export interface HttpApp {
@@ -44,22 +46,42 @@ export interface HttpApp {
   /** null in stateless mode. */
   readonly sessions: SessionManager | null;
   listen(port: number, host: string): Promise<{ port: number; url: string }>;
-  close(): Promise<void>;
+  /** Requests (other than GET streams) being received or answered right now. */
+  inFlight(): number;
+  /**
+   * Graceful close: refuse new requests (503), wait up to `graceMs` for the
+   * requests in flight, then close every session (ending SSE streams) and
+   * the listener. Default grace: min(requestTimeoutMs, 10 s).
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 const JSON_CONTENT = /^application\/json\s*(;.*)?$/i;
+/** Upper bound on how long a shutdown waits for requests in flight. */
+const MAX_GRACE_MS = 10_000;
 
 export function buildHttpApp(options: HttpAppOptions): HttpApp {
   const { limits, logger } = options;
   const fastify = Fastify({
     // pino's Logger is a FastifyBaseLogger; its wider type only trips generics.
     loggerInstance: logger as FastifyBaseLogger,
-    disableRequestLogging: true,
+    // One log line per request comes from our onResponse hook instead.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: limits.bodyLimitBytes,
     forceCloseConnections: true,
+    // Receive side of the request timeout: a client that trickles its headers
+    // or body (slowloris) gets 408 and its socket closed. Node checks
+    // connections on an interval, so shorten it to match short timeouts.
     requestTimeout: limits.requestTimeoutMs,
+    http: {
+      headersTimeout: Math.min(60_000, limits.requestTimeoutMs),
+      connectionsCheckingInterval: Math.max(250, Math.min(30_000, Math.floor(limits.requestTimeoutMs / 4))),
+    },
     return503OnClosing: true,
   });
+  let draining = false;
+  let inFlight = 0;
+  const idleWaiters = new Set<() => void>();
   const sessions = options.stateless
     ? null
     : new SessionManager({
@@ -95,6 +117,22 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
   });
 
   fastify.addHook("onRequest", async (request, reply) => {
+    // GET streams stay open for a session's life; everything else is a request
+    // a shutdown should let finish.
+    if (request.method !== "GET") {
+      inFlight += 1;
+      reply.raw.once("close", () => {
+        inFlight -= 1;
+        if (inFlight === 0) for (const wake of idleWaiters) wake();
+      });
+    }
+    if (draining) {
+      await reply
+        .code(503)
+        .headers({ connection: "close", "retry-after": "1", "content-type": "application/json" })
+        .send(jsonRpcErrorBody(JSONRPC.overloaded, "Server is shutting down"));
+      return reply;
+    }
     const verdict = guard.check(
       {
         ...(request.headers.host !== undefined ? { host: request.headers.host } : {}),
@@ -110,7 +148,9 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
         .code(verdict.status)
         .headers({ ...headers, "content-type": "application/json" })
         .send(jsonRpcErrorBody(verdict.status === 401 ? JSONRPC.unauthorized : JSONRPC.forbidden, verdict.message));
+      return reply;
     }
+    return undefined;
   });
 
   fastify.addHook("onResponse", async (request, reply) => {
@@ -140,6 +180,14 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
     const { ready, body } = options.readiness();
     await reply.code(ready ? 200 : 503).send({ ready, ...body, sessions: sessions?.size ?? 0 });
   });
+
+  const metrics = options.metrics;
+  if (metrics !== undefined) {
+    fastify.get("/metrics", async (_request, reply) => {
+      const text = await metrics.render();
+      await reply.header("content-type", metrics.contentType).send(text);
+    });
+  }
 
   for (const endpoint of options.endpoints) {
     const handler = (request: FastifyRequest, reply: FastifyReply): Promise<void> =>
@@ -197,18 +245,23 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
           .send(jsonRpcErrorBody(JSONRPC.sessionNotFound, "Session not found: initialize a new session"));
         return;
       }
-      if (session.inFlight >= limits.maxConcurrentPerSession) {
+      if (request.method !== "GET" && session.inFlight >= limits.maxConcurrentPerSession) {
         await reply
           .code(429)
           .headers({ "retry-after": "1", "content-type": "application/json" })
           .send(jsonRpcErrorBody(JSONRPC.overloaded, `Too many concurrent requests on this session (max ${limits.maxConcurrentPerSession})`));
         return;
       }
-      session.inFlight += 1;
+      // A GET is the session's notification stream: one per session (the SDK
+      // answers 409 to a second), so it is not counted against the cap.
+      const isStream = request.method === "GET";
+      if (isStream) session.streams += 1;
+      else session.inFlight += 1;
       manager.touch(session);
       hijack(reply);
       reply.raw.on("close", () => {
-        session.inFlight -= 1;
+        if (isStream) session.streams -= 1;
+        else session.inFlight -= 1;
         manager.touch(session);
       });
       await session.transport.handleRequest(request.raw, reply.raw, request.body);
@@ -246,8 +299,34 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
       const shownHost = host.includes(":") ? `[${host}]` : host;
       return { port: actualPort, url: `http://${shownHost}:${actualPort}` };
     },
-    close: () => fastify.close(),
+    inFlight: () => inFlight,
+    async close(closeOptions = {}) {
+      const graceMs = closeOptions.graceMs ?? Math.min(limits.requestTimeoutMs, MAX_GRACE_MS);
+      if (!draining) {
+        draining = true;
+        // Stop accepting connections now; fastify.close() below tolerates the
+        // listener being closed already.
+        if (fastify.server.listening) fastify.server.close();
+        fastify.server.closeIdleConnections();
+        await waitForIdle(graceMs);
+        if (inFlight > 0) logger.warn({ inFlight, graceMs }, "shutdown grace elapsed with requests in flight");
+      }
+      await fastify.close();
+    },
   };
+
+  function waitForIdle(timeoutMs: number): Promise<void> {
+    if (inFlight === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        idleWaiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      idleWaiters.add(done);
+    });
+  }
 }
 
 /** After hijack fastify no longer writes; headers its hooks set must be copied. */
