@@ -3,7 +3,7 @@ import type { SchemaError } from "./types.js";
 import { schemaFault } from "./context.js";
 import { isPlainObject } from "./json.js";
 import { escapeToken } from "./pointer.js";
-import { ANCHOR_NAME, SCHEMA_ARRAY_KEYWORDS, SCHEMA_MAP_KEYWORDS, SINGLE_SCHEMA_KEYWORDS } from "./vocabulary.js";
+import { DIALECTS, ANCHOR_NAME, SCHEMA_ARRAY_KEYWORDS, SCHEMA_MAP_KEYWORDS, SINGLE_SCHEMA_KEYWORDS } from "./vocabulary.js";
 
 export type AnchorResult =
   | { readonly ok: true; readonly anchors: ReadonlyMap<string, string> }
@@ -16,6 +16,8 @@ export function collectAnchors(root: unknown): AnchorResult {
   while (stack.length > 0) {
     const [schema, pointer] = stack.pop()!;
     if (!isPlainObject(schema)) continue;
+    const refused = refusedCoreKeyword(schema, pointer);
+    if (refused !== null) return { ok: false, error: refused };
     if (Object.hasOwn(schema, "$anchor")) {
       const name = schema.$anchor;
       if (typeof name !== "string" || !ANCHOR_NAME.test(name)) {
@@ -41,4 +43,19 @@ export function collectAnchors(root: unknown): AnchorResult {
     }
   }
   return { ok: true, anchors };
+}
+
+/** Keywords that decide whether this schema can be evaluated here at all (SPEC §7). */
+export function refusedCoreKeyword(schema: Readonly<Record<string, unknown>>, pointer: string): SchemaError | null {
+  if (Object.hasOwn(schema, "$id")) {
+    return schemaFault("id_unsupported", "$id is not supported: schemas are single, anonymous documents", `${pointer}/$id`);
+  }
+  for (const k of ["$dynamicRef", "$dynamicAnchor"]) {
+    if (Object.hasOwn(schema, k)) return schemaFault("dynamic_ref_unsupported", `${k} is not supported`, `${pointer}/${k}`);
+  }
+  const dialect = Object.hasOwn(schema, "$schema") ? schema.$schema : undefined;
+  if (dialect !== undefined && (typeof dialect !== "string" || !DIALECTS.has(dialect))) {
+    return schemaFault("unsupported_dialect", "Only Draft 2020-12 schemas are supported", `${pointer}/$schema`);
+  }
+  return null;
 }

@@ -42,7 +42,7 @@ export function assembleNode(compiled: readonly CompiledKeyword[]): Check {
       let ok = true;
       for (let i = 0; i < any.length; i++) {
         if (!any[i]!(inst, st, ev, path)) {
-          if (!st.collect) return false;
+          if (st.stop) return false;
           ok = false;
         }
       }
@@ -50,7 +50,7 @@ export function assembleNode(compiled: readonly CompiledKeyword[]): Check {
       if (group !== null) {
         for (let i = 0; i < group.length; i++) {
           if (!group[i]!(inst, st, ev, path)) {
-            if (!st.collect) return false;
+            if (st.stop) return false;
             ok = false;
           }
         }
@@ -64,7 +64,7 @@ export function assembleNode(compiled: readonly CompiledKeyword[]): Check {
     let ok = true;
     for (let i = 0; i < any.length; i++) {
       if (!any[i]!(inst, st, local, path)) {
-        if (!st.collect) return false;
+        if (st.stop) return false;
         ok = false;
       }
     }
@@ -72,7 +72,7 @@ export function assembleNode(compiled: readonly CompiledKeyword[]): Check {
     if (group !== null) {
       for (let i = 0; i < group.length; i++) {
         if (!group[i]!(inst, st, local, path)) {
-          if (!st.collect) return false;
+          if (st.stop) return false;
           ok = false;
         }
       }
@@ -81,7 +81,7 @@ export function assembleNode(compiled: readonly CompiledKeyword[]): Check {
     if (late !== null) {
       for (let i = 0; i < late.length; i++) {
         if (!late[i]!(inst, st, local, path)) {
-          if (!st.collect) return false;
+          if (st.stop) return false;
           ok = false;
         }
       }

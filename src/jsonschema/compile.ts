@@ -8,7 +8,7 @@ import type { CompileOptions, CompileResult, SchemaError, SchemaErrorCode } from
 import type { Check, CompiledKeyword, KeywordContext, SchemaNode } from "./context.js";
 import { own, pushError, schemaFault } from "./context.js";
 import { assembleNode } from "./assemble.js";
-import { collectAnchors } from "./anchors.js";
+import { collectAnchors, refusedCoreKeyword } from "./anchors.js";
 import { findCycle } from "./cycles.js";
 import { isPlainObject } from "./json.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES, jsonByteLength, measure } from "./limits.js";
@@ -16,7 +16,6 @@ import { KEYWORD_COMPILERS } from "./keywords/index.js";
 import { parsePointer } from "./pointer.js";
 import { compileRegex } from "./regex.js";
 import { createValidator } from "./validator.js";
-import { DIALECTS } from "./vocabulary.js";
 
 interface CompileContext {
   readonly root: unknown;
@@ -64,7 +63,7 @@ export function compileSchema(schema: unknown, options?: CompileOptions): Compil
   if (cycle !== null) {
     return refuse("malformed", "$ref cycle that makes no progress on the instance", cycle);
   }
-  return { ok: true, validator: createValidator(root, { maxDepth, maxNodes }) };
+  return { ok: true, validator: createValidator(root, { maxDepth, maxNodes, allErrors: options?.allErrors ?? true }) };
 }
 
 function refuse(code: SchemaErrorCode, message: string, schemaPath: string): CompileResult {
@@ -147,24 +146,11 @@ function escapeKey(k: string): string {
   return k.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
-/** Keywords outside any vocabulary we evaluate but that decide whether we may evaluate at all. */
 function checkCoreKeywords(cc: CompileContext, schema: Record<string, unknown>, pointer: string): boolean {
-  if (Object.hasOwn(schema, "$id")) {
-    fail(cc, "id_unsupported", "$id is not supported: schemas are single, anonymous documents", `${pointer}/$id`);
-    return false;
-  }
-  for (const k of ["$dynamicRef", "$dynamicAnchor"]) {
-    if (Object.hasOwn(schema, k)) {
-      fail(cc, "dynamic_ref_unsupported", `${k} is not supported`, `${pointer}/${k}`);
-      return false;
-    }
-  }
-  const dialect = own(schema, "$schema");
-  if (dialect !== undefined && (typeof dialect !== "string" || !DIALECTS.has(dialect))) {
-    fail(cc, "unsupported_dialect", "Only Draft 2020-12 schemas are supported", `${pointer}/$schema`);
-    return false;
-  }
-  return true;
+  const refused = refusedCoreKeyword(schema, pointer);
+  if (refused === null) return true;
+  if (cc.error === null) cc.error = refused;
+  return false;
 }
 
 function addEdge(cc: CompileContext, from: string, to: string): void {

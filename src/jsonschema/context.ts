@@ -40,6 +40,8 @@ export interface State {
    * a yes/no from a branch (anyOf, not, if, contains) switch it off around the branch.
    */
   collect: boolean;
+  /** Return at the first failure: always on the fast path, and when collecting only the first error. */
+  stop: boolean;
   readonly errors: ValidationError[];
   refDepth: number;
   readonly maxRefDepth: number;
@@ -82,6 +84,22 @@ export interface KeywordContext {
 }
 
 export type KeywordCompiler = (kc: KeywordContext) => CompiledKeyword | CompiledKeyword[] | null;
+
+/**
+ * Applicators that only need a yes/no from a branch (anyOf, oneOf, not, if, contains,
+ * propertyNames) run it quietly; `resume` restores the caller's mode afterwards.
+ */
+export function quiet(st: State): number {
+  const saved = (st.collect ? 1 : 0) | (st.stop ? 2 : 0);
+  st.collect = false;
+  st.stop = true;
+  return saved;
+}
+
+export function resume(st: State, saved: number): void {
+  st.collect = (saved & 1) !== 0;
+  st.stop = (saved & 2) !== 0;
+}
 
 export function pushError(st: State, path: string, keywordLocation: string, keyword: string, message: string): void {
   st.errors.push({ instancePath: path, keywordLocation, keyword, message });

@@ -50,4 +50,9 @@ export interface CompileOptions {
   readonly maxNodes?: number;
   /** Default 1 MiB of JSON text. */
   readonly maxBytes?: number;
+  /**
+   * Default true: report every error. false stops at the first one (cheaper on invalid
+   * input when only a yes/no and one reason are needed).
+   */
+  readonly allErrors?: boolean;
 }

@@ -10,6 +10,7 @@ import { measure } from "./limits.js";
 export interface InstanceLimits {
   readonly maxDepth: number;
   readonly maxNodes: number;
+  readonly allErrors: boolean;
 }
 
 const VALID: ValidationResult = Object.freeze({ valid: true, errors: Object.freeze([]) as readonly ValidationError[] });
@@ -22,9 +23,9 @@ export function createValidator(root: SchemaNode, limits: InstanceLimits): Valid
     validate(instance: unknown): ValidationResult {
       const fault = measure(instance, limits.maxDepth, limits.maxNodes, false);
       if (fault !== null) return invalid(limitError(fault, limits));
-      const fast: State = { collect: false, errors: [], refDepth: 0, maxRefDepth };
+      const fast: State = { collect: false, stop: true, errors: [], refDepth: 0, maxRefDepth };
       if (run(root, instance, fast)) return VALID;
-      const slow: State = { collect: true, errors: [], refDepth: 0, maxRefDepth };
+      const slow: State = { collect: true, stop: !limits.allErrors, errors: [], refDepth: 0, maxRefDepth };
       run(root, instance, slow);
       if (slow.errors.length === 0) {
         slow.errors.push({ instancePath: "", keywordLocation: "", keyword: "schema", message: "Value does not match the schema" });

@@ -3,7 +3,7 @@
  * come only from branches that validated; `not` never contributes any.
  */
 import type { Check, KeywordCompiler, SchemaNode } from "../context.js";
-import { mergeAnnotations, newAnnotations, own, pushError } from "../context.js";
+import { mergeAnnotations, newAnnotations, own, pushError, quiet, resume } from "../context.js";
 import { readSchemaArray } from "./util.js";
 
 function branches(kc: Parameters<KeywordCompiler>[0], keyword: string): SchemaNode[] | null {
@@ -20,7 +20,7 @@ export const compileAllOf: KeywordCompiler = (kc) => {
     let ok = true;
     for (let i = 0; i < nodes.length; i++) {
       if (!nodes[i]!.validate(inst, st, ev, path)) {
-        if (!st.collect) return false;
+        if (st.stop) return false;
         ok = false;
       }
     }
@@ -34,8 +34,7 @@ export const compileAnyOf: KeywordCompiler = (kc) => {
   if (nodes === null) return null;
   const loc = `${kc.at}/anyOf`;
   const check: Check = (inst, st, ev, path) => {
-    const collect = st.collect;
-    st.collect = false;
+    const saved = quiet(st);
     let matched = false;
     if (ev === null) {
       for (let i = 0; i < nodes.length; i++) {
@@ -54,8 +53,8 @@ export const compileAnyOf: KeywordCompiler = (kc) => {
         }
       }
     }
-    st.collect = collect;
-    if (!matched && collect) pushError(st, path, loc, "anyOf", "Expected a value matching at least one schema in anyOf");
+    resume(st, saved);
+    if (!matched && st.collect) pushError(st, path, loc, "anyOf", "Expected a value matching at least one schema in anyOf");
     return matched;
   };
   return { check, group: "any" };
@@ -67,7 +66,7 @@ export const compileOneOf: KeywordCompiler = (kc) => {
   const loc = `${kc.at}/oneOf`;
   const check: Check = (inst, st, ev, path) => {
     const collect = st.collect;
-    st.collect = false;
+    const saved = quiet(st);
     let count = 0;
     let winner = null;
     for (let i = 0; i < nodes.length; i++) {
@@ -78,7 +77,7 @@ export const compileOneOf: KeywordCompiler = (kc) => {
         if (count > 1 && !collect) break;
       }
     }
-    st.collect = collect;
+    resume(st, saved);
     if (count === 1) {
       if (ev !== null && winner !== null) mergeAnnotations(ev, winner);
       return true;
@@ -105,11 +104,10 @@ export const compileNot: KeywordCompiler = (kc) => {
   const node = kc.sub(value, `${kc.at}/not`, true);
   const loc = `${kc.at}/not`;
   const check: Check = (inst, st, _ev, path) => {
-    const collect = st.collect;
-    st.collect = false;
+    const saved = quiet(st);
     const matched = node.validate(inst, st, null, path);
-    st.collect = collect;
-    if (matched && collect) pushError(st, path, loc, "not", "Expected a value not matching the schema in not");
+    resume(st, saved);
+    if (matched && st.collect) pushError(st, path, loc, "not", "Expected a value not matching the schema in not");
     return !matched;
   };
   return { check, group: "any" };

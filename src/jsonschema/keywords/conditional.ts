@@ -1,6 +1,6 @@
 /** `if` / `then` / `else`. `then` and `else` without `if` are compiled (to catch errors) but inert. */
 import type { Check, KeywordCompiler } from "../context.js";
-import { mergeAnnotations, newAnnotations, own } from "../context.js";
+import { mergeAnnotations, newAnnotations, own, quiet, resume } from "../context.js";
 
 export const compileConditional: KeywordCompiler = (kc) => {
   const ifValue = own(kc.schema, "if");
@@ -11,11 +11,10 @@ export const compileConditional: KeywordCompiler = (kc) => {
   if (ifValue === undefined) return null;
   const ifNode = kc.sub(ifValue, `${kc.at}/if`, true);
   const check: Check = (inst, st, ev, path) => {
-    const collect = st.collect;
-    st.collect = false;
+    const saved = quiet(st);
     const sub = ev === null ? null : newAnnotations();
     const passed = ifNode.validate(inst, st, sub, path);
-    st.collect = collect;
+    resume(st, saved);
     if (passed) {
       if (ev !== null && sub !== null) mergeAnnotations(ev, sub);
       return thenNode === null || thenNode.validate(inst, st, ev, path);

@@ -1,6 +1,6 @@
 /** `contains` with `minContains` / `maxContains`; matching indices annotate for unevaluatedItems. */
 import type { Check, KeywordCompiler } from "../context.js";
-import { own, pushError } from "../context.js";
+import { own, pushError, quiet, resume } from "../context.js";
 import { plural, readNonNegativeInteger } from "./util.js";
 
 export const compileContains: KeywordCompiler = (kc) => {
@@ -20,7 +20,7 @@ export const compileContains: KeywordCompiler = (kc) => {
   const check: Check = (inst, st, ev, path) => {
     const arr = inst as unknown[];
     const collect = st.collect;
-    st.collect = false;
+    const saved = quiet(st);
     let count = 0;
     for (let i = 0; i < arr.length; i++) {
       if (node.validate(arr[i], st, null, path)) {
@@ -29,7 +29,7 @@ export const compileContains: KeywordCompiler = (kc) => {
         else if (count > hi || (hi === Infinity && count >= lo)) break;
       }
     }
-    st.collect = collect;
+    resume(st, saved);
     if (count < lo) {
       if (collect) pushError(st, path, minLoc, min === undefined ? "contains" : "minContains", minMessage);
       return false;

@@ -28,6 +28,7 @@ export const compileDependentRequired: KeywordCompiler = (kc) => {
         if (Object.hasOwn(o, need)) continue;
         if (!st.collect) return false;
         pushError(st, path, loc, "dependentRequired", `Missing required property: ${need} (required when ${triggers[i]} is present)`);
+        if (st.stop) return false;
         ok = false;
       }
     }
@@ -47,7 +48,7 @@ export const compileDependentSchemas: KeywordCompiler = (kc) => {
     for (let i = 0; i < triggers.length; i++) {
       if (!Object.hasOwn(o, triggers[i]!)) continue;
       if (!nodes[i]!.validate(inst, st, ev, path)) {
-        if (!st.collect) return false;
+        if (st.stop) return false;
         ok = false;
       }
     }

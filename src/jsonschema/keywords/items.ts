@@ -22,7 +22,7 @@ export const compileItems: KeywordCompiler = (kc) => {
     const upto = len < n ? len : n;
     for (let i = 0; i < upto; i++) {
       if (!prefix[i]!.validate(arr[i], st, null, st.collect ? childPointer(path, i) : path)) {
-        if (!st.collect) return false;
+        if (st.stop) return false;
         ok = false;
       }
     }
@@ -30,13 +30,16 @@ export const compileItems: KeywordCompiler = (kc) => {
       if (forbidRest) {
         if (len > n) {
           if (!st.collect) return false;
-          for (let i = n; i < len; i++) pushError(st, childPointer(path, i), itemsLoc, "items", "Unexpected item");
+          for (let i = n; i < len; i++) {
+            pushError(st, childPointer(path, i), itemsLoc, "items", "Unexpected item");
+            if (st.stop) return false;
+          }
           ok = false;
         }
       } else {
         for (let i = n; i < len; i++) {
           if (!items.validate(arr[i], st, null, st.collect ? childPointer(path, i) : path)) {
-            if (!st.collect) return false;
+            if (st.stop) return false;
             ok = false;
           }
         }

@@ -42,7 +42,7 @@ export const compileProperties: KeywordCompiler = (kc) => {
       if (!Object.hasOwn(o, key)) continue;
       if (ev !== null) addProp(ev, key);
       if (!nodes[i]!.validate(o[key], st, null, st.collect ? childPointer(path, key) : path)) {
-        if (!st.collect) return false;
+        if (st.stop) return false;
         ok = false;
       }
     }
@@ -54,7 +54,7 @@ export const compileProperties: KeywordCompiler = (kc) => {
         matched = true;
         if (ev !== null) addProp(ev, key);
         if (!patternNodes[j]!.validate(o[key], st, null, st.collect ? childPointer(path, key) : path)) {
-          if (!st.collect) return false;
+          if (st.stop) return false;
           ok = false;
         }
       }
@@ -62,9 +62,10 @@ export const compileProperties: KeywordCompiler = (kc) => {
       if (forbidAdditional) {
         if (!st.collect) return false;
         pushError(st, childPointer(path, key), additionalLoc, "additionalProperties", "Unexpected property");
+        if (st.stop) return false;
         ok = false;
       } else if (!additional.validate(o[key], st, null, st.collect ? childPointer(path, key) : path)) {
-        if (!st.collect) return false;
+        if (st.stop) return false;
         ok = false;
       }
     }

@@ -1,6 +1,6 @@
 /** `propertyNames`: each key is validated as a string; errors point at the key, not its value. */
 import type { Check, KeywordCompiler } from "../context.js";
-import { own, pushError } from "../context.js";
+import { own, pushError, quiet, resume } from "../context.js";
 import { childPointer } from "../pointer.js";
 
 export const compilePropertyNames: KeywordCompiler = (kc) => {
@@ -10,15 +10,15 @@ export const compilePropertyNames: KeywordCompiler = (kc) => {
   const loc = `${kc.at}/propertyNames`;
   const check: Check = (inst, st, _ev, path) => {
     const collect = st.collect;
-    st.collect = false;
+    const saved = quiet(st);
     let ok = true;
     for (const key of Object.keys(inst as object)) {
       if (node.validate(key, st, null, path)) continue;
       ok = false;
-      if (!collect) break;
-      pushError(st, childPointer(path, key), loc, "propertyNames", "Invalid property name");
+      if (collect) pushError(st, childPointer(path, key), loc, "propertyNames", "Invalid property name");
+      if ((saved & 2) !== 0) break;
     }
-    st.collect = collect;
+    resume(st, saved);
     return ok;
   };
   return { check, group: "object" };

@@ -22,9 +22,10 @@ export const compileUnevaluatedProperties: KeywordCompiler = (kc) => {
       if (forbid) {
         if (!st.collect) return false;
         pushError(st, childPointer(path, key), loc, "unevaluatedProperties", "Unexpected property");
+        if (st.stop) return false;
         ok = false;
       } else if (!node.validate((inst as Record<string, unknown>)[key], st, null, st.collect ? childPointer(path, key) : path)) {
-        if (!st.collect) return false;
+        if (st.stop) return false;
         ok = false;
       }
     }
@@ -50,9 +51,10 @@ export const compileUnevaluatedItems: KeywordCompiler = (kc) => {
       if (forbid) {
         if (!st.collect) return false;
         pushError(st, childPointer(path, i), loc, "unevaluatedItems", "Unexpected item");
+        if (st.stop) return false;
         ok = false;
       } else if (!node.validate(arr[i], st, null, st.collect ? childPointer(path, i) : path)) {
-        if (!st.collect) return false;
+        if (st.stop) return false;
         ok = false;
       }
     }

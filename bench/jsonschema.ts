@@ -1,0 +1,282 @@
+/**
+ * Validator benchmark (SPEC §7, issue 2): this validator against ajv (Ajv2020) and
+ * @cfworker/json-schema, in one run, on
+ *  1. a realistic recipe inputs_schema (bench/fixtures/jsonschema), and
+ *  2. every inputs_schema / output_contract of the real packs in ../shared/data/real-skills.
+ * Prints compile time, validations/second on valid and invalid instances, and ratios.
+ * Targets: throughput >= 0.5x ajv and >= 2x cfworker; compile >= 20x faster than ajv.
+ *
+ *   npm run bench:jsonschema
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { Validator as CfValidator } from "@cfworker/json-schema";
+import { parse as parseYaml } from "yaml";
+import { compileSchema } from "../src/jsonschema/index.js";
+
+const repoRoot = path.resolve(import.meta.dirname, "..");
+const fixtures = path.join(repoRoot, "bench/fixtures/jsonschema");
+const realSkills = path.resolve(repoRoot, "../shared/data/real-skills");
+
+type Check = (instance: unknown) => boolean;
+interface Engine {
+  readonly name: string;
+  compile(schema: unknown): Check;
+}
+
+function makeEngines(): Engine[] {
+  // One Ajv instance (its construction, meta-schemas included, is not charged to compile).
+  const ajv = new Ajv2020({ strict: false, allErrors: false });
+  return [
+    {
+      name: "ours",
+      compile(schema) {
+        const r = compileSchema(schema);
+        if (!r.ok) throw new Error(`refused: ${r.error.code} ${r.error.message} at ${r.error.schemaPath}`);
+        const v = r.validator;
+        return (x) => v.validate(x).valid;
+      },
+    },
+    {
+      name: "ajv",
+      compile(schema) {
+        const f = ajv.compile(schema as object);
+        return (x) => f(x) as boolean;
+      },
+    },
+    {
+      name: "cfworker",
+      compile(schema) {
+        const v = new CfValidator(schema as object, "2020-12", true);
+        return (x) => v.validate(x).valid;
+      },
+    },
+  ];
+}
+
+/** Median of `rounds` runs, each as many calls as fit in `ms`. Returns ops/second. */
+function throughput(fn: () => void, ms = 150, rounds = 5): number {
+  for (let i = 0; i < 2000; i++) fn();
+  const rates: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    let n = 0;
+    const start = performance.now();
+    let now = start;
+    while (now - start < ms) {
+      for (let i = 0; i < 200; i++) fn();
+      n += 200;
+      now = performance.now();
+    }
+    rates.push((n * 1000) / (now - start));
+  }
+  return median(rates);
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+/** Median compile time in microseconds; each compile gets its own deep copy (ajv caches by object). */
+function compileTime(engine: Engine, schemas: readonly unknown[], reps: number): number {
+  const times: number[] = [];
+  for (let r = 0; r < reps; r++) {
+    const copies = schemas.map((s) => structuredClone(s));
+    const start = performance.now();
+    for (const c of copies) engine.compile(c);
+    times.push(((performance.now() - start) * 1000) / schemas.length);
+  }
+  return median(times);
+}
+
+interface Scenario {
+  readonly name: string;
+  readonly schemas: readonly unknown[];
+  readonly valid: readonly unknown[];
+  readonly invalid: readonly unknown[];
+}
+
+interface Row {
+  compileUs: number;
+  validOps: number;
+  invalidOps: number;
+}
+
+function run(s: Scenario): Map<string, Row> {
+  const rows = new Map<string, Row>();
+  for (const engine of makeEngines()) {
+    const checks = s.schemas.map((schema) => engine.compile(schema));
+    // Sanity: every engine must agree with the instance labels before it is timed.
+    checks.forEach((c, i) => {
+      if (!c(s.valid[i])) throw new Error(`${engine.name} rejects valid instance ${i} of ${s.name}`);
+      if (c(s.invalid[i])) throw new Error(`${engine.name} accepts invalid instance ${i} of ${s.name}`);
+    });
+    const n = checks.length;
+    const compileUs = compileTime(engine, s.schemas, engine.name === "ajv" ? 7 : 21);
+    const validOps = throughput(() => {
+      for (let i = 0; i < n; i++) checks[i]!(s.valid[i]);
+    }) * n;
+    const invalidOps = throughput(() => {
+      for (let i = 0; i < n; i++) checks[i]!(s.invalid[i]);
+    }) * n;
+    rows.set(engine.name, { compileUs, validOps, invalidOps });
+  }
+  return rows;
+}
+
+function report(s: Scenario, rows: Map<string, Row>): void {
+  console.log(`\n## ${s.name} (${s.schemas.length} schema${s.schemas.length === 1 ? "" : "s"})`);
+  console.log("engine     compile µs/schema   valid validations/s   invalid validations/s");
+  for (const [name, r] of rows) {
+    console.log(
+      `${name.padEnd(10)} ${r.compileUs.toFixed(1).padStart(17)}   ${Math.round(r.validOps).toLocaleString("en").padStart(19)}   ${Math.round(r.invalidOps).toLocaleString("en").padStart(21)}`,
+    );
+  }
+  const ours = rows.get("ours")!;
+  const ajv = rows.get("ajv")!;
+  const cf = rows.get("cfworker")!;
+  const x = (a: number, b: number): string => `${(a / b).toFixed(2)}x`;
+  console.log(
+    `ratios: valid ${x(ours.validOps, ajv.validOps)} ajv (target >= 0.5x), ${x(ours.validOps, cf.validOps)} cfworker (target >= 2x); ` +
+      `invalid ${x(ours.invalidOps, ajv.invalidOps)} ajv, ${x(ours.invalidOps, cf.invalidOps)} cfworker; ` +
+      `compile ${x(ajv.compileUs, ours.compileUs)} faster than ajv (target >= 20x), ${x(cf.compileUs, ours.compileUs)} vs cfworker`,
+  );
+}
+
+function readJson(file: string): unknown {
+  return JSON.parse(fs.readFileSync(path.join(fixtures, file), "utf8"));
+}
+
+function recipeScenario(): Scenario {
+  return {
+    name: "realistic recipe inputs_schema",
+    schemas: [readJson("recipe-inputs.schema.json")],
+    valid: [readJson("recipe-inputs.valid.json")],
+    invalid: [readJson("recipe-inputs.invalid.json")],
+  };
+}
+
+// ---- real packs: schemas from RECIPES.yaml, instances synthesised and cross-checked ----
+
+function findRecipeFiles(dir: string, out: string[] = []): string[] {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) findRecipeFiles(p, out);
+    else if (/^RECIPES\.ya?ml$/.test(e.name)) out.push(p);
+  }
+  return out;
+}
+
+function collectSchemas(node: unknown, out: unknown[]): void {
+  if (Array.isArray(node)) for (const x of node) collectSchemas(x, out);
+  else if (node !== null && typeof node === "object") {
+    for (const [k, v] of Object.entries(node)) {
+      if ((k === "inputs_schema" || k === "output_contract") && v !== null && typeof v === "object") out.push(v);
+      else collectSchemas(v, out);
+    }
+  }
+}
+
+function resolveLocal(root: unknown, ref: string): unknown {
+  let v = root;
+  for (const t of ref.replace(/^#\/?/, "").split("/").filter(Boolean)) {
+    v = (v as Record<string, unknown>)[t.replace(/~1/g, "/").replace(/~0/g, "~")];
+  }
+  return v;
+}
+
+/** A plausible valid instance: consts, first enum members, lower bounds, every property. */
+function sample(schema: unknown, root: unknown, depth = 0): unknown {
+  if (schema === true || schema === undefined || depth > 20) return null;
+  const s = schema as Record<string, unknown>;
+  if (typeof s.$ref === "string") return sample(resolveLocal(root, s.$ref), root, depth + 1);
+  if ("const" in s) return s.const;
+  if (Array.isArray(s.enum)) return s.enum[0];
+  if (Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0];
+  if ("default" in s) return s.default;
+  for (const k of ["oneOf", "anyOf"]) if (Array.isArray(s[k])) return sample((s[k] as unknown[])[0], root, depth + 1);
+  const type = Array.isArray(s.type) ? s.type[0] : s.type ?? (s.properties ? "object" : undefined);
+  switch (type) {
+    case "object": {
+      const o: Record<string, unknown> = {};
+      const props = (s.properties ?? {}) as Record<string, unknown>;
+      for (const k of Object.keys(props)) o[k] = sample(props[k], root, depth + 1);
+      for (const k of (s.required ?? []) as string[]) if (!(k in o)) o[k] = "x";
+      return o;
+    }
+    case "array": {
+      const prefix = (s.prefixItems ?? []) as unknown[];
+      const out = prefix.map((p) => sample(p, root, depth + 1));
+      const min = typeof s.minItems === "number" ? s.minItems : 1;
+      while (out.length < min && s.items !== false) out.push(sampleDistinct(s.items, root, depth, out.length));
+      return out;
+    }
+    case "string": {
+      const min = typeof s.minLength === "number" ? s.minLength : 1;
+      return "abcdefgh".repeat(Math.ceil(Math.max(min, 4) / 8)).slice(0, Math.max(min, 4));
+    }
+    case "integer":
+    case "number": {
+      const lo = typeof s.minimum === "number" ? s.minimum : typeof s.exclusiveMinimum === "number" ? s.exclusiveMinimum + 1 : 1;
+      const hi = typeof s.maximum === "number" ? s.maximum : typeof s.exclusiveMaximum === "number" ? s.exclusiveMaximum - 1 : lo;
+      return Math.min(lo, hi);
+    }
+    case "boolean":
+      return true;
+    case "null":
+      return null;
+    default:
+      return {};
+  }
+}
+
+function sampleDistinct(items: unknown, root: unknown, depth: number, i: number): unknown {
+  const v = sample(items, root, depth + 1);
+  if (typeof v === "number") return v + i;
+  if (typeof v === "string") return `${v}${i}`;
+  return v;
+}
+
+/** A plausible mistake: a required property missing, or the wrong type at the root. */
+function breakInstance(valid: unknown, schema: Record<string, unknown>): unknown {
+  if (valid !== null && typeof valid === "object" && !Array.isArray(valid)) {
+    const o = { ...(valid as Record<string, unknown>) };
+    const required = (schema.required ?? []) as string[];
+    const props = Object.keys((schema.properties ?? {}) as object);
+    if (props.length > 0) o[props[props.length - 1]!] = { wrong: [1, 2, 3] };
+    if (required.length > 0) delete o[required[0]!];
+    return o;
+  }
+  return { wrong: true };
+}
+
+function realPackScenario(): Scenario | null {
+  if (!fs.existsSync(realSkills)) {
+    console.warn(`real skill packs not found at ${realSkills}; skipping that scenario`);
+    return null;
+  }
+  const raw: unknown[] = [];
+  for (const file of findRecipeFiles(realSkills)) collectSchemas(parseYaml(fs.readFileSync(file, "utf8")), raw);
+  const ajv = new Ajv2020({ strict: false });
+  const schemas: unknown[] = [];
+  const valid: unknown[] = [];
+  const invalid: unknown[] = [];
+  let skipped = 0;
+  for (const schema of raw) {
+    const v = sample(schema, schema);
+    const bad = breakInstance(v, schema as Record<string, unknown>);
+    const f = ajv.compile(structuredClone(schema) as object);
+    if (f(v) && !f(bad)) {
+      schemas.push(schema);
+      valid.push(v);
+      invalid.push(bad);
+    } else skipped++;
+  }
+  console.log(`real packs: ${raw.length} schemas found, ${schemas.length} with synthesised instances ajv agrees on, ${skipped} skipped`);
+  return { name: "real packs' inputs_schema + output_contract", schemas, valid, invalid };
+}
+
+const scenarios = [recipeScenario(), realPackScenario()].filter((s): s is Scenario => s !== null);
+console.log(`node ${process.version}; ajv 8 (Ajv2020, allErrors false), @cfworker/json-schema (shortCircuit), ours (all errors on failure)`);
+for (const s of scenarios) report(s, run(s));
