@@ -11,13 +11,16 @@ export function recipeGet(
   fields: Readonly<Record<string, unknown>>,
   snapshot: CatalogSnapshot,
   context: RecipeToolContext,
+  continued = false,
 ): Envelope {
   const recipeId = fields.recipeId as string;
   const visibility = (fields.visibility as VisibilityFilter | undefined) ?? "all";
   const recipe = findVisible(snapshot, recipeId, visibility);
   if (recipe === undefined) return notFound(snapshot, recipeId, visibility);
   // In memory only; the usage store writes it out debounced, off this request's path.
-  context.library.usage.record(recipe.recipeId);
+  // A later window of the same result is not another use, and must not change
+  // the text being paged (windows of one result concatenate to the whole).
+  if (!continued) context.library.usage.record(recipe.recipeId);
   return ok(`Recipe ${recipe.recipeId}`, playbookView(recipe, context.library.usage.get(recipe.recipeId)));
 }
 

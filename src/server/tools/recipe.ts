@@ -46,6 +46,7 @@ type Action = (
   fields: Readonly<Record<string, unknown>>,
   snapshot: CatalogSnapshot,
   context: RecipeToolContext,
+  continued: boolean,
 ) => Envelope | Promise<Envelope>;
 
 const ACTIONS: Readonly<Record<RecipeAction, Action>> = {
@@ -89,7 +90,9 @@ export function createRecipeTool(): ToolDefinition<RecipeToolContext> {
       if (snapshot === null || context.library.search.status().revision === 0) {
         return fail("not_ready", WARMING_UP_MESSAGE, { action });
       }
-      const envelope = await ACTIONS[action](checked.fields, snapshot, context);
+      // resultStart > 0 reads on in a result already produced once.
+      const continued = typeof args.resultStart === "number" && args.resultStart > 0;
+      const envelope = await ACTIONS[action](checked.fields, snapshot, context, continued);
       return envelope.revision === undefined ? { ...envelope, revision: snapshot.revision } : envelope;
     },
   };

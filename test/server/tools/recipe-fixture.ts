@@ -82,15 +82,17 @@ export interface Answer {
   readonly result: ToolCallResult;
 }
 
-export async function makeFixture(options: { load?: boolean } = {}): Promise<Fixture> {
+export async function makeFixture(options: { load?: boolean; skills?: boolean } = {}): Promise<Fixture> {
   const tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "recipe-tool-")));
   const skills = path.join(tmp, "skills");
   const privateDir = path.join(tmp, "private");
   const stateDir = path.join(tmp, "state");
   await fs.mkdir(path.join(skills, "modeling"), { recursive: true });
-  await fs.writeFile(path.join(skills, "modeling", "SKILL.md"), SKILL_MD);
-  await fs.writeFile(path.join(skills, "modeling", "RECIPES.md"), RECIPES_MD);
-  await fs.writeFile(path.join(skills, "modeling", "pack.yaml"), PACK_YAML);
+  if (options.skills !== false) {
+    await fs.writeFile(path.join(skills, "modeling", "SKILL.md"), SKILL_MD);
+    await fs.writeFile(path.join(skills, "modeling", "RECIPES.md"), RECIPES_MD);
+    await fs.writeFile(path.join(skills, "modeling", "pack.yaml"), PACK_YAML);
+  }
   const logger = pino({ level: "silent" });
   const search = createSearchEngine({ provider: null });
   const library = new RecipeLibrary({

@@ -149,9 +149,8 @@ describe("recipe tool: search", () => {
   });
 
   it("an empty catalog is ready, not warming up", async () => {
-    fixture = await makeFixture();
-    await fs.rm(path.join(fixture.tmp, "skills"), { recursive: true });
-    await fixture.library.load();
+    fixture = await makeFixture({ skills: false });
+    expect(fixture.library.current()!.recipes.size).toBe(0);
     const answer = await fixture.call({ action: "search", query: "anything" });
     expect(answer.success).toBe(true);
     expect(answer.context.recipes).toEqual([]);
@@ -213,6 +212,25 @@ describe("recipe tool: get", () => {
     expect(Date.parse(first.context.usage.lastUsedAt)).not.toBeNaN();
     const second = await f.call({ action: "get", recipeId, visibility: "private" });
     expect(second.context.usage.count).toBe(2);
+  });
+
+  it("paging a get is one use: later windows neither count nor change the text", async () => {
+    const f = await loaded();
+    const { context } = await f.call(createArgs({ document: "δ".repeat(20_000) }));
+    const first = await f.registry.call("recipe", { action: "get", recipeId: context.recipeId }, f.context);
+    if (first.kind !== "result") throw new Error("no result");
+    const page = JSON.parse(first.result.content[1]!.text) as { totalChars: number; nextResultStart: number };
+    let text = first.result.content[0]!.text;
+    for (let start = page.nextResultStart; start < page.totalChars; start += 8000) {
+      const next = await f.registry.call("recipe", { action: "get", recipeId: context.recipeId, resultStart: start, resultEnd: start + 8000 }, f.context);
+      if (next.kind !== "result") throw new Error("no result");
+      text += next.result.content[0]!.text;
+    }
+    expect(text.length).toBe(page.totalChars);
+    const whole = JSON.parse(text) as { context: { document: string; usage: { count: number } } };
+    expect(whole.context.document).toBe("δ".repeat(20_000));
+    expect(whole.context.usage.count).toBe(1);
+    expect(f.library.usage.get(context.recipeId)!.count).toBe(1);
   });
 
   it("records usage durably once flushed", async () => {
