@@ -1,14 +1,19 @@
 /**
  * The live recipe library of one DCC: discovery → loaders → immutable catalog
  * snapshot → search index. Tool handlers call `current()` once per request
- * and work on that snapshot; every change publishes a new one.
+ * and work on that snapshot; every change publishes a new one, so a request
+ * that started on revision N finishes on N whatever is published meanwhile.
+ *
+ * Hot reload (SPEC §10): `watch()` starts a file watcher whose batches are
+ * applied one at a time by the incremental catalog; a batch that changes
+ * nothing publishes nothing.
  */
 import type { Logger } from "pino";
-import { discoverSkills } from "../skills/discover.js";
 import type { Diagnostic } from "../skills/diagnostics.js";
-import { loadSkillRecipes } from "./loader.js";
-import { buildSnapshot, skillServesDcc, withPlaybook, type CatalogSnapshot, type LoadedSkill } from "./catalog.js";
-import { openPrivateStore, toPrivateRecipe, type PlaybookDraft, type PlaybookPatch, type PrivateStore, type StoreResult } from "./private/store.js";
+import { watchSkills, type SkillWatcher, type WatchBatch } from "../skills/watcher.js";
+import { buildSnapshot, withPlaybook, type CatalogSnapshot, type LoadedSkill } from "./catalog.js";
+import { IncrementalCatalog, type ApplyResult, type ChangeSet } from "./reload.js";
+import { openPrivateStore, type PlaybookDraft, type PlaybookPatch, type PrivateStore, type StoreResult } from "./private/store.js";
 import { openUsageStore, type UsageStore } from "./private/usage.js";
 import type { SearchEngine } from "./search/engine.js";
 import path from "node:path";
@@ -26,6 +31,27 @@ export interface RecipeLibraryOptions {
   readonly logger: Logger;
 }
 
+/** Why a snapshot was published; `visible` is false when only diagnostics changed. */
+export interface CatalogChange {
+  readonly source: "load" | "reload" | "write";
+  readonly visible: boolean;
+}
+
+export type CatalogListener = (snapshot: CatalogSnapshot, previous: CatalogSnapshot | null, change: CatalogChange) => void;
+
+export interface WatchOptions {
+  readonly debounceMs?: number;
+  readonly maxWaitMs?: number;
+  readonly depth?: number;
+}
+
+interface PendingChanges {
+  roots: Set<number>;
+  skillDirs: Map<string, { rootIndex: number; dir: string }>;
+  privateSlugs: Set<string>;
+  privateAll: boolean;
+}
+
 export class RecipeLibrary {
   readonly dcc: string;
   readonly settings: LibrarySettings;
@@ -35,9 +61,14 @@ export class RecipeLibrary {
   private readonly logger: Logger;
   private snapshot: CatalogSnapshot | null = null;
   private revision = 0;
-  private loadedSkills: readonly LoadedSkill[] = [];
-  private discoveryDiagnostics: readonly Diagnostic[] = [];
-  private listeners = new Set<(snapshot: CatalogSnapshot, previous: CatalogSnapshot | null) => void>();
+  private readonly catalog: IncrementalCatalog;
+  private listeners = new Set<CatalogListener>();
+  /** Serializes full loads and reload batches: the catalog state is not re-entrant. */
+  private exclusive: Promise<unknown> = Promise.resolve();
+  private firstLoad: Promise<unknown> | null = null;
+  private pending: PendingChanges | null = null;
+  private draining: Promise<void> | null = null;
+  private watcher: SkillWatcher | null = null;
 
   constructor(options: RecipeLibraryOptions) {
     this.settings = options.settings;
@@ -46,6 +77,7 @@ export class RecipeLibrary {
     this.logger = options.logger.child({ dcc: this.dcc });
     this.store = openPrivateStore({ dir: options.settings.privateDir, logger: this.logger });
     this.usage = openUsageStore({ file: path.join(options.settings.stateDir, "usage.json") });
+    this.catalog = new IncrementalCatalog({ dcc: this.dcc, roots: this.settings.skillRoots, store: this.store });
   }
 
   /** The snapshot a request should use, or null before the first load. */
@@ -54,60 +86,142 @@ export class RecipeLibrary {
   }
 
   /** Called with each new snapshot after it is published. */
-  onChange(listener: (snapshot: CatalogSnapshot, previous: CatalogSnapshot | null) => void): () => void {
+  onChange(listener: CatalogListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
   /** Full load from disk: discovery, every skill, every private playbook. */
-  async load(): Promise<CatalogSnapshot> {
-    const started = performance.now();
-    await this.usage.load();
-    const discovered = await discoverSkills(this.settings.skillRoots, { logger: this.logger });
-    const served = discovered.skills.filter((skill) => {
-      const keep = skillServesDcc(skill.dcc, this.dcc);
-      if (!keep) this.logger.debug({ skill: skill.name, skillDcc: skill.dcc }, "skill is for another DCC");
-      return keep;
+  load(): Promise<CatalogSnapshot> {
+    const run = this.serialize(async () => {
+      const started = performance.now();
+      await this.usage.load();
+      await this.catalog.loadAll();
+      const snapshot = this.build(++this.revision);
+      this.publish(snapshot, { source: "load", visible: true });
+      for (const d of snapshot.diagnostics) {
+        this.logger[d.severity === "error" ? "warn" : "info"]({ diagnostic: d }, "skill diagnostic");
+      }
+      this.logger.info(
+        { skills: snapshot.skills.size, recipes: snapshot.recipes.size, diagnostics: snapshot.diagnostics.length, ms: Math.round(performance.now() - started) },
+        "catalog loaded",
+      );
+      return snapshot;
     });
-    const loaded = await Promise.all(
-      served.map(async (info): Promise<LoadedSkill> => ({ info, ...(await loadSkillRecipes(info)) })),
-    );
-    const privateLoad = await this.store.loadAll();
-    this.loadedSkills = loaded;
-    this.discoveryDiagnostics = discovered.diagnostics;
-    const snapshot = buildSnapshot({
-      dcc: this.dcc,
-      revision: ++this.revision,
-      skills: loaded,
-      discoveryDiagnostics: discovered.diagnostics,
-      privateRecipes: privateLoad.playbooks.map(toPrivateRecipe),
-      privateDiagnostics: privateLoad.diagnostics,
-    });
-    this.publish(snapshot);
-    for (const d of snapshot.diagnostics) {
-      this.logger[d.severity === "error" ? "warn" : "info"]({ diagnostic: d }, "skill diagnostic");
-    }
-    this.logger.info(
-      { skills: snapshot.skills.size, recipes: snapshot.recipes.size, diagnostics: snapshot.diagnostics.length, ms: Math.round(performance.now() - started) },
-      "catalog loaded",
-    );
-    return snapshot;
+    this.firstLoad ??= run.catch(() => undefined);
+    return run;
   }
 
-  /** Skills and diagnostics of the last full load (hot reload starts from these). */
+  /** Skills and diagnostics as last loaded or reloaded. */
   loadedState(): { skills: readonly LoadedSkill[]; discoveryDiagnostics: readonly Diagnostic[] } {
-    return { skills: this.loadedSkills, discoveryDiagnostics: this.discoveryDiagnostics };
+    const parts = this.catalog.parts();
+    return { skills: parts.skills, discoveryDiagnostics: parts.discoveryDiagnostics };
   }
 
-  /** Publish a snapshot built elsewhere (hot reload); assigns the next revision. */
+  /** Publish a snapshot built elsewhere; assigns the next revision. */
   replace(build: (revision: number) => CatalogSnapshot): CatalogSnapshot {
     const snapshot = build(++this.revision);
-    this.publish(snapshot);
+    this.publish(snapshot, { source: "reload", visible: true });
     return snapshot;
   }
 
   nextRevision(): number {
     return ++this.revision;
+  }
+
+  /**
+   * Re-reads what `changes` names and publishes a new snapshot when anything
+   * differs. Calls are queued behind each other and behind `load()`.
+   */
+  applyChanges(changes: ChangeSet): Promise<ApplyResult> {
+    return this.serialize(async () => {
+      const started = performance.now();
+      const result = await this.catalog.apply(changes);
+      if (result.changed && this.snapshot !== null) {
+        // Built from the catalog state at this instant, so a playbook the
+        // daemon wrote while the batch was read is included.
+        const snapshot = this.build(++this.revision);
+        this.publish(snapshot, { source: "reload", visible: result.visible });
+        for (const d of snapshot.diagnostics) {
+          if (d.code === "reload_kept_last_good") this.logger.warn({ diagnostic: d }, "skill diagnostic");
+        }
+        this.logger.info(
+          { revision: snapshot.revision, skills: result.reloadedSkills.length, visible: result.visible, ms: Math.round(performance.now() - started) },
+          "catalog reloaded",
+        );
+      }
+      return result;
+    });
+  }
+
+  /** Starts hot reload; resolves once the watcher sees changes. Idempotent. */
+  async watch(options: WatchOptions = {}): Promise<void> {
+    if (this.watcher === null) {
+      this.watcher = watchSkills({
+        roots: this.settings.skillRoots,
+        privateDir: this.settings.privateDir,
+        onBatch: (batch) => this.enqueue(batch),
+        logger: this.logger,
+        ...options,
+      });
+    }
+    await this.watcher.ready();
+  }
+
+  /** Stops hot reload and waits for a batch being applied. */
+  async stopWatching(): Promise<void> {
+    const watcher = this.watcher;
+    this.watcher = null;
+    await watcher?.close();
+    this.pending = null;
+    await this.whenIdle();
+  }
+
+  /** Resolves when no reload batch is queued or running. */
+  async whenIdle(): Promise<void> {
+    while (this.draining !== null) await this.draining;
+  }
+
+  private enqueue(batch: WatchBatch): void {
+    const p = (this.pending ??= { roots: new Set(), skillDirs: new Map(), privateSlugs: new Set(), privateAll: false });
+    for (const r of batch.roots) p.roots.add(r);
+    for (const d of batch.skillDirs) p.skillDirs.set(`${d.rootIndex}\u0000${d.dir}`, d);
+    if (batch.privateAll) p.privateAll = true;
+    for (const name of batch.privateFiles) {
+      const slug = this.store.slugFromFile(name);
+      if (slug !== null) p.privateSlugs.add(slug);
+      // A .md file that is not a slug gets (or loses) a diagnostic from a full re-read.
+      else if (name.endsWith(".md")) p.privateAll = true;
+    }
+    this.draining ??= this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      // Events that arrive during the first load are applied after it.
+      await this.firstLoad;
+      while (this.pending !== null) {
+        const p = this.pending;
+        this.pending = null;
+        try {
+          await this.applyChanges({ roots: p.roots, skillDirs: [...p.skillDirs.values()], privateSlugs: p.privateSlugs, privateAll: p.privateAll });
+        } catch (error) {
+          this.logger.error({ err: error }, "hot reload failed");
+        }
+      }
+    } finally {
+      this.draining = null;
+    }
+  }
+
+  private serialize<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.exclusive.then(work, work);
+    this.exclusive = run.catch(() => undefined);
+    return run;
+  }
+
+  private build(revision: number): CatalogSnapshot {
+    return buildSnapshot({ dcc: this.dcc, revision, ...this.catalog.parts() });
   }
 
   async createPlaybook(draft: PlaybookDraft): Promise<StoreResult> {
@@ -128,18 +242,25 @@ export class RecipeLibrary {
   }
 
   private showPlaybook(slug: string, result: StoreResult & { ok: true }): void {
+    // The catalog remembers the write, so the watcher event it causes is a no-op.
+    const recipe = this.catalog.notePlaybookWritten(result.playbook);
     const base = this.snapshot;
     if (base === null) return;
-    const recipe = toPrivateRecipe(result.playbook);
     this.logger.debug({ slug }, "playbook written");
-    this.publish(withPlaybook(base, recipe, ++this.revision));
+    this.publish(withPlaybook(base, recipe, ++this.revision), { source: "write", visible: true });
   }
 
-  private publish(snapshot: CatalogSnapshot): void {
+  private publish(snapshot: CatalogSnapshot, change: CatalogChange): void {
     const previous = this.snapshot;
     // Index first, then expose: a search that sees revision N finds N's recipes.
     this.search.update([...snapshot.recipes.values()], snapshot.revision);
     this.snapshot = snapshot;
-    for (const listener of this.listeners) listener(snapshot, previous);
+    for (const listener of this.listeners) {
+      try {
+        listener(snapshot, previous, change);
+      } catch (error) {
+        this.logger.error({ err: error }, "catalog listener failed");
+      }
+    }
   }
 }

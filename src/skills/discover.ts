@@ -97,8 +97,8 @@ export async function loadSkill(dir: string, root: string, rootIndex: number): P
   return { skill, diagnostics: parsed.diagnostics };
 }
 
-/** Skill directories of one root, in a stable order. */
-async function skillDirsOf(root: string): Promise<string[]> {
+/** Skill directories of one root, in a stable order (hot reload re-lists one root with it). */
+export async function skillDirsOf(root: string): Promise<string[]> {
   if (await isFile(path.join(root, "SKILL.md"))) return [root];
   let names: string[];
   try {
@@ -114,23 +114,23 @@ async function skillDirsOf(root: string): Promise<string[]> {
   return dirs;
 }
 
-export async function discoverSkills(
-  roots: readonly string[],
-  options: { logger?: DiscoverLogger } = {},
-): Promise<DiscoverResult> {
+export interface RootScan {
+  readonly rootIndex: number;
+  /** loadSkill results of the root's skill directories, in directory order. */
+  readonly results: readonly LoadSkillResult[];
+}
+
+/**
+ * Merges per-root scans into one discovery result: diagnostics in root then
+ * directory order, and the first skill of a name (in priority order) wins.
+ * Pure, so a hot reload that re-read one directory can re-merge in memory.
+ */
+export function assembleDiscovery(scans: readonly RootScan[]): DiscoverResult {
   const skills: SkillInfo[] = [];
   const diagnostics: Diagnostic[] = [];
   const byName = new Map<string, SkillInfo>();
-
-  for (let rootIndex = 0; rootIndex < roots.length; rootIndex++) {
-    const root = path.resolve(roots[rootIndex]!);
-    if (!(await isDir(root))) {
-      options.logger?.debug({ root, rootIndex }, "skill root missing; skipped");
-      continue;
-    }
-    const dirs = await skillDirsOf(root);
-    const loaded = await Promise.all(dirs.map((d) => loadSkill(d, root, rootIndex)));
-    for (const { skill, diagnostics: ds } of loaded) {
+  for (const { rootIndex, results } of scans) {
+    for (const { skill, diagnostics: ds } of results) {
       diagnostics.push(...ds);
       if (skill === null) continue;
       const first = byName.get(skill.name);
@@ -151,4 +151,21 @@ export async function discoverSkills(
     }
   }
   return { skills, diagnostics };
+}
+
+export async function discoverSkills(
+  roots: readonly string[],
+  options: { logger?: DiscoverLogger } = {},
+): Promise<DiscoverResult> {
+  const scans: RootScan[] = [];
+  for (let rootIndex = 0; rootIndex < roots.length; rootIndex++) {
+    const root = path.resolve(roots[rootIndex]!);
+    if (!(await isDir(root))) {
+      options.logger?.debug({ root, rootIndex }, "skill root missing; skipped");
+      continue;
+    }
+    const dirs = await skillDirsOf(root);
+    scans.push({ rootIndex, results: await Promise.all(dirs.map((d) => loadSkill(d, root, rootIndex))) });
+  }
+  return assembleDiscovery(scans);
 }

@@ -1,0 +1,415 @@
+/**
+ * Incremental catalog state for hot reload (SPEC §10). It remembers, per
+ * skill directory, the parsed SKILL.md and the recipes of each recipe file,
+ * so a change re-reads only the directories and playbooks it names and the
+ * rest of the catalog is reused as is.
+ *
+ * Keep-last-good: a file that turns malformed (YAML that no longer parses, a
+ * pack without `recipes:`, a SKILL.md whose frontmatter broke, a file caught
+ * empty mid-save) keeps the recipes of its last good read, with a
+ * `reload_kept_last_good` warning beside the loader's own error, until it is
+ * fixed. A file that is gone loses its recipes.
+ */
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import { diagnostic, type Diagnostic, type DiagnosticCode } from "../skills/diagnostics.js";
+import { assembleDiscovery, loadSkill, skillDirsOf, type LoadSkillResult } from "../skills/discover.js";
+import { resolveRecipePaths, skillRelative } from "../skills/recipe-paths.js";
+import type { SkillInfo } from "../skills/types.js";
+import { skillServesDcc, type LoadedSkill } from "./catalog.js";
+import { dedupeRecipes, loadRecipeFile } from "./loader.js";
+import { toPrivateRecipe, type PrivateStore } from "./private/store.js";
+import type { Playbook, PrivateRecipe, Recipe } from "./types.js";
+
+/** What changed on disk, as a watcher reports it. */
+export interface ChangeSet {
+  /** Roots (by index) whose list of skill directories must be re-read. */
+  readonly roots: ReadonlySet<number>;
+  /** Skill directories to re-read; a directory that is not (or no longer) a skill is fine. */
+  readonly skillDirs: ReadonlyArray<{ readonly rootIndex: number; readonly dir: string }>;
+  /** Private playbooks to re-read, by slug. */
+  readonly privateSlugs: ReadonlySet<string>;
+  /** Re-read the whole private directory. */
+  readonly privateAll: boolean;
+}
+
+export interface ApplyResult {
+  /** Anything in the snapshot (skills, recipes, diagnostics) differs. */
+  readonly changed: boolean;
+  /** Skills or recipes a client can see differ (not only diagnostics). */
+  readonly visible: boolean;
+  /** Skill directories whose recipe files were re-read (for logs and tests). */
+  readonly reloadedSkills: readonly string[];
+}
+
+export interface SnapshotInputs {
+  readonly skills: readonly LoadedSkill[];
+  readonly discoveryDiagnostics: readonly Diagnostic[];
+  readonly privateRecipes: readonly PrivateRecipe[];
+  readonly privateDiagnostics: readonly Diagnostic[];
+}
+
+/** Loader codes meaning "this file could not be read as a whole": keep its last good recipes. */
+const MALFORMED_CODES: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode>([
+  "yaml_parse_error",
+  "yaml_duplicate_key",
+  "yaml_alias_limit",
+  "pack_missing_recipes",
+  "not_utf8",
+  "file_too_large",
+  "file_unreadable",
+  "frontmatter_missing",
+  "frontmatter_invalid",
+  "non_spec_top_level_keys",
+  "invalid_metadata",
+  "private_playbook_invalid",
+]);
+
+interface FileState {
+  readonly rel: string;
+  /** Recipes served for this file (the last good ones while it is malformed). */
+  readonly recipes: readonly Recipe[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+interface SkillState {
+  readonly info: SkillInfo;
+  readonly files: ReadonlyMap<string, FileState>;
+  readonly loaded: LoadedSkill;
+}
+
+interface DirState {
+  /** What discovery sees: the last good SKILL.md while the current one is malformed. */
+  readonly result: LoadSkillResult;
+}
+
+interface PrivateState {
+  readonly recipe: PrivateRecipe | null;
+  readonly diagnostics: readonly Diagnostic[];
+  /** Bumped by daemon writes, so a read that raced one is discarded. */
+  readonly generation: number;
+}
+
+export interface IncrementalCatalogOptions {
+  readonly dcc: string;
+  readonly roots: readonly string[];
+  readonly store: PrivateStore;
+}
+
+function dirKey(rootIndex: number, dir: string): string {
+  return `${rootIndex}\u0000${dir}`;
+}
+
+async function isFile(p: string): Promise<boolean> {
+  return (await stat(p).catch(() => null))?.isFile() ?? false;
+}
+
+function kept(d: Diagnostic, what: string): Diagnostic {
+  return diagnostic("warning", "reload_kept_last_good", `${what} became malformed; its last good version is served until it is fixed`, {
+    ...(d.skill !== undefined ? { skill: d.skill } : {}),
+    ...(d.file !== undefined ? { file: d.file } : {}),
+  });
+}
+
+function isMalformed(diagnostics: readonly Diagnostic[]): Diagnostic | undefined {
+  return diagnostics.find((d) => d.severity === "error" && MALFORMED_CODES.has(d.code));
+}
+
+export class IncrementalCatalog {
+  private readonly dcc: string;
+  private readonly roots: readonly string[];
+  private readonly store: PrivateStore;
+  /** Skill directories per root, in discovery order. */
+  private dirsByRoot = new Map<number, string[]>();
+  private dirs = new Map<string, DirState>();
+  /** Served skills by directory key. */
+  private skills = new Map<string, SkillState>();
+  private order: string[] = [];
+  private discoveryDiagnostics: readonly Diagnostic[] = [];
+  private privates = new Map<string, PrivateState>();
+  private privateDirDiagnostics: readonly Diagnostic[] = [];
+
+  constructor(options: IncrementalCatalogOptions) {
+    this.dcc = options.dcc;
+    this.roots = options.roots.map((r) => path.resolve(r));
+    this.store = options.store;
+  }
+
+  /** Full load from disk. */
+  async loadAll(): Promise<void> {
+    const all = new Set<number>(this.roots.map((_, i) => i));
+    this.dirsByRoot.clear();
+    this.dirs.clear();
+    this.skills.clear();
+    this.privates.clear();
+    await this.apply({ roots: all, skillDirs: [], privateSlugs: new Set(), privateAll: true });
+  }
+
+  /** Re-reads what `changes` names and re-merges; the caller serializes calls. */
+  async apply(changes: ChangeSet): Promise<ApplyResult> {
+    const dirty = new Set<string>();
+    let rootsChanged = false;
+    for (const rootIndex of changes.roots) {
+      const root = this.roots[rootIndex];
+      if (root === undefined) continue;
+      const isDir = (await stat(root).catch(() => null))?.isDirectory() ?? false;
+      const next = isDir ? await skillDirsOf(root) : [];
+      const before = this.dirsByRoot.get(rootIndex) ?? [];
+      if (next.length === 0) this.dirsByRoot.delete(rootIndex);
+      else this.dirsByRoot.set(rootIndex, next);
+      const nextSet = new Set(next);
+      for (const dir of before) {
+        if (!nextSet.has(dir)) {
+          this.dirs.delete(dirKey(rootIndex, dir));
+          rootsChanged = true;
+        }
+      }
+      // A rescan re-reads every directory: it also serves as the catch-up after
+      // a root (re)appears, when individual events may have been missed.
+      for (const dir of next) dirty.add(dirKey(rootIndex, dir));
+      if (before.length !== next.length) rootsChanged = true;
+    }
+    for (const { rootIndex, dir } of changes.skillDirs) {
+      const root = this.roots[rootIndex];
+      if (root === undefined) continue;
+      const abs = path.resolve(dir);
+      if (await this.updateMembership(rootIndex, root, abs)) rootsChanged = true;
+      if ((this.dirsByRoot.get(rootIndex) ?? []).includes(abs)) dirty.add(dirKey(rootIndex, abs));
+    }
+
+    let discoveryChanged = rootsChanged;
+    await Promise.all(
+      [...dirty].map(async (key) => {
+        const [indexText, dir] = key.split("\u0000") as [string, string];
+        const rootIndex = Number(indexText);
+        const fresh = await loadSkill(dir, this.roots[rootIndex]!, rootIndex);
+        const previous = this.dirs.get(key);
+        const result = this.keepGoodSkillMd(fresh, previous);
+        if (previous === undefined || JSON.stringify(previous.result) !== JSON.stringify(result)) discoveryChanged = true;
+        this.dirs.set(key, { result });
+      }),
+    );
+
+    const reloadedSkills: string[] = [];
+    let visible = false;
+    let changed = false;
+    if (discoveryChanged || dirty.size > 0) {
+      const scans = [...this.dirsByRoot.keys()].sort((a, b) => a - b).map((rootIndex) => ({
+        rootIndex,
+        results: (this.dirsByRoot.get(rootIndex) ?? []).map((dir) => this.dirs.get(dirKey(rootIndex, dir))?.result ?? { skill: null, diagnostics: [] }),
+      }));
+      const discovered = assembleDiscovery(scans);
+      if (!sameJson(discovered.diagnostics, this.discoveryDiagnostics)) changed = true;
+      this.discoveryDiagnostics = Object.freeze(discovered.diagnostics);
+      const served = discovered.skills.filter((s) => skillServesDcc(s.dcc, this.dcc));
+      const nextSkills = new Map<string, SkillState>();
+      const toLoad: SkillInfo[] = [];
+      for (const info of served) {
+        const key = dirKey(info.rootIndex, info.dir);
+        const previous = this.skills.get(key);
+        if (previous !== undefined && !dirty.has(key) && previous.info === info) nextSkills.set(key, previous);
+        else toLoad.push(info);
+      }
+      const loaded = await Promise.all(toLoad.map((info) => this.loadSkillFiles(info, this.skills.get(dirKey(info.rootIndex, info.dir)))));
+      for (const state of loaded) {
+        const key = dirKey(state.info.rootIndex, state.info.dir);
+        nextSkills.set(key, state);
+        reloadedSkills.push(state.info.name);
+        const previous = this.skills.get(key);
+        if (previous === undefined || !sameSkill(previous.loaded, state.loaded)) visible = true;
+        if (previous === undefined || !sameJson(previous.loaded.diagnostics, state.loaded.diagnostics)) changed = true;
+      }
+      for (const key of this.skills.keys()) if (!nextSkills.has(key)) visible = true;
+      const order = served.map((s) => dirKey(s.rootIndex, s.dir));
+      if (order.join("\n") !== this.order.join("\n")) visible = true;
+      this.skills = nextSkills;
+      this.order = order;
+    }
+
+    const privateOutcome = await this.applyPrivate(changes);
+    visible ||= privateOutcome.visible;
+    changed ||= privateOutcome.changed || visible;
+    return { changed, visible, reloadedSkills };
+  }
+
+  /** The parts buildSnapshot needs, in discovery order. */
+  parts(): SnapshotInputs {
+    const privateRecipes: PrivateRecipe[] = [];
+    const privateDiagnostics: Diagnostic[] = [...this.privateDirDiagnostics];
+    for (const slug of [...this.privates.keys()].sort()) {
+      const p = this.privates.get(slug)!;
+      if (p.recipe !== null) privateRecipes.push(p.recipe);
+      privateDiagnostics.push(...p.diagnostics);
+    }
+    return {
+      skills: this.order.map((key) => this.skills.get(key)!.loaded),
+      discoveryDiagnostics: this.discoveryDiagnostics,
+      privateRecipes,
+      privateDiagnostics,
+    };
+  }
+
+  /** A playbook the daemon itself wrote: already current, so its file event must be a no-op. */
+  notePlaybookWritten(playbook: Playbook): PrivateRecipe {
+    const recipe = toPrivateRecipe(playbook);
+    const previous = this.privates.get(playbook.slug);
+    this.privates.set(playbook.slug, { recipe, diagnostics: [], generation: (previous?.generation ?? 0) + 1 });
+    return recipe;
+  }
+
+  /** Adds or removes `dir` from its root's skill list; true when the list changed. */
+  private async updateMembership(rootIndex: number, root: string, dir: string): Promise<boolean> {
+    const list = this.dirsByRoot.get(rootIndex) ?? [];
+    const rootIsSkill = list.length === 1 && list[0] === root;
+    const inRoot = path.dirname(dir) === root;
+    let member: boolean;
+    if (dir === root) member = await isFile(path.join(root, "SKILL.md"));
+    else member = inRoot && !rootIsSkill && (await isFile(path.join(dir, "SKILL.md")));
+    if (dir === root && member !== rootIsSkill) {
+      // The root turned into a skill or stopped being one: re-list it whole.
+      const next = member ? [root] : await skillDirsOf(root);
+      for (const d of list) if (!next.includes(d)) this.dirs.delete(dirKey(rootIndex, d));
+      if (next.length === 0) this.dirsByRoot.delete(rootIndex);
+      else this.dirsByRoot.set(rootIndex, next);
+      return true;
+    }
+    if (dir === root) return false;
+    const has = list.includes(dir);
+    if (member === has) return false;
+    const next = member ? [...list, dir].sort(compareDirs) : list.filter((d) => d !== dir);
+    if (!member) this.dirs.delete(dirKey(rootIndex, dir));
+    if (next.length === 0) this.dirsByRoot.delete(rootIndex);
+    else this.dirsByRoot.set(rootIndex, next);
+    return true;
+  }
+
+  /** A SKILL.md that broke keeps the skill as it was, with a warning. */
+  private keepGoodSkillMd(fresh: LoadSkillResult, previous: DirState | undefined): LoadSkillResult {
+    const good = previous?.result.skill ?? null;
+    if (fresh.skill !== null || good === null) return fresh;
+    const bad = isMalformed(fresh.diagnostics);
+    if (bad === undefined) return fresh;
+    const withSkill = fresh.diagnostics.map((d) => (d.skill === undefined ? d : diagnostic(d.severity, d.code, d.message, { ...d, skill: good.name })));
+    return { skill: good, diagnostics: [...withSkill, kept({ ...bad, skill: good.name, file: "SKILL.md" }, "SKILL.md")] };
+  }
+
+  private async loadSkillFiles(info: SkillInfo, previous: SkillState | undefined): Promise<SkillState> {
+    const resolved = await resolveRecipePaths(info.dir, info.recipePatterns, info.name);
+    // Last good recipes only carry over while they would get the same identity.
+    const reusable = previous !== undefined && previous.info.name === info.name ? previous.files : new Map<string, FileState>();
+    const files = new Map<string, FileState>();
+    const states = await Promise.all(
+      resolved.files.map(async (abs): Promise<FileState> => {
+        const rel = skillRelative(info.dir, abs);
+        const result = await loadRecipeFile(info, abs);
+        const last = reusable.get(rel);
+        if (result.recipes.length > 0 || last === undefined || last.recipes.length === 0) {
+          return { rel, recipes: result.recipes, diagnostics: result.diagnostics };
+        }
+        const bad = isMalformed(result.diagnostics) ?? (await caughtEmpty(abs, info.name, rel));
+        if (bad === undefined) return { rel, recipes: result.recipes, diagnostics: result.diagnostics };
+        const reported = result.diagnostics.includes(bad) ? result.diagnostics : [...result.diagnostics, bad];
+        return { rel, recipes: last.recipes, diagnostics: [...reported, kept(bad, rel)] };
+      }),
+    );
+    for (const s of states) files.set(s.rel, s);
+    const all = states.flatMap((s) => s.recipes);
+    const merged = dedupeRecipes(all);
+    const loaded: LoadedSkill = Object.freeze({
+      info,
+      recipes: Object.freeze(merged.recipes),
+      diagnostics: Object.freeze([...resolved.diagnostics, ...states.flatMap((s) => s.diagnostics), ...merged.diagnostics]),
+      files: Object.freeze(states.map((s) => s.rel)),
+    });
+    return { info, files, loaded };
+  }
+
+  private async applyPrivate(changes: ChangeSet): Promise<{ changed: boolean; visible: boolean }> {
+    if (!changes.privateAll && changes.privateSlugs.size === 0) return { changed: false, visible: false };
+    let changed = false;
+    let visible = false;
+    const set = (slug: string, next: { recipe: PrivateRecipe | null; diagnostics: readonly Diagnostic[] }, generation: number): void => {
+      const previous = this.privates.get(slug);
+      // A daemon write landed while this read was in flight: the write is newer.
+      if ((previous?.generation ?? 0) !== generation) return;
+      const prevRecipe = previous?.recipe ?? null;
+      if (!samePlaybook(prevRecipe, next.recipe)) visible = true;
+      if (!sameJson(previous?.diagnostics ?? [], next.diagnostics)) changed = true;
+      if (next.recipe === null && next.diagnostics.length === 0) this.privates.delete(slug);
+      else this.privates.set(slug, { ...next, recipe: samePlaybook(prevRecipe, next.recipe) ? prevRecipe : next.recipe, generation });
+    };
+    if (changes.privateAll) {
+      const generations = new Map([...this.privates].map(([slug, p]) => [slug, p.generation]));
+      const all = await this.store.loadAll();
+      const bySlug = new Map<string, { recipe: PrivateRecipe | null; diagnostics: Diagnostic[] }>();
+      for (const playbook of all.playbooks) bySlug.set(playbook.slug, { recipe: toPrivateRecipe(playbook), diagnostics: [] });
+      const dirDiagnostics: Diagnostic[] = [];
+      for (const d of all.diagnostics) {
+        const slug = d.file !== undefined ? this.store.slugFromFile(d.file) : null;
+        if (slug === null) dirDiagnostics.push(d);
+        else bySlug.set(slug, { recipe: null, diagnostics: [d] });
+      }
+      if (!sameJson(dirDiagnostics, this.privateDirDiagnostics)) changed = true;
+      this.privateDirDiagnostics = Object.freeze(dirDiagnostics);
+      for (const slug of new Set([...this.privates.keys(), ...bySlug.keys()])) {
+        const next = bySlug.get(slug) ?? { recipe: null, diagnostics: [] };
+        set(slug, this.keepGoodPlaybook(slug, next), generations.get(slug) ?? 0);
+      }
+    } else {
+      await Promise.all(
+        [...changes.privateSlugs].map(async (slug) => {
+          const generation = this.privates.get(slug)?.generation ?? 0;
+          const one = await this.store.loadOne(slug);
+          const next = {
+            recipe: one.playbook === null ? null : toPrivateRecipe(one.playbook),
+            diagnostics: one.diagnostic === undefined ? [] : [one.diagnostic],
+          };
+          set(slug, this.keepGoodPlaybook(slug, next), generation);
+        }),
+      );
+    }
+    return { changed: changed || visible, visible };
+  }
+
+  private keepGoodPlaybook(
+    slug: string,
+    next: { recipe: PrivateRecipe | null; diagnostics: readonly Diagnostic[] },
+  ): { recipe: PrivateRecipe | null; diagnostics: readonly Diagnostic[] } {
+    const last = this.privates.get(slug)?.recipe ?? null;
+    const bad = next.recipe === null ? isMalformed(next.diagnostics) : undefined;
+    if (last === null || bad === undefined) return next;
+    return { recipe: last, diagnostics: [...next.diagnostics, kept(bad, bad.file ?? `${slug}.md`)] };
+  }
+}
+
+/** A recipe file read empty while it had recipes: most likely caught between truncate and write. */
+async function caughtEmpty(abs: string, skill: string, rel: string): Promise<Diagnostic | undefined> {
+  const st = await stat(abs).catch(() => null);
+  if (st === null || st.size > 0) return undefined;
+  return diagnostic("error", "file_unreadable", `${rel} is empty`, { skill, file: rel });
+}
+
+function compareDirs(a: string, b: string): number {
+  // skillDirsOf sorts plain names with the default (UTF-16) order.
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** What a client can see of a recipe; compiled validators are derived from the schemas. */
+function recipeView(recipe: Recipe): string {
+  return JSON.stringify(recipe, (key, value: unknown) => (key === "inputValidator" || key === "outputValidator" ? undefined : value));
+}
+
+function sameSkill(a: LoadedSkill, b: LoadedSkill): boolean {
+  if (a.recipes.length !== b.recipes.length || !sameJson(a.info, b.info) || !sameJson(a.files, b.files)) return false;
+  for (let i = 0; i < a.recipes.length; i++) if (recipeView(a.recipes[i]!) !== recipeView(b.recipes[i]!)) return false;
+  return true;
+}
+
+function samePlaybook(a: PrivateRecipe | null, b: PrivateRecipe | null): boolean {
+  if (a === null || b === null) return a === b;
+  return sameJson(a, b);
+}
