@@ -3,6 +3,7 @@
  * consistent version). Builders return a new frozen snapshot; nothing mutates
  * one after it is published.
  */
+import path from "node:path";
 import type { Diagnostic } from "../skills/diagnostics.js";
 import type { SkillInfo } from "../skills/types.js";
 import type { Playbook, PrivateRecipe, Recipe } from "./types.js";
@@ -31,6 +32,7 @@ export interface LoadedSkill {
   readonly info: SkillInfo;
   readonly recipes: readonly Recipe[];
   readonly diagnostics: readonly Diagnostic[];
+  /** Absolute recipe file paths as the loader resolved them (never sent to clients). */
   readonly files: readonly string[];
 }
 
@@ -60,7 +62,7 @@ export function buildSnapshot(parts: SnapshotParts): CatalogSnapshot {
       Object.freeze({
         info: loaded.info,
         recipeIds: Object.freeze(recipeIds),
-        files: Object.freeze([...loaded.files]),
+        files: Object.freeze(loaded.files.map((file) => skillRelativePath(loaded.info.dir, file))),
         diagnostics: Object.freeze([...loaded.diagnostics]),
       }),
     );
@@ -107,6 +109,11 @@ export function skillServesDcc(skillDcc: string, servedDcc: string): boolean {
   // `python` is the dcc-mcp-core default for a skill that names no host: it is
   // generic pipeline code, so every DCC sees it, as it sees `any`.
   return dcc === servedDcc || dcc === "any" || dcc === "python";
+}
+
+/** Clients see skill-relative, `/`-separated paths only (SPEC §3). */
+function skillRelativePath(skillDir: string, file: string): string {
+  return path.isAbsolute(file) ? path.relative(skillDir, file).split(path.sep).join("/") : file;
 }
 
 function freezeMap<K, V>(map: Map<K, V>): ReadonlyMap<K, V> {

@@ -4,7 +4,8 @@
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, connect, skillMd, startServer, writeTree, type RunningServer } from "./harness.js";
+import fs from "node:fs/promises";
+import { call, connect, makeTempDir, skillMd, startServer, writeTree, type RunningServer } from "./harness.js";
 
 const MD = `# Modeling recipes
 
@@ -74,10 +75,11 @@ recipes:
 
 let running: RunningServer;
 let client: Client;
+let skillsRoot: string;
 
 beforeAll(async () => {
-  running = await startServer({ dccs: ["maya", "houdini"] });
-  await writeTree(running.skillsDir, {
+  skillsRoot = await makeTempDir();
+  await writeTree(skillsRoot, {
     "maya-model/SKILL.md": skillMd("maya-model", "maya", "RECIPES.md"),
     "maya-model/RECIPES.md": MD,
     "fx/SKILL.md": skillMd("fx", "any", "packs/*.yaml"),
@@ -86,14 +88,14 @@ beforeAll(async () => {
     "broken/SKILL.md": skillMd("broken", "maya", "bad.yaml"),
     "broken/bad.yaml": "recipes: [\n  - name: x\n",
   });
-  await running.server.stop();
-  running = await startServer({ dccs: ["maya", "houdini"], skillsPaths: [running.skillsDir] });
+  running = await startServer({ dccs: ["maya", "houdini"], skillsPaths: [skillsRoot] });
   client = await connect(running.url);
 });
 
 afterAll(async () => {
   await client?.close();
   await running?.stop();
+  await fs.rm(skillsRoot, { recursive: true, force: true });
 });
 
 describe("tools/list", () => {
@@ -121,6 +123,7 @@ describe("recipes__list", () => {
     const codes = (answer.context.diagnostics as Array<{ code: string }>).map((d) => d.code);
     expect(codes).toContain("non_spec_top_level_keys");
     expect(codes).toContain("yaml_parse_error");
+    expect(JSON.stringify(answer.raw)).not.toContain(skillsRoot);
     expect(JSON.stringify(answer.raw)).not.toContain(running.tmp);
     expect(typeof answer.revision).toBe("number");
   });
@@ -308,8 +311,8 @@ describe("result windows", () => {
   it("refuses windows over 8000 characters or inverted", async () => {
     const wide = await call(client, "recipes__list", { resultStart: 0, resultEnd: 8001 });
     expect(wide).toMatchObject({ success: false, error: "invalid_input" });
-    const ok = await call(client, "recipes__list", { resultStart: 10, resultEnd: 8010 });
-    expect(ok.isError).toBe(false);
+    const shifted = await client.callTool({ name: "recipes__list", arguments: { resultStart: 10, resultEnd: 8010 } });
+    expect(shifted.isError).toBe(false);
     const inverted = await client.callTool({ name: "recipes__list", arguments: { resultStart: 5, resultEnd: 5 } });
     expect(inverted.isError).toBe(true);
   });
