@@ -1,0 +1,317 @@
+/**
+ * Watches skill roots and the private playbook directory with chokidar and
+ * reports debounced batches of what to re-read (SPEC §10). It does not read
+ * skills itself: a batch names roots to re-list, skill directories to re-read
+ * and private files, and the reader goes to disk for the truth. That makes
+ * lost, duplicated or reordered events harmless as long as one arrives after
+ * the last write, which is what editors' rename/replace, truncate-then-write
+ * and chunked saves need.
+ *
+ * chokidar 4 has no globs and does not notice a watched path that does not
+ * exist yet, so missing roots are tracked here: the nearest existing ancestor
+ * is watched at depth 0 (only the entry leading to the root), and the root is
+ * handed to the main watcher once it appears.
+ */
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import { watch, type FSWatcher } from "chokidar";
+
+export interface WatchBatch {
+  /** Roots (by index) whose skill directories must be re-listed. */
+  readonly roots: ReadonlySet<number>;
+  /** Directories that may be (or may have been) a skill; the root itself when it may be one. */
+  readonly skillDirs: ReadonlyArray<{ readonly rootIndex: number; readonly dir: string }>;
+  /** Base names of changed files directly in the private directory. */
+  readonly privateFiles: ReadonlySet<string>;
+  /** The private directory itself appeared or went away. */
+  readonly privateAll: boolean;
+  /** Raw events folded into this batch. */
+  readonly events: number;
+}
+
+export interface WatchLogger {
+  debug(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+}
+
+export interface SkillWatcherOptions {
+  /** Skill roots in priority order (absolute or relative to the cwd). */
+  readonly roots: readonly string[];
+  readonly privateDir?: string | null;
+  readonly onBatch: (batch: WatchBatch) => void;
+  /** Quiet time before a batch is delivered. Default 75 ms. */
+  readonly debounceMs?: number;
+  /** A burst that never goes quiet is still delivered after this long. Default 1000 ms. */
+  readonly maxWaitMs?: number;
+  /**
+   * Directory levels watched below a root: root/skill is 1, so the default 6
+   * covers root/skill/a/b/c/d/file. Deeper recipe files are still read on any
+   * change to their skill, just not noticed on their own.
+   */
+  readonly depth?: number;
+  readonly logger?: WatchLogger;
+}
+
+export interface SkillWatcher {
+  /** Resolves once the initial scan is done and changes from now on are seen. */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Never worth watching inside a skill pack, and often huge. */
+const IGNORED_NAMES: ReadonlySet<string> = new Set(["node_modules", "__pycache__", "venv", ".venv", "site-packages"]);
+
+type Target = { readonly kind: "root"; readonly index: number } | { readonly kind: "private" };
+
+interface Classified {
+  readonly roots: number[];
+  readonly skillDirs: Array<{ rootIndex: number; dir: string }>;
+  readonly privateFile: string | null;
+  readonly privateAll: boolean;
+}
+
+function within(parent: string, child: string): string | null {
+  if (child === parent) return "";
+  const prefix = parent.endsWith(path.sep) ? parent : parent + path.sep;
+  return child.startsWith(prefix) ? child.slice(prefix.length) : null;
+}
+
+/**
+ * Maps one changed path to what must be re-read. Exported for tests; pure.
+ * `roots` and `privateDir` are absolute.
+ */
+export function classifyPath(roots: readonly string[], privateDir: string | null, changed: string): Classified {
+  const out: Classified = { roots: [], skillDirs: [], privateFile: null, privateAll: false };
+  const abs = path.resolve(changed);
+  if (privateDir !== null) {
+    const rel = within(privateDir, abs);
+    if (rel === "") return { ...out, privateAll: true };
+    if (rel !== null && !rel.includes(path.sep)) return { ...out, privateFile: rel };
+  }
+  roots.forEach((root, rootIndex) => {
+    const rel = within(root, abs);
+    if (rel === null) return;
+    const parts = rel === "" ? [] : rel.split(path.sep);
+    if (parts.length === 0 || (parts.length === 1 && parts[0] === "SKILL.md")) {
+      out.roots.push(rootIndex);
+      return;
+    }
+    // Either the root is itself a skill, or parts[0] is (or was) one of its skills.
+    out.skillDirs.push({ rootIndex, dir: root }, { rootIndex, dir: path.join(root, parts[0]!) });
+  });
+  return out;
+}
+
+async function isDirectory(p: string): Promise<boolean> {
+  return (await stat(p).catch(() => null))?.isDirectory() ?? false;
+}
+
+/** The closest ancestor of `p` that exists (the filesystem root at worst). */
+async function nearestExisting(p: string): Promise<string> {
+  let current = path.dirname(p);
+  for (;;) {
+    if (await isDirectory(current)) return current;
+    const up = path.dirname(current);
+    if (up === current) return current;
+    current = up;
+  }
+}
+
+export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
+  const roots = options.roots.map((r) => path.resolve(r));
+  const privateDir = options.privateDir ? path.resolve(options.privateDir) : null;
+  const debounceMs = options.debounceMs ?? 75;
+  const maxWaitMs = options.maxWaitMs ?? 1000;
+  const depth = options.depth ?? 6;
+  const logger = options.logger;
+
+  const targets = new Map<string, Target>();
+  roots.forEach((root, index) => {
+    if (!targets.has(root)) targets.set(root, { kind: "root", index });
+  });
+  if (privateDir !== null && !targets.has(privateDir)) targets.set(privateDir, { kind: "private" });
+
+  // ---- batching -----------------------------------------------------------
+  let pendingRoots = new Set<number>();
+  let pendingDirs = new Map<string, { rootIndex: number; dir: string }>();
+  let pendingPrivate = new Set<string>();
+  let pendingPrivateAll = false;
+  let pendingEvents = 0;
+  let quietTimer: NodeJS.Timeout | null = null;
+  let firstEventAt = 0;
+  let closed = false;
+
+  const flush = (): void => {
+    if (quietTimer !== null) clearTimeout(quietTimer);
+    quietTimer = null;
+    if (pendingEvents === 0 || closed) return;
+    const batch: WatchBatch = {
+      roots: pendingRoots,
+      skillDirs: [...pendingDirs.values()],
+      privateFiles: pendingPrivate,
+      privateAll: pendingPrivateAll,
+      events: pendingEvents,
+    };
+    pendingRoots = new Set();
+    pendingDirs = new Map();
+    pendingPrivate = new Set();
+    pendingPrivateAll = false;
+    pendingEvents = 0;
+    try {
+      options.onBatch(batch);
+    } catch (error) {
+      logger?.warn({ err: error }, "hot reload batch handler failed");
+    }
+  };
+
+  const schedule = (): void => {
+    const now = Date.now();
+    if (pendingEvents === 1) firstEventAt = now;
+    if (quietTimer !== null) clearTimeout(quietTimer);
+    const wait = Math.max(0, Math.min(debounceMs, firstEventAt + maxWaitMs - now));
+    quietTimer = setTimeout(flush, wait);
+  };
+
+  const note = (changed: string): void => {
+    if (closed) return;
+    const c = classifyPath(roots, privateDir, changed);
+    if (c.roots.length === 0 && c.skillDirs.length === 0 && c.privateFile === null && !c.privateAll) return;
+    for (const r of c.roots) pendingRoots.add(r);
+    for (const d of c.skillDirs) pendingDirs.set(`${d.rootIndex}\u0000${d.dir}`, d);
+    if (c.privateFile !== null) pendingPrivate.add(c.privateFile);
+    if (c.privateAll) pendingPrivateAll = true;
+    pendingEvents += 1;
+    schedule();
+  };
+
+  const noteTarget = (target: Target): void => {
+    if (target.kind === "private") note(privateDir!);
+    else note(roots[target.index]!);
+  };
+
+  // ---- the main watcher ---------------------------------------------------
+  const ignored = (p: string): boolean => {
+    if (privateDir !== null) {
+      const rel = within(privateDir, p);
+      if (rel === "") return false;
+      // Only the playbook files themselves; dot-files are our temp files and editor swap files.
+      if (rel !== null) return rel.includes(path.sep) || rel.startsWith(".");
+    }
+    for (const root of roots) {
+      const rel = within(root, p);
+      if (rel === null || rel === "") continue;
+      for (const part of rel.split(path.sep)) {
+        if (part.startsWith(".") || IGNORED_NAMES.has(part)) return true;
+      }
+    }
+    return false;
+  };
+
+  const main: FSWatcher = watch([], {
+    ignoreInitial: true,
+    persistent: true,
+    followSymlinks: true,
+    depth,
+    ignored,
+    // Folds an editor's unlink+add (save by rename) into one change.
+    atomic: true,
+  });
+  main.on("all", (event, changed) => {
+    note(changed);
+    if (event === "unlinkDir") {
+      const target = targets.get(path.resolve(changed));
+      if (target !== undefined) void goneMissing(path.resolve(changed));
+    }
+  });
+  main.on("error", (error) => logger?.warn({ err: error }, "file watcher error"));
+
+  // ---- missing roots --------------------------------------------------------
+  const missing = new Set<string>();
+  /** ancestor → how many missing targets it stands in for */
+  let sentinelPaths = new Set<string>();
+  let sentinel: FSWatcher | null = null;
+  let sentinelReady: Promise<void> = Promise.resolve();
+  let rechecking: Promise<void> = Promise.resolve();
+
+  const sentinelIgnored = (p: string): boolean => {
+    const abs = path.resolve(p);
+    if (sentinelPaths.has(abs)) return false;
+    // Only entries on the way to a missing target are interesting.
+    for (const m of missing) if (m === abs || within(abs, m) !== null) return false;
+    return true;
+  };
+
+  const ensureSentinel = (): FSWatcher => {
+    if (sentinel === null) {
+      const created = watch([], { ignoreInitial: true, persistent: true, depth: 0, ignored: sentinelIgnored });
+      sentinelReady = new Promise<void>((resolve) => created.once("ready", () => resolve()));
+      created.on("all", () => void recheck());
+      created.on("error", (error) => logger?.debug({ err: error }, "missing-root watcher error"));
+      sentinel = created;
+    }
+    return sentinel;
+  };
+
+  const recheck = (): Promise<void> => {
+    rechecking = rechecking.then(async () => {
+      if (closed) return;
+      const wanted = new Set<string>();
+      for (const m of [...missing]) {
+        if (await isDirectory(m)) {
+          missing.delete(m);
+          main.add(m);
+          logger?.debug({ target: targets.get(m)?.kind }, "watched directory appeared");
+          // Re-read it whole: files written before its watch was in place have no event.
+          noteTarget(targets.get(m)!);
+          // chokidar attaches the new watch asynchronously; read once more after it has.
+          setTimeout(() => noteTarget(targets.get(m)!), debounceMs * 4).unref();
+        } else {
+          wanted.add(await nearestExisting(m));
+        }
+      }
+      const added = [...wanted].filter((p) => !sentinelPaths.has(p));
+      const removed = [...sentinelPaths].filter((p) => !wanted.has(p));
+      sentinelPaths = wanted;
+      if (added.length > 0) ensureSentinel().add(added);
+      if (removed.length > 0) sentinel?.unwatch(removed);
+      // Something may have been created between the check and the watch.
+      if (added.length > 0) {
+        setTimeout(() => {
+          if (missing.size > 0) void recheck();
+        }, debounceMs).unref();
+      }
+    });
+    return rechecking;
+  };
+
+  const goneMissing = async (target: string): Promise<void> => {
+    if (await isDirectory(target)) return;
+    missing.add(target);
+    await recheck();
+  };
+
+  // ---- start ------------------------------------------------------------------
+  const started = (async () => {
+    const present: string[] = [];
+    for (const t of targets.keys()) {
+      if (await isDirectory(t)) present.push(t);
+      else missing.add(t);
+    }
+    const mainReady = present.length === 0 ? Promise.resolve() : new Promise<void>((resolve) => main.once("ready", () => resolve()));
+    if (present.length > 0) main.add(present);
+    await recheck();
+    await Promise.all([mainReady, sentinelReady]);
+    logger?.debug({ watched: present.length, missing: missing.size }, "file watcher ready");
+  })();
+
+  return {
+    ready: () => started,
+    async close() {
+      closed = true;
+      if (quietTimer !== null) clearTimeout(quietTimer);
+      await started.catch(() => undefined);
+      await rechecking.catch(() => undefined);
+      await Promise.all([main.close(), sentinel?.close()]);
+    },
+  };
+}
