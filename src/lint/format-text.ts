@@ -1,0 +1,47 @@
+/** Human output: findings grouped by file, a fix under each, a summary line. */
+import { printable } from "./sanitize.js";
+import type { LintFinding, LintStats } from "./types.js";
+
+const ANSI = { red: "\u001b[31m", yellow: "\u001b[33m", dim: "\u001b[2m", bold: "\u001b[1m", underline: "\u001b[4m", green: "\u001b[32m", reset: "\u001b[0m" };
+
+export function formatText(findings: readonly LintFinding[], stats: LintStats, color: boolean): string {
+  const c = (style: keyof typeof ANSI, s: string): string => (color ? `${ANSI[style]}${s}${ANSI.reset}` : s);
+  const byPath = new Map<string, LintFinding[]>();
+  for (const f of findings) {
+    const list = byPath.get(f.path);
+    if (list) list.push(f);
+    else byPath.set(f.path, [f]);
+  }
+  const out: string[] = [];
+  for (const [file, list] of byPath) {
+    out.push(c("underline", printable(file)));
+    const width = Math.max(...list.map((f) => place(f).length));
+    for (const f of list) {
+      const sev = f.severity === "error" ? c("red", "error  ") : c("yellow", "warning");
+      out.push(`  ${c("dim", place(f).padEnd(width))}  ${sev}  ${printable(f.message)}  ${c("dim", f.code)}`);
+      if (f.fix !== "") out.push(`  ${" ".repeat(width)}  ${c("dim", `fix: ${printable(f.fix)}`)}`);
+    }
+    out.push("");
+  }
+  out.push(summary(findings, stats, c));
+  return `${out.join("\n")}\n`;
+}
+
+function place(f: LintFinding): string {
+  if (f.line === undefined) return "-";
+  return f.column === undefined ? `${f.line}` : `${f.line}:${f.column}`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+function summary(findings: readonly LintFinding[], stats: LintStats, c: (style: keyof typeof ANSI, s: string) => string): string {
+  const errors = findings.filter((f) => f.severity === "error").length;
+  const warnings = findings.length - errors;
+  const quiet = stats.suppressed > 0 ? `, ${stats.suppressed} suppressed` : "";
+  const scope = `${plural(stats.skills, "skill")}, ${plural(stats.recipes, "recipe")}${quiet}, ${Math.round(stats.ms)} ms`;
+  if (findings.length === 0) return c("green", `✔ no problems (${scope})`);
+  const line = `✖ ${plural(findings.length, "problem")} (${plural(errors, "error")}, ${plural(warnings, "warning")}) in ${scope}`;
+  return c(errors > 0 ? "red" : "yellow", c("bold", line));
+}

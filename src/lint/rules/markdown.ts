@@ -1,0 +1,39 @@
+/**
+ * Markdown anchors of one skill (exact repeats are the loader's duplicate_anchor):
+ * headings with nothing under them, and anchors only letter case tells apart
+ * (agents and humans type anchors; `Rig Notes` vs `rig notes` is a trap).
+ */
+import type { MarkdownRecipe } from "../../recipes/types.js";
+
+export interface MarkdownHit {
+  readonly code: "anchor_empty" | "anchor_case_collision";
+  readonly message: string;
+  readonly recipe: MarkdownRecipe;
+}
+
+/** The section without its heading line, blank lines and bare horizontal rules. */
+function isEmptySection(content: string): boolean {
+  const body = content.split("\n").slice(1);
+  return body.every((l) => l.trim() === "" || /^ {0,3}([-*_])( *\1){2,} *$/.test(l));
+}
+
+export function markdownRule(anchors: readonly MarkdownRecipe[]): MarkdownHit[] {
+  const hits: MarkdownHit[] = [];
+  const byFold = new Map<string, MarkdownRecipe>();
+  for (const a of anchors) {
+    if (isEmptySection(a.content)) {
+      hits.push({ code: "anchor_empty", message: `anchor "${a.name}" has no content under its heading`, recipe: a });
+    }
+    const fold = a.name.toLowerCase();
+    const first = byFold.get(fold);
+    if (first === undefined) byFold.set(fold, a);
+    else if (first.name !== a.name) {
+      hits.push({
+        code: "anchor_case_collision",
+        message: `anchor "${a.name}" differs only in case from "${first.name}" at ${first.file}${first.line !== undefined ? `:${first.line}` : ""}`,
+        recipe: a,
+      });
+    }
+  }
+  return hits;
+}

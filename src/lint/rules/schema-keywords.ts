@@ -1,0 +1,118 @@
+/**
+ * Schema keys outside the Draft 2020-12 vocabulary. A near miss of a keyword
+ * (`minimun`) silently drops a constraint, so it is an error; keywords of older
+ * drafts and OpenAPI (`nullable`, `definitions`) are ignored by 2020-12, a warning.
+ * Other unknown keys (x-*, annotations of one's own) are left alone.
+ */
+import { nearest } from "../edit-distance.js";
+import { isRecord, walkSchema, type SchemaPath } from "../schema-walk.js";
+import type { RuleHit } from "../types.js";
+
+type Shape = "schema" | "schemaMap" | "schemaList" | "number" | "count" | "string" | "stringList" | "boolean" | "type" | "any" | "list" | "stringMap";
+
+/** Every Draft 2020-12 keyword, with the value shape a typo of it must also have. */
+export const KEYWORD_SHAPES: Readonly<Record<string, Shape>> = {
+  $schema: "string", $id: "string", $ref: "string", $anchor: "string", $dynamicRef: "string", $dynamicAnchor: "string",
+  $vocabulary: "any", $comment: "string", $defs: "schemaMap",
+  prefixItems: "schemaList", items: "schema", contains: "schema", additionalProperties: "schema", properties: "schemaMap",
+  patternProperties: "schemaMap", dependentSchemas: "schemaMap", propertyNames: "schema", if: "schema", then: "schema",
+  else: "schema", allOf: "schemaList", anyOf: "schemaList", oneOf: "schemaList", not: "schema",
+  unevaluatedItems: "schema", unevaluatedProperties: "schema",
+  type: "type", const: "any", enum: "list", multipleOf: "number", maximum: "number", exclusiveMaximum: "number",
+  minimum: "number", exclusiveMinimum: "number", maxLength: "count", minLength: "count", pattern: "string",
+  maxItems: "count", minItems: "count", uniqueItems: "boolean", maxContains: "count", minContains: "count",
+  maxProperties: "count", minProperties: "count", required: "stringList", dependentRequired: "stringMap",
+  title: "string", description: "string", default: "any", deprecated: "boolean", readOnly: "boolean",
+  writeOnly: "boolean", examples: "list", format: "string",
+  contentEncoding: "string", contentMediaType: "string", contentSchema: "schema",
+};
+
+const KEYWORDS = Object.keys(KEYWORD_SHAPES);
+/** Annotations: a misspelt one changes no validation outcome, so it is not reported. */
+const ANNOTATIONS = new Set(["title", "description", "examples", "deprecated", "readOnly", "writeOnly", "$comment", "format", "contentEncoding", "contentMediaType", "contentSchema"]);
+const TYPO_TARGETS = KEYWORDS.filter((k) => !ANNOTATIONS.has(k));
+
+/** Older-draft / OpenAPI keywords and what 2020-12 says instead. */
+export const LEGACY_KEYWORDS: Readonly<Record<string, string>> = {
+  definitions: "rename definitions to $defs (and #/definitions/… refs to #/$defs/…)",
+  dependencies: "split dependencies into dependentRequired (name lists) and dependentSchemas (schemas)",
+  additionalItems: "use prefixItems for the tuple and items for the rest",
+  nullable: 'allow null through type, e.g. type: [string, "null"]',
+  id: "drop id ($id is not admitted either: refs stay inside one document)",
+  $recursiveRef: "$recursiveRef is not supported; restructure with $defs and $ref",
+  $recursiveAnchor: "$recursiveAnchor is not supported; restructure with $defs and $ref",
+  divisibleBy: "rename divisibleBy to multipleOf",
+  optional: "drop optional and list the required names in the parent's required",
+  extends: "use allOf",
+  disallow: "use not",
+};
+
+function fits(shape: Shape, v: unknown): boolean {
+  switch (shape) {
+    case "schema": return typeof v === "boolean" || isRecord(v);
+    case "schemaMap": case "stringMap": return isRecord(v);
+    case "schemaList": case "list": return Array.isArray(v);
+    case "number": return typeof v === "number";
+    case "count": return typeof v === "number" && Number.isInteger(v) && v >= 0;
+    case "string": return typeof v === "string";
+    case "stringList": return Array.isArray(v) && v.every((x) => typeof x === "string");
+    case "boolean": return typeof v === "boolean";
+    case "type": return typeof v === "string" || (Array.isArray(v) && v.every((x) => typeof x === "string"));
+    case "any": return true;
+  }
+}
+
+/** The keyword `key` most likely misspells, when its value has that keyword's shape. */
+export function keywordTypo(key: string, value: unknown): string | undefined {
+  if (Object.hasOwn(KEYWORD_SHAPES, key) || Object.hasOwn(LEGACY_KEYWORDS, key) || key.startsWith("x-")) return undefined;
+  const lower = key.toLowerCase();
+  const sameLetters = TYPO_TARGETS.find((k) => k.toLowerCase() === lower);
+  const match = sameLetters ?? nearest(lower, TYPO_TARGETS.map((k) => k.toLowerCase()), key.length <= 4 ? 1 : 2)?.match;
+  if (match === undefined) return undefined;
+  const keyword = TYPO_TARGETS.find((k) => k.toLowerCase() === match)!;
+  return fits(KEYWORD_SHAPES[keyword]!, value) ? keyword : undefined;
+}
+
+/**
+ * `where` names the schema in messages ("inputs_schema"); `base` is its path
+ * inside the entry, so findings point at the key.
+ */
+export function schemaKeywordRule(schema: unknown, where: string, base: readonly (string | number)[], recipeName: string): RuleHit[] {
+  const hits: RuleHit[] = [];
+  walkSchema(schema, (s, path: SchemaPath) => {
+    for (const [key, value] of Object.entries(s)) {
+      const at = [...base, ...path, key];
+      const loc = `${where}${pointer(path)}`;
+      if (Object.hasOwn(LEGACY_KEYWORDS, key)) {
+        // `id` is only legacy as a string; as anything else it is some author's own key.
+        if (key === "id" && typeof value !== "string") continue;
+        // Draft-4 boolean exclusiveMinimum is caught by the validator; `optional` only as a boolean.
+        if (key === "optional" && typeof value !== "boolean") continue;
+        hits.push({
+          code: "schema_legacy_keyword",
+          message: `recipe "${recipeName}": ${loc} uses "${key}", which Draft 2020-12 ignores`,
+          fix: LEGACY_KEYWORDS[key]!,
+          at,
+          atKey: true,
+        });
+        continue;
+      }
+      const keyword = keywordTypo(key, value);
+      if (keyword !== undefined) {
+        hits.push({
+          code: "schema_keyword_typo",
+          message: `recipe "${recipeName}": ${loc} has unknown keyword "${key}" (did you mean "${keyword}"?); it constrains nothing`,
+          fix: `rename "${key}" to "${keyword}"`,
+          at,
+          atKey: true,
+        });
+      }
+    }
+  });
+  return hits;
+}
+
+/** `/properties/a` style location for messages; empty for the root. */
+export function pointer(path: SchemaPath): string {
+  return path.length === 0 ? "" : `/${path.map((p) => String(p).replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`;
+}

@@ -1,0 +1,70 @@
+/**
+ * Source positions for lint findings. The loaders report entry lines only;
+ * lint re-parses a file (only when it has something to point at) and walks
+ * the yaml package's node ranges to a key or value, leaving the loaders alone.
+ */
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document } from "yaml";
+import type { EntryPath } from "./types.js";
+
+export interface SourcePos {
+  readonly line: number;
+  readonly column: number;
+}
+
+type Ranged = { range?: readonly number[] | null };
+
+export class YamlSource {
+  private readonly lineCounter = new LineCounter();
+  private readonly doc: Document.Parsed;
+  /** Added to every line: a SKILL.md frontmatter starts below its opening ---. */
+  private readonly lineOffset: number;
+
+  constructor(text: string, lineOffset = 0) {
+    this.lineOffset = lineOffset;
+    // Same text the loaders parse (BOM dropped), so offsets agree with theirs.
+    this.doc = parseDocument(text.replace(/^\uFEFF/, ""), { lineCounter: this.lineCounter, uniqueKeys: false });
+  }
+
+  private pos(node: unknown): SourcePos | undefined {
+    const offset = (node as Ranged | null | undefined)?.range?.[0];
+    if (offset === undefined) return undefined;
+    const { line, col } = this.lineCounter.linePos(offset);
+    return { line: line + this.lineOffset, column: col };
+  }
+
+  /**
+   * Position of the value at `path` (or of its key with `atKey`); when the
+   * path runs out early, the deepest node that exists.
+   */
+  locate(path: EntryPath, atKey = false, exact = false): SourcePos | undefined {
+    const fallback = (b: SourcePos | undefined): SourcePos | undefined => (exact ? undefined : b);
+    let node: unknown = this.doc.contents;
+    let best = this.pos(node);
+    for (let i = 0; i < path.length; i++) {
+      const seg = path[i]!;
+      const last = i === path.length - 1;
+      if (isMap(node)) {
+        const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(seg));
+        if (pair === undefined) return fallback(best);
+        if (last && atKey) return this.pos(pair.key) ?? best;
+        best = this.pos(pair.key) ?? best;
+        node = pair.value;
+      } else if (isSeq(node) && typeof seg === "number") {
+        node = node.items[seg];
+        if (node === undefined) return fallback(best);
+      } else {
+        return fallback(best);
+      }
+      best = this.pos(node) ?? best;
+    }
+    return best;
+  }
+
+  /** Index in the top-level `recipes:` list of the item starting on `line` (1-based, as the loader reports). */
+  entryIndexAt(line: number): number | undefined {
+    const seq = this.doc.get("recipes", true);
+    if (!isSeq(seq)) return undefined;
+    const i = seq.items.findIndex((item) => this.pos(item)?.line === line);
+    return i < 0 ? undefined : i;
+  }
+}
