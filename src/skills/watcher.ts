@@ -190,12 +190,12 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
   };
 
   // ---- the main watcher ---------------------------------------------------
-  const ignored = (p: string): boolean => {
+  const ignored = (p: string, stats?: { isDirectory(): boolean }): boolean => {
     if (privateDir !== null) {
       const rel = within(privateDir, p);
       if (rel === "") return false;
       // Only the playbook files themselves; dot-files are our temp files and editor swap files.
-      if (rel !== null) return rel.includes(path.sep) || rel.startsWith(".");
+      if (rel !== null) return rel.includes(path.sep) || rel.startsWith(".") || stats?.isDirectory() === true;
     }
     for (const root of roots) {
       const rel = within(root, p);
