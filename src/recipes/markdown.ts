@@ -100,14 +100,28 @@ export function parseMarkdownAnchors(text: string): MarkdownAnchor[] {
   return anchors;
 }
 
-/** Seed-compatible: anchor names of a Markdown recipe file (`parse_recipe_anchors`). */
+/** Seed-compatible: anchor names of a Markdown recipe file (`parse_recipe_anchors`); [] when unreadable. */
 export async function parseRecipeAnchors(path: string): Promise<string[]> {
-  const text = await readFile(path, "utf8");
-  return parseMarkdownAnchors(text).map((a) => a.name);
+  const text = await readMarkdown(path);
+  return text === null ? [] : parseMarkdownAnchors(text).map((a) => a.name);
 }
 
 /** Seed-compatible: content of the first anchor with that name, or null (`get_recipe_content`). */
 export async function getRecipeContent(path: string, anchor: string): Promise<string | null> {
-  const text = await readFile(path, "utf8");
-  return parseMarkdownAnchors(text).find((a) => a.name === anchor)?.content ?? null;
+  const text = await readMarkdown(path);
+  return text === null ? null : (parseMarkdownAnchors(text).find((a) => a.name === anchor)?.content ?? null);
+}
+
+const MAX_MARKDOWN_BYTES = 1024 * 1024;
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** The library API never throws for a missing, oversized or non-UTF-8 file (the loader reports those as diagnostics). */
+async function readMarkdown(path: string): Promise<string | null> {
+  try {
+    const bytes = await readFile(path);
+    if (bytes.length > MAX_MARKDOWN_BYTES) return null;
+    return strictUtf8.decode(bytes);
+  } catch {
+    return null;
+  }
 }
