@@ -30,7 +30,7 @@ export const SEARCH_FIELDS = Object.keys(FIELD_BOOST) as (keyof typeof FIELD_BOO
 const BODY_LIMIT = 4000;
 const STEPS_LIMIT = 4000;
 /** What the embedding model sees; USE-Lite degrades on long inputs anyway. */
-const EMBED_LIMIT = 1500;
+const EMBED_LIMIT = 600;
 
 /** Step keys whose string values name what the step does. */
 const STEP_TEXT_KEYS = ["tool", "verb", "id", "name", "action", "title", "description", "note", "detail"];
@@ -130,11 +130,40 @@ export function toDocument(recipe: Recipe): SearchDocument {
   };
 }
 
-/** The text handed to the embedding model: the parts a human would read first. */
+/**
+ * The text handed to the embedding model: name in words, description, hint,
+ * tags, then prose and code comments of the body and the step text, cut at
+ * EMBED_LIMIT. USE-Lite's cost grows steeply with length and code tokens
+ * only dilute its sentence vector (bench/relevance measured 600 prose
+ * characters as good as 1,500 raw ones at a fraction of the warm-up time).
+ */
 export function embeddingText(doc: SearchDocument): string {
-  const head = [doc.name.replace(/[_\-]+/g, " "), doc.description, doc.hint, doc.tags].filter(Boolean).join(". ");
-  const text = head.length < EMBED_LIMIT ? `${head}. ${doc.steps.replace(/[_\-]+/g, " ")} ${doc.body}` : head;
-  return clip(text, EMBED_LIMIT);
+  const parts = [humanise(doc.name), doc.description, doc.hint, doc.tags, prose(doc.body), humanise(doc.steps)];
+  return clip(parts.filter((p) => p.trim() !== "").join(". ").replace(/\s+/g, " "), EMBED_LIMIT);
+}
+
+function humanise(text: string): string {
+  return text.replace(/[_\-]+/g, " ").replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2");
+}
+
+/** Markdown without fenced code, keeping `#` comment lines from inside fences. */
+function prose(body: string): string {
+  const out: string[] = [];
+  let fence: string | null = null;
+  for (const line of body.split("\n")) {
+    const marker = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (marker && (fence === null || (marker[0] === fence[0] && marker.length >= fence.length))) {
+      fence = fence === null ? marker : null;
+      continue;
+    }
+    if (fence !== null) {
+      const comment = /^\s*(?:#|\/\/)\s?(.*)$/.exec(line)?.[1];
+      if (comment) out.push(comment);
+    } else if (!/^\s*(?:-{3,}|#{1,6}\s)/.test(line)) {
+      out.push(line.replace(/[*`>|]/g, " "));
+    }
+  }
+  return out.join(" ");
 }
 
 /** Identity of a document's indexed content: equal hash, nothing to redo. */
@@ -145,4 +174,9 @@ export function contentHash(doc: SearchDocument): string {
     h.update("\u0000");
   }
   return h.digest("hex").slice(0, 32);
+}
+
+/** Key of an embedding: the exact text the model reads. */
+export function textHash(text: string): string {
+  return createHash("sha256").update(text).digest("hex").slice(0, 32);
 }

@@ -1,5 +1,5 @@
 import type { Recipe } from "../types.js";
-import { contentHash, embeddingText, toDocument } from "./document.js";
+import { contentHash, embeddingText, textHash, toDocument } from "./document.js";
 import type { EmbeddingProvider } from "./embeddings/types.js";
 import { DEFAULT_FUSION, fuse, type FusionOptions, type Ranked } from "./fusion.js";
 import { LexicalIndex } from "./lexical.js";
@@ -132,7 +132,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       const hits = lex.slice(0, limit).map((m) => hit(m.id, (m.raw / top) * m.coverage));
       return { answer: { mode: "lexical", hits }, cosine, coverage };
     }
-    const lexRanked = lex.map((m) => ({ id: m.id, score: m.raw }));
+    const lexRanked = lex.map((m) => ({ id: m.id, score: m.raw, coverage: m.coverage }));
     const fused = ranking === "semantic" ? sem.map((r) => ({ id: r.id, score: Math.max(0, r.score) })) : fuse(lexRanked, sem, fusion);
     return { answer: { mode: "hybrid", hits: fused.slice(0, limit).map((f) => hit(f.id, f.score)) }, cosine, coverage };
   }
@@ -150,7 +150,10 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
         const previous = indexed.get(recipe.recipeId);
         if (!previous || previous.hash !== hash) lexical.put(doc);
         next.set(recipe.recipeId, { recipe, hash });
-        if (semantic) entries.set(recipe.recipeId, { id: recipe.recipeId, hash, text: embeddingText(doc) });
+        if (semantic) {
+          const text = embeddingText(doc);
+          entries.set(recipe.recipeId, { id: recipe.recipeId, hash: textHash(text), text });
+        }
       }
       for (const id of indexed.keys()) if (!next.has(id)) lexical.remove(id);
       indexed = next;

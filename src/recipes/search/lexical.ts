@@ -2,11 +2,31 @@ import MiniSearch, { type SearchResult } from "minisearch";
 import { FIELD_BOOST, SEARCH_FIELDS, type SearchDocument } from "./document.js";
 import { processTerm, tokenize } from "./tokenize.js";
 
-/** One lexical match: raw BM25+ score and the share of query terms it matched. */
+/** One lexical match: raw BM25+ score and how well it covers the query. */
 export interface LexicalMatch {
   readonly id: string;
   readonly raw: number;
+  /**
+   * 0..1: each query term counts 1 when the document has it exactly, 0.7 as a
+   * prefix, 0.4 through a typo; averaged over the query terms. A paraphrase
+   * usually reaches documents only through stray prefix/typo matches, which
+   * this exposes to fusion.
+   */
   readonly coverage: number;
+}
+
+const EXACT = 1;
+const PREFIX = 0.7;
+const FUZZY = 0.4;
+
+function coverage(terms: readonly string[], r: SearchResult): number {
+  let sum = 0;
+  for (const q of terms) {
+    if (r.terms.includes(q)) sum += EXACT;
+    else if (r.terms.some((t) => t.startsWith(q))) sum += PREFIX;
+    else if (r.queryTerms.includes(q)) sum += FUZZY;
+  }
+  return sum / terms.length;
 }
 
 /** Queries beyond this many distinct terms are cut: each term costs a trie walk. */
@@ -73,7 +93,7 @@ export class LexicalIndex {
     const matches = results.map((r) => ({
       id: r.id as string,
       raw: r.score,
-      coverage: Math.min(1, new Set(r.queryTerms).size / terms.length),
+      coverage: coverage(terms, r),
     }));
     matches.sort((a, b) => b.raw - a.raw || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     return matches.slice(0, limit);

@@ -42,7 +42,7 @@ export class SemanticIndex {
     cacheDir: string | undefined,
     private readonly logger: SearchLogger,
   ) {
-    this.cache = cacheDir ? new VectorCache(cacheDir, provider.id, provider.dimension) : null;
+    this.cache = cacheDir ? new VectorCache(cacheDir, provider.id, () => provider.dimension) : null;
   }
 
   get state(): SemanticState {

@@ -35,7 +35,8 @@ export class VectorCache {
   constructor(
     dir: string,
     private readonly providerId: string,
-    private readonly dimension: number,
+    /** 0 while unknown (an endpoint that has not answered yet): take the file's. */
+    private readonly dimension: () => number,
   ) {
     // The id can hold a URL or model name; hash it into a safe file name.
     const key = createHash("sha256").update(providerId).digest("hex").slice(0, 16);
@@ -76,10 +77,13 @@ export class VectorCache {
     } catch {
       return corrupt("header is not JSON");
     }
-    if (header.providerId !== this.providerId || header.dimension !== this.dimension) {
+    const expected = this.dimension();
+    if (header.providerId !== this.providerId || (expected !== 0 && header.dimension !== expected)) {
       return { ok: false, reason: "foreign", detail: "written by another embedding model" };
     }
-    const entryBytes = HASH_BYTES + this.dimension * 4;
+    const dim = header.dimension;
+    if (!Number.isInteger(dim) || dim <= 0 || dim > 65_536) return corrupt("bad dimension");
+    const entryBytes = HASH_BYTES + dim * 4;
     const start = headerStart + headerLength;
     if (!Number.isInteger(header.count) || header.count < 0 || start + header.count * entryBytes !== body.length) {
       return corrupt("length does not match header");
@@ -89,7 +93,7 @@ export class VectorCache {
       const at = start + i * entryBytes;
       const hash = buf.subarray(at, at + HASH_BYTES).toString("hex");
       // Copy out: the Buffer's offset may not be 4-byte aligned.
-      const bytes = new Uint8Array(this.dimension * 4);
+      const bytes = new Uint8Array(dim * 4);
       bytes.set(buf.subarray(at + HASH_BYTES, at + entryBytes));
       const vec = new Float32Array(bytes.buffer);
       if (!vec.every(Number.isFinite)) return corrupt("non-finite vector");
@@ -101,12 +105,13 @@ export class VectorCache {
   async save(vectors: ReadonlyMap<string, Float32Array>): Promise<void> {
     // Vectors are copied as raw bytes; the format is little-endian.
     if (!isLittleEndian()) throw new Error("vector cache requires a little-endian host");
-    const entries = [...vectors].filter(([hash, v]) => /^[0-9a-f]{32}$/.test(hash) && v.length === this.dimension);
+    const dim = this.dimension() || (vectors.values().next().value?.length ?? 0);
+    const entries = [...vectors].filter(([hash, v]) => /^[0-9a-f]{32}$/.test(hash) && v.length === dim);
     const header = Buffer.from(
-      JSON.stringify({ providerId: this.providerId, dimension: this.dimension, count: entries.length } satisfies Header),
+      JSON.stringify({ providerId: this.providerId, dimension: dim, count: entries.length } satisfies Header),
       "utf8",
     );
-    const entryBytes = HASH_BYTES + this.dimension * 4;
+    const entryBytes = HASH_BYTES + dim * 4;
     const size = MAGIC.length + 4 + header.length + entries.length * entryBytes;
     const buf = Buffer.alloc(size + CHECKSUM_BYTES);
     MAGIC.copy(buf, 0);
