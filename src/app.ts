@@ -9,6 +9,7 @@ import { countDiagnostics } from "./recipes/catalog.js";
 import { RecipeLibrary } from "./recipes/library.js";
 import { createSearchEngine } from "./recipes/search/engine.js";
 import { buildHttpApp, type HttpApp, type McpEndpoint } from "./server/http/app.js";
+import { attachCatalogResources, notifyResourceListChanged } from "./server/mcp/catalog-resources.js";
 import { createMcpServer } from "./server/mcp/create-server.js";
 import type { RecipeToolContext } from "./server/tools/context.js";
 import { recipeToolDefinitions } from "./server/tools/index.js";
@@ -53,7 +54,7 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
   const first = config.dccs[0]?.name;
   for (const [dcc, library] of libraries) {
     const createServer = () =>
-      createMcpServer<RecipeToolContext>({
+      attachCatalogResources(createMcpServer<RecipeToolContext>({
         name: `recipe-server-${dcc}`,
         version,
         instructions: INSTRUCTIONS,
@@ -61,7 +62,7 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
         contextFor: () => ({ library, logger }),
         logger,
         maxArgumentBytes: config.limits.maxToolArgumentBytes,
-      });
+      }), library);
     if (dcc === first) endpoints.push({ path: "/mcp", createServer });
     endpoints.push({ path: `/mcp/${dcc}`, createServer });
   }
@@ -98,6 +99,16 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
     }),
   });
 
+  // Hot reload: a visible catalog change is announced to the live sessions of that DCC's endpoints.
+  for (const [dcc, library] of libraries) {
+    const paths = dcc === first ? ["/mcp", `/mcp/${dcc}`] : [`/mcp/${dcc}`];
+    library.onChange((_snapshot, previous, change) => {
+      if (previous !== null && change.visible && http.sessions !== null) {
+        notifyResourceListChanged(paths.flatMap((p) => http.sessions!.serversOn(p)));
+      }
+    });
+  }
+
   let loading: Promise<void> | null = null;
   const load = (): Promise<void> => {
     loading ??= Promise.all([...libraries.values()].map((library) => library.load())).then(() => {
@@ -115,12 +126,18 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
       const address = await http.listen(config.port, config.host);
       logger.info({ url: `${address.url}/mcp`, dccs: config.dccs.map((d) => d.name) }, `serving MCP at ${address.url}/mcp`);
       load().catch((error: unknown) => logger.error({ err: error }, "catalog load failed"));
+      if (config.watch) {
+        for (const library of libraries.values()) {
+          library.watch().catch((error: unknown) => logger.error({ err: error, dcc: library.dcc }, "file watcher failed to start"));
+        }
+      }
       return address;
     },
     ready: () => load(),
     async stop() {
       await http.close();
       await Promise.all([...libraries.values()].map(async (library) => {
+        await library.stopWatching();
         await library.flush();
         await library.search.close();
       }));
