@@ -3,6 +3,7 @@
  * endpoint, plus /healthz and /readyz. Knows MCP servers and transports, not
  * recipes: endpoints hand it a factory for a ready-made SDK `Server`.
  */
+import { randomUUID } from "node:crypto";
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
@@ -78,6 +79,8 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
       connectionsCheckingInterval: Math.max(250, Math.min(30_000, Math.floor(limits.requestTimeoutMs / 4))),
     },
     return503OnClosing: true,
+    // Random ids correlate log lines across restarts; a client-sent id is not trusted.
+    genReqId: () => randomUUID(),
   });
   let draining = false;
   let inFlight = 0;
@@ -157,7 +160,8 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
     const ms = Math.round(reply.elapsedTime * 100) / 100;
     const route = request.routeOptions.url ?? "unknown";
     request.log.info(
-      { reqId: request.id, method: request.method, url: request.url.split("?")[0], status: reply.raw.statusCode, ms },
+      // request.log already carries reqId.
+      { method: request.method, url: request.url.split("?")[0], status: reply.raw.statusCode, ms },
       "request",
     );
     options.onRequestDone?.({ route, method: request.method, status: reply.raw.statusCode, ms });

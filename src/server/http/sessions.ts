@@ -14,7 +14,10 @@ export interface Session {
   readonly server: Server;
   readonly transport: StreamableHTTPServerTransport;
   lastSeen: number;
+  /** POST/DELETE requests being answered (capped per session). */
   inFlight: number;
+  /** Open GET (SSE) streams: not capped, but keep the session from idling out. */
+  streams: number;
 }
 
 export interface SessionManagerOptions {
@@ -65,7 +68,7 @@ export class SessionManager {
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         settle();
-        this.sessions.set(id, { id, endpoint, server, transport, lastSeen: this.now(), inFlight: 0 });
+        this.sessions.set(id, { id, endpoint, server, transport, lastSeen: this.now(), inFlight: 0, streams: 0 });
         this.options.onCountChange?.(this.sessions.size);
         this.options.logger.debug({ sessionId: id, endpoint }, "session opened");
       },
@@ -97,7 +100,7 @@ export class SessionManager {
 
   async sweep(): Promise<number> {
     const cutoff = this.now() - this.options.idleMs;
-    const idle = [...this.sessions.values()].filter((s) => s.lastSeen < cutoff && s.inFlight === 0);
+    const idle = [...this.sessions.values()].filter((s) => s.lastSeen < cutoff && s.inFlight === 0 && s.streams === 0);
     await Promise.all(idle.map((s) => this.close(s.id, "idle")));
     return idle.length;
   }

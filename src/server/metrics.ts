@@ -1,0 +1,174 @@
+/**
+ * Prometheus metrics for one server instance (`GET /metrics`). Each server
+ * owns its Registry: two servers in one process (tests, embedding) must not
+ * share or collide on prom-client's global default registry. Catalog and
+ * search figures are read at scrape time from a callback, so nothing has to
+ * push them on every change.
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+
+/** One DCC's catalog as the metrics see it, read at scrape time. */
+export interface CatalogFigures {
+  readonly dcc: string;
+  readonly loaded: boolean;
+  readonly revision: number;
+  readonly skills: number;
+  readonly recipes: number;
+  readonly privateRecipes: number;
+  readonly diagnostics: { readonly errors: number; readonly warnings: number };
+  /** Lexical index state ("empty" | "ready"). */
+  readonly lexical: string;
+  /** Semantic index state ("off" | "warming" | "ready" | "failed"). */
+  readonly semantic: string;
+}
+
+export interface ServerMetricsOptions {
+  readonly catalogs: () => readonly CatalogFigures[];
+  /** Process metrics (RSS, heap, event-loop lag, GC): on by default. */
+  readonly processMetrics?: boolean;
+}
+
+export interface RequestEvent {
+  readonly route: string;
+  readonly method: string;
+  readonly status: number;
+  readonly ms: number;
+}
+
+export interface ToolCallEvent {
+  readonly tool: string;
+  readonly ms: number;
+  readonly success: boolean;
+  readonly error?: string;
+}
+
+export interface ServerMetrics {
+  readonly registry: Registry;
+  readonly contentType: string;
+  observeRequest(event: RequestEvent): void;
+  observeToolCall(event: ToolCallEvent): void;
+  setSessions(count: number): void;
+  countReload(dcc: string): void;
+  render(): Promise<string>;
+}
+
+const PREFIX = "recipe_server_";
+/** Seconds; tool calls and requests are mostly sub-millisecond to tens of ms. */
+const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+const SEMANTIC_STATES = ["off", "warming", "ready", "failed"] as const;
+
+/** Routes are labels; anything not a registered route collapses to one value to bound cardinality. */
+function routeLabel(route: string): string {
+  return route === "" || route === "unknown" ? "unmatched" : route;
+}
+
+export function createServerMetrics(options: ServerMetricsOptions): ServerMetrics {
+  const registry = new Registry();
+  if (options.processMetrics !== false) collectDefaultMetrics({ register: registry });
+
+  const requests = new Counter({
+    name: `${PREFIX}http_requests_total`,
+    help: "HTTP requests answered, by route, method and status",
+    labelNames: ["route", "method", "status"] as const,
+    registers: [registry],
+  });
+  const requestSeconds = new Histogram({
+    name: `${PREFIX}http_request_duration_seconds`,
+    help: "HTTP request duration (GET streams: how long the stream stayed open)",
+    labelNames: ["route", "method"] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const toolCalls = new Counter({
+    name: `${PREFIX}tool_calls_total`,
+    help: "Tool calls by tool and outcome (success | error | timeout) and tool error code",
+    labelNames: ["tool", "outcome", "error"] as const,
+    registers: [registry],
+  });
+  const toolSeconds = new Histogram({
+    name: `${PREFIX}tool_call_duration_seconds`,
+    help: "Tool call duration by tool",
+    labelNames: ["tool"] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const sessions = new Gauge({
+    name: `${PREFIX}sessions`,
+    help: "Live MCP sessions",
+    registers: [registry],
+  });
+  const reloads = new Counter({
+    name: `${PREFIX}catalog_reloads_total`,
+    help: "Catalog snapshots published after the first load (hot reloads and playbook writes)",
+    labelNames: ["dcc"] as const,
+    registers: [registry],
+  });
+
+  // Scrape-time gauges: each collect() rebuilds its values from the live catalogs.
+  const catalogGauge = (name: string, help: string, labelNames: readonly string[], fill: (gauge: Gauge, figures: readonly CatalogFigures[]) => void): void => {
+    const gauge: Gauge = new Gauge({
+      name: `${PREFIX}${name}`,
+      help,
+      labelNames,
+      registers: [registry],
+      collect() {
+        gauge.reset();
+        fill(gauge, options.catalogs());
+      },
+    });
+  };
+  catalogGauge("catalog_ready", "1 once the DCC's catalog has loaded", ["dcc"], (gauge, all) => {
+    for (const c of all) gauge.set({ dcc: c.dcc }, c.loaded ? 1 : 0);
+  });
+  catalogGauge("catalog_revision", "Revision of the DCC's current catalog snapshot", ["dcc"], (gauge, all) => {
+    for (const c of all) gauge.set({ dcc: c.dcc }, c.revision);
+  });
+  catalogGauge("catalog_skills", "Skills in the DCC's catalog", ["dcc"], (gauge, all) => {
+    for (const c of all) gauge.set({ dcc: c.dcc }, c.skills);
+  });
+  catalogGauge("catalog_recipes", "Recipes in the DCC's catalog, by visibility", ["dcc", "visibility"], (gauge, all) => {
+    for (const c of all) {
+      gauge.set({ dcc: c.dcc, visibility: "public" }, c.recipes - c.privateRecipes);
+      gauge.set({ dcc: c.dcc, visibility: "private" }, c.privateRecipes);
+    }
+  });
+  catalogGauge("catalog_diagnostics", "Diagnostics in the DCC's catalog, by severity", ["dcc", "severity"], (gauge, all) => {
+    for (const c of all) {
+      gauge.set({ dcc: c.dcc, severity: "error" }, c.diagnostics.errors);
+      gauge.set({ dcc: c.dcc, severity: "warning" }, c.diagnostics.warnings);
+    }
+  });
+  catalogGauge(
+    "search_mode",
+    "1 for the search engine's current state: lexical (empty|ready) and semantic (off|warming|ready|failed)",
+    ["dcc", "index", "state"],
+    (gauge, all) => {
+      for (const c of all) {
+        for (const state of ["empty", "ready"]) gauge.set({ dcc: c.dcc, index: "lexical", state }, c.lexical === state ? 1 : 0);
+        for (const state of SEMANTIC_STATES) gauge.set({ dcc: c.dcc, index: "semantic", state }, c.semantic === state ? 1 : 0);
+      }
+    },
+  );
+
+  return {
+    registry,
+    contentType: registry.contentType,
+    observeRequest(event) {
+      const route = routeLabel(event.route);
+      requests.inc({ route, method: event.method, status: String(event.status) });
+      requestSeconds.observe({ route, method: event.method }, event.ms / 1000);
+    },
+    observeToolCall(event) {
+      const outcome = event.success ? "success" : event.error === "timeout" ? "timeout" : "error";
+      toolCalls.inc({ tool: event.tool, outcome, error: event.error ?? "" });
+      toolSeconds.observe({ tool: event.tool }, event.ms / 1000);
+    },
+    setSessions(count) {
+      sessions.set(count);
+    },
+    countReload(dcc) {
+      reloads.inc({ dcc });
+    },
+    render: () => registry.metrics(),
+  };
+}
