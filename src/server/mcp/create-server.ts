@@ -27,6 +27,8 @@ export interface McpServerOptions<C> {
   readonly contextFor: (signal: AbortSignal) => C;
   readonly logger: Logger;
   readonly maxArgumentBytes: number;
+  /** A call still running after this long answers a JSON-RPC error (-32603) instead of hanging. */
+  readonly timeoutMs?: number;
   readonly onToolCall?: ToolCallObserver;
 }
 
@@ -44,7 +46,7 @@ export function createMcpServer<C>(options: McpServerOptions<C>): Server {
 
 export type ToolHandlerOptions<C> = Pick<
   McpServerOptions<C>,
-  "registry" | "contextFor" | "logger" | "maxArgumentBytes" | "onToolCall"
+  "registry" | "contextFor" | "logger" | "maxArgumentBytes" | "onToolCall" | "timeoutMs"
 >;
 
 /** tools/list and tools/call on a low-level server, answered from the registry. */
@@ -75,8 +77,13 @@ export async function runToolCall<C>(
   }
   const callId = randomUUID();
   const started = performance.now();
-  const outcome = await options.registry.call(name, args ?? {}, options.contextFor(signal));
+  const outcome = await callWithTimeout(options, name, args ?? {}, signal);
   const ms = Math.round((performance.now() - started) * 100) / 100;
+  if (outcome === "timeout") {
+    options.logger.warn({ callId, tool: name, ms, success: false, error: "timeout" }, "tool call");
+    options.onToolCall?.({ tool: name, ms, success: false, error: "timeout" });
+    throw new McpError(ErrorCode.InternalError, `Tool call exceeded the server's time limit of ${options.timeoutMs} ms`);
+  }
   if (outcome.kind === "unknown_tool") throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
   // Outcome only: never argument values or recipe contents at info level.
   options.logger.info(
@@ -85,4 +92,31 @@ export async function runToolCall<C>(
   );
   options.onToolCall?.({ tool: name, ms, success: outcome.success, ...(outcome.error ? { error: outcome.error } : {}) });
   return outcome.result;
+}
+
+/** The registry call raced against `timeoutMs`; the handler's signal is aborted when time runs out. */
+async function callWithTimeout<C>(
+  options: ToolHandlerOptions<C>,
+  name: string,
+  args: unknown,
+  signal: AbortSignal,
+): Promise<Awaited<ReturnType<ToolRegistry<C>["call"]>> | "timeout"> {
+  const limit = options.timeoutMs;
+  if (limit === undefined) return options.registry.call(name, args, options.contextFor(signal));
+  const expiry = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => {
+      expiry.abort();
+      resolve("timeout");
+    }, limit);
+  });
+  try {
+    const call = options.registry.call(name, args, options.contextFor(AbortSignal.any([signal, expiry.signal])));
+    // A call that loses the race may still settle later; nobody awaits it then.
+    call.catch(() => undefined);
+    return await Promise.race([call, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
