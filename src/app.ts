@@ -11,6 +11,7 @@ import { createSearchEngine } from "./recipes/search/engine.js";
 import { buildHttpApp, type HttpApp, type McpEndpoint } from "./server/http/app.js";
 import { attachCatalogResources, notifyResourceListChanged } from "./server/mcp/catalog-resources.js";
 import { createMcpServer } from "./server/mcp/create-server.js";
+import { createServerMetrics, type ServerMetrics } from "./server/metrics.js";
 import type { RecipeToolContext } from "./server/tools/context.js";
 import { recipeToolDefinitions } from "./server/tools/index.js";
 import { createToolRegistry } from "./server/tools/registry.js";
@@ -26,6 +27,8 @@ export interface RecipeServer {
   readonly libraries: ReadonlyMap<string, RecipeLibrary>;
   readonly http: HttpApp;
   readonly logger: Logger;
+  /** This server's Prometheus registry (also served at GET /metrics). */
+  readonly metrics: ServerMetrics;
   /** Listen, then load every catalog in the background; resolves once listening. */
   start(): Promise<{ port: number; url: string }>;
   /** Resolves once every catalog has loaded. */
@@ -50,6 +53,32 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
     logger.error({ tool, err: error }, "tool handler failed"),
   );
 
+  const metrics = createServerMetrics({
+    catalogs: () =>
+      [...libraries.values()].map((library) => {
+        const snapshot = library.current();
+        let privateRecipes = 0;
+        for (const recipe of snapshot?.recipes.values() ?? []) if (recipe.visibility === "private") privateRecipes += 1;
+        const search = library.search.status();
+        return {
+          dcc: library.dcc,
+          loaded: snapshot !== null,
+          revision: snapshot?.revision ?? 0,
+          skills: snapshot?.skills.size ?? 0,
+          recipes: snapshot?.recipes.size ?? 0,
+          privateRecipes,
+          diagnostics: countDiagnostics(snapshot?.diagnostics ?? []),
+          lexical: search.lexical,
+          semantic: search.semantic,
+        };
+      }),
+  });
+  for (const library of libraries.values()) {
+    library.onChange((_snapshot, previous) => {
+      if (previous !== null) metrics.countReload(library.dcc);
+    });
+  }
+
   const endpoints: McpEndpoint[] = [];
   const first = config.dccs[0]?.name;
   for (const [dcc, library] of libraries) {
@@ -62,6 +91,8 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
         contextFor: () => ({ library, logger }),
         logger,
         maxArgumentBytes: config.limits.maxToolArgumentBytes,
+        timeoutMs: config.limits.requestTimeoutMs,
+        onToolCall: (event) => metrics.observeToolCall(event),
       }), library);
     if (dcc === first) endpoints.push({ path: "/mcp", createServer });
     endpoints.push({ path: `/mcp/${dcc}`, createServer });
@@ -79,6 +110,9 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
     stateless: config.stateless,
     limits: config.limits,
     logger,
+    metrics,
+    onRequestDone: (event) => metrics.observeRequest(event),
+    onSessionCount: (count) => metrics.setSessions(count),
     readiness: () => ({
       ready: loaded,
       body: {
@@ -122,6 +156,7 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
     libraries,
     http,
     logger,
+    metrics,
     async start() {
       const address = await http.listen(config.port, config.host);
       logger.info({ url: `${address.url}/mcp`, dccs: config.dccs.map((d) => d.name) }, `serving MCP at ${address.url}/mcp`);
