@@ -319,7 +319,8 @@ export class IncrementalCatalog {
       info,
       recipes: Object.freeze(merged.recipes),
       diagnostics: Object.freeze([...resolved.diagnostics, ...states.flatMap((s) => s.diagnostics), ...merged.diagnostics]),
-      files: Object.freeze(states.map((s) => s.rel)),
+      // Absolute, as the loader gives them; the snapshot shows them skill-relative.
+      files: Object.freeze([...resolved.files]),
     });
     return { info, files, loaded };
   }
