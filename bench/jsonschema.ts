@@ -30,7 +30,18 @@ function makeEngines(): Engine[] {
   const ajv = new Ajv2020({ strict: false, allErrors: false });
   return [
     {
+      // Stops at the first error, like ajv (allErrors false) and cfworker (shortCircuit).
       name: "ours",
+      compile(schema) {
+        const r = compileSchema(schema, { allErrors: false });
+        if (!r.ok) throw new Error(`refused: ${r.error.code} ${r.error.message} at ${r.error.schemaPath}`);
+        const v = r.validator;
+        return (x) => v.validate(x).valid;
+      },
+    },
+    {
+      // What validateRecipeInputs uses: every error, rendered later.
+      name: "ours-all",
       compile(schema) {
         const r = compileSchema(schema);
         if (!r.ok) throw new Error(`refused: ${r.error.code} ${r.error.message} at ${r.error.schemaPath}`);
@@ -55,22 +66,17 @@ function makeEngines(): Engine[] {
   ];
 }
 
-/** Median of `rounds` runs, each as many calls as fit in `ms`. Returns ops/second. */
-function throughput(fn: () => void, ms = 150, rounds = 5): number {
-  for (let i = 0; i < 2000; i++) fn();
-  const rates: number[] = [];
-  for (let r = 0; r < rounds; r++) {
-    let n = 0;
-    const start = performance.now();
-    let now = start;
-    while (now - start < ms) {
-      for (let i = 0; i < 200; i++) fn();
-      n += 200;
-      now = performance.now();
-    }
-    rates.push((n * 1000) / (now - start));
+/** ops/second of one timed slice of `ms`. */
+function slice(fn: () => void, ms: number): number {
+  let n = 0;
+  const start = performance.now();
+  let now = start;
+  while (now - start < ms) {
+    for (let i = 0; i < 100; i++) fn();
+    n += 100;
+    now = performance.now();
   }
-  return median(rates);
+  return (n * 1000) / (now - start);
 }
 
 function median(xs: number[]): number {
@@ -103,25 +109,52 @@ interface Row {
   invalidOps: number;
 }
 
+const ROUNDS = 9;
+const SLICE_MS = 60;
+
+/**
+ * Engines are timed in interleaved slices (A B C A B C ...) and each figure is the median
+ * slice, so background load on a shared machine hits every engine alike.
+ */
 function run(s: Scenario): Map<string, Row> {
-  const rows = new Map<string, Row>();
-  for (const engine of makeEngines()) {
+  const engines = makeEngines();
+  const n = s.schemas.length;
+  const valid: Array<() => void> = [];
+  const invalid: Array<() => void> = [];
+  for (const engine of engines) {
     const checks = s.schemas.map((schema) => engine.compile(schema));
     // Sanity: every engine must agree with the instance labels before it is timed.
     checks.forEach((c, i) => {
       if (!c(s.valid[i])) throw new Error(`${engine.name} rejects valid instance ${i} of ${s.name}`);
       if (c(s.invalid[i])) throw new Error(`${engine.name} accepts invalid instance ${i} of ${s.name}`);
     });
-    const n = checks.length;
-    const compileUs = compileTime(engine, s.schemas, engine.name === "ajv" ? 7 : 21);
-    const validOps = throughput(() => {
+    valid.push(() => {
       for (let i = 0; i < n; i++) checks[i]!(s.valid[i]);
-    }) * n;
-    const invalidOps = throughput(() => {
+    });
+    invalid.push(() => {
       for (let i = 0; i < n; i++) checks[i]!(s.invalid[i]);
-    }) * n;
-    rows.set(engine.name, { compileUs, validOps, invalidOps });
+    });
+    for (let i = 0; i < 3000; i++) {
+      valid[valid.length - 1]!();
+      invalid[invalid.length - 1]!();
+    }
   }
+  const samples = engines.map(() => ({ compile: [] as number[], valid: [] as number[], invalid: [] as number[] }));
+  for (let r = 0; r < ROUNDS; r++) {
+    engines.forEach((engine, e) => {
+      samples[e]!.compile.push(compileTime(engine, s.schemas, 1));
+      samples[e]!.valid.push(slice(valid[e]!, SLICE_MS) * n);
+      samples[e]!.invalid.push(slice(invalid[e]!, SLICE_MS) * n);
+    });
+  }
+  const rows = new Map<string, Row>();
+  engines.forEach((engine, e) => {
+    rows.set(engine.name, {
+      compileUs: median(samples[e]!.compile),
+      validOps: median(samples[e]!.valid),
+      invalidOps: median(samples[e]!.invalid),
+    });
+  });
   return rows;
 }
 
@@ -134,6 +167,7 @@ function report(s: Scenario, rows: Map<string, Row>): void {
     );
   }
   const ours = rows.get("ours")!;
+  const all = rows.get("ours-all")!;
   const ajv = rows.get("ajv")!;
   const cf = rows.get("cfworker")!;
   const x = (a: number, b: number): string => `${(a / b).toFixed(2)}x`;
@@ -141,6 +175,9 @@ function report(s: Scenario, rows: Map<string, Row>): void {
     `ratios: valid ${x(ours.validOps, ajv.validOps)} ajv (target >= 0.5x), ${x(ours.validOps, cf.validOps)} cfworker (target >= 2x); ` +
       `invalid ${x(ours.invalidOps, ajv.invalidOps)} ajv, ${x(ours.invalidOps, cf.invalidOps)} cfworker; ` +
       `compile ${x(ajv.compileUs, ours.compileUs)} faster than ajv (target >= 20x), ${x(cf.compileUs, ours.compileUs)} vs cfworker`,
+  );
+  console.log(
+    `ours-all (every error, as validateRecipeInputs): valid ${x(all.validOps, ajv.validOps)} ajv, invalid ${x(all.invalidOps, ajv.invalidOps)} ajv, ${x(all.invalidOps, cf.invalidOps)} cfworker`,
   );
 }
 
@@ -278,5 +315,5 @@ function realPackScenario(): Scenario | null {
 }
 
 const scenarios = [recipeScenario(), realPackScenario()].filter((s): s is Scenario => s !== null);
-console.log(`node ${process.version}; ajv 8 (Ajv2020, allErrors false), @cfworker/json-schema (shortCircuit), ours (all errors on failure)`);
+console.log(`node ${process.version}; ajv 8 (Ajv2020, allErrors false), @cfworker/json-schema (shortCircuit), ours (first error) and ours-all (every error); median of interleaved slices`);
 for (const s of scenarios) report(s, run(s));

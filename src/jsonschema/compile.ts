@@ -6,13 +6,22 @@
  */
 import type { CompileOptions, CompileResult, SchemaError, SchemaErrorCode } from "./types.js";
 import type { Check, CompiledKeyword, KeywordContext, SchemaNode } from "./context.js";
+import type { SchemaErrorCode as Code } from "./types.js";
 import { own, pushError, schemaFault } from "./context.js";
 import { assembleNode } from "./assemble.js";
 import { collectAnchors, refusedCoreKeyword } from "./anchors.js";
 import { findCycle } from "./cycles.js";
 import { isPlainObject } from "./json.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES, jsonByteLength, measure } from "./limits.js";
-import { KEYWORD_COMPILERS } from "./keywords/index.js";
+import {
+  IN_PLACE_APPLICATORS,
+  KEYWORD_TABLE,
+  STATIC_UNEVALUATED_ITEMS,
+  STATIC_UNEVALUATED_PROPERTIES,
+} from "./keywords/index.js";
+import { compileItems } from "./keywords/items.js";
+import { compileProperties } from "./keywords/properties.js";
+import { compileUnevaluatedItems, compileUnevaluatedProperties } from "./keywords/unevaluated.js";
 import { parsePointer } from "./pointer.js";
 import { compileRegex } from "./regex.js";
 import { createValidator } from "./validator.js";
@@ -114,19 +123,26 @@ function compileInto(cc: CompileContext, value: unknown, node: SchemaNode): Sche
   }
   if (!checkCoreKeywords(cc, value, pointer)) return node;
 
-  const kc: KeywordContext = {
-    schema: value,
-    at: pointer,
-    sub: (v, p, inPlace) => {
-      if (inPlace) addEdge(cc, pointer, p);
-      return compileNode(cc, v, p);
-    },
-    ref: (ref, p) => resolveRef(cc, pointer, ref, p),
-    regex: (pattern, p) => compileRegex(cc.regexes, pattern, p, (code, msg) => fail(cc, code, msg, p)),
-    fail: (code, message, p) => fail(cc, code, message, p),
-  };
+  const kc = new NodeContext(cc, value, pointer);
+  const hasInPlace = IN_PLACE_APPLICATORS.some((k) => Object.hasOwn(value, k));
+  const staticProps = !hasInPlace && Object.hasOwn(value, "unevaluatedProperties") && !Object.hasOwn(value, "additionalProperties");
+  const staticItems =
+    !hasInPlace && Object.hasOwn(value, "unevaluatedItems") && !Object.hasOwn(value, "items") && !Object.hasOwn(value, "contains");
   const compiled: CompiledKeyword[] = [];
-  for (const compile of KEYWORD_COMPILERS) {
+  for (const entry of KEYWORD_TABLE) {
+    if (!entry.keywords.some((k) => Object.hasOwn(value, k))) {
+      // The static variants also run when only the unevaluated keyword is present.
+      if (!(staticProps && entry.compile === compileProperties) && !(staticItems && entry.compile === compileItems)) continue;
+    }
+    let compile = entry.compile;
+    if (staticProps) {
+      if (compile === compileProperties) compile = STATIC_UNEVALUATED_PROPERTIES;
+      else if (compile === compileUnevaluatedProperties) continue;
+    }
+    if (staticItems) {
+      if (compile === compileItems) compile = STATIC_UNEVALUATED_ITEMS;
+      else if (compile === compileUnevaluatedItems) continue;
+    }
     const out = compile(kc);
     if (cc.error !== null) return node;
     if (out === null) continue;
@@ -195,4 +211,30 @@ function resolveRef(cc: CompileContext, from: string, ref: string, loc: string):
   const canonical = (tokens ?? []).map((t) => `/${escapeKey(t)}`).join("");
   addEdge(cc, from, canonical);
   return deferNode(cc, value, canonical);
+}
+
+/** What keyword compilers see of the compile context, for one schema object. */
+class NodeContext implements KeywordContext {
+  constructor(
+    private readonly cc: CompileContext,
+    readonly schema: Readonly<Record<string, unknown>>,
+    readonly at: string,
+  ) {}
+
+  sub(value: unknown, pointer: string, inPlace: boolean): SchemaNode {
+    if (inPlace) addEdge(this.cc, this.at, pointer);
+    return compileNode(this.cc, value, pointer);
+  }
+
+  ref(ref: string, pointer: string): SchemaNode | null {
+    return resolveRef(this.cc, this.at, ref, pointer);
+  }
+
+  regex(pattern: unknown, pointer: string): RegExp | null {
+    return compileRegex(this.cc.regexes, pattern, (code, msg) => fail(this.cc, code, msg, pointer));
+  }
+
+  fail(code: Code, message: string, pointer: string): void {
+    fail(this.cc, code, message, pointer);
+  }
 }

@@ -11,52 +11,61 @@ export const DEFAULT_MAX_BYTES = 1024 * 1024;
 
 export type MeasureFault = "too_deep" | "too_many_nodes" | "not_json";
 
-interface Counter {
-  nodes: number;
-  readonly maxDepth: number;
-  readonly maxNodes: number;
-  fault: MeasureFault | null;
-}
-
 /**
  * Walks a value: containers count as nesting levels (the root container is level 1),
  * every value counts as a node. `strict` also refuses anything JSON cannot express.
  */
 export function measure(value: unknown, maxDepth: number, maxNodes: number, strict: boolean): MeasureFault | null {
-  const c: Counter = { nodes: 0, maxDepth, maxNodes, fault: null };
-  walk(value, 0, c, strict);
-  return c.fault;
+  if (typeof value !== "object" || value === null) {
+    return strict && !isJsonScalar(value) ? "not_json" : maxNodes < 1 ? "too_many_nodes" : null;
+  }
+  const left = strict ? walkStrict(value, 1, maxDepth, maxNodes - 1) : walk(value, 1, maxDepth, maxNodes - 1);
+  return left >= 0 ? null : left === TOO_DEEP ? "too_deep" : left === TOO_MANY ? "too_many_nodes" : "not_json";
 }
 
-function walk(v: unknown, depth: number, c: Counter, strict: boolean): void {
-  if (++c.nodes > c.maxNodes) {
-    c.fault = "too_many_nodes";
-    return;
-  }
-  if (typeof v !== "object" || v === null) {
-    if (strict && !isJsonScalar(v)) c.fault = "not_json";
-    return;
-  }
-  if (depth + 1 > c.maxDepth) {
-    c.fault = "too_deep";
-    return;
-  }
+// walk() returns the remaining node budget, or one of these (all negative).
+const TOO_MANY = -1;
+const TOO_DEEP = -2;
+const NOT_JSON = -3;
+
+/** The hot path before every validation: no allocation, for-in over plain objects. */
+function walk(v: object, depth: number, maxDepth: number, budget: number): number {
+  if (depth > maxDepth) return TOO_DEEP;
   if (Array.isArray(v)) {
+    if ((budget -= v.length) < 0) return TOO_MANY;
     for (let i = 0; i < v.length; i++) {
-      walk(v[i], depth + 1, c, strict);
-      if (c.fault !== null) return;
+      const x = v[i];
+      if (typeof x === "object" && x !== null) {
+        budget = walk(x as object, depth + 1, maxDepth, budget);
+        if (budget < 0) return budget;
+      }
     }
-    return;
-  }
-  if (strict && !isPlainRecord(v)) {
-    c.fault = "not_json";
-    return;
+    return budget;
   }
   const o = v as Record<string, unknown>;
-  for (const k of Object.keys(o)) {
-    walk(o[k], depth + 1, c, strict);
-    if (c.fault !== null) return;
+  for (const k in o) {
+    if (--budget < 0) return TOO_MANY;
+    const x = o[k];
+    if (typeof x === "object" && x !== null) {
+      budget = walk(x as object, depth + 1, maxDepth, budget);
+      if (budget < 0) return budget;
+    }
   }
+  return budget;
+}
+
+function walkStrict(v: object, depth: number, maxDepth: number, budget: number): number {
+  if (depth > maxDepth) return TOO_DEEP;
+  if (!Array.isArray(v) && !isPlainRecord(v)) return NOT_JSON;
+  const values = Array.isArray(v) ? v : Object.keys(v).map((k) => (v as Record<string, unknown>)[k]);
+  if ((budget -= values.length) < 0) return TOO_MANY;
+  for (const x of values) {
+    if (typeof x === "object" && x !== null) {
+      budget = walkStrict(x as object, depth + 1, maxDepth, budget);
+      if (budget < 0) return budget;
+    } else if (!isJsonScalar(x)) return NOT_JSON;
+  }
+  return budget;
 }
 
 function isJsonScalar(v: unknown): boolean {

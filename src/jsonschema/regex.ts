@@ -5,7 +5,6 @@ import { screenPattern } from "./regex-screen.js";
 export function compileRegex(
   cache: Map<string, RegExp>,
   pattern: unknown,
-  _pointer: string,
   fail: (code: SchemaErrorCode, message: string) => void,
 ): RegExp | null {
   if (typeof pattern !== "string") {

@@ -13,13 +13,17 @@ export const compileRequired: KeywordCompiler = (kc) => {
   const keys = [...new Set(value as string[])];
   if (keys.length === 0) return null;
   const n = keys.length;
+  const protoNamed = keys.map((k) => k in Object.prototype);
+  // A JSON value is never undefined; names inherited from Object.prototype need hasOwn.
+  const has = (o: Record<string, unknown>, i: number): boolean =>
+    protoNamed[i] ? Object.hasOwn(o, keys[i]!) : o[keys[i]!] !== undefined;
   const check: Check = (inst, st, _ev, path) => {
     const o = inst as Record<string, unknown>;
     for (let i = 0; i < n; i++) {
-      if (Object.hasOwn(o, keys[i]!)) continue;
+      if (has(o, i)) continue;
       if (!st.collect) return false;
       for (let j = i; j < n; j++) {
-        if (!Object.hasOwn(o, keys[j]!)) pushError(st, path, loc, "required", `Missing required property: ${keys[j]}`);
+        if (!has(o, j)) pushError(st, path, loc, "required", `Missing required property: ${keys[j]}`);
       }
       return false;
     }
