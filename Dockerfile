@@ -40,12 +40,13 @@ RUN mkdir -p /skills /data && chown node:node /skills /data
 # The daemon's default is 127.0.0.1, which would be unreachable from outside
 # the container's network namespace; inside a container the port mapping is
 # the boundary, so bind all interfaces here (a token is then required, above).
-# The DCC comes from the environment rather than a --dcc flag in CMD (flags
-# beat env), so `-e RECIPE_SERVER_DCC=houdini` or `=maya,houdini` retargets
-# the container without a new command line.
+# The DCCs come from the environment rather than --dcc flags in CMD (flags
+# beat env), so `-e RECIPE_SERVER_DCC=houdini` retargets the container without
+# a new command line. The default serves every bundled pack: the first DCC at
+# /mcp, each one at /mcp/<dcc>; `dcc: any` packs (scene-qa) appear under all.
 ENV RECIPE_SERVER_HOST=0.0.0.0 \
     RECIPE_SERVER_PORT=8765 \
-    RECIPE_SERVER_DCC=maya \
+    RECIPE_SERVER_DCC=maya,houdini,blender \
     XDG_DATA_HOME=/data
 
 USER node
