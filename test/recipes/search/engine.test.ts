@@ -84,3 +84,78 @@ describe("search engine (hybrid plumbing)", () => {
     await e.close();
   });
 });
+
+describe("hostile and odd queries", () => {
+  const e = engine();
+  e.update([...catalog, md("fr-skill", "Réglage café", "Crème brûlée über naïve 日本語のレシピ"), md("emoji", "Party 🎉 time", "confetti")], 2);
+
+  it("a 10 kB query answers with bounded, well-formed hits", async () => {
+    const text = "bevel edges extrude faces ".repeat(400).slice(0, 10_240);
+    const answer = await e.search({ text, limit: 3 });
+    expect(answer.hits.length).toBeLessThanOrEqual(3);
+    expect(answer.hits.map((h) => h.recipe.recipeId)).toContain("mesh-ops/bevel_edges");
+    const noise = Array.from({ length: 2_000 }, (_, i) => `w${i}x`).join(" ");
+    expect((await e.search({ text: noise, limit: 5 })).hits.length).toBeLessThanOrEqual(5);
+  });
+
+  it("regex metacharacters are plain text", async () => {
+    for (const text of [".*", "(a|b)+$", "[", "\\", "${x}", "bevel.*edges", "^(?!x)"]) {
+      const answer = await e.search({ text, limit: 5 });
+      expect(answer.mode).toBe("lexical");
+    }
+    expect((await e.search({ text: "bevel.*edges", limit: 1 })).hits[0]!.recipe.recipeId).toBe("mesh-ops/bevel_edges");
+  });
+
+  it("unicode text is indexed and searchable, broken surrogates do not throw", async () => {
+    expect((await e.search({ text: "café", limit: 1 })).hits[0]!.recipe.recipeId).toBe("fr-skill/Réglage café");
+    expect((await e.search({ text: "日本語のレシピ", limit: 1 })).hits[0]!.recipe.recipeId).toBe("fr-skill/Réglage café");
+    expect((await e.search({ text: "🎉", limit: 1 })).hits).toEqual([]);
+    expect((await e.search({ text: "\uD800\uDFFF\uD800 confetti", limit: 1 })).hits[0]!.recipe.recipeId).toBe("emoji/Party 🎉 time");
+  });
+
+  it("stop words alone and limit 0 find nothing; blank text lists", async () => {
+    expect((await e.search({ text: "the of and", limit: 5 })).hits).toEqual([]);
+    expect((await e.search({ text: "bevel", limit: 0 })).hits).toEqual([]);
+    expect((await e.search({ text: "", limit: 100 })).hits).toHaveLength(catalog.length + 2);
+  });
+
+  it("scores are 0..1, descending, ties broken by recipeId", async () => {
+    const twins = createSearchEngine({ provider: null });
+    twins.update([md("b-skill", "Twin", "same words here"), md("a-skill", "Twin", "same words here"), md("c-skill", "Other", "same words")], 1);
+    const answer = await twins.search({ text: "twin same words", limit: 5 });
+    expect(answer.hits.map((h) => h.recipe.recipeId)).toEqual(["a-skill/Twin", "b-skill/Twin", "c-skill/Other"]);
+    const scores = answer.hits.map((h) => h.score);
+    expect(scores[0]).toBe(1);
+    expect(scores.every((s, i) => s >= 0 && s <= 1 && (i === 0 || s <= scores[i - 1]!))).toBe(true);
+  });
+
+  it("concurrent searches during updates stay consistent", async () => {
+    const live = engine();
+    const work: Promise<unknown>[] = [];
+    for (let i = 0; i < 50; i++) {
+      work.push(live.search({ text: "bevel", limit: 5 }));
+      if (i % 10 === 0) live.update(i % 20 === 0 ? catalog : catalog.slice(0, 2), i);
+    }
+    const answers = (await Promise.all(work)) as { hits: { recipe: { recipeId: string } }[] }[];
+    for (const a of answers) expect(a.hits.every((h) => typeof h.recipe.recipeId === "string")).toBe(true);
+  });
+});
+
+describe("similar", () => {
+  it("offers close matches to a draft, honouring excludeId and visibility", async () => {
+    const e = engine();
+    const close = await e.similar("Bevel edges: round off hard edges with a chamfer", { limit: 3 });
+    expect(close[0]!.recipe.recipeId).toBe("mesh-ops/bevel_edges");
+    expect(await e.similar("Bevel edges: round off hard edges with a chamfer", { limit: 3, excludeId: "mesh-ops/bevel_edges" })).not.toContainEqual(
+      expect.objectContaining({ recipe: expect.objectContaining({ recipeId: "mesh-ops/bevel_edges" }) }),
+    );
+    expect(await e.similar("rig checklist before publishing", { limit: 3, visibility: "public" })).toEqual([]);
+    expect((await e.similar("rig checklist before publishing", { limit: 3, visibility: "private" }))[0]!.recipe.recipeId).toBe("private/my-rig-checklist");
+  });
+
+  it("returns nothing for an unrelated or empty draft", async () => {
+    const e = engine();
+    expect(await e.similar("quarterly tax report for the accounting team", { limit: 3 })).toEqual([]);
+    expect(await e.similar("   ", { limit: 3 })).toEqual([]);
+  });
+});

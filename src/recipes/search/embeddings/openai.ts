@@ -36,8 +36,18 @@ function displayUrl(raw: string): string {
   }
 }
 
+/** Credentials in the URL become a Basic header: fetch refuses them inline. */
+function basicAuth(raw: string): string | undefined {
+  const u = new URL(raw);
+  if (!u.username && !u.password) return undefined;
+  const pair = `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`;
+  return `Basic ${Buffer.from(pair).toString("base64")}`;
+}
+
 function endpoint(raw: string): URL {
   const u = new URL(raw);
+  u.username = "";
+  u.password = "";
   const base = u.pathname.replace(/\/+$/, "");
   u.pathname = base.endsWith("/v1") ? `${base}/embeddings` : `${base}/v1/embeddings`;
   return u;
@@ -59,6 +69,7 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 export function createOpenAIProvider(options: OpenAIProviderOptions): EmbeddingProvider {
   const url = endpoint(options.url);
+  const authorization = options.apiKey ? `Bearer ${options.apiKey}` : basicAuth(options.url);
   const shown = displayUrl(options.url);
   const timeoutMs = options.timeoutMs ?? 30_000;
   const retries = options.retries ?? 3;
@@ -107,7 +118,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): EmbeddingP
           method: "POST",
           headers: {
             "content-type": "application/json",
-            ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
+            ...(authorization ? { authorization } : {}),
           },
           body: JSON.stringify({ model: options.model, input: texts }),
           signal: controller.signal,
@@ -115,7 +126,9 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): EmbeddingP
       } catch (err) {
         if (signal?.aborted || closed) throw signal?.reason instanceof Error ? signal.reason : new Error("embedding request aborted");
         if (controller.signal.reason instanceof RetryableError) throw controller.signal.reason;
-        throw new RetryableError(`embeddings endpoint ${shown} unreachable: ${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message}`);
+        // Only the error code: undici's messages can quote the full URL.
+        const code = ((err as Error).cause as { code?: unknown } | undefined)?.code;
+        throw new RetryableError(`embeddings endpoint ${shown} unreachable${typeof code === "string" ? ` (${code})` : ""}`);
       }
       let body: string;
       try {

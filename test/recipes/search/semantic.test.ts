@@ -1,0 +1,176 @@
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createSearchEngine } from "../../../src/recipes/search/engine.js";
+import { createHashingProvider } from "../../../src/recipes/search/embeddings/hashing.js";
+import type { Recipe } from "../../../src/recipes/types.js";
+import { md, yaml } from "./fixtures.js";
+
+let cacheDir: string;
+beforeEach(async () => {
+  cacheDir = await mkdtemp(path.join(os.tmpdir(), "semantic-"));
+});
+afterEach(async () => {
+  await rm(cacheDir, { recursive: true, force: true });
+});
+
+function catalog(n: number): Recipe[] {
+  return Array.from({ length: n }, (_, i) => md("skill", `recipe ${i}`, `Recipe number ${i} about topic${i % 7} and tool${i}.`));
+}
+
+function recordingLogger() {
+  const warnings: { obj: object; msg?: string }[] = [];
+  return {
+    warnings,
+    logger: { info: () => undefined, debug: () => undefined, warn: (obj: object, msg?: string) => void warnings.push({ obj, msg }) },
+  };
+}
+
+async function warm(recipes: Recipe[], seed = "0", logger = recordingLogger().logger) {
+  const provider = createHashingProvider({ seed });
+  const engine = createSearchEngine({ provider, cacheDir, logger });
+  engine.update(recipes, 1);
+  await engine.whenSemanticReady();
+  return { provider, engine };
+}
+
+describe("vector cache through the engine", () => {
+  it("a restart with a warm cache embeds nothing", async () => {
+    const first = await warm(catalog(40));
+    expect(first.provider.texts).toBe(40);
+    await first.engine.close();
+    const second = await warm(catalog(40));
+    expect(second.provider.texts).toBe(0);
+    expect(second.engine.status()).toMatchObject({ semantic: "ready", embedded: 40, total: 40 });
+    expect((await second.engine.search({ text: "topic3", limit: 3 })).mode).toBe("hybrid");
+    await second.engine.close();
+  });
+
+  it("re-embeds only recipes whose content changed, on reload and on restart", async () => {
+    const first = await warm(catalog(20));
+    const changed = catalog(20);
+    changed[5] = md("skill", "recipe 5", "Entirely new text about volumes.");
+    first.engine.update(changed, 2);
+    await first.engine.whenSemanticReady();
+    // whenSemanticReady resolves at once when already ready; wait for the queue.
+    await waitFor(() => first.provider.texts === 21);
+    expect(first.engine.status()).toMatchObject({ embedded: 20, revision: 2 });
+    await first.engine.close();
+    const restarted = await warm(changed);
+    expect(restarted.provider.texts).toBe(0);
+    await restarted.engine.close();
+  });
+
+  it("a different model does not reuse the cached vectors", async () => {
+    await (await warm(catalog(10), "model-a")).engine.close();
+    const other = await warm(catalog(10), "model-b");
+    expect(other.provider.texts).toBe(10);
+    await other.engine.close();
+    expect(await readdir(cacheDir)).toHaveLength(2);
+  });
+
+  it("a corrupt cache file is discarded with a warning and rebuilt", async () => {
+    await (await warm(catalog(10))).engine.close();
+    const [file] = await readdir(cacheDir);
+    await writeFile(path.join(cacheDir, file!), "RSVEC1\ncorrupted");
+    const { warnings, logger } = recordingLogger();
+    const again = await warm(catalog(10), "0", logger);
+    expect(again.provider.texts).toBe(10);
+    expect(warnings.some((w) => w.msg === "vector cache discarded" && JSON.stringify(w.obj).includes("corrupt"))).toBe(true);
+    expect(JSON.stringify(warnings)).not.toContain(cacheDir);
+    await again.engine.close();
+    const reloaded = await warm(catalog(10));
+    expect(reloaded.provider.texts).toBe(0);
+    await reloaded.engine.close();
+  });
+
+  it("an unwritable cache dir only costs a warning", async () => {
+    const blocker = path.join(cacheDir, "file");
+    await writeFile(blocker, "x");
+    const { warnings, logger } = recordingLogger();
+    const provider = createHashingProvider();
+    const engine = createSearchEngine({ provider, cacheDir: path.join(blocker, "sub"), logger });
+    engine.update(catalog(5), 1);
+    await engine.whenSemanticReady();
+    expect(engine.status().semantic).toBe("ready");
+    expect(warnings.some((w) => w.msg === "vector cache not written")).toBe(true);
+    await engine.close();
+  });
+});
+
+describe("warm-up", () => {
+  it("answers lexically while warming and reports progress", async () => {
+    const provider = createHashingProvider({ delayMs: 20 });
+    const engine = createSearchEngine({ provider });
+    engine.update(catalog(64), 1);
+    const during = await engine.search({ text: "topic2", limit: 5 });
+    expect(during.mode).toBe("lexical");
+    expect(during.hits.length).toBeGreaterThan(0);
+    expect(engine.status()).toMatchObject({ lexical: "ready", semantic: "warming", total: 64 });
+    expect(engine.status().embedded).toBeLessThan(64);
+    await engine.whenSemanticReady();
+    expect(engine.status()).toMatchObject({ semantic: "ready", embedded: 64 });
+    await engine.close();
+  });
+
+  it("a failing provider leaves search lexical and is retried on the next update", async () => {
+    const { warnings, logger } = recordingLogger();
+    const provider = createHashingProvider({ failOnCall: 1 });
+    const engine = createSearchEngine({ provider, logger });
+    engine.update(catalog(5), 1);
+    await engine.whenSemanticReady();
+    expect(engine.status().semantic).toBe("failed");
+    expect((await engine.search({ text: "topic1", limit: 3 })).mode).toBe("lexical");
+    expect(warnings.some((w) => w.msg?.includes("embedding failed"))).toBe(true);
+    engine.update(catalog(5), 2);
+    expect(engine.status().semantic).toBe("warming");
+    await engine.whenSemanticReady();
+    expect(engine.status().semantic).toBe("ready");
+    expect((await engine.search({ text: "topic1", limit: 3 })).mode).toBe("hybrid");
+    await engine.close();
+  });
+
+  it("a failing query embedding falls back to a lexical answer", async () => {
+    const base = createHashingProvider();
+    let failQueries = false;
+    const provider = { ...base, id: base.id, dimension: base.dimension, embed: (t: readonly string[]) => (failQueries ? Promise.reject(new Error("down")) : base.embed(t)) };
+    const engine = createSearchEngine({ provider });
+    engine.update(catalog(5), 1);
+    await engine.whenSemanticReady();
+    failQueries = true;
+    const answer = await engine.search({ text: "topic1", limit: 3 });
+    expect(answer.mode).toBe("lexical");
+    expect(answer.hits.length).toBeGreaterThan(0);
+    await engine.close();
+  });
+
+  it("updates during warm-up end with exactly the latest set embedded", async () => {
+    const provider = createHashingProvider({ delayMs: 5 });
+    const engine = createSearchEngine({ provider });
+    engine.update(catalog(50), 1);
+    engine.update(catalog(30), 2);
+    engine.update([...catalog(30), yaml("mesh-ops", "bevel_edges", "Bevel edges", [])], 3);
+    await engine.whenSemanticReady();
+    await waitFor(() => engine.status().embedded === 31);
+    expect(engine.status()).toMatchObject({ total: 31, revision: 3, semantic: "ready" });
+    await engine.close();
+  });
+
+  it("close during warm-up stops embedding and settles waiters", async () => {
+    const provider = createHashingProvider({ delayMs: 20 });
+    const engine = createSearchEngine({ provider, cacheDir });
+    engine.update(catalog(200), 1);
+    const ready = engine.whenSemanticReady();
+    await engine.close();
+    await ready;
+    const calls = provider.calls;
+    await new Promise((r) => setTimeout(r, 60));
+    expect(provider.calls).toBe(calls);
+  });
+});
+
+async function waitFor(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(cond()).toBe(true);
+}
