@@ -167,7 +167,8 @@ export async function cleanupStaleTempFiles(dir: string, names: readonly string[
   return removed;
 }
 
-function isProcessAlive(pid: number): boolean {
+/** Whether a process with this pid exists on this host. */
+export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -7,9 +7,9 @@
  * the base the patch applies to, and two stores on one directory never hand
  * out the same slug (names are claimed with an exclusive hard link).
  *
- * Limits: updates are serialized within one process. Two processes updating
- * the same playbook at the same instant can still lose one update; pass
- * `expectedRevision` to turn that into a `conflict` in most cases.
+ * Updates to one playbook are serialized twice: a promise chain per slug
+ * queues callers of this store, and a lock file per slug arbitrates between
+ * stores (several DCCs sharing one --private-dir, or several processes).
  */
 import { promises as fs, type BigIntStats } from "node:fs";
 import path from "node:path";
@@ -17,6 +17,7 @@ import { diagnostic, type Diagnostic } from "../../skills/diagnostics.js";
 import type { Playbook, PlaybookStep, PrivateRecipe } from "../types.js";
 import { cleanupStaleTempFiles, createFileExclusive, ensurePrivateDir, isTempFileName, writeFileAtomic } from "./atomic-write.js";
 import { decodePlaybookBytes, parsePlaybookFile, serialisePlaybook, type StoredPlaybook } from "./format.js";
+import { acquireFileLock, cleanupStaleLocks, isLockFileName } from "./file-lock.js";
 import { KeyedMutex } from "./keyed-mutex.js";
 import { isValidSlug, slugCandidate, slugify } from "./slug.js";
 
@@ -50,8 +51,10 @@ export interface PrivateStoreOptions {
   readonly logger?: StoreLogger;
   /** Largest playbook file read or written, in bytes. Default 1 MiB. */
   readonly maxFileBytes?: number;
-  /** Temp files older than this are treated as abandoned. Default 60 s. */
+  /** Temp and lock files older than this are treated as abandoned. Default 60 s. */
   readonly staleTempMs?: number;
+  /** How long an update waits for another process's lock on the same playbook. Default 10 s. */
+  readonly lockTimeoutMs?: number;
 }
 
 export interface PrivateStore {
@@ -105,6 +108,7 @@ class FilePrivateStore implements PrivateStore {
   private readonly logger: StoreLogger | undefined;
   private readonly maxFileBytes: number;
   private readonly staleTempMs: number;
+  private readonly lockTimeoutMs: number;
   private readonly locks = new KeyedMutex();
   private readonly pending = new Set<Promise<unknown>>();
   /** Slugs this process has created or found taken; saves re-trying names on repeated titles. */
@@ -124,6 +128,7 @@ class FilePrivateStore implements PrivateStore {
     this.logger = options.logger;
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     this.staleTempMs = options.staleTempMs ?? 60_000;
+    this.lockTimeoutMs = options.lockTimeoutMs ?? 10_000;
   }
 
   slugFromFile(fileName: string): string | null {
@@ -146,7 +151,7 @@ class FilePrivateStore implements PrivateStore {
         diagnostics: [diagnostic("error", "private_playbook_invalid", `the private playbook directory cannot be read (${errnoCode(error) ?? "error"})`, { skill: PRIVATE_SKILL })],
       };
     }
-    await this.removeStaleTemps(names.filter(isTempFileName));
+    await this.removeDebris(names);
 
     const playbooks: Playbook[] = [];
     const diagnostics: Diagnostic[] = [];
@@ -273,36 +278,60 @@ class FilePrivateStore implements PrivateStore {
 
   private async doUpdate(slug: string, patch: PlaybookPatch, expectedRevision: number | undefined): Promise<StoreResult> {
     try {
-      const current = await this.read(slug);
-      if (current.kind === "missing") return failure("not_found", `no private playbook "${slug}"`);
-      if (current.kind === "invalid") {
-        return failure("conflict", `${slug}.md is malformed on disk (${current.diagnostic.message}); fix the file by hand before updating it`);
+      if (expectedRevision !== undefined) {
+        // A stale revision is answered without taking the lock file: at the
+        // moment of this read the revision differed, which is all a conflict says.
+        // Retrying callers hit this path most, so it costs one stat when the
+        // file is unchanged.
+        const early = await this.read(slug);
+        if (early.kind === "missing") return failure("not_found", `no private playbook "${slug}"`);
+        if (early.kind === "ok" && early.stored.playbook.revision !== expectedRevision) {
+          return staleRevision(slug, early.stored.playbook.revision, expectedRevision);
+        }
       }
-      const { playbook, extra } = current.stored;
-      if (expectedRevision !== undefined && expectedRevision !== playbook.revision) {
-        return failure("conflict", `playbook "${slug}" is at revision ${playbook.revision}, not the expected ${expectedRevision}; get it again and reapply the change`);
+      const lock = await acquireFileLock(this.dir, `${slug}.md`, { timeoutMs: this.lockTimeoutMs, staleMs: this.staleTempMs });
+      if (lock.kind === "missing-dir") return failure("not_found", `no private playbook "${slug}"`);
+      if (lock.kind === "timeout") {
+        return failure("conflict", `playbook "${slug}" is being written by another process; try again`);
       }
-      const changes: Partial<Record<(typeof PATCH_KEYS)[number], unknown>> = {};
-      for (const key of PATCH_KEYS) {
-        if (patch[key] !== undefined) changes[key] = patch[key];
+      try {
+        return await this.applyUpdate(slug, patch, expectedRevision);
+      } finally {
+        await lock.release();
       }
-      if (Object.keys(changes).length === 0) return { ok: true, playbook };
-      const stamp = this.now().toISOString();
-      const next = freezePlaybook({
-        ...playbook,
-        ...(changes as Partial<Playbook>),
-        slug,
-        updatedAt: stamp,
-        revision: playbook.revision + 1,
-      });
-      const text = serialisePlaybook(next, extra);
-      const tooBig = this.sizeProblem(text);
-      if (tooBig) return failure("invalid_input", tooBig);
-      await writeFileAtomic(this.dir, `${slug}.md`, text);
-      return { ok: true, playbook: next };
     } catch (error) {
       return this.internal("update", slug, error);
     }
+  }
+
+  private async applyUpdate(slug: string, patch: PlaybookPatch, expectedRevision: number | undefined): Promise<StoreResult> {
+    const current = await this.read(slug);
+    if (current.kind === "missing") return failure("not_found", `no private playbook "${slug}"`);
+    if (current.kind === "invalid") {
+      return failure("conflict", `${slug}.md is malformed on disk (${current.diagnostic.message}); fix the file by hand before updating it`);
+    }
+    const { playbook, extra } = current.stored;
+    if (expectedRevision !== undefined && expectedRevision !== playbook.revision) {
+      return staleRevision(slug, playbook.revision, expectedRevision);
+    }
+    const changes: Partial<Record<(typeof PATCH_KEYS)[number], unknown>> = {};
+    for (const key of PATCH_KEYS) {
+      if (patch[key] !== undefined) changes[key] = patch[key];
+    }
+    if (Object.keys(changes).length === 0) return { ok: true, playbook };
+    const stamp = this.now().toISOString();
+    const next = freezePlaybook({
+      ...playbook,
+      ...(changes as Partial<Playbook>),
+      slug,
+      updatedAt: stamp,
+      revision: playbook.revision + 1,
+    });
+    const text = serialisePlaybook(next, extra);
+    const tooBig = this.sizeProblem(text);
+    if (tooBig) return failure("invalid_input", tooBig);
+    await writeFileAtomic(this.dir, `${slug}.md`, text);
+    return { ok: true, playbook: next };
   }
 
   private async read(slug: string): Promise<ReadOutcome> {
@@ -369,11 +398,17 @@ class FilePrivateStore implements PrivateStore {
       : null;
   }
 
-  private async removeStaleTemps(names: readonly string[]): Promise<void> {
-    if (names.length === 0) return;
+  /** Temp and lock files an interrupted writer left behind. */
+  private async removeDebris(names: readonly string[]): Promise<void> {
+    const temps = names.filter(isTempFileName);
+    const locks = names.filter(isLockFileName);
+    if (temps.length === 0 && locks.length === 0) return;
     try {
-      const removed = await cleanupStaleTempFiles(this.dir, names, { maxAgeMs: this.staleTempMs, now: Date.now() });
-      if (removed.length > 0) this.logger?.warn({ files: removed }, "removed temp files left by an interrupted playbook write");
+      const removed = await cleanupStaleTempFiles(this.dir, temps, { maxAgeMs: this.staleTempMs, now: Date.now() });
+      const locksRemoved = await cleanupStaleLocks(this.dir, locks, this.staleTempMs);
+      if (removed.length > 0 || locksRemoved > 0) {
+        this.logger?.warn({ tempFiles: removed.length, lockFiles: locksRemoved }, "removed files left by an interrupted playbook write");
+      }
     } catch (error) {
       this.logger?.warn({ err: errnoCode(error) }, "could not remove stale playbook temp files");
     }
@@ -393,6 +428,10 @@ function cacheKey(stat: BigIntStats): string {
 
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function staleRevision(slug: string, current: number, expected: number): StoreResult {
+  return failure("conflict", `playbook "${slug}" is at revision ${current}, not the expected ${expected}; get it again and reapply the change`);
 }
 
 function failure(code: StoreErrorCode, message: string): StoreResult {

@@ -64,10 +64,10 @@ describe("a writer killed with SIGKILL mid-stream", () => {
       expect(diagnostics).toEqual([]);
       expect(playbooks.map((p) => p.slug)).toEqual(["crash-0", "crash-1", "crash-2", "crash-3"]);
       for (const p of playbooks) checkPlaybook(p);
-      tempFilesSeen += names.filter((n) => n.endsWith(".tmp")).length;
-      // Temp files of the dead writer are gone after the load.
+      tempFilesSeen += names.filter((n) => n.endsWith(".tmp") || n.endsWith(".lock")).length;
+      // Temp and lock files of the dead writer are gone after the load.
       const after = await fs.readdir(dir);
-      expect(after.filter((n) => n.endsWith(".tmp"))).toEqual([]);
+      expect(after.filter((n) => n.endsWith(".tmp") || n.endsWith(".lock"))).toEqual([]);
       expect(names.filter((n) => n.endsWith(".md")).sort()).toEqual(["crash-0.md", "crash-1.md", "crash-2.md", "crash-3.md"]);
       // The usage file, when it exists, is whole.
       const usage = openUsageStore({ file: path.join(dir, ".state", "usage.json") });
@@ -78,6 +78,6 @@ describe("a writer killed with SIGKILL mid-stream", () => {
       expect(warnings).toEqual([]);
     }
     // Whether a kill lands between temp write and rename is luck; say how often it did.
-    console.info(`crash test: ${tempFilesSeen} abandoned temp file(s) found and cleaned across 3 kills`);
+    console.info(`crash test: ${tempFilesSeen} abandoned temp/lock file(s) found and cleaned across 3 kills`);
   }, 60_000);
 });
