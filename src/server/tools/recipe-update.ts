@@ -35,6 +35,16 @@ export async function recipeUpdate(
     changed.push(key);
   }
   const expected = fields.expectedRevision as number | undefined;
+  const known = snapshot.recipes.get(recipeId);
+  if (expected !== undefined && known?.format === "private" && known.playbook.revision > expected) {
+    // Revisions only grow: a newer one in the catalog is already a conflict, and
+    // answering here keeps a storm of stale retries out of the playbook's write queue.
+    return fail(
+      "conflict",
+      `playbook "${slug}" is at revision ${known.playbook.revision}, not the expected ${expected}; get it again and reapply the change`,
+      { recipeId, currentRevision: known.playbook.revision, expectedRevision: expected },
+    );
+  }
   const result = await context.library.updatePlaybook(slug, patch, expected);
   if (!result.ok) {
     if (result.code === "not_found") return notFound(context.library.current() ?? snapshot, recipeId, "private");

@@ -356,6 +356,18 @@ describe("recipe tool: update", () => {
     expect((await f.call({ action: "get", recipeId: context.recipeId })).context.title).toBe("Second");
   });
 
+  it("a revision bumped on disk behind the catalog's back is still a conflict, reporting the file's revision", async () => {
+    const f = await loaded();
+    const { context } = await f.call(createArgs());
+    const file = path.join(f.privateDir, "retopologize-a-scanned-head.md");
+    await fs.writeFile(file, (await fs.readFile(file, "utf8")).replace(/^revision: 1$/m, "revision: 7"));
+    const answer = await f.call({ action: "update", recipeId: context.recipeId, title: "x", expectedRevision: 1 });
+    expect(answer.error).toBe("conflict");
+    expect(answer.context.currentRevision).toBe(7);
+    const retry = await f.call({ action: "update", recipeId: context.recipeId, title: "x", expectedRevision: 7 });
+    expect(retry.context.revision).toBe(8);
+  });
+
   it("public recipes are read_only; unknown ids are not_found", async () => {
     const f = await loaded();
     const pub = await f.call({ action: "update", recipeId: "modeling/Bevel edges", title: "Mine now" });
