@@ -8,7 +8,6 @@ import { fileURLToPath } from "node:url";
 import fg from "fast-glob";
 import { describe, expect, it } from "vitest";
 import { parse, parseDocument } from "yaml";
-import { compileSchema } from "../src/jsonschema/index.js";
 import { loadSkillRecipes } from "../src/recipes/loader.js";
 import { materializeSteps } from "../src/recipes/materialize.js";
 import type { Recipe, YamlRecipe } from "../src/recipes/types.js";
@@ -403,13 +402,12 @@ const RECEIPTS: [recipe: string, ok: unknown, ...bad: unknown[]][] = [
   ],
 ];
 
-// TEMPORARY while src/jsonschema is a stub that refuses every schema: the
-// schema-dependent checks wait for it. Remove once compileSchema is real.
-const validatorBuilt = compileSchema({}).ok;
-if (!validatorBuilt) console.warn("skills-example: src/jsonschema not built yet; schema checks skipped");
-
 describe("skills-example through the project's loaders", () => {
-  async function loadAll(): Promise<{ recipes: Map<string, Recipe[]>; diagnostics: unknown[] }> {
+  let loaded: ReturnType<typeof loadOnce> | undefined;
+  // one discovery + load shared by every case below (the catalog is immutable)
+  const loadAll = () => (loaded ??= loadOnce());
+
+  async function loadOnce(): Promise<{ recipes: Map<string, Recipe[]>; diagnostics: unknown[] }> {
     const found = await discoverSkills([examplesDir]);
     const diagnostics: unknown[] = [...found.diagnostics];
     const recipes = new Map<string, Recipe[]>();
@@ -431,10 +429,7 @@ describe("skills-example through the project's loaders", () => {
 
   it("discovers every skill and loads every recipe without a diagnostic", async () => {
     const { recipes, diagnostics } = await loadAll();
-    const relevant = validatorBuilt
-      ? diagnostics
-      : diagnostics.filter((d) => (d as { code?: string }).code !== "schema_fails_closed");
-    expect(relevant).toEqual([]);
+    expect(diagnostics).toEqual([]);
     const got = Object.fromEntries([...recipes].map(([k, v]) => [k, v.map((r) => r.name)]));
     expect(got).toEqual(Object.fromEntries(Object.entries(EXPECTED).map(([k, v]) => [k, v.recipes])));
     const total = [...recipes.values()].reduce((n, l) => n + l.length, 0);
@@ -476,7 +471,7 @@ describe("skills-example through the project's loaders", () => {
     expect(legacy.outputValidator).toBeNull();
   });
 
-  it.skipIf(!validatorBuilt)("accepts realistic inputs and materializes every placeholder", async () => {
+  it("accepts realistic inputs and materializes every placeholder", async () => {
     const { recipes } = await loadAll();
     const yamlNames = [...recipes.values()].flat().filter((r) => r.format === "yaml").map((r) => r.name);
     expect(Object.keys(EXAMPLE_INPUTS).sort()).toEqual([...yamlNames].sort());
@@ -499,7 +494,7 @@ describe("skills-example through the project's loaders", () => {
     });
   });
 
-  it.skipIf(!validatorBuilt)("rejects inputs that break the schemas", async () => {
+  it("rejects inputs that break the schemas", async () => {
     const { recipes } = await loadAll();
     for (const [name, inputs] of BAD_INPUTS) {
       const v = yamlRecipe(recipes, name).inputValidator;
@@ -507,7 +502,7 @@ describe("skills-example through the project's loaders", () => {
     }
   });
 
-  it.skipIf(!validatorBuilt)("has output contracts that can fail", async () => {
+  it("has output contracts that can fail", async () => {
     const { recipes } = await loadAll();
     for (const r of [...recipes.values()].flat()) {
       if (r.format !== "yaml" || typeof r.outputContract === "string") continue;
