@@ -1,0 +1,70 @@
+/** Closed-loop load from N real SDK clients: calls/s and latency percentiles. */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+
+export interface LoadResult {
+  readonly clients: number;
+  readonly calls: number;
+  readonly errors: number;
+  readonly seconds: number;
+  readonly callsPerSecond: number;
+  readonly p50: number;
+  readonly p99: number;
+}
+
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+export async function connectClients(url: string, count: number, headers: Record<string, string> = {}): Promise<Client[]> {
+  return Promise.all(
+    Array.from({ length: count }, async (_, i) => {
+      const client = new Client({ name: `bench-${i}`, version: "1.0.0" });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+      return client;
+    }),
+  );
+}
+
+/** Every client calls `next(i, n)` back to back for `seconds`. */
+export async function runLoad(
+  clients: readonly Client[],
+  seconds: number,
+  next: (clientIndex: number, iteration: number) => { name: string; arguments: Record<string, unknown> },
+): Promise<LoadResult> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const deadline = performance.now() + seconds * 1000;
+  const started = performance.now();
+  await Promise.all(
+    clients.map(async (client, index) => {
+      for (let iteration = 0; performance.now() < deadline; iteration += 1) {
+        const call = next(index, iteration);
+        const t0 = performance.now();
+        try {
+          const result = await client.callTool(call);
+          if (result.isError === true) errors += 1;
+        } catch {
+          errors += 1;
+        }
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    clients: clients.length,
+    calls: latencies.length,
+    errors,
+    seconds: elapsed,
+    callsPerSecond: latencies.length / elapsed,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+  };
+}
+
+export async function closeClients(clients: readonly Client[]): Promise<void> {
+  await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+}

@@ -1,0 +1,91 @@
+/** Generates a large, realistic skill tree for benches (SKILL.md + one YAML pack per skill). */
+import fs from "node:fs/promises";
+import path from "node:path";
+
+const VERBS = ["bevel", "extrude", "bake", "retopo", "cache", "export", "light", "shade", "rig", "skin", "simulate", "render", "cleanup", "mirror", "unwrap"];
+const NOUNS = ["mesh", "normals", "uvs", "smoke", "cloth", "hair", "camera", "lights", "textures", "joints", "curves", "volumes", "particles", "scene", "assets"];
+
+export interface GeneratedTree {
+  readonly root: string;
+  readonly skills: number;
+  readonly recipes: number;
+  readonly bytes: number;
+}
+
+export function recipeName(skill: number, index: number): string {
+  return `${VERBS[(skill + index) % VERBS.length]!}_${NOUNS[(skill * 7 + index) % NOUNS.length]!}_${index}`;
+}
+
+export function recipeYaml(skill: number, index: number, revision = 0): string {
+  const verb = VERBS[(skill + index) % VERBS.length]!;
+  const noun = NOUNS[(skill * 7 + index) % NOUNS.length]!;
+  const name = recipeName(skill, index);
+  return `  - name: ${name}
+    dcc: maya
+    description: ${verb} the ${noun} of a shot asset, variant ${index} of skill ${skill}, revision ${revision}.
+    toolset_profiles: [modeling]
+    inputs_schema:
+      type: object
+      required: [target]
+      properties:
+        target: { type: string, minLength: 1, description: "Scene object to ${verb}" }
+        amount: { type: number, minimum: 0, maximum: 10, default: 1 }
+        mode: { enum: [fast, balanced, quality], default: balanced }
+        tags: { type: array, items: { type: string }, maxItems: 8 }
+      additionalProperties: false
+    steps:
+      - tool: maya_${verb}__run
+        arguments: { target: "\${target}", amount: "\${amount}", mode: "\${mode}" }
+      - tool: maya_scene__verify
+        arguments: { target: "\${target}" }
+    output_contract:
+      type: object
+      required: [changed, count]
+      properties:
+        changed: { const: true }
+        count: { type: integer, minimum: 1 }
+`;
+}
+
+export function packYaml(skill: number, recipesPerSkill: number): string {
+  let out = "pack:\n  name: bench\nrecipes:\n";
+  for (let i = 0; i < recipesPerSkill; i += 1) out += recipeYaml(skill, i);
+  return out;
+}
+
+export function skillMarkdown(skill: number): string {
+  return `---
+name: bench-skill-${skill}
+description: Generated bench skill ${skill} for ${VERBS[skill % VERBS.length]} work.
+metadata:
+  dcc-mcp:
+    dcc: maya
+    version: "1.0.${skill}"
+    tags: [bench, ${NOUNS[skill % NOUNS.length]}]
+    search-hint: ${VERBS[skill % VERBS.length]} ${NOUNS[skill % NOUNS.length]} generated
+    recipes: RECIPES.yaml
+---
+# Bench skill ${skill}
+`;
+}
+
+export async function generateTree(root: string, skills: number, recipesPerSkill: number): Promise<GeneratedTree> {
+  await fs.mkdir(root, { recursive: true });
+  let bytes = 0;
+  const batch = 50;
+  for (let start = 0; start < skills; start += batch) {
+    await Promise.all(
+      Array.from({ length: Math.min(batch, skills - start) }, async (_, offset) => {
+        const skill = start + offset;
+        const dir = path.join(root, `bench-skill-${skill}`);
+        await fs.mkdir(dir, { recursive: true });
+        const md = skillMarkdown(skill);
+        const pack = packYaml(skill, recipesPerSkill);
+        bytes += md.length + pack.length;
+        await fs.writeFile(path.join(dir, "SKILL.md"), md);
+        await fs.writeFile(path.join(dir, "RECIPES.yaml"), pack);
+      }),
+    );
+  }
+  return { root, skills, recipes: skills * recipesPerSkill, bytes };
+}

@@ -1,0 +1,137 @@
+/**
+ * bench/server.ts — the daemon at scale (issue 3):
+ *   1. time to ready and RSS with 1,000 generated skills / 20,000 recipes
+ *      (cold, then a restart on the same tree);
+ *   2. tools/call recipes__search and recipes__get throughput and p50/p99 at
+ *      1, 8 and 32 concurrent SDK clients, side by side with a bare fastify +
+ *      SDK server whose single tool returns a constant (the transport's own
+ *      ceiling), measured in the same run.
+ *
+ *   npm run bench:server -- [--skills 1000] [--recipes-per-skill 20] [--seconds 10]
+ *
+ * Both servers run as child processes from the built dist/ (run `npm run build`
+ * first); the clients run here. Prints figures, asserts nothing.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { closeClients, connectClients, runLoad, type LoadResult } from "./lib/clients.js";
+import { generateTree, recipeName } from "./lib/generate.js";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const { values } = parseArgs({
+  options: {
+    skills: { type: "string", default: "1000" },
+    "recipes-per-skill": { type: "string", default: "20" },
+    seconds: { type: "string", default: "10" },
+    concurrency: { type: "string", default: "1,8,32" },
+  },
+});
+const SKILLS = Number(values.skills);
+const PER_SKILL = Number(values["recipes-per-skill"]);
+const SECONDS = Number(values.seconds);
+const LEVELS = String(values.concurrency).split(",").map(Number);
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? "0");
+  return Math.round(kb / 1024);
+}
+
+function waitForJsonLine(child: ChildProcess, key: string): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    let buffer = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString();
+      for (const line of buffer.split("\n")) {
+        try {
+          const parsed = JSON.parse(line) as Record<string, unknown>;
+          if (key in parsed) return resolve(parsed);
+        } catch {
+          /* not a JSON line yet */
+        }
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`child exited ${code}`)));
+  });
+}
+
+async function startRecipeServer(tree: string, dataDir: string): Promise<{ child: ChildProcess; url: string; readyMs: number }> {
+  const started = performance.now();
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, "dist/cli.js"), "--dcc", "maya", "--port", "0", "--skills-path", tree, "--embeddings", "none", "--no-watch", "--log-level", "info", "--max-concurrent-per-session", "64"],
+    { env: { PATH: process.env.PATH ?? "", HOME: dataDir, XDG_DATA_HOME: dataDir, DCC_MCP_DISABLE_DEFAULT_SKILL_PATHS: "1" }, stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const line = await waitForJsonLine(child, "url");
+  const url = String(line.url);
+  const base = url.replace(/\/mcp$/, "");
+  for (;;) {
+    const response = await fetch(`${base}/readyz`).catch(() => null);
+    if (response?.status === 200) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return { child, url, readyMs: performance.now() - started };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.on("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
+}
+
+function row(label: string, r: LoadResult): string {
+  return `${label.padEnd(34)} ${String(r.clients).padStart(3)}  ${r.callsPerSecond.toFixed(0).padStart(7)}/s  p50 ${r.p50.toFixed(2).padStart(7)} ms  p99 ${r.p99.toFixed(2).padStart(7)} ms  errors ${r.errors}`;
+}
+
+const work = await fs.mkdtemp(path.join(os.tmpdir(), "bench-server-"));
+try {
+  const tree = await generateTree(path.join(work, "skills"), SKILLS, PER_SKILL);
+  console.log(`tree: ${tree.skills} skills, ${tree.recipes} recipes, ${(tree.bytes / 1e6).toFixed(1)} MB of SKILL.md + YAML`);
+  const dataDir = path.join(work, "data");
+
+  const cold = await startRecipeServer(tree.root, dataDir);
+  console.log(`recipe-server cold start → ready: ${cold.readyMs.toFixed(0)} ms, RSS ${rssMb(cold.child.pid!)} MB`);
+  await stop(cold.child);
+  const server = await startRecipeServer(tree.root, dataDir);
+  console.log(`recipe-server restart    → ready: ${server.readyMs.toFixed(0)} ms, RSS ${rssMb(server.child.pid!)} MB`);
+
+  const bare = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "bench/lib/bare-server.ts")], { stdio: ["ignore", "pipe", "inherit"], cwd: ROOT });
+  const bareUrl = String((await waitForJsonLine(bare, "url")).url);
+
+  console.log(`\nclosed-loop load, ${SECONDS} s per cell (clients share this process; both servers are child processes)`);
+  console.log(`${"tool".padEnd(34)} cli   calls/s   latency`);
+  const ratios: string[] = [];
+  for (const level of LEVELS) {
+    const bareClients = await connectClients(bareUrl, level);
+    const bareResult = await runLoad(bareClients, SECONDS, () => ({ name: "constant", arguments: {} }));
+    await closeClients(bareClients);
+    console.log(row("bare fastify+SDK constant", bareResult));
+
+    const clients = await connectClients(server.url, level);
+    const search = await runLoad(clients, SECONDS, (c, i) => ({
+      name: "recipes__search",
+      arguments: { query: ["bevel mesh", "bake normals", "smoke cache", "export camera", "rig joints"][(c + i) % 5], limit: 10 },
+    }));
+    console.log(row("recipe-server recipes__search", search));
+    const get = await runLoad(clients, SECONDS, (c, i) => {
+      const skill = (c * 31 + i) % SKILLS;
+      return { name: "recipes__get", arguments: { skill: `bench-skill-${skill}`, anchor: recipeName(skill, i % PER_SKILL) } };
+    });
+    console.log(row("recipe-server recipes__get", get));
+    await closeClients(clients);
+    ratios.push(
+      `${level} client(s): search ${(search.callsPerSecond / bareResult.callsPerSecond).toFixed(2)}× bare, get ${(get.callsPerSecond / bareResult.callsPerSecond).toFixed(2)}× bare`,
+    );
+  }
+  console.log(`\nthroughput vs the bare server (target ≥ 0.8×):\n  ${ratios.join("\n  ")}`);
+  console.log(`RSS after load: ${rssMb(server.child.pid!)} MB`);
+  await stop(server.child);
+  bare.kill("SIGTERM");
+} finally {
+  await fs.rm(work, { recursive: true, force: true });
+}
