@@ -40,7 +40,7 @@ export function createRequestGuard(options: GuardOptions): RequestGuard {
       hostnames.add(entry.toLowerCase());
     }
   }
-  const expected = options.token === null ? null : digest(`Bearer ${options.token}`);
+  const expected = options.token === null ? null : digest(options.token);
 
   return {
     check(headers, path) {
@@ -60,8 +60,8 @@ export function createRequestGuard(options: GuardOptions): RequestGuard {
         if (!allowed) return { ok: false, status: 403, message: "Forbidden: Origin is not allowed" };
       }
       if (expected !== null && path !== "/healthz") {
-        const given = headers.authorization;
-        if (given === undefined || !timingSafeEqual(digest(given), expected)) {
+        const given = bearerToken(headers.authorization);
+        if (given === null || !timingSafeEqual(digest(given), expected)) {
           return { ok: false, status: 401, message: "Unauthorized: a valid bearer token is required" };
         }
       }
@@ -83,7 +83,18 @@ function safeUrl(value: string): URL | null {
   }
 }
 
+/** The credentials of an `Authorization: Bearer …` header; the scheme is case-insensitive (RFC 9110 §11.1). */
+function bearerToken(header: string | undefined): string | null {
+  if (header === undefined) return null;
+  const match = /^bearer +(\S+)$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+/** Host is `host[:port]` (RFC 9110 §7.2): anything else (userinfo, paths, spaces) is refused outright. */
+const HOST_HEADER = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/i;
+
 function hostnameOfHostHeader(host: string): string | null {
+  if (!HOST_HEADER.test(host)) return null;
   const parsed = safeUrl(`http://${host}`);
   if (parsed === null) return null;
   return parsed.hostname.toLowerCase();
