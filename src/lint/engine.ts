@@ -82,7 +82,10 @@ class FindingSink {
       const abs = this.files[i]!;
       let s = byFile.get(abs);
       if (s === undefined) {
-        s = readFile(abs, "utf8").then(parseSuppressions, () => null);
+        s = readFile(abs, "utf8").then(
+          (t) => parseSuppressions(t, /\.ya?ml$/i.test(abs)),
+          () => null,
+        );
         byFile.set(abs, s);
       }
       const sup = await s;

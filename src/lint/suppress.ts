@@ -17,7 +17,8 @@ export interface Suppressions {
   readonly lines: ReadonlyMap<number, ReadonlySet<string>>;
 }
 
-export function parseSuppressions(text: string): Suppressions {
+/** `yaml`: `#` lines are comments to skip over; in Markdown they are headings. */
+export function parseSuppressions(text: string, yaml: boolean): Suppressions {
   const file = new Set<string>();
   const lines = new Map<number, Set<string>>();
   const all = text.replace(/\r\n?/g, "\n").split("\n");
@@ -32,7 +33,7 @@ export function parseSuppressions(text: string): Suppressions {
       continue;
     }
     const t = line.trim();
-    if (t === "" || t.startsWith("#") || t.startsWith("<!--")) continue;
+    if (t === "" || (yaml && t.startsWith("#")) || t.startsWith("<!--")) continue;
     if (pending.length > 0) {
       lines.set(i + 1, new Set([...(lines.get(i + 1) ?? []), ...pending]));
       pending = [];

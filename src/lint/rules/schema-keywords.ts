@@ -31,6 +31,8 @@ const KEYWORDS = Object.keys(KEYWORD_SHAPES);
 /** Annotations: a misspelt one changes no validation outcome, so it is not reported. */
 const ANNOTATIONS = new Set(["title", "description", "examples", "deprecated", "readOnly", "writeOnly", "$comment", "format", "contentEncoding", "contentMediaType", "contentSchema"]);
 const TYPO_TARGETS = KEYWORDS.filter((k) => !ANNOTATIONS.has(k));
+/** Compared case-blind: `minlength` is `minLength` at distance 0. */
+const LOWER_TARGETS = TYPO_TARGETS.map((k) => k.toLowerCase());
 
 /** Older-draft / OpenAPI keywords and what 2020-12 says instead. */
 export const LEGACY_KEYWORDS: Readonly<Record<string, string>> = {
@@ -66,10 +68,9 @@ function fits(shape: Shape, v: unknown): boolean {
 export function keywordTypo(key: string, value: unknown): string | undefined {
   if (Object.hasOwn(KEYWORD_SHAPES, key) || Object.hasOwn(LEGACY_KEYWORDS, key) || key.startsWith("x-")) return undefined;
   const lower = key.toLowerCase();
-  const sameLetters = TYPO_TARGETS.find((k) => k.toLowerCase() === lower);
-  const match = sameLetters ?? nearest(lower, TYPO_TARGETS.map((k) => k.toLowerCase()), key.length <= 4 ? 1 : 2)?.match;
+  const match = nearest(lower, LOWER_TARGETS, key.length <= 4 ? 1 : 2)?.match;
   if (match === undefined) return undefined;
-  const keyword = TYPO_TARGETS.find((k) => k.toLowerCase() === match)!;
+  const keyword = TYPO_TARGETS[LOWER_TARGETS.indexOf(match)]!;
   return fits(KEYWORD_SHAPES[keyword]!, value) ? keyword : undefined;
 }
 

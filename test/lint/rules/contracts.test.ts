@@ -4,7 +4,7 @@ import type { YamlRecipe } from "../../../src/recipes/types.js";
 import { goodRecipe, lintPack, withCode } from "../helpers.js";
 
 const withContract = (c: unknown, name = "set_pivot"): Record<string, unknown> => {
-  const r = { ...goodRecipe(), name };
+  const r: Record<string, unknown> = { ...goodRecipe(), name };
   if (c === undefined) delete r["output_contract"];
   else r["output_contract"] = c;
   return r;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { goodRecipe, lintTree, pack, skillMd, withCode } from "../helpers.js";
+import { goodRecipe, lintTree, pack, skillMd } from "../helpers.js";
 
 describe("SKILL.md", () => {
   it("flags legacy top-level keys with the metadata.dcc-mcp block to write", async () => {
