@@ -1,0 +1,75 @@
+/**
+ * Per-server metrics: each instance has its own registry (two servers in one
+ * process do not collide), tool outcomes are labelled, catalog figures are
+ * read at scrape time.
+ */
+import { register as globalRegistry } from "prom-client";
+import { describe, expect, it } from "vitest";
+import { createServerMetrics, type CatalogFigures } from "../../src/server/metrics.js";
+
+const MAYA: CatalogFigures = {
+  dcc: "maya",
+  loaded: true,
+  revision: 3,
+  skills: 2,
+  recipes: 13,
+  privateRecipes: 1,
+  diagnostics: { errors: 1, warnings: 2 },
+  lexical: "ready",
+  semantic: "warming",
+};
+
+describe("createServerMetrics", () => {
+  it("keeps two instances apart and out of the global registry", async () => {
+    const a = createServerMetrics({ catalogs: () => [], processMetrics: true });
+    const b = createServerMetrics({ catalogs: () => [], processMetrics: true });
+    a.observeToolCall({ tool: "recipes__search", ms: 2, success: true });
+    a.observeToolCall({ tool: "recipes__search", ms: 2, success: true });
+    b.observeToolCall({ tool: "recipes__search", ms: 2, success: true });
+    expect(await a.render()).toMatch(/^recipe_server_tool_calls_total\{tool="recipes__search",outcome="success",error=""\} 2$/m);
+    expect(await b.render()).toMatch(/^recipe_server_tool_calls_total\{tool="recipes__search",outcome="success",error=""\} 1$/m);
+    expect(await a.render()).toMatch(/^process_resident_memory_bytes \d+/m);
+    expect(await globalRegistry.metrics()).not.toContain("recipe_server_");
+  });
+
+  it("labels outcomes: success, business error with its code, timeout", async () => {
+    const m = createServerMetrics({ catalogs: () => [], processMetrics: false });
+    m.observeToolCall({ tool: "recipe", ms: 1, success: false, error: "not_found" });
+    m.observeToolCall({ tool: "recipe", ms: 60_000, success: false, error: "timeout" });
+    const text = await m.render();
+    expect(text).toMatch(/^recipe_server_tool_calls_total\{tool="recipe",outcome="error",error="not_found"\} 1$/m);
+    expect(text).toMatch(/^recipe_server_tool_calls_total\{tool="recipe",outcome="timeout",error="timeout"\} 1$/m);
+    expect(text).toMatch(/^recipe_server_tool_call_duration_seconds_bucket\{le="60",tool="recipe"\} 2$/m);
+    expect(text).toMatch(/^recipe_server_tool_call_duration_seconds_bucket\{le="0.001",tool="recipe"\} 1$/m);
+  });
+
+  it("reads catalog figures at scrape time", async () => {
+    let catalogs: CatalogFigures[] = [];
+    const m = createServerMetrics({ catalogs: () => catalogs, processMetrics: false });
+    expect(await m.render()).not.toMatch(/^recipe_server_catalog_recipes\{/m);
+    catalogs = [MAYA];
+    const text = await m.render();
+    expect(text).toMatch(/^recipe_server_catalog_recipes\{dcc="maya",visibility="public"\} 12$/m);
+    expect(text).toMatch(/^recipe_server_catalog_recipes\{dcc="maya",visibility="private"\} 1$/m);
+    expect(text).toMatch(/^recipe_server_catalog_diagnostics\{dcc="maya",severity="error"\} 1$/m);
+    expect(text).toMatch(/^recipe_server_catalog_revision\{dcc="maya"\} 3$/m);
+    expect(text).toMatch(/^recipe_server_search_mode\{dcc="maya",index="semantic",state="warming"\} 1$/m);
+    expect(text).toMatch(/^recipe_server_search_mode\{dcc="maya",index="semantic",state="ready"\} 0$/m);
+    catalogs = [{ ...MAYA, revision: 4, semantic: "ready" }];
+    const later = await m.render();
+    expect(later).toMatch(/^recipe_server_catalog_revision\{dcc="maya"\} 4$/m);
+    expect(later).toMatch(/^recipe_server_search_mode\{dcc="maya",index="semantic",state="ready"\} 1$/m);
+  });
+
+  it("collapses unmatched routes into one label value", async () => {
+    const m = createServerMetrics({ catalogs: () => [], processMetrics: false });
+    m.observeRequest({ route: "unknown", method: "GET", status: 404, ms: 1 });
+    m.observeRequest({ route: "/mcp", method: "POST", status: 200, ms: 1 });
+    m.countReload("maya");
+    m.setSessions(3);
+    const text = await m.render();
+    expect(text).toMatch(/^recipe_server_http_requests_total\{route="unmatched",method="GET",status="404"\} 1$/m);
+    expect(text).toMatch(/^recipe_server_sessions 3$/m);
+    expect(text).toMatch(/^recipe_server_catalog_reloads_total\{dcc="maya"\} 1$/m);
+  });
+});
