@@ -29,7 +29,7 @@ afterAll(async () => {
 
 describe("with a token (from RECIPE_SERVER_TOKEN)", () => {
   it("refuses missing and wrong tokens with 401, WWW-Authenticate and a JSON-RPC body, on every route but /healthz", async () => {
-    const wrong = [{}, { authorization: "Bearer nope" }, { authorization: `Basic ${TOKEN}` }, { authorization: `Bearer ${TOKEN}x` }];
+    const wrong: Array<Record<string, string>> = [{}, { authorization: "Bearer nope" }, { authorization: `Basic ${TOKEN}` }, { authorization: `Bearer ${TOKEN}x` }];
     for (const headers of wrong) {
       for (const [method, route] of [["POST", "/mcp"], ["POST", "/mcp/maya"], ["GET", "/mcp"], ["DELETE", "/mcp"], ["GET", "/readyz"], ["GET", "/metrics"], ["GET", "/nope"]] as const) {
         const response = await fetch(`${running.url}${route}`, {
