@@ -67,6 +67,8 @@ export interface CompiledKeyword {
   readonly group: Group;
   /** Runs after every other keyword of the node (unevaluated*). */
   readonly late?: boolean;
+  /** Set on `type` when it names one type: instances of this group need no type check. */
+  readonly impliedByGroup?: Group;
 }
 
 /** What a keyword compiler gets: the schema object, where it is, and the compile services. */

@@ -1,32 +1,22 @@
-/** `minItems` / `maxItems`. */
-import type { Check, CompiledKeyword, KeywordCompiler } from "../context.js";
+/** `minItems` / `maxItems`, fused into one check. */
+import type { Check, KeywordCompiler } from "../context.js";
 import { pushError } from "../context.js";
 import { plural, readNonNegativeInteger } from "./util.js";
 
 export const compileArrayBounds: KeywordCompiler = (kc) => {
   const min = readNonNegativeInteger(kc, "minItems");
   const max = readNonNegativeInteger(kc, "maxItems");
-  if (min === null || max === null) return null;
-  const out: CompiledKeyword[] = [];
-  if (min !== undefined && min > 0) {
-    const loc = `${kc.at}/minItems`;
-    const message = `Expected at least ${plural(min, "item")}`;
-    const check: Check = (inst, st, _ev, path) => {
-      if ((inst as unknown[]).length >= min) return true;
-      if (st.collect) pushError(st, path, loc, "minItems", message);
-      return false;
-    };
-    out.push({ check, group: "array" });
-  }
-  if (max !== undefined) {
-    const loc = `${kc.at}/maxItems`;
-    const message = `Expected at most ${plural(max, "item")}`;
-    const check: Check = (inst, st, _ev, path) => {
-      if ((inst as unknown[]).length <= max) return true;
-      if (st.collect) pushError(st, path, loc, "maxItems", message);
-      return false;
-    };
-    out.push({ check, group: "array" });
-  }
-  return out;
+  if (min === null || max === null || (min === undefined && max === undefined)) return null;
+  const lo = min ?? 0;
+  const hi = max ?? Infinity;
+  const at = kc.at;
+  const check: Check = (inst, st, _ev, path) => {
+    const n = (inst as unknown[]).length;
+    if (n >= lo && n <= hi) return true;
+    if (!st.collect) return false;
+    if (n < lo) pushError(st, path, `${at}/minItems`, "minItems", `Expected at least ${plural(lo, "item")}`);
+    else pushError(st, path, `${at}/maxItems`, "maxItems", `Expected at most ${plural(hi, "item")}`);
+    return false;
+  };
+  return { check, group: "array" };
 };

@@ -1,31 +1,37 @@
-/** `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`. */
-import type { Check, CompiledKeyword, KeywordCompiler } from "../context.js";
+/**
+ * `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, fused into one check: one
+ * call and four comparisons on the fast path; which bound failed is worked out only when
+ * errors are collected.
+ */
+import type { Check, KeywordCompiler } from "../context.js";
 import { pushError } from "../context.js";
 import { readNumber } from "./util.js";
 
-type Compare = (x: number, bound: number) => boolean;
-
-const BOUNDS: ReadonlyArray<readonly [string, Compare, string]> = [
-  ["minimum", (x, b) => x >= b, ">="],
-  ["maximum", (x, b) => x <= b, "<="],
-  ["exclusiveMinimum", (x, b) => x > b, ">"],
-  ["exclusiveMaximum", (x, b) => x < b, "<"],
-];
-
 export const compileNumericBounds: KeywordCompiler = (kc) => {
-  const out: CompiledKeyword[] = [];
-  for (const [keyword, compare, symbol] of BOUNDS) {
-    const bound = readNumber(kc, keyword);
-    if (bound === null) return null;
-    if (bound === undefined) continue;
-    const loc = `${kc.at}/${keyword}`;
-    const message = `Expected a number ${symbol} ${bound}`;
-    const check: Check = (inst, st, _ev, path) => {
-      if (compare(inst as number, bound)) return true;
-      if (st.collect) pushError(st, path, loc, keyword, message);
-      return false;
-    };
-    out.push({ check, group: "number" });
-  }
-  return out;
+  const min = readNumber(kc, "minimum");
+  const max = readNumber(kc, "maximum");
+  const exMin = readNumber(kc, "exclusiveMinimum");
+  const exMax = readNumber(kc, "exclusiveMaximum");
+  if (min === null || max === null || exMin === null || exMax === null) return null;
+  if (min === undefined && max === undefined && exMin === undefined && exMax === undefined) return null;
+  const lo = min ?? -Infinity;
+  const hi = max ?? Infinity;
+  const xlo = exMin ?? -Infinity;
+  const xhi = exMax ?? Infinity;
+  const at = kc.at;
+  const check: Check = (inst, st, _ev, path) => {
+    const x = inst as number;
+    if (x >= lo && x <= hi && (x > xlo || exMin === undefined) && (x < xhi || exMax === undefined)) return true;
+    if (!st.collect) return false;
+    if (min !== undefined && !(x >= min)) pushError(st, path, `${at}/minimum`, "minimum", `Expected a number >= ${min}`);
+    if (max !== undefined && !(x <= max)) pushError(st, path, `${at}/maximum`, "maximum", `Expected a number <= ${max}`);
+    if (exMin !== undefined && !(x > exMin)) {
+      pushError(st, path, `${at}/exclusiveMinimum`, "exclusiveMinimum", `Expected a number > ${exMin}`);
+    }
+    if (exMax !== undefined && !(x < exMax)) {
+      pushError(st, path, `${at}/exclusiveMaximum`, "exclusiveMaximum", `Expected a number < ${exMax}`);
+    }
+    return false;
+  };
+  return { check, group: "number" };
 };

@@ -1,32 +1,25 @@
-/** `minProperties` / `maxProperties`. */
-import type { Check, CompiledKeyword, KeywordCompiler } from "../context.js";
+/** `minProperties` / `maxProperties`, fused into one check. */
+import type { Check, KeywordCompiler } from "../context.js";
 import { pushError } from "../context.js";
-import { plural, readNonNegativeInteger } from "./util.js";
+import { readNonNegativeInteger } from "./util.js";
+
+const properties = (n: number): string => `${n} ${n === 1 ? "property" : "properties"}`;
 
 export const compileObjectBounds: KeywordCompiler = (kc) => {
   const min = readNonNegativeInteger(kc, "minProperties");
   const max = readNonNegativeInteger(kc, "maxProperties");
-  if (min === null || max === null) return null;
-  const out: CompiledKeyword[] = [];
-  if (min !== undefined && min > 0) {
-    const loc = `${kc.at}/minProperties`;
-    const message = `Expected at least ${plural(min, "property")}`.replace("propertys", "properties");
-    const check: Check = (inst, st, _ev, path) => {
-      if (Object.keys(inst as object).length >= min) return true;
-      if (st.collect) pushError(st, path, loc, "minProperties", message);
-      return false;
-    };
-    out.push({ check, group: "object" });
-  }
-  if (max !== undefined) {
-    const loc = `${kc.at}/maxProperties`;
-    const message = `Expected at most ${plural(max, "property")}`.replace("propertys", "properties");
-    const check: Check = (inst, st, _ev, path) => {
-      if (Object.keys(inst as object).length <= max) return true;
-      if (st.collect) pushError(st, path, loc, "maxProperties", message);
-      return false;
-    };
-    out.push({ check, group: "object" });
-  }
-  return out;
+  if (min === null || max === null || (min === undefined && max === undefined)) return null;
+  const lo = min ?? 0;
+  const hi = max ?? Infinity;
+  const at = kc.at;
+  const check: Check = (inst, st, _ev, path) => {
+    let n = 0;
+    for (const _ in inst as object) n++;
+    if (n >= lo && n <= hi) return true;
+    if (!st.collect) return false;
+    if (n < lo) pushError(st, path, `${at}/minProperties`, "minProperties", `Expected at least ${properties(lo)}`);
+    else pushError(st, path, `${at}/maxProperties`, "maxProperties", `Expected at most ${properties(hi)}`);
+    return false;
+  };
+  return { check, group: "object" };
 };

@@ -20,7 +20,7 @@ export const compileRequired: KeywordCompiler = (kc) => {
   const check: Check = (inst, st, _ev, path) => {
     const o = inst as Record<string, unknown>;
     for (let i = 0; i < n; i++) {
-      if (has(o, i)) continue;
+      if (protoNamed[i] ? Object.hasOwn(o, keys[i]!) : o[keys[i]!] !== undefined) continue;
       if (!st.collect) return false;
       for (let j = i; j < n; j++) {
         if (!has(o, j)) pushError(st, path, loc, "required", `Missing required property: ${keys[j]}`);

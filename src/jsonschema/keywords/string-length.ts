@@ -1,5 +1,5 @@
-/** `minLength` / `maxLength`, counted in Unicode code points (an emoji is 1). */
-import type { Check, CompiledKeyword, KeywordCompiler } from "../context.js";
+/** `minLength` / `maxLength`, counted in Unicode code points (an emoji is 1), fused into one check. */
+import type { Check, KeywordCompiler } from "../context.js";
 import { pushError } from "../context.js";
 import { codePointLength } from "../json.js";
 import { plural, readNonNegativeInteger } from "./util.js";
@@ -7,30 +7,21 @@ import { plural, readNonNegativeInteger } from "./util.js";
 export const compileStringLength: KeywordCompiler = (kc) => {
   const min = readNonNegativeInteger(kc, "minLength");
   const max = readNonNegativeInteger(kc, "maxLength");
-  if (min === null || max === null) return null;
-  const out: CompiledKeyword[] = [];
-  if (min !== undefined && min > 0) {
-    const loc = `${kc.at}/minLength`;
-    const message = `Expected at least ${plural(min, "character")}`;
-    // UTF-16 length bounds the code point count from above and 2x from below.
-    const check: Check = (inst, st, _ev, path) => {
-      const s = inst as string;
-      if (s.length >= 2 * min || (s.length >= min && codePointLength(s) >= min)) return true;
-      if (st.collect) pushError(st, path, loc, "minLength", message);
-      return false;
-    };
-    out.push({ check, group: "string" });
-  }
-  if (max !== undefined) {
-    const loc = `${kc.at}/maxLength`;
-    const message = `Expected at most ${plural(max, "character")}`;
-    const check: Check = (inst, st, _ev, path) => {
-      const s = inst as string;
-      if (s.length <= max || codePointLength(s) <= max) return true;
-      if (st.collect) pushError(st, path, loc, "maxLength", message);
-      return false;
-    };
-    out.push({ check, group: "string" });
-  }
-  return out;
+  if (min === null || max === null || (min === undefined && max === undefined)) return null;
+  const lo = min ?? 0;
+  const hi = max ?? Infinity;
+  const at = kc.at;
+  const check: Check = (inst, st, _ev, path) => {
+    const s = inst as string;
+    // UTF-16 length is an upper bound on code points and at most twice their number,
+    // so most strings are decided without counting.
+    if (s.length >= 2 * lo && s.length <= hi) return true;
+    const n = codePointLength(s);
+    if (n >= lo && n <= hi) return true;
+    if (!st.collect) return false;
+    if (n < lo) pushError(st, path, `${at}/minLength`, "minLength", `Expected at least ${plural(lo, "character")}`);
+    else pushError(st, path, `${at}/maxLength`, "maxLength", `Expected at most ${plural(hi, "character")}`);
+    return false;
+  };
+  return { check, group: "string" };
 };

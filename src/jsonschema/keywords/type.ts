@@ -1,5 +1,5 @@
 /** `type`, including "integer" (any integral number, so 1.0 is an integer). */
-import type { Check, KeywordCompiler } from "../context.js";
+import type { Check, Group, KeywordCompiler } from "../context.js";
 import { own, pushError } from "../context.js";
 import { describeType } from "../json.js";
 
@@ -61,5 +61,8 @@ export const compileType: KeywordCompiler = (kc) => {
     if (st.collect) pushError(st, path, loc, "type", message + describeType(inst));
     return false;
   };
-  return { check, group: "any" };
+  const only = unique.length === 1 ? unique[0] : undefined;
+  const impliedByGroup: Group | undefined =
+    only === "object" || only === "array" || only === "string" || only === "number" ? only : undefined;
+  return impliedByGroup === undefined ? { check, group: "any" } : { check, group: "any", impliedByGroup };
 };

@@ -24,8 +24,26 @@ export const compileUniqueItems: KeywordCompiler = (kc) => {
   return { check, group: "array" };
 };
 
+/** Below this many items, pairwise comparison of scalars beats allocating a Map. */
+const SMALL = 12;
+
 function findDuplicate(arr: readonly unknown[]): [number, number] | null {
   if (arr.length < 2) return null;
+  if (arr.length <= SMALL) {
+    let scalarsOnly = true;
+    for (let i = 0; i < arr.length; i++) {
+      const v = arr[i];
+      if (typeof v === "object" && v !== null) {
+        scalarsOnly = false;
+        break;
+      }
+    }
+    if (scalarsOnly) {
+      // === is JSON equality for scalars: 1 === 1.0, true !== 1, and 0 === -0.
+      for (let i = 1; i < arr.length; i++) for (let j = 0; j < i; j++) if (arr[i] === arr[j]) return [j, i];
+      return null;
+    }
+  }
   const scalars = new Map<unknown, number>();
   let composites: Map<string, number> | null = null;
   for (let i = 0; i < arr.length; i++) {
