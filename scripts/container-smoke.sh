@@ -38,11 +38,12 @@ jsonrpc_body() {
 
 pretty() { node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{for(const l of s.split("\n").filter(Boolean)){try{console.log(JSON.stringify(JSON.parse(l),null,2))}catch{console.log(l)}}})'; }
 
-# mcp_post NAME JSON [extra curl args...]: POST to /mcp, keep headers and body.
+# mcp_post NAME JSON [extra curl args...]: POST to $MCP_PATH (default /mcp),
+# keep headers and body.
 mcp_post() {
   local name=$1 body=$2; shift 2
   curl -sS -o "$WORK/$name.body" -D "$WORK/$name.headers" -w '%{http_code}' \
-    -X POST "$BASE/mcp" \
+    -X POST "$BASE${MCP_PATH:-/mcp}" \
     -H 'Content-Type: application/json' \
     -H 'Accept: application/json, text/event-stream' \
     -H "Authorization: Bearer $TOKEN" \
@@ -86,9 +87,10 @@ for i in $(seq 1 60); do
   sleep 0.5
   [ "$i" -lt 60 ] || { echo "FAIL: /healthz never answered"; podman logs "$CID" | tail -n 30; exit 1; }
 done
-for i in $(seq 1 60); do
+# ready = catalog loaded; then give the semantic index (if on) time to warm up
+for i in $(seq 1 240); do
   code=$(curl -sS -o "$WORK/readyz" -w '%{http_code}' -H "Authorization: Bearer $TOKEN" "$BASE/readyz" || true)
-  [ "$code" = 200 ] && break
+  if [ "$code" = 200 ] && ! grep -q '"semantic":"warming"' "$WORK/readyz"; then break; fi
   sleep 0.5
 done
 echo "/readyz $code: $(cat "$WORK/readyz")"
@@ -124,6 +126,19 @@ step "tools/call recipes__search \"make the mesh smoother\""
 code=$(mcp_post search '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"recipes__search","arguments":{"query":"make the mesh smoother","limit":3}}}' "${SESSION_ARGS[@]}")
 echo "HTTP $code"
 jsonrpc_body "$WORK/search.body" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const m=JSON.parse(s.trim().split("\n")[0]);const r=m.result;console.log("isError:",r.isError===true);try{console.log(JSON.stringify(JSON.parse(r.content[0].text),null,2))}catch{console.log(r.content[0].text)}})'
+
+step "per-DCC endpoint /mcp/houdini: recipes__search \"blow up the barrel\""
+export MCP_PATH=/mcp/houdini
+code=$(mcp_post hinit '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"container-smoke","version":"1.0.0"}}}')
+HSESSION=$(tr -d '\r' <"$WORK/hinit.headers" | awk -F': ' 'tolower($1)=="mcp-session-id"{print $2}')
+HARGS=(-H "MCP-Protocol-Version: $PROTO")
+[ -z "$HSESSION" ] || HARGS+=(-H "Mcp-Session-Id: $HSESSION")
+mcp_post hinitialized '{"jsonrpc":"2.0","method":"notifications/initialized"}' "${HARGS[@]}" >/dev/null
+code=$(mcp_post hsearch '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"recipes__search","arguments":{"query":"blow up the barrel","limit":3}}}' "${HARGS[@]}")
+echo "initialize + search: HTTP $code"
+jsonrpc_body "$WORK/hsearch.body" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const c=JSON.parse(JSON.parse(s.trim().split("\n")[0]).result.content[0].text).context;console.log("mode:",c.mode);for(const r of c.recipes)console.log("-",r.recipeId,"("+r.dcc+")",r.score)})'
+[ "$code" = 200 ] || { echo "FAIL: /mcp/houdini"; exit 1; }
+unset MCP_PATH
 
 step "podman healthcheck run"
 if podman healthcheck run "$CID"; then echo "healthcheck: healthy"; else echo "FAIL: healthcheck"; exit 1; fi
