@@ -170,6 +170,25 @@ describe("warm-up", () => {
   });
 });
 
+describe("hybrid ranking", () => {
+  it("filters before taking the top k and breaks ties by recipeId", async () => {
+    const provider = createHashingProvider();
+    const engine = createSearchEngine({ provider });
+    const recipes = [
+      md("b-skill", "Twin", "scatter points on a surface", { dcc: "houdini" }),
+      md("a-skill", "Twin", "scatter points on a surface", { dcc: "houdini" }),
+      ...Array.from({ length: 30 }, (_, i) => md("maya-skill", `Twin ${i}`, "scatter points on a surface", { dcc: "maya" })),
+    ];
+    engine.update(recipes, 1);
+    await engine.whenSemanticReady();
+    const answer = await engine.search({ text: "scatter points", dcc: "houdini", limit: 2 });
+    expect(answer.mode).toBe("hybrid");
+    expect(answer.hits.map((h) => h.recipe.recipeId)).toEqual(["a-skill/Twin", "b-skill/Twin"]);
+    expect(answer.hits.every((h) => h.score > 0 && h.score <= 1)).toBe(true);
+    await engine.close();
+  });
+});
+
 async function waitFor(cond: () => boolean): Promise<void> {
   for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
   expect(cond()).toBe(true);

@@ -24,6 +24,8 @@ async function load() {
   const { initModel } = require(workerData.embeddings);
   const { modelSource } = require(workerData.weights);
   model = await initModel(modelSource);
+  // The first inference compiles TF.js kernels; pay it here, not in a query.
+  await model.embed(["warm up"]);
   parentPort.postMessage({ type: "ready", loadMs: Date.now() - started });
   pump();
 }

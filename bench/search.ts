@@ -1,0 +1,222 @@
+/**
+ * Search engine speed (issue 6): p50/p99 search latency at 1,000 and 20,000
+ * generated recipes, lexical and hybrid (query embedding by the real model
+ * included), next to the substring scan of dcc-mcp-core's recipes__search
+ * as the named peer; warm-up time and RSS with and without the model;
+ * restart to hybrid-ready with a warm vector cache.
+ *
+ *   npm run bench:search            (add --quick for 1,000 only)
+ *
+ * The first 200 recipes of each set are embedded for real (cold warm-up
+ * figure); the rest get random unit vectors written into the cache under the
+ * real model's id: ranking cost does not depend on the values, and embedding
+ * 20,000 texts with USE-Lite takes many minutes (the measured per-text cost
+ * gives the projection). Queries are always embedded by the real model.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { embeddingText, textHash, toDocument } from "../src/recipes/search/document.js";
+import { createSearchEngine, type SearchEngine } from "../src/recipes/search/engine.js";
+import { createLocalProvider } from "../src/recipes/search/embeddings/local.js";
+import { VectorCache } from "../src/recipes/search/vector-cache.js";
+import type { MarkdownRecipe, Recipe, YamlRecipe } from "../src/recipes/types.js";
+
+const quick = process.argv.includes("--quick");
+const SIZES = quick ? [1_000] : [1_000, 20_000];
+const QUERIES = 300;
+
+/** Small deterministic PRNG (mulberry32) so every run indexes the same corpus. */
+function rng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const VERBS = "bevel extrude inset merge mirror scatter bake export import freeze cache render light rig skin weld split smooth relax reduce unwrap project assign fracture simulate publish validate check clean".split(" ");
+const NOUNS = "edges faces vertices mesh uvs material texture camera light cache frames scene skeleton joints curves volume particles fluid smoke hull shader layer pass asset shot namespace reference pivot transform".split(" ");
+const WORDS = "the a selected all every hard soft bounded world local axis before after then keep verify report studio pipeline artist game engine render farm lod version path file node group attribute value range default threshold distance angle count".split(" ");
+const DCCS = ["maya", "houdini", "blender", "3dsmax", "any"];
+
+function generate(n: number): Recipe[] {
+  const r = rng(42);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+  const sentence = (len: number): string => Array.from({ length: len }, () => pick(r() < 0.3 ? VERBS : r() < 0.5 ? NOUNS : WORDS)).join(" ");
+  const recipes: Recipe[] = [];
+  for (let i = 0; i < n; i++) {
+    const skill = `skill-${i % 97}`;
+    const verb = pick(VERBS);
+    const noun = pick(NOUNS);
+    const name = `${verb}_${noun}_${i}`;
+    const base = { recipeId: `${skill}/${name}`, skill, name, dcc: pick(DCCS), description: `${verb} ${noun}: ${sentence(14)}`, tags: [pick(NOUNS), pick(VERBS)], file: "RECIPES.yaml", visibility: "public" as const };
+    if (i % 3 === 0) {
+      recipes.push({ ...base, format: "markdown", content: `## ${name}\n\n${sentence(60)}\n\n\`\`\`python\ncmds.${verb}("${noun}")\n\`\`\`\n${sentence(40)}` } satisfies MarkdownRecipe);
+    } else {
+      const steps = [{ tool: `mesh_ops__${verb}_${noun}`, arguments: { object_name: "${object}", [pick(WORDS)]: "${value}" } }];
+      recipes.push({
+        ...base,
+        format: "yaml",
+        entry: { name, description: base.description, steps },
+        inputsSchema: { type: "object", properties: { object: { type: "string" } } },
+        steps,
+        outputContract: undefined,
+        toolsetProfiles: [],
+        pack: {},
+        inputValidator: { ok: true, validator: { validate: () => ({ valid: true, errors: [] }) } },
+        outputValidator: null,
+      } satisfies YamlRecipe);
+    }
+  }
+  return recipes;
+}
+
+/** Distinct queries (so the query-vector cache never answers) of 2–6 words. */
+function queries(count: number): string[] {
+  const r = rng(7);
+  const pool = [...VERBS, ...NOUNS, ...WORDS, "round off corners", "make it lighter for games", "liquid in a glass", "check before publish"];
+  return Array.from({ length: count }, (_, i) => {
+    const words = Array.from({ length: 2 + Math.floor(r() * 5) }, () => pool[Math.floor(r() * pool.length)]!);
+    return `${words.join(" ")} q${i}`;
+  });
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function latency(run: (q: string) => Promise<unknown> | unknown, qs: readonly string[]): Promise<{ p50: number; p99: number }> {
+  for (const q of qs.slice(0, 20)) await run(`${q} warm`);
+  const times: number[] = [];
+  for (const q of qs) {
+    const t = performance.now();
+    await run(q);
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p99: percentile(times, 99) };
+}
+
+function substringScan(recipes: readonly Recipe[]): (q: string) => Recipe[] {
+  return (q) => {
+    const needle = q.toLowerCase();
+    return recipes.filter((r) => r.name.toLowerCase().includes(needle) || r.description.toLowerCase().includes(needle)).slice(0, 10);
+  };
+}
+
+const mb = (): number => Math.round(process.memoryUsage().rss / 1e6);
+const ms = (x: number): string => `${x.toFixed(1)} ms`;
+
+async function randomCache(dir: string, recipes: readonly Recipe[], providerId: string, dim: number, merge: boolean): Promise<void> {
+  const r = rng(3);
+  const cache = new VectorCache(dir, providerId, () => dim);
+  const loaded = merge ? await cache.load() : null;
+  const vectors = loaded?.ok ? loaded.vectors : new Map<string, Float32Array>();
+  for (const recipe of recipes) {
+    const v = Float32Array.from({ length: dim }, () => r() - 0.5);
+    const n = Math.hypot(...v);
+    for (let i = 0; i < dim; i++) v[i]! /= n;
+    vectors.set(textHash(embeddingText(toDocument(recipe))), v);
+  }
+  await cache.save(vectors);
+}
+
+async function main(): Promise<void> {
+  console.log(`node ${process.version}, ${os.cpus().length} cpus, load average ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}\n`);
+  const rssStart = mb();
+  const qs = queries(QUERIES);
+
+  // Model load and per-text cost.
+  let t = performance.now();
+  const provider = createLocalProvider();
+  const loadMs = await provider.ready;
+  const firstReady = performance.now() - t;
+  const rssModel = mb();
+  const sample = generate(64).map((r) => embeddingText(toDocument(r)));
+  t = performance.now();
+  await provider.embed(sample);
+  const perText = (performance.now() - t) / sample.length;
+  t = performance.now();
+  for (const q of qs.slice(0, 20)) await provider.embed([q]);
+  const perQuery = (performance.now() - t) / 20;
+  console.log(`model: worker start to ready ${ms(firstReady)} (load ${loadMs} ms in worker); RSS ${rssStart} MB -> ${rssModel} MB with the model (+${rssModel - rssStart} MB)`);
+  console.log(`model: ${ms(perText)} per recipe text (batch of 64, ~${Math.round(sample.reduce((s, x) => s + x.length, 0) / sample.length)} chars), ${ms(perQuery)} per single query`);
+  console.log(`model: projected cold warm-up at 20,000 recipes ${((perText * 20_000) / 1000).toFixed(0)} s (background, worker thread)\n`);
+
+  const rows: string[] = [];
+  for (const n of SIZES) {
+    const recipes = generate(n);
+    const dir = await mkdtemp(path.join(os.tmpdir(), "bench-search-"));
+    try {
+      // Lexical only.
+      const rssBefore = mb();
+      t = performance.now();
+      const lexical = createSearchEngine({ provider: null });
+      lexical.update(recipes, 1);
+      const indexMs = performance.now() - t;
+      const rssLexical = mb();
+      t = performance.now();
+      lexical.update(recipes.map((r, i) => (i === 0 ? { ...r, description: `${r.description} changed` } : r)), 2);
+      const reindexOneMs = performance.now() - t;
+      const lex = await latency((q) => lexical.search({ text: q, limit: 10 }), qs);
+      const scan = substringScan(recipes);
+      const sub = await latency((q) => scan(q), qs);
+      const filtered = await latency((q) => lexical.search({ text: q, dcc: "maya", limit: 10 }), qs);
+      await lexical.close();
+
+      // Hybrid: real embedding at 1,000; synthetic document vectors at 20,000.
+      let warmup = "";
+      // Real cold warm-up on the first COLD recipes; the rest get synthetic vectors.
+      const COLD = 200;
+      t = performance.now();
+      const cold = createSearchEngine({ provider, cacheDir: dir });
+      cold.update(recipes.slice(0, COLD), 1);
+      await cold.whenSemanticReady();
+      warmup = `cold warm-up, real embedding of ${COLD} recipes: ${(performance.now() - t).toFixed(0)} ms; `;
+      await cold.close();
+      await randomCache(dir, recipes.slice(COLD), provider.id, provider.dimension, true);
+      const hybridEngine: SearchEngine = createSearchEngine({ provider, cacheDir: dir });
+      hybridEngine.update(recipes, 1);
+      await hybridEngine.whenSemanticReady();
+      const status = hybridEngine.status();
+      if (status.semantic !== "ready" || status.embedded !== n) throw new Error(`hybrid not ready: ${JSON.stringify(status)}`);
+      const hyb = await latency(async (q) => {
+        const a = await hybridEngine.search({ text: q, limit: 10 });
+        if (a.mode !== "hybrid") throw new Error("expected a hybrid answer");
+      }, qs);
+      const rssHybrid = mb();
+      await hybridEngine.close();
+
+      // Restart: a fresh worker + model + engine over the warm cache.
+      t = performance.now();
+      const fresh = createLocalProvider();
+      const restarted = createSearchEngine({ provider: fresh, cacheDir: dir });
+      restarted.update(recipes, 1);
+      await restarted.whenSemanticReady();
+      await fresh.ready;
+      const restartReady = performance.now() - t;
+      const first = performance.now();
+      const answer = await restarted.search({ text: "round off corners", limit: 10 });
+      const firstQuery = performance.now() - first;
+      if (answer.mode !== "hybrid") throw new Error("restart did not reach hybrid");
+      await restarted.close();
+      await fresh.close();
+
+      rows.push(
+        `| ${n.toLocaleString("en")} | ${ms(sub.p50)} / ${ms(sub.p99)} | ${ms(lex.p50)} / ${ms(lex.p99)} | ${ms(filtered.p50)} / ${ms(filtered.p99)} | ${ms(hyb.p50)} / ${ms(hyb.p99)} | ${indexMs.toFixed(0)} ms (+${rssLexical - rssBefore} MB) | ${ms(reindexOneMs)} | ${(restartReady / 1000).toFixed(2)} s (+first query ${ms(firstQuery)}) | ${rssHybrid} MB |`,
+      );
+      console.log(`${n}: ${warmup}done`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+  await provider.close();
+  console.log("\n| recipes | substring scan (peer) p50 / p99 | lexical p50 / p99 | lexical + dcc filter p50 / p99 | hybrid p50 / p99 (query embedding included) | lexical index build (RSS) | re-index after 1 change | restart to hybrid-ready, warm cache | process RSS with model |");
+  console.log("|---|---|---|---|---|---|---|---|---|");
+  for (const row of rows) console.log(row);
+  console.log("\ntargets: hybrid p99 < 50 ms at 20,000; restart with warm cache < 3 s");
+}
+
+await main();
