@@ -5,6 +5,7 @@
  */
 import { isSeq, LineCounter, parseDocument } from "yaml";
 import { diagnostic, type Diagnostic } from "../skills/diagnostics.js";
+import { parsePackFast } from "./yaml-fast.js";
 
 /** 1 MiB: a file of exactly this many bytes is accepted, one more is refused. */
 export const MAX_RECIPE_FILE_BYTES = 1024 * 1024;
@@ -49,43 +50,9 @@ export function parseRecipePack(text: string, file: string): ParsePackResult {
     };
   }
 
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text.replace(/^\uFEFF/, ""), {
-    uniqueKeys: true,
-    prettyErrors: true,
-    lineCounter,
-  });
-  if (doc.errors.length > 0) {
-    return {
-      ok: false,
-      diagnostics: doc.errors.map((e) => {
-        const line = e.linePos?.[0]?.line;
-        const code = e.code === "DUPLICATE_KEY" ? "yaml_duplicate_key" : "yaml_parse_error";
-        return diagnostic("error", code, `${file}: ${firstLine(e.message)}`, line !== undefined ? { file, line } : where);
-      }),
-    };
-  }
-
-  let data: unknown;
-  try {
-    data = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
-  } catch (err) {
-    // The yaml package signals alias exhaustion with a ReferenceError; anything else is a parse failure.
-    const msg = err instanceof Error ? err.message : String(err);
-    const aliases = /alias/i.test(msg);
-    return {
-      ok: false,
-      diagnostics: [
-        diagnostic(
-          "error",
-          aliases ? "yaml_alias_limit" : "yaml_parse_error",
-          aliases ? `${file} expands more than ${MAX_YAML_ALIASES} YAML aliases` : `${file}: ${firstLine(msg)}`,
-          where,
-        ),
-      ],
-    };
-  }
-
+  const parsed = parsePackFast(text.replace(/^\uFEFF/, "")) ?? parseExactly(text, file);
+  if ("diagnostics" in parsed) return { ok: false, diagnostics: parsed.diagnostics };
+  const { data } = parsed;
   if (!isRecord(data) || !Array.isArray(data["recipes"])) {
     return {
       ok: false,
@@ -102,13 +69,7 @@ export function parseRecipePack(text: string, file: string): ParsePackResult {
 
   const { recipes, ...pack } = data;
   const list = recipes as unknown[];
-  const seqNode = doc.get("recipes", true);
-  const itemLine = (i: number): number | undefined => {
-    if (!isSeq(seqNode)) return undefined;
-    const node = seqNode.items[i] as { range?: readonly number[] | null } | undefined;
-    const offset = node?.range?.[0];
-    return offset === undefined ? undefined : lineCounter.linePos(offset).line;
-  };
+  const itemLine = (i: number): number | undefined => parsed.recipeLines?.[i];
 
   const entries: PackEntry[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -133,6 +94,58 @@ export function parseRecipePack(text: string, file: string): ParsePackResult {
   });
 
   return { ok: true, pack, entries, diagnostics };
+}
+
+/**
+ * The `yaml` package: slower, but exact about what is wrong and where
+ * (duplicate keys, alias caps, syntax), so every failing pack comes here.
+ */
+function parseExactly(
+  text: string,
+  file: string,
+): { data: unknown; recipeLines: readonly (number | undefined)[] | null } | { diagnostics: Diagnostic[] } {
+  const where = { file };
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text.replace(/^\uFEFF/, ""), {
+    uniqueKeys: true,
+    prettyErrors: true,
+    lineCounter,
+  });
+  if (doc.errors.length > 0) {
+    return {
+      diagnostics: doc.errors.map((e) => {
+        const line = e.linePos?.[0]?.line;
+        const code = e.code === "DUPLICATE_KEY" ? "yaml_duplicate_key" : "yaml_parse_error";
+        return diagnostic("error", code, `${file}: ${firstLine(e.message)}`, line !== undefined ? { file, line } : where);
+      }),
+    };
+  }
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+  } catch (err) {
+    // The yaml package signals alias exhaustion with a ReferenceError; anything else is a parse failure.
+    const msg = err instanceof Error ? err.message : String(err);
+    const aliases = /alias/i.test(msg);
+    return {
+      diagnostics: [
+        diagnostic(
+          "error",
+          aliases ? "yaml_alias_limit" : "yaml_parse_error",
+          aliases ? `${file} expands more than ${MAX_YAML_ALIASES} YAML aliases` : `${file}: ${firstLine(msg)}`,
+          where,
+        ),
+      ],
+    };
+  }
+  const seqNode = doc.get("recipes", true);
+  const recipeLines = isSeq(seqNode)
+    ? seqNode.items.map((node) => {
+        const offset = (node as { range?: readonly number[] | null } | undefined)?.range?.[0];
+        return offset === undefined ? undefined : lineCounter.linePos(offset).line;
+      })
+    : null;
+  return { data, recipeLines };
 }
 
 /** `toolset_profiles` (or singular `toolset_profile`); a string becomes a one-item list. */

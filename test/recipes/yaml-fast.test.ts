@@ -1,0 +1,61 @@
+/**
+ * The js-yaml fast path must agree with the `yaml` package (data and entry
+ * lines) wherever it answers, and step aside wherever exact diagnostics or
+ * alias caps matter.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import fg from "fast-glob";
+import { isSeq, LineCounter, parseDocument } from "yaml";
+import { describe, expect, it } from "vitest";
+import { parsePackFast } from "../../src/recipes/yaml-fast.js";
+import { EXAMPLE_SKILLS, REAL_SKILLS } from "../e2e/harness.js";
+
+function exact(text: string): { data: unknown; lines: number[] | null } {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true });
+  const seq = doc.get("recipes", true);
+  const lines = isSeq(seq) ? seq.items.map((n) => lineCounter.linePos((n as { range: number[] }).range[0]!).line) : null;
+  return { data: doc.toJS(), lines };
+}
+
+const packs = fg.sync(["**/*.yaml", "**/*.yml"], { cwd: REAL_SKILLS, absolute: true }).concat(
+  fg.sync(["**/*.yaml", "**/*.yml"], { cwd: EXAMPLE_SKILLS, absolute: true }),
+);
+
+describe("parsePackFast", () => {
+  it.each(packs.map((p) => [path.basename(path.dirname(p)) + "/" + path.basename(p), p]))(
+    "agrees with the yaml package on %s",
+    (_name, file) => {
+      const text = fs.readFileSync(file, "utf8");
+      const fast = parsePackFast(text);
+      expect(fast).not.toBeNull();
+      const reference = exact(text);
+      expect(fast!.data).toEqual(reference.data);
+      expect(fast!.recipeLines).toEqual(reference.lines);
+    },
+  );
+
+  it.each([
+    ["an anchor and alias", "base: &b { dcc: maya }\nrecipes:\n  - name: a\n    <<: *b\n"],
+    ["an alias bomb", "a: &a [x, x]\nb: &b [*a, *a]\nc: &c [*b, *b]\nrecipes: []\n"],
+    ["a duplicate key", "recipes:\n  - name: a\n    name: b\n"],
+    ["an unknown tag", "recipes:\n  - name: !custom x\n"],
+    ["two documents", "recipes: []\n---\nrecipes: []\n"],
+    ["broken syntax", "recipes: [\n  - name: x\n"],
+  ])("steps aside for %s", (_name, text) => {
+    expect(parsePackFast(text)).toBeNull();
+  });
+
+  it("keeps YAML 1.2 core types (dates stay strings, no merge keys)", () => {
+    const fast = parsePackFast("recipes:\n  - name: 2024-01-01\n    n: 0o17\n    f: .inf\n    b: yes\n");
+    expect(fast?.data).toEqual({ recipes: [{ name: "2024-01-01", n: 15, f: Infinity, b: "yes" }] });
+  });
+
+  it("keeps a __proto__ key as data without touching prototypes", () => {
+    const fast = parsePackFast("recipes:\n  - name: x\n    __proto__: { polluted: true }\n");
+    const entry = (fast?.data as { recipes: Array<Record<string, unknown>> }).recipes[0]!;
+    expect(Object.hasOwn(entry, "__proto__")).toBe(true);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
