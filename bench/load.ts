@@ -360,13 +360,20 @@ async function killPhase(tmp: string, skillsDir: string): Promise<boolean> {
     else if (revision < ack.revision) lost.push(`${recipeId}: revision ${revision} < acknowledged ${ack.revision}`);
     else if (revision === ack.revision && envelope.context?.summary !== ack.summary) lost.push(`${recipeId}: content differs at revision ${revision}`);
   }
+  // Still writable: a lock or temp file left by the killed writer must not block the next update.
+  let blocked = 0;
+  for (const recipeId of acked.keys()) {
+    const envelope = await callTool(reader, "recipe", { action: "update", recipeId, summary: "after restart" });
+    if (!envelope.success) blocked += 1;
+  }
+  console.log(`updates after restart: ${acked.size - blocked}/${acked.size} succeeded`);
   await reader.close();
   restarted.child.kill("SIGTERM");
   await restarted.exited;
   console.log(`non-.md files left in the private dir after the kill: ${leftovers.length}${leftovers.length ? ` (${leftovers.slice(0, 5).join(", ")})` : ""}`);
   console.log(`after restart: ${acked.size - lost.length}/${acked.size} acknowledged writes present`);
   for (const l of lost.slice(0, 10)) console.log(`  lost: ${l}`);
-  return lost.length === 0;
+  return lost.length === 0 && blocked === 0;
 }
 
 async function main(): Promise<void> {
