@@ -23,7 +23,9 @@ export const compileRequired: KeywordCompiler = (kc) => {
       if (protoNamed[i] ? Object.hasOwn(o, keys[i]!) : o[keys[i]!] !== undefined) continue;
       if (!st.collect) return false;
       for (let j = i; j < n; j++) {
-        if (!has(o, j)) pushError(st, path, loc, "required", `Missing required property: ${keys[j]}`);
+        if (has(o, j)) continue;
+        pushError(st, path, loc, "required", `Missing required property: ${keys[j]}`);
+        if (st.stop) break;
       }
       return false;
     }

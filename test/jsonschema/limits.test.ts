@@ -1,0 +1,108 @@
+/** Schema and instance bounds (SPEC §7): 128 levels, 10,000 nodes, 1 MiB of schema JSON. */
+import { describe, expect, it } from "vitest";
+import { compileSchema } from "../../src/jsonschema/index.js";
+import { measure } from "../../src/jsonschema/limits.js";
+import { compiled, refusal } from "./helpers.js";
+
+/** `levels` nested `not` objects: each is one container level. */
+function nestedSchema(levels: number): unknown {
+  let s: unknown = {};
+  for (let i = 1; i < levels; i++) s = { not: s };
+  return s;
+}
+
+function nestedArray(levels: number): unknown {
+  let v: unknown = [];
+  for (let i = 1; i < levels; i++) v = [v];
+  return v;
+}
+
+describe("schema limits", () => {
+  it("accepts 128 levels and refuses 129", () => {
+    expect(compileSchema(nestedSchema(128)).ok).toBe(true);
+    expect(refusal(nestedSchema(129)).code).toBe("too_deep");
+  });
+
+  it("refuses a 100,000-level schema without overflowing", () => {
+    expect(refusal(nestedSchema(100_000)).code).toBe("too_deep");
+  });
+
+  it("accepts 10,000 nodes and refuses 10,001", () => {
+    // root object + "enum" array + n-2 items = n JSON values
+    const withNodes = (n: number) => ({ enum: Array.from({ length: n - 2 }, (_, i) => i) });
+    expect(compileSchema(withNodes(10_000)).ok).toBe(true);
+    expect(refusal(withNodes(10_001)).code).toBe("too_many_nodes");
+  });
+
+  it("accepts 1 MiB of JSON and refuses 1 MiB + 1 byte", () => {
+    const overhead = JSON.stringify({ description: "" }).length;
+    const sized = (bytes: number) => ({ description: "x".repeat(bytes - overhead) });
+    expect(JSON.stringify(sized(1024 * 1024)).length).toBe(1024 * 1024);
+    expect(compileSchema(sized(1024 * 1024)).ok).toBe(true);
+    expect(refusal(sized(1024 * 1024 + 1)).code).toBe("too_large");
+  });
+
+  it("counts UTF-8 bytes, not UTF-16 units", () => {
+    const overhead = JSON.stringify({ description: "" }).length;
+    // "é" is 2 bytes: half as many characters reach the same size.
+    const twoByte = { description: "é".repeat((1024 * 1024 - overhead) / 2 + 1) };
+    expect(refusal(twoByte).code).toBe("too_large");
+  });
+
+  it("honours lower limits from options", () => {
+    const r = compileSchema(nestedSchema(5), { maxDepth: 4 });
+    expect(r.ok ? null : r.error.code).toBe("too_deep");
+  });
+
+  it("refuses values JSON cannot express", () => {
+    expect(refusal({ minimum: Number.NaN }).code).toBe("malformed");
+    expect(refusal({ const: undefined }).code).toBe("malformed");
+    expect(refusal({ default: new Date(0) }).code).toBe("malformed");
+    expect(refusal(() => true).code).toBe("malformed");
+    expect(refusal("string").code).toBe("malformed");
+    expect(refusal(null).code).toBe("malformed");
+  });
+});
+
+describe("instance limits", () => {
+  it("accepts 128 levels and rejects 129 with an error", () => {
+    const v = compiled({});
+    expect(v.validate(nestedArray(128)).valid).toBe(true);
+    expect(v.validate(nestedArray(129))).toEqual({
+      valid: false,
+      errors: [{ instancePath: "", keywordLocation: "", keyword: "maxDepth", message: "Value nests deeper than 128 levels" }],
+    });
+  });
+
+  it("rejects a 10,000-level instance against a recursive schema without a RangeError", () => {
+    const v = compiled({ type: "array", items: { $ref: "#" } });
+    const r = v.validate(nestedArray(10_000));
+    expect(r.valid).toBe(false);
+    expect(r.errors[0]!.keyword).toBe("maxDepth");
+    let deepObject: unknown = {};
+    for (let i = 0; i < 10_000; i++) deepObject = { a: deepObject };
+    expect(compiled({ properties: { a: { $ref: "#" } } }).validate(deepObject).valid).toBe(false);
+  });
+
+  it("accepts 10,000 nodes and rejects 10,001", () => {
+    const v = compiled({ type: "array" });
+    expect(v.validate(Array.from({ length: 9_999 }, () => 0)).valid).toBe(true);
+    const r = v.validate(Array.from({ length: 10_000 }, () => 0));
+    expect(r.valid).toBe(false);
+    expect(r.errors[0]!.message).toBe("Value has more than 10000 nodes");
+  });
+
+  it("counts object members and nested containers", () => {
+    expect(measure({ a: [1, 2], b: { c: null } }, 128, 6, false)).toBeNull();
+    expect(measure({ a: [1, 2], b: { c: null } }, 128, 5, false)).toBe("too_many_nodes");
+    expect(measure([[[]]], 3, 100, false)).toBeNull();
+    expect(measure([[[]]], 2, 100, false)).toBe("too_deep");
+    expect(measure(1, 0, 1, false)).toBeNull();
+  });
+
+  it("bounds deep equality: enum/const/uniqueItems never see past the depth limit", () => {
+    const deep = nestedArray(200);
+    expect(compiled({ const: [] }).validate(deep).valid).toBe(false);
+    expect(compiled({ uniqueItems: true }).validate([deep, deep]).errors[0]!.keyword).toBe("maxDepth");
+  });
+});
