@@ -1,5 +1,5 @@
 import type { Recipe } from "../types.js";
-import { contentHash, embeddingText, textHash, toDocument } from "./document.js";
+import { contentHash, embeddingText, textHash, toDocument, type SearchDocument } from "./document.js";
 import type { EmbeddingProvider } from "./embeddings/types.js";
 import { DEFAULT_FUSION, fuse, type FusionOptions, type Ranked } from "./fusion.js";
 import { LexicalIndex } from "./lexical.js";
@@ -10,7 +10,10 @@ import type { SearchAnswer, SearchHit, SearchQuery } from "./types.js";
 export interface SearchEngineOptions {
   /** null = lexical only (`--embeddings none`). The caller owns and closes it. */
   provider: EmbeddingProvider | null;
-  /** Vector cache directory; absent = memory only. */
+  /**
+   * Vector cache directory; absent = memory only. One directory per engine:
+   * an engine keeps only its own live vectors in the file it writes.
+   */
   cacheDir?: string;
   logger?: SearchLogger;
   /** Fusion tuning; the default is what bench/relevance chose. */
@@ -70,6 +73,13 @@ interface Indexed {
   readonly hash: string;
 }
 
+interface Prepared {
+  readonly doc: SearchDocument;
+  readonly hash: string;
+  readonly embedText: string;
+  readonly embedHash: string;
+}
+
 interface Filter {
   readonly dcc?: string;
   readonly skill?: string;
@@ -92,6 +102,19 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   const lexical = new LexicalIndex();
   const semantic = options.provider ? new SemanticIndex(options.provider, options.cacheDir, logger) : null;
   let indexed = new Map<string, Indexed>();
+  // Catalog snapshots reuse the frozen Recipe objects of unchanged files, so a
+  // reload only pays document building and hashing for what it replaced.
+  const prepared = new WeakMap<Recipe, Prepared>();
+  const prepare = (recipe: Recipe): Prepared => {
+    let p = prepared.get(recipe);
+    if (!p) {
+      const doc = toDocument(recipe);
+      const embedText = embeddingText(doc);
+      p = { doc, hash: contentHash(doc), embedText, embedHash: textHash(embedText) };
+      prepared.set(recipe, p);
+    }
+    return p;
+  };
   let revision = 0;
   let closed = false;
 
@@ -145,15 +168,11 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       for (const recipe of recipes) {
         // Catalog ids are unique; should a duplicate slip through, the first wins.
         if (next.has(recipe.recipeId)) continue;
-        const doc = toDocument(recipe);
-        const hash = contentHash(doc);
+        const { doc, hash, embedText, embedHash } = prepare(recipe);
         const previous = indexed.get(recipe.recipeId);
         if (!previous || previous.hash !== hash) lexical.put(doc);
         next.set(recipe.recipeId, { recipe, hash });
-        if (semantic) {
-          const text = embeddingText(doc);
-          entries.set(recipe.recipeId, { id: recipe.recipeId, hash: textHash(text), text });
-        }
+        if (semantic) entries.set(recipe.recipeId, { id: recipe.recipeId, hash: embedHash, text: embedText });
       }
       for (const id of indexed.keys()) if (!next.has(id)) lexical.remove(id);
       indexed = next;

@@ -17,8 +17,8 @@ const BATCH = 16;
 const SAVE_EVERY_MS = 5_000;
 /** Recent query vectors kept: agents repeat queries while they iterate. */
 const QUERY_CACHE = 256;
-/** Query text beyond this is not embedded: the model only reads the head. */
-const QUERY_EMBED_LIMIT = 2_000;
+/** Query text beyond this is not embedded: USE-Lite's cost grows steeply with length. */
+const QUERY_EMBED_LIMIT = 600;
 
 /**
  * Vectors for the live documents, filled in the background. Keyed by content
