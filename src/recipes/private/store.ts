@@ -2,36 +2,29 @@
  * The private playbook store (SPEC §9): one Markdown file per playbook in the
  * private dir, written atomically, with updates to one playbook serialized.
  *
- * The files are the truth. Nothing is cached between calls: every update
- * re-reads its file under the per-slug lock, so edits a human made by hand are
- * the base the patch applies to, and two stores on one directory never hand
- * out the same slug (names are claimed with an exclusive hard link).
+ * The files are the truth. Every call looks at the file (a parse is reused
+ * only while inode, size and times are unchanged) and every update re-reads
+ * it under the per-slug lock, so edits a human made by hand are the base the
+ * patch applies to. Two stores on one directory never hand out the same slug:
+ * names are claimed with an exclusive hard link.
  *
  * Updates to one playbook are serialized twice: a promise chain per slug
  * queues callers of this store, and a lock file per slug arbitrates between
  * stores (several DCCs sharing one --private-dir, or several processes).
  */
-import { promises as fs, type BigIntStats } from "node:fs";
+import { promises as fs } from "node:fs";
 import path from "node:path";
 import { diagnostic, type Diagnostic } from "../../skills/diagnostics.js";
-import type { Playbook, PlaybookStep, PrivateRecipe } from "../types.js";
+import type { Playbook, PrivateRecipe } from "../types.js";
 import { cleanupStaleTempFiles, createFileExclusive, ensurePrivateDir, isTempFileName, writeFileAtomic } from "./atomic-write.js";
-import { decodePlaybookBytes, parsePlaybookFile, serialisePlaybook, type StoredPlaybook } from "./format.js";
 import { acquireFileLock, cleanupStaleLocks, isLockFileName } from "./file-lock.js";
+import { serialisePlaybook } from "./format.js";
 import { KeyedMutex } from "./keyed-mutex.js";
+import { freezePlaybook, unstorableText, type PlaybookDraft, type PlaybookPatch } from "./playbook-values.js";
+import { PlaybookFileReader, PRIVATE_SKILL, type ReadOutcome } from "./reader.js";
 import { isValidSlug, slugCandidate, slugify } from "./slug.js";
 
-export interface PlaybookDraft {
-  readonly title: string;
-  readonly summary: string;
-  readonly whenToUse: string;
-  readonly steps: readonly PlaybookStep[];
-  readonly acceptanceCriteria: readonly string[];
-  readonly tags?: readonly string[];
-  readonly document: string;
-}
-
-export type PlaybookPatch = Partial<PlaybookDraft>;
+export type { PlaybookDraft, PlaybookPatch } from "./playbook-values.js";
 
 export type StoreErrorCode = "not_found" | "conflict" | "invalid_input" | "internal";
 
@@ -74,7 +67,6 @@ export interface PrivateStore {
 }
 
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
-const PRIVATE_SKILL = "private";
 const READ_CONCURRENCY = 32;
 const PATCH_KEYS = ["title", "summary", "whenToUse", "steps", "acceptanceCriteria", "tags", "document"] as const;
 
@@ -97,11 +89,6 @@ export function toPrivateRecipe(playbook: Playbook): PrivateRecipe {
   });
 }
 
-type ReadOutcome =
-  | { readonly kind: "ok"; readonly stored: StoredPlaybook }
-  | { readonly kind: "missing" }
-  | { readonly kind: "invalid"; readonly diagnostic: Diagnostic };
-
 class FilePrivateStore implements PrivateStore {
   readonly dir: string;
   private readonly now: () => Date;
@@ -114,13 +101,16 @@ class FilePrivateStore implements PrivateStore {
   /** Slugs this process has created or found taken; saves re-trying names on repeated titles. */
   private readonly claimed = new Set<string>();
   private readonly nextSuffix = new Map<string, number>();
+  private readonly reader: PlaybookFileReader;
   /**
-   * Last parse of each file, keyed by inode, size and nanosecond mtime/ctime.
-   * Every write (ours by rename, an editor's in place) changes that key, so a
-   * hit is the same bytes; it spares re-parsing YAML when callers re-read an
-   * unchanged file, as retries after a conflict do.
+   * The revision each playbook had when this store last read or wrote it.
+   * Revisions only grow, so an expectedRevision below it is stale without
+   * touching the disk; that keeps a herd of retrying callers from queueing a
+   * file read each behind every write. A read that finds a lower revision (a
+   * human restored an old copy) resets it, so a caller who re-reads can
+   * always get through.
    */
-  private readonly parsed = new Map<string, { readonly key: string; readonly stored: StoredPlaybook }>();
+  private readonly lastSeen = new Map<string, number>();
 
   constructor(options: PrivateStoreOptions) {
     this.dir = path.resolve(options.dir);
@@ -129,6 +119,7 @@ class FilePrivateStore implements PrivateStore {
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     this.staleTempMs = options.staleTempMs ?? 60_000;
     this.lockTimeoutMs = options.lockTimeoutMs ?? 10_000;
+    this.reader = new PlaybookFileReader(this.dir, this.maxFileBytes);
   }
 
   slugFromFile(fileName: string): string | null {
@@ -198,6 +189,8 @@ class FilePrivateStore implements PrivateStore {
     const problem = unstorableText(patch);
     if (problem) return Promise.resolve(failure("invalid_input", problem));
     if (patch.title !== undefined && patch.title === "") return Promise.resolve(failure("invalid_input", "title must not be empty"));
+    const stale = this.knownStale(slug, expectedRevision);
+    if (stale) return Promise.resolve(stale);
     return this.track(this.locks.run(slug, () => this.doUpdate(slug, patch, expectedRevision)));
   }
 
@@ -277,6 +270,8 @@ class FilePrivateStore implements PrivateStore {
   }
 
   private async doUpdate(slug: string, patch: PlaybookPatch, expectedRevision: number | undefined): Promise<StoreResult> {
+    const stale = this.knownStale(slug, expectedRevision);
+    if (stale) return stale;
     try {
       if (expectedRevision !== undefined) {
         // A stale revision is answered without taking the lock file: at the
@@ -331,64 +326,23 @@ class FilePrivateStore implements PrivateStore {
     const tooBig = this.sizeProblem(text);
     if (tooBig) return failure("invalid_input", tooBig);
     await writeFileAtomic(this.dir, `${slug}.md`, text);
+    this.lastSeen.set(slug, next.revision);
     return { ok: true, playbook: next };
   }
 
   private async read(slug: string): Promise<ReadOutcome> {
-    const file = `${slug}.md`;
-    const invalid = (message: string, line?: number): ReadOutcome => ({
-      kind: "invalid",
-      diagnostic: diagnostic("error", "private_playbook_invalid", message, line === undefined ? { skill: PRIVATE_SKILL, file } : { skill: PRIVATE_SKILL, file, line }),
-    });
-    const full = path.join(this.dir, file);
-    const cached = this.parsed.get(slug);
-    if (cached) {
-      // One stat instead of open + fstat + close: the common case is an unchanged file.
-      const stat = await fs.stat(full, { bigint: true }).catch(() => null);
-      if (stat && cacheKey(stat) === cached.key) return { kind: "ok", stored: cached.stored };
-    }
-    let handle: fs.FileHandle;
-    try {
-      handle = await fs.open(full, "r");
-    } catch (error) {
-      const code = errnoCode(error);
-      if (code === "ENOENT") {
-        this.parsed.delete(slug);
-        return { kind: "missing" };
-      }
-      return invalid(`the file cannot be read (${code ?? "error"})`);
-    }
-    let bytes: Buffer;
-    let mtime: Date;
-    let key: string;
-    try {
-      const stat = await handle.stat({ bigint: true });
-      if (!stat.isFile()) return invalid("not a regular file");
-      if (stat.size > BigInt(this.maxFileBytes)) {
-        return invalid(`the file is ${stat.size} bytes; the limit is ${this.maxFileBytes}`);
-      }
-      key = cacheKey(stat);
-      if (cached?.key === key) return { kind: "ok", stored: cached.stored };
-      mtime = stat.mtime;
-      bytes = await handle.readFile();
-    } catch (error) {
-      const code = errnoCode(error);
-      if (code === "ENOENT") return { kind: "missing" };
-      return invalid(`the file cannot be read (${code ?? "error"})`);
-    } finally {
-      await handle.close().catch(() => undefined);
-    }
-    // It may have grown between stat and read.
-    if (bytes.length > this.maxFileBytes) return invalid(`the file is over ${this.maxFileBytes} bytes`);
-    const text = decodePlaybookBytes(bytes);
-    if (text === null) return invalid("the file is not valid UTF-8");
-    const parsed = parsePlaybookFile(text, slug, mtime.toISOString());
-    if (!parsed.ok) {
-      this.parsed.delete(slug);
-      return invalid(parsed.message, parsed.line);
-    }
-    this.parsed.set(slug, { key, stored: parsed.stored });
-    return { kind: "ok", stored: parsed.stored };
+    const outcome = await this.reader.read(slug);
+    if (outcome.kind === "ok") this.lastSeen.set(slug, outcome.stored.playbook.revision);
+    else this.lastSeen.delete(slug);
+    return outcome;
+  }
+
+  /** A conflict answer when expectedRevision is already known to be stale. */
+  private knownStale(slug: string, expectedRevision: number | undefined): StoreResult | null {
+    const seen = this.lastSeen.get(slug);
+    return expectedRevision !== undefined && seen !== undefined && expectedRevision < seen
+      ? staleRevision(slug, seen, expectedRevision)
+      : null;
   }
 
   private sizeProblem(text: string): string | null {
@@ -422,10 +376,6 @@ class FilePrivateStore implements PrivateStore {
   }
 }
 
-function cacheKey(stat: BigIntStats): string {
-  return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
-}
-
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -436,45 +386,6 @@ function staleRevision(slug: string, current: number, expected: number): StoreRe
 
 function failure(code: StoreErrorCode, message: string): StoreResult {
   return { ok: false, code, message };
-}
-
-function freezePlaybook(p: Playbook): Playbook {
-  return Object.freeze({
-    slug: p.slug,
-    title: p.title,
-    summary: p.summary,
-    whenToUse: p.whenToUse,
-    steps: Object.freeze(p.steps.map((s) => Object.freeze({ title: s.title, detail: s.detail }))),
-    acceptanceCriteria: Object.freeze([...p.acceptanceCriteria]),
-    tags: Object.freeze([...p.tags]),
-    document: p.document,
-    createdAt: p.createdAt,
-    updatedAt: p.updatedAt,
-    revision: p.revision,
-  });
-}
-
-// An unpaired surrogate cannot be written as UTF-8; storing it would change the text.
-const LONE_SURROGATE = /\p{Cs}/u;
-
-function unstorableText(fields: PlaybookPatch): string | null {
-  const check = (value: string | undefined, name: string): string | null =>
-    value !== undefined && LONE_SURROGATE.test(value) ? `${name} contains an unpaired UTF-16 surrogate` : null;
-  for (const key of ["title", "summary", "whenToUse", "document"] as const) {
-    const problem = check(fields[key], key);
-    if (problem) return problem;
-  }
-  for (const [i, step] of (fields.steps ?? []).entries()) {
-    const problem = check(step.title, `steps[${i}].title`) ?? check(step.detail, `steps[${i}].detail`);
-    if (problem) return problem;
-  }
-  for (const key of ["acceptanceCriteria", "tags"] as const) {
-    for (const [i, item] of (fields[key] ?? []).entries()) {
-      const problem = check(item, `${key}[${i}]`);
-      if (problem) return problem;
-    }
-  }
-  return null;
 }
 
 function errnoCode(error: unknown): string | undefined {

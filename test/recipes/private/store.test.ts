@@ -384,6 +384,24 @@ describe("loadOne", () => {
   });
 });
 
+describe("concurrent reads", () => {
+  it("a read issued after a write sees it, even while a crowd of reads is in flight", async () => {
+    const store = openPrivateStore({ dir });
+    expectOk(await store.create(draft()));
+    const file = path.join(dir, "bake-normals.md");
+    const original = await fs.readFile(file, "utf8");
+    for (let i = 0; i < 20; i++) {
+      const crowd = Array.from({ length: 30 }, () => store.loadOne("bake-normals"));
+      await fs.writeFile(file, original.replace("summary: ", `summary: round ${i} `));
+      const after = await store.loadOne("bake-normals");
+      expect(after.playbook?.summary.startsWith(`round ${i} `)).toBe(true);
+      await Promise.all(crowd); // some saw the in-place rewrite half done; not the point here
+      const viaUpdate = expectOk(await store.update("bake-normals", { tags: [`t${i}`] }));
+      expect((await store.loadOne("bake-normals")).playbook).toEqual(viaUpdate);
+    }
+  });
+});
+
 describe("slugFromFile", () => {
   it("maps playbook file names to slugs and everything else to null", () => {
     const store = openPrivateStore({ dir });
