@@ -307,3 +307,35 @@ describe("markdownDescription", () => {
     expect(long.endsWith("…")).toBe(true);
   });
 });
+
+describe("schema validators kept as verdicts (memory at 20,000 recipes)", () => {
+  it("validates the same way on every call, however often it is rebuilt", async () => {
+    const tmp = await mkdtemp(path.join(os.tmpdir(), "lazy-validators-"));
+    try {
+      const dir = path.join(tmp, "lazy");
+      await mkdir(dir, { recursive: true });
+      await writeFile(
+        path.join(dir, "SKILL.md"),
+        "---\nname: lazy\nmetadata:\n  dcc-mcp:\n    recipes: p.yaml\n---\n",
+      );
+      await writeFile(
+        path.join(dir, "p.yaml"),
+        "recipes:\n  - name: r\n    inputs_schema: { type: object, required: [a], properties: { a: { type: integer } } }\n    output_contract: { type: object, required: [changed], properties: { changed: { const: true } } }\n",
+      );
+      const loaded = await loadSkill(dir, tmp, 0);
+      const { recipes, diagnostics } = await loadSkillRecipes(loaded.skill!);
+      expect(diagnostics).toEqual([]);
+      const recipe = recipes[0] as YamlRecipe;
+      expect(recipe.inputValidator.ok).toBe(true);
+      if (!recipe.inputValidator.ok || recipe.outputValidator === null || !recipe.outputValidator.ok) throw new Error("expected validators");
+      for (let i = 0; i < 50; i += 1) {
+        expect(recipe.inputValidator.validator.validate({ a: 1 }).valid).toBe(true);
+        expect(recipe.inputValidator.validator.validate({ a: "x" }).valid).toBe(false);
+        expect(recipe.outputValidator.validator.validate({ changed: false }).valid).toBe(false);
+      }
+      expect(Object.isFrozen(recipe.inputValidator)).toBe(true);
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
+  });
+});
