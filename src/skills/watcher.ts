@@ -39,7 +39,7 @@ export interface SkillWatcherOptions {
   readonly roots: readonly string[];
   readonly privateDir?: string | null;
   readonly onBatch: (batch: WatchBatch) => void;
-  /** Quiet time before a batch is delivered. Default 75 ms. */
+  /** Quiet time before a batch is delivered. Default 50 ms. */
   readonly debounceMs?: number;
   /** A burst that never goes quiet is still delivered after this long. Default 1000 ms. */
   readonly maxWaitMs?: number;
@@ -120,7 +120,7 @@ async function nearestExisting(p: string): Promise<string> {
 export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
   const roots = options.roots.map((r) => path.resolve(r));
   const privateDir = options.privateDir ? path.resolve(options.privateDir) : null;
-  const debounceMs = options.debounceMs ?? 75;
+  const debounceMs = options.debounceMs ?? 50;
   const maxWaitMs = options.maxWaitMs ?? 1000;
   const depth = options.depth ?? 6;
   const logger = options.logger;
