@@ -4,16 +4,22 @@
  * fsync the directory. A reader, or a process restarted after a crash, sees
  * either the old bytes or the new ones, never a prefix.
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 
 const TEMP_SUFFIX = ".tmp";
-// `.<target>.<pid>.<random>.tmp`: a dot-file, so globs and `*.md` skip it.
-const TEMP_PATTERN = /^\.(.+)\.(\d+)\.([0-9a-f]{12})\.tmp$/;
+// `.<target>.<pid>.<host>.<random>.tmp`: a dot-file, so globs and `*.md` skip
+// it. The host tag keeps a writer in another container sharing the directory
+// (its own pid namespace) from being judged dead by pid.
+const TEMP_PATTERN = /^\.(.+)\.(\d+)\.([0-9a-f]{8})\.([0-9a-f]{12})\.tmp$/;
+
+/** A short stable tag of this host, so pids are only compared on the host they belong to. */
+export const HOST_TAG = createHash("sha256").update(os.hostname()).digest("hex").slice(0, 8);
 
 export function tempFileName(target: string): string {
-  return `.${target}.${process.pid}.${randomBytes(6).toString("hex")}${TEMP_SUFFIX}`;
+  return `.${target}.${process.pid}.${HOST_TAG}.${randomBytes(6).toString("hex")}${TEMP_SUFFIX}`;
 }
 
 export function isTempFileName(name: string): boolean {
@@ -143,7 +149,7 @@ export interface TempCleanupOptions {
 
 /**
  * Removes temp files a crashed writer left behind. A temp file is removed when
- * its writer process is gone or when it is older than `maxAgeMs`; a live
+ * its writer process (on this host) is gone or when it is older than `maxAgeMs`; a live
  * writer's fresh temp file is left alone, so two processes sharing a directory
  * do not break each other's writes. Returns the names removed.
  */
@@ -154,7 +160,7 @@ export async function cleanupStaleTempFiles(dir: string, names: readonly string[
     if (!match) continue;
     const pid = Number(match[2]);
     const full = path.join(dir, name);
-    let stale = pid !== process.pid && !isProcessAlive(pid);
+    let stale = match[3] === HOST_TAG && pid !== process.pid && !isProcessAlive(pid);
     if (!stale) {
       const stat = await fs.stat(full).catch(() => null);
       if (!stat) continue;

@@ -13,7 +13,7 @@
 import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { isProcessAlive, tempFileName } from "./atomic-write.js";
+import { HOST_TAG, isProcessAlive, tempFileName } from "./atomic-write.js";
 
 export interface FileLockOptions {
   /** Give up waiting after this long. */
@@ -33,7 +33,7 @@ export function lockFileName(target: string): string {
 
 export async function acquireFileLock(dir: string, target: string, options: FileLockOptions): Promise<LockOutcome> {
   const lockPath = path.join(dir, lockFileName(target));
-  const token = `${process.pid} ${randomBytes(6).toString("hex")}\n`;
+  const token = `${process.pid} ${HOST_TAG} ${randomBytes(6).toString("hex")}\n`;
   const deadline = Date.now() + options.timeoutMs;
   for (let attempt = 0; ; attempt++) {
     const taken = await tryCreate(dir, lockPath, token);
@@ -111,8 +111,10 @@ async function breakIfStale(dir: string, lockPath: string, staleMs: number): Pro
     fs.readFile(lockPath, "utf8").catch(() => null),
   ]);
   if (stat === null || content === null) return true; // released meanwhile: try again at once
-  const pid = Number(content.split(" ")[0]);
-  const holderGone = Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && !isProcessAlive(pid);
+  const [pidText, host] = content.split(" ");
+  const pid = Number(pidText);
+  // Another host's pid means nothing here; only age can free its lock.
+  const holderGone = host === HOST_TAG && Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && !isProcessAlive(pid);
   const old = Date.now() - stat.mtimeMs > staleMs;
   // A lock file whose content is not written yet is fresh, not stale.
   const unreadable = content === "" && !old;

@@ -2,7 +2,7 @@ import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { cleanupStaleTempFiles, createFileExclusive, isTempFileName, tempFileName, writeFileAtomic } from "../../../src/recipes/private/atomic-write.js";
+import { cleanupStaleTempFiles, createFileExclusive, HOST_TAG, isTempFileName, tempFileName, writeFileAtomic } from "../../../src/recipes/private/atomic-write.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -60,15 +60,20 @@ describe("temp file names", () => {
   });
 
   it("cleanup removes only temp files whose writer is gone or that are old", async () => {
-    const dead = `.a.md.${2 ** 22 + 7}.0123456789ab.tmp`;
+    const deadPid = 2 ** 22 + 7; // above Linux pid_max: never a live process
+    const dead = `.a.md.${deadPid}.${HOST_TAG}.0123456789ab.tmp`;
+    // Same pid number on another host (container): cannot be judged by pid, only by age.
+    const otherHostFresh = `.d.md.${deadPid}.ffffffff.0123456789ab.tmp`;
+    const otherHostOld = `.e.md.${deadPid}.ffffffff.0123456789ab.tmp`;
     const mineFresh = tempFileName("b.md");
     const mineOld = tempFileName("c.md");
     const unrelated = ".notes.md.tmp";
-    for (const name of [dead, mineFresh, mineOld, unrelated]) await fs.writeFile(path.join(dir, name), "x");
+    for (const name of [dead, otherHostFresh, otherHostOld, mineFresh, mineOld, unrelated]) await fs.writeFile(path.join(dir, name), "x");
     const old = new Date(Date.now() - 120_000);
     await fs.utimes(path.join(dir, mineOld), old, old);
+    await fs.utimes(path.join(dir, otherHostOld), old, old);
     const removed = await cleanupStaleTempFiles(dir, await fs.readdir(dir), { maxAgeMs: 60_000, now: Date.now() });
-    expect(removed.sort()).toEqual([dead, mineOld].sort());
-    expect((await fs.readdir(dir)).sort()).toEqual([mineFresh, unrelated].sort());
+    expect(removed.sort()).toEqual([dead, mineOld, otherHostOld].sort());
+    expect((await fs.readdir(dir)).sort()).toEqual([mineFresh, otherHostFresh, unrelated].sort());
   });
 });

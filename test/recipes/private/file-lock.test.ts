@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { HOST_TAG } from "../../../src/recipes/private/atomic-write.js";
 import { acquireFileLock, lockFileName } from "../../../src/recipes/private/file-lock.js";
 import { openPrivateStore, type PlaybookDraft, type StoreResult } from "../../../src/recipes/private/store.js";
 
@@ -49,18 +50,28 @@ describe("acquireFileLock", () => {
   });
 
   it("takes over a lock whose holder is dead, or that is older than staleMs", async () => {
-    await fs.writeFile(path.join(dir, lockFileName("x.md")), `${DEAD_PID} 0123456789ab\n`);
+    await fs.writeFile(path.join(dir, lockFileName("x.md")), `${DEAD_PID} ${HOST_TAG} 0123456789ab\n`);
     const dead = await acquireFileLock(dir, "x.md", { timeoutMs: 50, staleMs: 60_000 });
     expect(dead.kind).toBe("acquired");
     if (dead.kind === "acquired") await dead.release();
 
-    await fs.writeFile(path.join(dir, lockFileName("y.md")), `${process.pid} 0123456789ab\n`);
+    await fs.writeFile(path.join(dir, lockFileName("y.md")), `${process.pid} ${HOST_TAG} 0123456789ab\n`);
     const old = new Date(Date.now() - 120_000);
     await fs.utimes(path.join(dir, lockFileName("y.md")), old, old);
     const stale = await acquireFileLock(dir, "y.md", { timeoutMs: 50, staleMs: 60_000 });
     expect(stale.kind).toBe("acquired");
     if (stale.kind === "acquired") await stale.release();
     expect(await fs.readdir(dir)).toEqual([]);
+  });
+
+  it("does not judge another host's lock by pid, only by age", async () => {
+    await fs.writeFile(path.join(dir, lockFileName("z.md")), `${DEAD_PID} ffffffff 0123456789ab\n`);
+    expect((await acquireFileLock(dir, "z.md", { timeoutMs: 50, staleMs: 60_000 })).kind).toBe("timeout");
+    const old = new Date(Date.now() - 120_000);
+    await fs.utimes(path.join(dir, lockFileName("z.md")), old, old);
+    const taken = await acquireFileLock(dir, "z.md", { timeoutMs: 50, staleMs: 60_000 });
+    expect(taken.kind).toBe("acquired");
+    if (taken.kind === "acquired") await taken.release();
   });
 
   it("reports a missing directory", async () => {
@@ -94,7 +105,7 @@ describe("updates across store instances and processes", () => {
   it("loadAll removes lock files of dead writers and ignores them as playbooks", async () => {
     const store = openPrivateStore({ dir });
     revisionOf(await store.create(draft));
-    await fs.writeFile(path.join(dir, lockFileName("shared.md")), `${DEAD_PID} 0123456789ab\n`);
+    await fs.writeFile(path.join(dir, lockFileName("shared.md")), `${DEAD_PID} ${HOST_TAG} 0123456789ab\n`);
     const { playbooks, diagnostics } = await store.loadAll();
     expect(playbooks.map((p) => p.slug)).toEqual(["shared"]);
     expect(diagnostics).toEqual([]);

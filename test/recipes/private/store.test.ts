@@ -2,6 +2,7 @@ import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { HOST_TAG } from "../../../src/recipes/private/atomic-write.js";
 import { parsePlaybookFile } from "../../../src/recipes/private/format.js";
 import { openPrivateStore, toPrivateRecipe, type PlaybookDraft, type PlaybookPatch, type PrivateStore, type StoreResult } from "../../../src/recipes/private/store.js";
 import type { Playbook } from "../../../src/recipes/types.js";
@@ -357,9 +358,9 @@ describe("loadAll with hand-made files", () => {
     const store = openPrivateStore({ dir });
     expectOk(await store.create(draft()));
     const deadPid = 2 ** 22 + 12345; // above Linux pid_max: never a live process
-    const dead = `.bake-normals.md.${deadPid}.0123456789ab.tmp`;
-    const liveFresh = `.bake-normals.md.${process.pid}.aaaaaaaaaaaa.tmp`;
-    const liveOld = `.bake-normals.md.${process.pid}.bbbbbbbbbbbb.tmp`;
+    const dead = `.bake-normals.md.${deadPid}.${HOST_TAG}.0123456789ab.tmp`;
+    const liveFresh = `.bake-normals.md.${process.pid}.${HOST_TAG}.aaaaaaaaaaaa.tmp`;
+    const liveOld = `.bake-normals.md.${process.pid}.${HOST_TAG}.bbbbbbbbbbbb.tmp`;
     for (const name of [dead, liveFresh, liveOld]) await put(name, "---\ntitle: half writ");
     const old = new Date(Date.now() - 10 * 60_000);
     await fs.utimes(path.join(dir, liveOld), old, old);
@@ -407,7 +408,7 @@ describe("slugFromFile", () => {
     const store = openPrivateStore({ dir });
     expect(store.slugFromFile("bake-normals.md")).toBe("bake-normals");
     expect(store.slugFromFile(path.join(dir, "bake-normals.md"))).toBe("bake-normals");
-    for (const name of ["bake-normals.MD", "Bake.md", ".bake.md", ".bake-normals.md.123.0123456789ab.tmp", "bake.txt", "con.md", ".md"]) {
+    for (const name of ["bake-normals.MD", "Bake.md", ".bake.md", `.bake-normals.md.123.${HOST_TAG}.0123456789ab.tmp`, "bake.txt", "con.md", ".md"]) {
       expect(store.slugFromFile(name)).toBeNull();
     }
   });
