@@ -144,6 +144,19 @@ describe("create", () => {
     await expect(fs.readdir(dir)).rejects.toMatchObject({ code: "ENOENT" });
   });
 
+  it("reports an unusable directory as internal, without host paths", async () => {
+    await fs.writeFile(dir, "a file where the directory should be");
+    const store = openPrivateStore({ dir });
+    const result = await store.create(draft());
+    expect(result).toMatchObject({ ok: false, code: "internal" });
+    expect(!result.ok && result.message).not.toContain(root);
+    const loaded = await store.loadAll();
+    expect(loaded.playbooks).toEqual([]);
+    expect(loaded.diagnostics).toHaveLength(1);
+    expect(loaded.diagnostics[0]?.message).not.toContain(root);
+    expect(await store.update("bake-normals", { summary: "x" })).toMatchObject({ ok: false });
+  });
+
   it("defaults tags to an empty list", async () => {
     const store = openPrivateStore({ dir });
     const { tags: _omit, ...noTags } = draft();
