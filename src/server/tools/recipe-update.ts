@@ -5,14 +5,29 @@ import type { RecipeToolContext } from "./context.js";
 import { fail, ok, type Envelope } from "./envelope.js";
 import { notFound } from "./recipe-get.js";
 import { storeFailure } from "./recipe-create.js";
+import { KeyedMutex } from "../../recipes/private/keyed-mutex.js";
 
 const PRIVATE_PREFIX = "private/";
 const PATCH_KEYS = ["title", "summary", "whenToUse", "steps", "acceptanceCriteria", "tags", "document"] as const;
+
+/**
+ * Queues updates per playbook in front of the store. The store serializes
+ * them too, but only after taking its file lock and re-reading the file;
+ * waiting here lets each queued update with a stale expectedRevision be
+ * answered from the catalog instead, so a storm of retries does not clog the
+ * playbook's write path. One per tool instance.
+ */
+export type UpdateQueue = KeyedMutex;
+
+export function createUpdateQueue(): UpdateQueue {
+  return new KeyedMutex();
+}
 
 export async function recipeUpdate(
   fields: Readonly<Record<string, unknown>>,
   snapshot: CatalogSnapshot,
   context: RecipeToolContext,
+  queue: UpdateQueue,
 ): Promise<Envelope> {
   const recipeId = fields.recipeId as string;
   if (!recipeId.startsWith(PRIVATE_PREFIX)) {
@@ -35,16 +50,30 @@ export async function recipeUpdate(
     changed.push(key);
   }
   const expected = fields.expectedRevision as number | undefined;
-  const known = snapshot.recipes.get(recipeId);
-  if (expected !== undefined && known?.format === "private" && known.playbook.revision > expected) {
-    // Revisions only grow: a newer one in the catalog is already a conflict, and
-    // answering here keeps a storm of stale retries out of the playbook's write queue.
-    return fail(
-      "conflict",
-      `playbook "${slug}" is at revision ${known.playbook.revision}, not the expected ${expected}; get it again and reapply the change`,
-      { recipeId, currentRevision: known.playbook.revision, expectedRevision: expected },
-    );
-  }
+  return queue.run(`${context.library.dcc}\u0000${slug}`, async () => {
+    // The catalog as it is now, after the updates queued before this one.
+    const known = (context.library.current() ?? snapshot).recipes.get(recipeId);
+    if (expected !== undefined && known?.format === "private" && known.playbook.revision > expected) {
+      // Revisions only grow: a newer one in the catalog is already a conflict.
+      return fail(
+        "conflict",
+        `playbook "${slug}" is at revision ${known.playbook.revision}, not the expected ${expected}; get it again and reapply the change`,
+        { recipeId, currentRevision: known.playbook.revision, expectedRevision: expected },
+      );
+    }
+    return write(context, snapshot, recipeId, slug, patch, changed, expected);
+  });
+}
+
+async function write(
+  context: RecipeToolContext,
+  snapshot: CatalogSnapshot,
+  recipeId: string,
+  slug: string,
+  patch: PlaybookPatch,
+  changed: readonly string[],
+  expected: number | undefined,
+): Promise<Envelope> {
   const result = await context.library.updatePlaybook(slug, patch, expected);
   if (!result.ok) {
     if (result.code === "not_found") return notFound(context.library.current() ?? snapshot, recipeId, "private");

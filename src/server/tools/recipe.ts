@@ -12,7 +12,7 @@ import { recipeCreate } from "./recipe-create.js";
 import { recipeGet } from "./recipe-get.js";
 import { compileChildValidators, describeFields, RECIPE_ACTIONS, type RecipeAction } from "./recipe-schemas.js";
 import { recipeSearch } from "./recipe-search.js";
-import { recipeUpdate } from "./recipe-update.js";
+import { createUpdateQueue, recipeUpdate } from "./recipe-update.js";
 
 export const WARMING_UP_MESSAGE = "AI Search is warming up; continue without recipes";
 
@@ -49,16 +49,17 @@ type Action = (
   continued: boolean,
 ) => Envelope | Promise<Envelope>;
 
-const ACTIONS: Readonly<Record<RecipeAction, Action>> = {
-  search: recipeSearch,
-  get: recipeGet,
-  create: (fields, _snapshot, context) => recipeCreate(fields, context),
-  update: recipeUpdate,
-};
 
 /** Builds the tool; compiles the child schemas once, so call it once per registry. */
 export function createRecipeTool(): ToolDefinition<RecipeToolContext> {
   const children = compileChildValidators();
+  const updates = createUpdateQueue();
+  const actions: Readonly<Record<RecipeAction, Action>> = {
+    search: recipeSearch,
+    get: recipeGet,
+    create: (fields, _snapshot, context) => recipeCreate(fields, context),
+    update: (fields, snapshot, context) => recipeUpdate(fields, snapshot, context, updates),
+  };
   return {
     name: "recipe",
     title: "Recipes and playbooks",
@@ -92,7 +93,7 @@ export function createRecipeTool(): ToolDefinition<RecipeToolContext> {
       }
       // resultStart > 0 reads on in a result already produced once.
       const continued = typeof args.resultStart === "number" && args.resultStart > 0;
-      const envelope = await ACTIONS[action](checked.fields, snapshot, context, continued);
+      const envelope = await actions[action](checked.fields, snapshot, context, continued);
       return envelope.revision === undefined ? { ...envelope, revision: snapshot.revision } : envelope;
     },
   };
