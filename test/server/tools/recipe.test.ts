@@ -356,6 +356,32 @@ describe("recipe tool: update", () => {
     expect((await f.call({ action: "get", recipeId: context.recipeId })).context.title).toBe("Second");
   });
 
+  it("concurrent updates from one stale revision: exactly one lands, the rest are conflicts", async () => {
+    const f = await loaded();
+    const { context } = await f.call(createArgs());
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => f.call({ action: "update", recipeId: context.recipeId, document: `writer ${i}`, expectedRevision: 1 })),
+    );
+    const winners = answers.filter((a) => a.success);
+    expect(winners).toHaveLength(1);
+    for (const loser of answers.filter((a) => !a.success)) {
+      expect(loser.error).toBe("conflict");
+      expect(loser.context.currentRevision).toBe(2);
+    }
+    const got = await f.call({ action: "get", recipeId: context.recipeId });
+    expect(got.context.revision).toBe(2);
+    expect(got.context.document).toMatch(/^writer \d+$/);
+  });
+
+  it("concurrent blind updates all land, one revision each", async () => {
+    const f = await loaded();
+    const { context } = await f.call(createArgs());
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => f.call({ action: "update", recipeId: context.recipeId, tags: [`t${i}`] })),
+    );
+    expect(answers.map((a) => a.context.revision).sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => i + 2));
+  });
+
   it("a revision bumped on disk behind the catalog's back is still a conflict, reporting the file's revision", async () => {
     const f = await loaded();
     const { context } = await f.call(createArgs());
