@@ -58,15 +58,11 @@ function inotifyWatches(): number {
   return watches;
 }
 
-/** A word the tokenizer keeps whole and no generated recipe contains. */
-function freshWord(k: number): string {
-  let s = "";
-  let n = k + 1;
-  while (n > 0) {
-    s = String.fromCharCode(97 + (n % 26)) + s;
-    n = Math.floor(n / 26);
-  }
-  return `zqv${s}`;
+/** A word no generated recipe contains, far (in edit distance) from the other edits' words. */
+function freshWord(): string {
+  let s = "zq";
+  for (let i = 0; i < 8; i += 1) s += String.fromCharCode(97 + Math.floor(Math.random() * 26));
+  return s;
 }
 
 async function idleCpu(seconds: number): Promise<{ cpuMs: number; pct: number }> {
@@ -146,7 +142,7 @@ async function main(): Promise<void> {
     for (let k = 0; k < EDITS; k += 1) {
       const skill = Math.floor(Math.random() * SKILLS);
       const file = path.join(root, `bench-skill-${skill}`, "RECIPES.yaml");
-      const word = freshWord(k);
+      const word = freshWord();
       const text = await fs.readFile(file, "utf8");
       // Replace the description of the skill's first recipe.
       const edited = text.replace(/(description: )[^\n]*/, `$1${word} edit ${k} of the first recipe.`);
@@ -154,12 +150,15 @@ async function main(): Promise<void> {
       await fs.writeFile(file, edited);
       for (;;) {
         polls += 1;
-        const result = (await client!.callTool({ name: "recipes__search", arguments: { query: word, limit: 1 } })) as {
+        const result = (await client!.callTool({ name: "recipes__search", arguments: { query: word, limit: 3 } })) as {
           content: Array<{ text: string }>;
         };
-        const body = JSON.parse(result.content[0]!.text) as { context: { recipes: Array<{ skill: string }> } };
-        if (body.context.recipes[0]?.skill === `bench-skill-${skill}`) break;
-        if (performance.now() - started > 30_000) throw new Error(`edit ${k} not visible after 30 s`);
+        const body = JSON.parse(result.content[0]!.text) as { context: { recipes: Array<{ skill: string; description: string }> } };
+        if (body.context.recipes.some((r) => r.skill === `bench-skill-${skill}` && r.description.includes(word))) break;
+        if (performance.now() - started > 30_000) {
+          const inSnapshot = [...library.current()!.recipes.values()].some((r) => r.description.includes(word));
+          throw new Error(`edit ${k} not visible after 30 s (${inSnapshot ? "in the snapshot: a search miss" : "not in the snapshot: a reload miss"})`);
+        }
         await new Promise((r) => setTimeout(r, 2));
       }
       latencies.push(performance.now() - started);

@@ -218,10 +218,17 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
   });
   main.on("all", (event, changed) => {
     note(changed);
-    if (event === "unlinkDir") {
-      const target = targets.get(path.resolve(changed));
-      if (target !== undefined) void goneMissing(path.resolve(changed));
+    if (event === "unlink" || event === "unlinkDir") {
+      const abs = path.resolve(changed);
+      for (const t of targets.keys()) if (within(t, abs) !== null) checkTarget(t);
     }
+  });
+  // chokidar reports no unlinkDir for a watched root itself (its parent is not
+  // watched), so the root's own fs.watch events are the cue to check on it.
+  main.on("raw", (_event, _name, details: unknown) => {
+    const watched = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
+    if (typeof watched !== "string") return;
+    if (targets.has(path.resolve(watched))) checkTarget(path.resolve(watched));
   });
   main.on("error", (error) => logger?.warn({ err: error }, "file watcher error"));
 
@@ -284,10 +291,20 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
     return rechecking;
   };
 
-  const goneMissing = async (target: string): Promise<void> => {
-    if (await isDirectory(target)) return;
-    missing.add(target);
-    await recheck();
+  const checking = new Set<string>();
+  const checkTarget = (target: string): void => {
+    if (closed || checking.has(target) || missing.has(target)) return;
+    checking.add(target);
+    void isDirectory(target).then(async (present) => {
+      checking.delete(target);
+      if (present || closed || missing.has(target)) return;
+      // Drop chokidar's state for it: a re-created directory must be watched afresh.
+      main.unwatch(target);
+      missing.add(target);
+      logger?.debug({ target: targets.get(target)?.kind }, "watched directory went away");
+      noteTarget(targets.get(target)!);
+      await recheck();
+    });
   };
 
   // ---- start ------------------------------------------------------------------

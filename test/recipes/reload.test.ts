@@ -155,6 +155,25 @@ describe("incremental reload", () => {
     expect(codes(s, "rig")).toEqual(["duplicate_skill", "not_utf8", "reload_kept_last_good"]);
   });
 
+  it("a recipe file grown past the size limit keeps its last good recipes", async () => {
+    await writeFile(path.join(rootA, "rig", "RECIPES.md"), anchors("Bind skin") + "x".repeat(1024 * 1024 + 1));
+    await library.applyChanges(dirs([0, path.join(rootA, "rig")]));
+    const s = library.current()!;
+    expect(ids(s)).toContain("rig/Paint weights");
+    expect(codes(s, "rig")).toEqual(["duplicate_skill", "file_too_large", "reload_kept_last_good"]);
+  });
+
+  it("a newly named file that escapes the skill directory through a symlink is refused", async () => {
+    await put(path.join(tmp, "outside.md"), anchors("Stolen"));
+    const { symlink } = await import("node:fs/promises");
+    await symlink(path.join(tmp, "outside.md"), path.join(rootA, "rig", "LINK.md"));
+    await writeFile(path.join(rootA, "rig", "SKILL.md"), skillMd("rig", ["RECIPES.md", "LINK.md"]));
+    await library.applyChanges(dirs([0, path.join(rootA, "rig")]));
+    const s = library.current()!;
+    expect(ids(s)).not.toContain("rig/Stolen");
+    expect(codes(s, "rig")).toContain("recipe_path_escapes");
+  });
+
   it("a Markdown file whose anchors were really removed loses them (only an empty file is suspect)", async () => {
     await writeFile(path.join(rootA, "rig", "RECIPES.md"), "# Notes only\n\nNo anchors any more.\n");
     await library.applyChanges(dirs([0, path.join(rootA, "rig")]));

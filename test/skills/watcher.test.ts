@@ -167,6 +167,16 @@ describe("watchSkills", () => {
     expect(batches.length).toBeLessThanOrEqual(3);
   });
 
+  it("a symlink loop inside a root neither hangs the start nor stops edits from being seen", async () => {
+    const root = path.join(tmp, "skills");
+    await put(path.join(root, "rig", "SKILL.md"));
+    const { symlink } = await import("node:fs/promises");
+    await symlink(path.join(root, "rig"), path.join(root, "rig", "loop"));
+    await start([root]);
+    await writeFile(path.join(root, "rig", "SKILL.md"), "changed");
+    await eventually(() => sawDir(path.join(root, "rig")));
+  });
+
   it("delivers nothing after close", async () => {
     const root = path.join(tmp, "skills");
     await put(path.join(root, "rig", "SKILL.md"));
