@@ -17,13 +17,13 @@ import { crossSkillDuplicates } from "./rules/duplicates.js";
 import { entryKeyRule } from "./rules/entry-keys.js";
 import { markdownRule } from "./rules/markdown.js";
 import { placeholderRule, unusedInputRule } from "./rules/placeholders.js";
-import { defaultsRule, requiredRule } from "./rules/schema-defaults.js";
+import { CompileCache, defaultsRule, requiredRule } from "./rules/schema-defaults.js";
 import { schemaKeywordRule } from "./rules/schema-keywords.js";
 import { SkillMdSource } from "./rules/skill-md.js";
 import { fixFor, ruleOf } from "./rules.js";
 import { isSuppressed, parseSuppressions, type Suppressions } from "./suppress.js";
 import type { EntryPath, LintFinding, LintReport, LintSeverity, RuleHit } from "./types.js";
-import { YamlSource, type SourcePos } from "./yaml-locate.js";
+import { entrySlice, YamlSource, type SourcePos } from "./yaml-locate.js";
 
 export interface LintOptions {
   /** Findings name files relative to this directory. */
@@ -99,19 +99,40 @@ class FindingSink {
   }
 }
 
-/** Re-parses a recipe file at most once, and only if something in it needs a position. */
+/**
+ * Positions inside recipe entries: each file is read once, and only the
+ * entries that have findings are re-parsed (each on its own).
+ */
 class SourceCache {
-  private readonly cache = new Map<string, Promise<YamlSource | null>>();
-  get(abs: string): Promise<YamlSource | null> {
-    let p = this.cache.get(abs);
+  private readonly texts = new Map<string, Promise<string | null>>();
+  private readonly entries = new Map<string, { src: YamlSource; prefix: EntryPath } | null>();
+
+  private text(abs: string): Promise<string | null> {
+    let p = this.texts.get(abs);
     if (p === undefined) {
-      p = readFile(abs, "utf8").then(
-        (t) => new YamlSource(t),
-        () => null,
-      );
-      this.cache.set(abs, p);
+      p = readFile(abs, "utf8").catch(() => null);
+      this.texts.set(abs, p);
     }
     return p;
+  }
+
+  async entry(abs: string, line: number): Promise<{ src: YamlSource; prefix: EntryPath } | null> {
+    const key = `${line}\u0000${abs}`;
+    if (this.entries.has(key)) return this.entries.get(key)!;
+    const text = await this.text(abs);
+    let found: { src: YamlSource; prefix: EntryPath } | null = null;
+    if (text !== null) {
+      const slice = entrySlice(text, line);
+      if (slice !== null) {
+        found = { src: new YamlSource(slice.text, slice.lineOffset), prefix: [] };
+      } else {
+        const whole = new YamlSource(text);
+        const index = whole.entryIndexAt(line);
+        if (index !== undefined) found = { src: whole, prefix: ["recipes", index] };
+      }
+    }
+    this.entries.set(key, found);
+    return found;
   }
 }
 
@@ -125,13 +146,12 @@ function schemaPointerPath(ptr: string | undefined): EntryPath {
 }
 
 async function entryPos(sources: SourceCache, abs: string, entryLine: number, at: EntryPath, atKey: boolean): Promise<SourcePos> {
-  const src = await sources.get(abs);
-  const index = src?.entryIndexAt(entryLine);
-  if (src === null || index === undefined) return { line: entryLine, column: 1 };
-  return src.locate(["recipes", index, ...at], atKey) ?? { line: entryLine, column: 1 };
+  const found = await sources.entry(abs, entryLine);
+  if (found === null) return { line: entryLine, column: 1 };
+  return found.src.locate([...found.prefix, ...at], atKey) ?? { line: entryLine, column: 1 };
 }
 
-function yamlRules(r: YamlRecipe): RuleHit[] {
+function yamlRules(r: YamlRecipe, cache: CompileCache): RuleHit[] {
   const hasInputs = Object.hasOwn(r.entry, "inputs_schema");
   const contract = r.outputContract;
   const contractIsSchema = contract !== undefined && contract !== null && typeof contract !== "string";
@@ -139,8 +159,8 @@ function yamlRules(r: YamlRecipe): RuleHit[] {
     ...entryKeyRule(r),
     ...(hasInputs ? schemaKeywordRule(r.inputsSchema, "inputs_schema", ["inputs_schema"], r.name) : []),
     ...(contractIsSchema ? schemaKeywordRule(contract, "output_contract", ["output_contract"], r.name) : []),
-    ...(hasInputs && r.inputValidator.ok ? defaultsRule(r.inputsSchema, "inputs_schema", ["inputs_schema"], r.name) : []),
-    ...(contractIsSchema && r.outputValidator?.ok ? defaultsRule(contract, "output_contract", ["output_contract"], r.name) : []),
+    ...(hasInputs && r.inputValidator.ok ? defaultsRule(r.inputsSchema, "inputs_schema", ["inputs_schema"], r.name, cache) : []),
+    ...(contractIsSchema && r.outputValidator?.ok ? defaultsRule(contract, "output_contract", ["output_contract"], r.name, cache) : []),
     ...(hasInputs ? requiredRule(r.inputsSchema, "inputs_schema", ["inputs_schema"], r.name) : []),
     ...(contractIsSchema ? requiredRule(contract, "output_contract", ["output_contract"], r.name) : []),
     ...placeholderRule(r),
@@ -155,7 +175,7 @@ interface SkillLint {
   readonly files: number;
 }
 
-async function lintSkill(skill: SkillInfo, sink: FindingSink): Promise<SkillLint> {
+async function lintSkill(skill: SkillInfo, sink: FindingSink, cache: CompileCache): Promise<SkillLint> {
   const loaded = await loadSkillRecipes(skill);
   const sources = new SourceCache();
   let skillMd: Promise<SkillMdSource | null> | undefined;
@@ -174,7 +194,7 @@ async function lintSkill(skill: SkillInfo, sink: FindingSink): Promise<SkillLint
 
   const yaml = loaded.recipes.filter((r): r is YamlRecipe => r.format === "yaml");
   for (const r of yaml) {
-    for (const hit of yamlRules(r)) {
+    for (const hit of yamlRules(r, cache)) {
       const rule = ruleOf(hit.code);
       const pos = await entryPos(sources, path.join(skill.dir, r.file), r.line ?? 1, hit.at ?? [], hit.atKey ?? false);
       sink.add(
@@ -231,9 +251,11 @@ export async function lintRoots(roots: readonly string[], options: LintOptions):
     for (const d of diagnostics) await addSkillMdDiagnostic(sink, dir, d);
   }
 
-  const perSkill = await mapLimit(found.skills, 16, (s) => lintSkill(s, sink));
+  const cache = new CompileCache();
+  const perSkill = await mapLimit(found.skills, 16, (s) => lintSkill(s, sink, cache));
   const allYaml = perSkill.flatMap((p) => p.yaml);
   const dirOf = new Map(found.skills.map((s) => [s.name, s.dir]));
+  const dupSources = new SourceCache();
   for (const hit of crossSkillDuplicates(allYaml)) {
     sink.add(
       {
@@ -245,7 +267,7 @@ export async function lintRoots(roots: readonly string[], options: LintOptions):
       },
       dirOf.get(hit.recipe.skill)!,
       hit.recipe.file,
-      await entryPos(new SourceCache(), path.join(dirOf.get(hit.recipe.skill)!, hit.recipe.file), hit.recipe.line ?? 1, ["name"], false),
+      await entryPos(dupSources, path.join(dirOf.get(hit.recipe.skill)!, hit.recipe.file), hit.recipe.line ?? 1, ["name"], false),
     );
   }
 

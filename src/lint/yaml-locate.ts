@@ -68,3 +68,29 @@ export class YamlSource {
     return i < 0 ? undefined : i;
   }
 }
+
+/**
+ * The text of one block-sequence item of a pack (the entry the loader reports
+ * at `line`), re-indented so it parses alone as a mapping: locating a finding
+ * then costs a parse of that entry, not of the whole file. null for layouts
+ * this does not recognise (flow sequences, `-` alone on its line): callers
+ * fall back to the whole document.
+ */
+export function entrySlice(text: string, line: number): { text: string; lineOffset: number } | null {
+  const lines = text.replace(/^\uFEFF/, "").split(/\r?\n|\r/);
+  const first = lines[line - 1];
+  const m = first === undefined ? null : /^( *)- +(?=\S)/.exec(first);
+  if (m === null) return null;
+  const indent = m[1]!.length;
+  let end = line;
+  for (; end < lines.length; end++) {
+    const l = lines[end]!;
+    const t = l.trimStart();
+    if (t === "" || t.startsWith("#")) continue;
+    const lead = l.length - t.length;
+    // The next item's dash, or a key that ends the sequence: nothing of this entry sits that far left.
+    if (lead <= indent) break;
+  }
+  const body = [first!.slice(0, m[0].length).replace(/-/, " ") + first!.slice(m[0].length), ...lines.slice(line, end)];
+  return { text: body.join("\n"), lineOffset: line - 1 };
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { YamlSource } from "../../src/lint/yaml-locate.js";
+import { entrySlice, YamlSource } from "../../src/lint/yaml-locate.js";
 
 const text = "\uFEFFpack: {name: p}\nrecipes:\n  - name: a\n    inputs_schema: {type: object, properties: {n: {minimun: 1}}}\n  - name: b\n    steps:\n      - tool: t\n";
 
@@ -26,5 +26,25 @@ describe("YamlSource", () => {
   it("offsets lines for frontmatter and survives broken YAML", () => {
     expect(new YamlSource("a:\n  b: 1\n", 1).locate(["a", "b"], true)).toEqual({ line: 3, column: 3 });
     expect(() => new YamlSource("a: [\n").locate(["a"])).not.toThrow();
+  });
+});
+
+describe("entrySlice", () => {
+  const pack = "recipes:\n  - name: a\n    description: >-\n      long\n\n    # comment\n    steps: []\n  - name: b\n    steps: [x]\ntool_routing: {}\n";
+
+  it("cuts one entry and keeps its lines and columns", () => {
+    const a = entrySlice(pack, 2)!;
+    expect(a.text).toBe("    name: a\n    description: >-\n      long\n\n    # comment\n    steps: []");
+    expect(new YamlSource(a.text, a.lineOffset).locate(["steps"], true)).toEqual({ line: 7, column: 5 });
+    const b = entrySlice(pack, 8)!;
+    expect(new YamlSource(b.text, b.lineOffset).locate(["steps", 0])).toEqual({ line: 9, column: 13 });
+  });
+
+  it("handles a compact sequence at column 0 and refuses layouts it does not know", () => {
+    const compact = "recipes:\n- name: a\n  steps: []\nother: 1\n";
+    expect(entrySlice(compact, 2)!.text).toBe("  name: a\n  steps: []");
+    expect(entrySlice("recipes: [{name: a}]\n", 1)).toBeNull();
+    expect(entrySlice("recipes:\n  -\n    name: a\n", 3)).toBeNull();
+    expect(entrySlice("x\n", 9)).toBeNull();
   });
 });

@@ -3,7 +3,7 @@
  * Callers materialize `${x}` from defaults (SPEC §4.4), so a default its own
  * schema refuses ships an invalid argument to a tool.
  */
-import { compileSchema } from "../../jsonschema/index.js";
+import { compileSchema, type CompileResult } from "../../jsonschema/index.js";
 import { isRecord, walkSchema, type SchemaPath } from "../schema-walk.js";
 import type { RuleHit } from "../types.js";
 import { pointer } from "./schema-keywords.js";
@@ -18,11 +18,42 @@ function standalone(root: unknown, sub: Record<string, unknown>): Record<string,
   return rest;
 }
 
-export function defaultsRule(schema: unknown, where: string, base: readonly (string | number)[], recipeName: string): RuleHit[] {
+/**
+ * Packs repeat small property schemas (`{type: boolean, default: true}`):
+ * one lint run shares compiled validators by JSON text, bounded in size.
+ */
+export class CompileCache {
+  private readonly byText = new Map<string, CompileResult>();
+  constructor(private readonly max = 4096) {}
+
+  compile(schema: Record<string, unknown>): CompileResult {
+    let key: string;
+    try {
+      key = JSON.stringify(schema);
+    } catch {
+      return compileSchema(schema);
+    }
+    let hit = this.byText.get(key);
+    if (hit === undefined) {
+      hit = compileSchema(schema);
+      if (this.byText.size >= this.max) this.byText.clear();
+      this.byText.set(key, hit);
+    }
+    return hit;
+  }
+}
+
+export function defaultsRule(
+  schema: unknown,
+  where: string,
+  base: readonly (string | number)[],
+  recipeName: string,
+  cache: CompileCache = new CompileCache(),
+): RuleHit[] {
   const hits: RuleHit[] = [];
   walkSchema(schema, (s, path: SchemaPath) => {
     if (!Object.hasOwn(s, "default")) return;
-    const compiled = compileSchema(standalone(schema, s as Record<string, unknown>));
+    const compiled = cache.compile(standalone(schema, s as Record<string, unknown>));
     if (!compiled.ok) return;
     const result = compiled.validator.validate(s["default"]);
     if (result.valid) return;
