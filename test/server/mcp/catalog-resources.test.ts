@@ -1,0 +1,95 @@
+/**
+ * The catalog as MCP resources, through a real SDK client over the SDK's
+ * in-memory transport (the HTTP path is covered by test/e2e/hot-reload).
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { McpError, ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { buildSnapshot, type CatalogSnapshot } from "../../../src/recipes/catalog.js";
+import type { MarkdownRecipe } from "../../../src/recipes/types.js";
+import { attachCatalogResources, notifyResourceListChanged, recipeUri } from "../../../src/server/mcp/catalog-resources.js";
+import type { SkillInfo } from "../../../src/skills/types.js";
+
+function md(skill: string, name: string): MarkdownRecipe {
+  return {
+    format: "markdown", recipeId: `${skill}/${name}`, skill, name, dcc: "maya", description: `${name} it`, tags: [],
+    file: "R.md", line: 1, visibility: "public", content: `## ${name}\n\nBody of ${name}.`,
+  };
+}
+
+function snapshot(count: number): CatalogSnapshot {
+  const info = { name: "rig", dir: "/x/rig", root: "/x", rootIndex: 0, description: "", dcc: "maya", tags: [], recipePatterns: [], dccMetadata: {}, metadata: {}, body: "" } as SkillInfo;
+  const recipes = Array.from({ length: count }, (_, i) => md("rig", `Recipe ${String(i).padStart(4, "0")}`));
+  recipes.push(md("rig", "a/b ?#%"));
+  return buildSnapshot({ dcc: "maya", revision: 1, skills: [{ info, recipes, diagnostics: [], files: [] }], discoveryDiagnostics: [], privateRecipes: [], privateDiagnostics: [] });
+}
+
+let client: Client | null = null;
+
+async function connect(current: CatalogSnapshot | null): Promise<{ client: Client; server: Server }> {
+  const server = attachCatalogResources(new Server({ name: "t", version: "1" }, { capabilities: { tools: {} } }), { dcc: "maya", current: () => current });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await server.connect(a);
+  client = new Client({ name: "c", version: "1" });
+  await client.connect(b);
+  return { client, server };
+}
+
+afterEach(async () => {
+  await client?.close();
+  client = null;
+});
+
+describe("catalog resources", () => {
+  it("declares resources.listChanged and pages through every recipe", async () => {
+    const { client } = await connect(snapshot(1200));
+    expect(client.getServerCapabilities()?.resources).toEqual({ listChanged: true });
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listResources(cursor === undefined ? {} : { cursor });
+      seen.push(...page.resources.map((r) => r.name));
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    expect(seen).toHaveLength(1201);
+    expect(new Set(seen).size).toBe(1201);
+  });
+
+  it("reads a recipe by URI, also one whose name needs percent-encoding", async () => {
+    const { client } = await connect(snapshot(2));
+    const uri = recipeUri("maya", { skill: "rig", name: "a/b ?#%" });
+    const read = await client.readResource({ uri });
+    expect(read.contents[0]).toMatchObject({ uri, mimeType: "text/markdown", text: "## a/b ?#%\n\nBody of a/b ?#%." });
+  });
+
+  it("unknown, foreign-DCC, malformed and hostile URIs are 'Resource not found'; a bad cursor is invalid params", async () => {
+    const { client } = await connect(snapshot(2));
+    for (const uri of ["recipe://maya/rig/nope", "recipe://houdini/rig/Recipe%200000", "recipe://maya/rig/%E0%A4%A", "file:///etc/passwd", `recipe://maya/${"x".repeat(5000)}/y`]) {
+      const error = await client.readResource({ uri }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(McpError);
+      expect((error as McpError).code).toBe(-32002);
+      expect((error as McpError).message).not.toContain("x".repeat(600));
+    }
+    for (const cursor of ["-1", "abc", "1e3", "0x10"]) {
+      const error = await client.listResources({ cursor }).catch((e: unknown) => e);
+      expect((error as McpError).code).toBe(-32602);
+    }
+  });
+
+  it("lists nothing before the catalog has loaded", async () => {
+    const { client } = await connect(null);
+    expect((await client.listResources()).resources).toEqual([]);
+  });
+
+  it("notifyResourceListChanged reaches a connected client and ignores a closed one", async () => {
+    const { client, server } = await connect(snapshot(1));
+    let heard = 0;
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void (heard += 1));
+    expect(notifyResourceListChanged([server])).toBe(1);
+    await expect.poll(() => heard, { timeout: 5000 }).toBe(1);
+    await client.close();
+    expect(() => notifyResourceListChanged([server])).not.toThrow();
+  });
+});
