@@ -90,7 +90,7 @@ async function main(): Promise<void> {
     const variants: [string, SearchEngineOptions][] = [
       ["lexical (BM25F)", { provider: null }],
       ["semantic (USE-Lite)", { provider, cacheDir, ranking: "semantic" }],
-      ["hybrid RRF k=60 cov^3 (default)", { provider, cacheDir }],
+      ["hybrid RRF k=60 cov^2 (default)", { provider, cacheDir }],
     ];
     const sweep: [string, Partial<FusionOptions>][] = [];
     for (const power of [0, 1, 2, 3]) {

@@ -19,14 +19,31 @@ const EXACT = 1;
 const PREFIX = 0.7;
 const FUZZY = 0.4;
 
-function coverage(terms: readonly string[], r: SearchResult): number {
+/**
+ * Share of the query's information the document matched: each query term
+ * weighs its idf, so in a long draft the rare words ("bevel", "chamfer")
+ * decide, and a paraphrase's stray matches on common words count little.
+ */
+function coverage(terms: readonly string[], idf: readonly number[], total: number, r: SearchResult): number {
   let sum = 0;
-  for (const q of terms) {
-    if (r.terms.includes(q)) sum += EXACT;
-    else if (r.terms.some((t) => t.startsWith(q))) sum += PREFIX;
-    else if (r.queryTerms.includes(q)) sum += FUZZY;
+  terms.forEach((q, i) => {
+    const w = idf[i]!;
+    if (r.terms.includes(q)) sum += EXACT * w;
+    else if (r.terms.some((t) => t.startsWith(q))) sum += PREFIX * w;
+    else if (r.queryTerms.includes(q)) sum += FUZZY * w;
+  });
+  return total > 0 ? sum / total : 0;
+}
+
+/** MiniSearch with read access to its term index, for document frequencies. */
+class Index extends MiniSearch<SearchDocument> {
+  /** Documents holding the term, approximated by its most common field. */
+  documentFrequency(term: string): number {
+    const fields = this._index.get(term);
+    let df = 0;
+    if (fields) for (const docs of fields.values()) df = Math.max(df, docs.size);
+    return df;
   }
-  return sum / terms.length;
 }
 
 /** Queries beyond this many distinct terms are cut: each term costs a trie walk. */
@@ -54,7 +71,7 @@ export function lexicalTerms(text: string): string[] {
  * the caller decides what changed and calls `put` / `remove`.
  */
 export class LexicalIndex {
-  private readonly mini = new MiniSearch<SearchDocument>({
+  private readonly mini = new Index({
     idField: "id",
     fields: SEARCH_FIELDS,
     storeFields: [],
@@ -90,10 +107,16 @@ export class LexicalIndex {
       maxFuzzy: 2,
       filter: (r: SearchResult) => accept(r.id as string),
     });
+    const n = this.mini.documentCount;
+    const idf = terms.map((t) => {
+      const df = Math.min(n, this.mini.documentFrequency(t));
+      return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    });
+    const idfTotal = idf.reduce((a, b) => a + b, 0);
     const matches = results.map((r) => ({
       id: r.id as string,
       raw: r.score,
-      coverage: coverage(terms, r),
+      coverage: coverage(terms, idf, idfTotal, r),
     }));
     matches.sort((a, b) => b.raw - a.raw || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     return matches.slice(0, limit);
