@@ -3,10 +3,12 @@
  * store) per DCC → tool registry → one MCP endpoint per DCC path → HTTP.
  * `createRecipeServer` is also the library entry for embedding the daemon.
  */
+import path from "node:path";
 import pino, { type Logger } from "pino";
 import { isLoopbackHost, type Config } from "./config.js";
 import { countDiagnostics } from "./recipes/catalog.js";
 import { RecipeLibrary } from "./recipes/library.js";
+import { createEmbeddingProvider } from "./recipes/search/embeddings/factory.js";
 import { createSearchEngine } from "./recipes/search/engine.js";
 import { buildHttpApp, type HttpApp, type McpEndpoint } from "./server/http/app.js";
 import { attachCatalogResources, notifyResourceListChanged } from "./server/mcp/catalog-resources.js";
@@ -45,8 +47,24 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
   const logger = options.logger ?? pino({ level: config.logLevel });
   const version = packageVersion();
   const libraries = new Map<string, RecipeLibrary>();
+  // One model for every DCC: it is the heavy part (~200 MB for the local one).
+  const embeddings = createEmbeddingProvider(config.embeddings.kind, {
+    ...(config.embeddings.url !== null
+      ? {
+          openai: {
+            url: config.embeddings.url,
+            model: config.embeddings.model ?? "text-embedding-3-small",
+            ...(config.embeddings.apiKey !== null ? { apiKey: config.embeddings.apiKey } : {}),
+          },
+        }
+      : {}),
+  });
   for (const dcc of config.dccs) {
-    const search = createSearchEngine({ provider: null, logger: logger.child({ dcc: dcc.name, component: "search" }) });
+    const search = createSearchEngine({
+      provider: embeddings,
+      cacheDir: path.join(dcc.stateDir, "vectors"),
+      logger: logger.child({ dcc: dcc.name, component: "search" }),
+    });
     libraries.set(dcc.name, new RecipeLibrary({ settings: { dcc: dcc.name, ...dcc }, search, logger }));
   }
   const registry = createToolRegistry<RecipeToolContext>(recipeToolDefinitions(), (tool, error) =>
@@ -176,6 +194,7 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
         await library.flush();
         await library.search.close();
       }));
+      await embeddings?.close();
     },
   };
 }
