@@ -4,6 +4,8 @@
  * recipes: endpoints hand it a factory for a ready-made SDK `Server`.
  */
 import { randomUUID } from "node:crypto";
+import { STATUS_CODES } from "node:http";
+import type { Socket } from "node:net";
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
@@ -81,6 +83,7 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
     return503OnClosing: true,
     // Random ids correlate log lines across restarts; a client-sent id is not trusted.
     genReqId: () => randomUUID(),
+    clientErrorHandler: answerClientError,
   });
   let draining = false;
   let inFlight = 0;
@@ -331,6 +334,28 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
       idleWaiters.add(done);
     });
   }
+}
+
+/**
+ * Errors before a request exists (slow or malformed request line/headers):
+ * fastify's default body is not JSON-RPC shaped. The socket is closed after.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === "ECONNRESET" || socket.destroyed) return;
+  const [status, code, message] =
+    error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+      ? [408, JSONRPC.invalidRequest, "Request timeout: the request was not received in time"]
+      : error.code === "HPE_HEADER_OVERFLOW"
+        ? [431, JSONRPC.invalidRequest, "Request headers too large"]
+        : [400, JSONRPC.invalidRequest, "Bad Request: malformed HTTP request"];
+  if (socket.writable) {
+    const body = jsonRpcErrorBody(code, message);
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 /** After hijack fastify no longer writes; headers its hooks set must be copied. */

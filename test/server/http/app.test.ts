@@ -163,10 +163,37 @@ describe("slowloris", () => {
     const client = await connectClient(t.url);
     expect(text(await client.callTool({ name: "echo", arguments: { x: 1 } }))).toBe('{"x":1}');
     const [headersAnswer, bodyAnswer] = await Promise.all([halfHeaders.closed, halfBody.closed]);
-    expect(headersAnswer).toMatch(/^HTTP\/1\.1 408/);
-    expect(bodyAnswer).toMatch(/^HTTP\/1\.1 408/);
+    for (const answer of [headersAnswer, bodyAnswer]) {
+      expect(answer).toMatch(/^HTTP\/1\.1 408/);
+      const body = JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)) as { error: { code: number; message: string } };
+      expect(body.error).toEqual({ code: -32600, message: "Request timeout: the request was not received in time" });
+    }
     expect(text(await client.callTool({ name: "echo", arguments: { x: 2 } }))).toBe('{"x":2}');
     await client.close();
+  });
+});
+
+describe("malformed HTTP", () => {
+  async function rawExchange(port: number, payload: string): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(port, "127.0.0.1", () => socket.end(payload));
+      let received = "";
+      socket.on("data", (d: Buffer) => (received += d.toString()));
+      socket.on("close", () => resolve(received));
+      socket.on("error", reject);
+    });
+  }
+
+  it("answers a garbage request line and oversized headers with JSON-RPC bodies, then keeps serving", async () => {
+    const t = await start();
+    const port = Number(new URL(t.url).port);
+    const garbage = await rawExchange(port, "BLAH\x00 / HTTP/9.9\r\n\r\n");
+    expect(garbage).toMatch(/^HTTP\/1\.1 400 /);
+    expect(garbage).toContain('"code":-32600');
+    const huge = await rawExchange(port, `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${"a".repeat(64 * 1024)}\r\n\r\n`);
+    expect(huge).toMatch(/^HTTP\/1\.1 431 /);
+    expect(huge).toContain('"code":-32600');
+    expect((await fetch(`${t.url}/healthz`)).status).toBe(200);
   });
 });
 
