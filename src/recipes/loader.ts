@@ -140,21 +140,24 @@ function markdownRecipes(skill: SkillInfo, file: string, text: string): RecipeFi
 export function markdownDescription(content: string): string {
   const lines = content.split("\n").slice(1);
   let fence: string | null = null;
+  const paragraph: string[] = [];
   for (const line of lines) {
     const f = /^ {0,3}(`{3,}|~{3,})/.exec(line);
     if (fence !== null) {
       if (f && f[1]![0] === fence[0] && f[1]!.length >= fence.length && line.trim() === f[1]) fence = null;
       continue;
     }
+    const t = line.trim();
+    const breaks = f !== null || t === "" || /^#{1,6}(\s|$)/.test(t);
+    // The first paragraph, joined: wrapped prose must not be cut at its first line break.
+    if (breaks && paragraph.length > 0) break;
     if (f) {
       fence = f[1]!;
       continue;
     }
-    const t = line.trim();
-    if (t === "" || /^#{1,6}(\s|$)/.test(t)) continue;
-    return clip(t);
+    if (!breaks) paragraph.push(t);
   }
-  return "";
+  return clip(paragraph.join(" "));
 }
 
 function clip(s: string): string {

@@ -300,11 +300,18 @@ describe("hostile recipe files", () => {
 
 describe("markdownDescription", () => {
   it("skips headings and fenced code, clips long lines", () => {
-    expect(markdownDescription("## a\n\n```\ncode\n```\n### sub\n  First prose.  \nsecond")).toBe("First prose.");
+    expect(markdownDescription("## a\n\n```\ncode\n```\n### sub\n  First prose.  \n\nsecond")).toBe("First prose.");
     expect(markdownDescription("## a\n```py\nonly code\n```")).toBe("");
     const long = markdownDescription(`## a\n${"w".repeat(500)}`);
     expect([...long].length).toBe(200);
     expect(long.endsWith("…")).toBe(true);
+  });
+
+  it("keeps a wrapped first paragraph whole instead of cutting it at the line break", () => {
+    expect(markdownDescription("## Subdivide\nRaise the resolution and even out\nthe new vertices.\n\nSecond paragraph.")).toBe(
+      "Raise the resolution and even out the new vertices.",
+    );
+    expect(markdownDescription("## a\nfirst line\n```\ncode\n```\nafter")).toBe("first line");
   });
 });
 
