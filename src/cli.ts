@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * `recipe-server` entry point: resolve config once, serve until a signal.
+ * `recipe-server` entry point: resolve config once, serve until a signal;
+ * `recipe-server lint …` runs the pack author's check instead.
  * Usage errors: one line on stderr, exit 2. Port in use: one line, exit 1.
  */
 import { createRecipeServer } from "./app.js";
@@ -8,6 +9,17 @@ import { HELP_TEXT, resolveConfig } from "./config.js";
 import { packageVersion } from "./version.js";
 
 async function main(argv: readonly string[]): Promise<number> {
+  if (argv[0] === "lint") {
+    // Loaded on demand: the serve path never pays for the linter's modules.
+    const { runLint } = await import("./lint/command.js");
+    return runLint(argv.slice(1), {
+      stdout: process.stdout,
+      stderr: process.stderr,
+      env: process.env,
+      cwd: process.cwd(),
+      isTTY: process.stdout.isTTY === true,
+    });
+  }
   const resolved = resolveConfig({ argv, env: process.env });
   switch (resolved.kind) {
     case "help":

@@ -69,6 +69,20 @@ describe("recipe-server CLI", () => {
     }
   });
 
+  it("runs `lint` as a sub-command with the linter's exit codes", async () => {
+    const clean = await runCli(["lint", "--format", "json", path.join(ROOT, "skills-example")]);
+    expect(clean.code).toBe(0);
+    const broken = await makeTempDir();
+    const { writeFile, mkdir } = await import("node:fs/promises");
+    await mkdir(path.join(broken, "legacy"));
+    await writeFile(path.join(broken, "legacy/SKILL.md"), "---\nname: legacy\ndcc: maya\n---\n");
+    const dirty = await runCli(["lint", "--format", "json", broken]);
+    expect(dirty.code).toBe(1);
+    expect(dirty.stdout).toContain("non_spec_top_level_keys");
+    const usage = await runCli(["lint", "--format", "xml"]);
+    expect(usage.code).toBe(2);
+  });
+
   it("exits 1 naming the port when it is already in use", async () => {
     const blocker = net.createServer();
     await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
