@@ -71,8 +71,9 @@ export async function discoverForLint(roots: readonly string[]): Promise<LintDis
             diagnostic(
               "warning",
               "duplicate_skill",
-              `skill "${skill.name}" (directory ${path.basename(dir)}) is shadowed by the one in directory ` +
-                `${path.basename(first.dir)}, found earlier in priority order`,
+              // Same words as discoverSkills, so lint and the server's log read alike.
+              `skill "${skill.name}" in skill root #${rootIndex} (directory ${path.basename(skill.dir)}) is shadowed by ` +
+                `the one in skill root #${first.rootIndex} (directory ${path.basename(first.dir)})`,
               { skill: skill.name, file: "SKILL.md" },
             ),
           ],

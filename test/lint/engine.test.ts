@@ -54,6 +54,21 @@ describe.skipIf(!hasReal)("real skill packs", () => {
   });
 });
 
+describe("discovery parity", () => {
+  it("reports a shadowed skill in the server's words", async () => {
+    const { dir, cleanup } = await makeTree({ "A/x/SKILL.md": skillMd("same", []), "B/y/SKILL.md": skillMd("same", []), "B/z/SKILL.md": "nope" });
+    try {
+      const roots = [path.join(dir, "A"), path.join(dir, "B")];
+      const mine = await discoverForLint(roots);
+      const server = await discoverSkills(roots);
+      expect(mine.diagnostics.flatMap((d) => d.diagnostics)).toEqual(server.diagnostics);
+      expect(mine.skills.map((s) => s.dir)).toEqual(server.skills.map((s) => s.dir));
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
 describe("skills-example", () => {
   it("has no errors; its one warning is the legacy label kept on purpose", async () => {
     const { findings, stats } = await lintRoots(["skills-example"], { cwd: repoRoot, requireSkills: true });
