@@ -137,6 +137,7 @@ export class RecipeLibrary {
     return this.serialize(async () => {
       const started = performance.now();
       const result = await this.catalog.apply(changes);
+      const read = performance.now();
       if (result.changed && this.snapshot !== null) {
         // Built from the catalog state at this instant, so a playbook the
         // daemon wrote while the batch was read is included.
@@ -146,7 +147,13 @@ export class RecipeLibrary {
           if (d.code === "reload_kept_last_good") this.logger.warn({ diagnostic: d }, "skill diagnostic");
         }
         this.logger.info(
-          { revision: snapshot.revision, skills: result.reloadedSkills.length, visible: result.visible, ms: Math.round(performance.now() - started) },
+          {
+            revision: snapshot.revision,
+            skills: result.reloadedSkills.length,
+            visible: result.visible,
+            readMs: Math.round(read - started),
+            publishMs: Math.round(performance.now() - read),
+          },
           "catalog reloaded",
         );
       }
