@@ -4,6 +4,7 @@
  */
 import type { Check, KeywordCompiler, SchemaNode } from "../context.js";
 import { mergeAnnotations, newAnnotations, own, pushError, quiet, resume } from "../context.js";
+import { findDiscriminator, pickBranch } from "./discriminator.js";
 import { readSchemaArray } from "./util.js";
 
 function branches(kc: Parameters<KeywordCompiler>[0], keyword: string): SchemaNode[] | null {
@@ -33,10 +34,14 @@ export const compileAnyOf: KeywordCompiler = (kc) => {
   const nodes = branches(kc, "anyOf");
   if (nodes === null) return null;
   const loc = `${kc.at}/anyOf`;
+  const tagged = findDiscriminator(own(kc.schema, "anyOf") as unknown[]);
   const check: Check = (inst, st, ev, path) => {
     const saved = quiet(st);
     let matched = false;
-    if (ev === null) {
+    if (tagged !== null) {
+      const i = pickBranch(tagged, inst);
+      matched = i >= 0 && nodes[i]!.validate(inst, st, ev, path);
+    } else if (ev === null) {
       for (let i = 0; i < nodes.length; i++) {
         if (nodes[i]!.validate(inst, st, null, path)) {
           matched = true;
