@@ -10,6 +10,7 @@ import { loadSkillRecipes } from "../recipes/loader.js";
 import type { MarkdownRecipe, YamlRecipe } from "../recipes/types.js";
 import type { Diagnostic } from "../skills/diagnostics.js";
 import type { SkillInfo } from "../skills/types.js";
+import { blockLocate } from "./block-locate.js";
 import { discoverForLint } from "./discover.js";
 import { mapLimit } from "./pool.js";
 import { contractRule } from "./rules/contracts.js";
@@ -100,12 +101,21 @@ class FindingSink {
 }
 
 /**
- * Positions inside recipe entries: each file is read once, and only the
- * entries that have findings are re-parsed (each on its own).
+ * Positions inside recipe entries. Each file is read once; an entry with
+ * findings is cut out and read by indentation (blockLocate), and parsed with
+ * the `yaml` package only when that cannot answer.
  */
+interface EntrySource {
+  readonly slice: { text: string; lineOffset: number } | null;
+  /** Lazily: the slice parsed alone, or the whole file with the entry's index. */
+  parsed?: { src: YamlSource; prefix: EntryPath } | null;
+  readonly fileText: string;
+  readonly line: number;
+}
+
 class SourceCache {
   private readonly texts = new Map<string, Promise<string | null>>();
-  private readonly entries = new Map<string, { src: YamlSource; prefix: EntryPath } | null>();
+  private readonly entries = new Map<string, EntrySource | null>();
 
   private text(abs: string): Promise<string | null> {
     let p = this.texts.get(abs);
@@ -116,24 +126,26 @@ class SourceCache {
     return p;
   }
 
-  async entry(abs: string, line: number): Promise<{ src: YamlSource; prefix: EntryPath } | null> {
+  async entry(abs: string, line: number): Promise<EntrySource | null> {
     const key = `${line}\u0000${abs}`;
     if (this.entries.has(key)) return this.entries.get(key)!;
     const text = await this.text(abs);
-    let found: { src: YamlSource; prefix: EntryPath } | null = null;
-    if (text !== null) {
-      const slice = entrySlice(text, line);
-      if (slice !== null) {
-        found = { src: new YamlSource(slice.text, slice.lineOffset), prefix: [] };
-      } else {
-        const whole = new YamlSource(text);
-        const index = whole.entryIndexAt(line);
-        if (index !== undefined) found = { src: whole, prefix: ["recipes", index] };
-      }
-    }
+    const found: EntrySource | null = text === null ? null : { slice: entrySlice(text, line), fileText: text, line };
     this.entries.set(key, found);
     return found;
   }
+}
+
+function parsedEntry(e: EntrySource): { src: YamlSource; prefix: EntryPath } | null {
+  if (e.parsed !== undefined) return e.parsed;
+  if (e.slice !== null) {
+    e.parsed = { src: new YamlSource(e.slice.text, e.slice.lineOffset), prefix: [] };
+  } else {
+    const whole = new YamlSource(e.fileText);
+    const index = whole.entryIndexAt(e.line);
+    e.parsed = index === undefined ? null : { src: whole, prefix: ["recipes", index] };
+  }
+  return e.parsed;
 }
 
 function schemaPointerPath(ptr: string | undefined): EntryPath {
@@ -146,9 +158,12 @@ function schemaPointerPath(ptr: string | undefined): EntryPath {
 }
 
 async function entryPos(sources: SourceCache, abs: string, entryLine: number, at: EntryPath, atKey: boolean): Promise<SourcePos> {
-  const found = await sources.entry(abs, entryLine);
-  if (found === null) return { line: entryLine, column: 1 };
-  return found.src.locate([...found.prefix, ...at], atKey) ?? { line: entryLine, column: 1 };
+  const entry = await sources.entry(abs, entryLine);
+  if (entry === null) return { line: entryLine, column: 1 };
+  const fast = entry.slice === null ? null : blockLocate(entry.slice.text, entry.slice.lineOffset, at, atKey);
+  if (fast !== null) return fast;
+  const found = parsedEntry(entry);
+  return found?.src.locate([...found.prefix, ...at], atKey) ?? { line: entryLine, column: 1 };
 }
 
 function yamlRules(r: YamlRecipe, cache: CompileCache): RuleHit[] {
