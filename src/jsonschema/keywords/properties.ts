@@ -1,8 +1,7 @@
 /**
- * `properties`, `patternProperties`, `additionalProperties`. Declared keys are read directly
- * (a JSON value is never undefined, so undefined means absent); names that exist on
- * Object.prototype (`__proto__`, `constructor`, `toString` ...) are confirmed with
- * Object.hasOwn so inherited members never count as present.
+ * `properties`, `patternProperties`, `additionalProperties`, in one pass over the instance's
+ * own keys with a Map of declared names, so `__proto__`, `constructor` and `toString` are
+ * ordinary names and inherited members never count as present.
  *
  * `additionalKeyword` lets a schema whose `unevaluatedProperties` can only ever see these
  * three keywords' annotations run it here, as a static check (see compile.ts).
@@ -29,8 +28,8 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
 
     const keys = Object.keys(props ?? {});
     const nodes: SchemaNode[] = keys.map((k) => kc.sub(props![k], `${kc.at}/properties/${escapeToken(k)}`, false));
-    const protoNamed = keys.map((k) => k in Object.prototype);
-    const declared = new Set(keys);
+    const byKey = new Map<string, SchemaNode>();
+    keys.forEach((k, i) => byKey.set(k, nodes[i]!));
     const patterns: RegExp[] = [];
     const patternNodes: SchemaNode[] = [];
     for (const p of Object.keys(patternProps ?? {})) {
@@ -42,40 +41,29 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
     }
     const additional = additionalValue === undefined ? null : kc.sub(additionalValue, additionalLoc, false);
     const forbidAdditional = additionalValue === false;
-    const nKeys = keys.length;
     const nPatterns = patterns.length;
 
+    // One for-in pass over the instance: V8 reads `o[key]` from the enum cache there, and
+    // the key's hash is cached, so the Map lookup is cheap. JSON objects have no inherited
+    // enumerable keys; one that did would be treated as an undeclared property.
     const check: Check = (inst, st, ev, path) => {
       const o = inst as Record<string, unknown>;
       let ok = true;
-      let present = 0;
-      for (let i = 0; i < nKeys; i++) {
-        const key = keys[i]!;
-        const v = o[key];
-        if (v === undefined || (protoNamed[i] && !Object.hasOwn(o, key))) continue;
-        present++;
-        if (ev !== null) addProp(ev, key);
-        if (!nodes[i]!.validate(v, st, null, st.collect ? childPointer(path, key) : path)) {
-          if (st.stop) return false;
-          ok = false;
-        }
-      }
-      if (nPatterns === 0) {
-        if (additional === null) return ok;
-        let total = 0;
-        // for-in: no key array is allocated; JSON objects have no inherited enumerable keys.
-        for (const _ in o) total++;
-        if (total === present) {
-          if (ev !== null) ev.allProps = true;
-          return ok;
-        }
-      }
       for (const key in o) {
-        let matched = declared.has(key);
-        for (let j = 0; j < nPatterns; j++) {
-          if (!patterns[j]!.test(key)) continue;
+        const node = byKey.get(key);
+        let matched = false;
+        if (node !== undefined) {
           matched = true;
           if (ev !== null) addProp(ev, key);
+          if (!node.validate(o[key], st, null, st.collect ? childPointer(path, key) : path)) {
+            if (st.stop) return false;
+            ok = false;
+          }
+        }
+        for (let j = 0; j < nPatterns; j++) {
+          if (!patterns[j]!.test(key)) continue;
+          if (!matched && ev !== null) addProp(ev, key);
+          matched = true;
           if (!patternNodes[j]!.validate(o[key], st, null, st.collect ? childPointer(path, key) : path)) {
             if (st.stop) return false;
             ok = false;
