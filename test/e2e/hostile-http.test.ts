@@ -207,12 +207,13 @@ describe("slowloris", () => {
     try {
       const port = Number(new URL(slow.url).port);
       const open = (payload: string) =>
-        new Promise<Promise<string>>((resolve, reject) => {
+        new Promise<{ closed: Promise<string> }>((resolve, reject) => {
           const socket = net.connect(port, "127.0.0.1", () => {
             socket.write(payload);
             let received = "";
             socket.on("data", (d: Buffer) => (received += d.toString()));
-            resolve(new Promise((done) => socket.on("close", () => done(received))));
+            // Wrapped: resolving with a bare promise would wait for the close.
+            resolve({ closed: new Promise((done) => socket.on("close", () => done(received))) });
           });
           socket.on("error", reject);
         });
@@ -227,7 +228,7 @@ describe("slowloris", () => {
       );
       const client = await connect(slow.url);
       expect((await call(client, "recipes__list", {})).success).toBe(true);
-      for (const answer of await Promise.all(sockets)) {
+      for (const answer of await Promise.all(sockets.map((s) => s.closed))) {
         expect(answer).toMatch(/^HTTP\/1\.1 408 /);
         expect(answer).toContain('"code":-32600');
       }
