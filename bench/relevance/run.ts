@@ -82,6 +82,15 @@ async function main(): Promise<void> {
   const counts = { keyword: queries.filter((q) => q.kind === "keyword").length, paraphrase: queries.filter((q) => q.kind === "paraphrase").length };
   console.log(`corpus: ${recipes.length} recipes; queries: ${queries.length} (${counts.keyword} keyword, ${counts.paraphrase} paraphrase)\n`);
 
+  if (process.argv.includes("--lexical")) {
+    // Quick loop while tuning the lexical side: no model.
+    for (const [name, r] of [["substring", substringRanker(recipes)], ["lexical", (await engineRanker(recipes, { provider: null })).rank]] as const) {
+      const s = await evaluate(r, queries);
+      console.log(`${name}: MRR ${f(s.all.mrr)} R@5 ${f(s.all.recall5)} | keyword ${f(s.keyword.mrr)} ${f(s.keyword.recall5)} | paraphrase ${f(s.paraphrase.mrr)} ${f(s.paraphrase.recall5)}`);
+      if (verbose) console.log(s.misses.join("\n"));
+    }
+    return;
+  }
   const cacheDir = await mkdtemp(path.join(os.tmpdir(), "relevance-"));
   const provider = createLocalProvider();
   const rows: [string, Awaited<ReturnType<typeof evaluate>>][] = [];

@@ -97,13 +97,17 @@ export class LexicalIndex {
   search(text: string, accept: (id: string) => boolean, limit: number): LexicalMatch[] {
     const terms = lexicalTerms(text);
     if (terms.length === 0) return [];
+    const known = new Set(terms.filter((t) => this.mini.documentFrequency(t) > 0));
     const results = this.mini.search(terms.join(" "), {
       // The terms are already processed; re-tokenizing the joined string is
       // idempotent for them, so the same pipeline runs on both sides.
       tokenize: () => terms,
       processTerm: (t) => t,
-      prefix: (term) => term.length >= PREFIX_MIN,
-      fuzzy: (term) => (term.length >= FUZZY_MIN ? 0.2 : false),
+      // Expansion only for words the index does not hold: a known word's
+      // prefix/typo neighbours multiply the postings to score (the bulk of
+      // the cost on a large catalog) and rarely improve its ranking.
+      prefix: (term) => term.length >= PREFIX_MIN && !known.has(term),
+      fuzzy: (term) => (term.length >= FUZZY_MIN && !known.has(term) ? 0.2 : false),
       maxFuzzy: 2,
       filter: (r: SearchResult) => accept(r.id as string),
     });

