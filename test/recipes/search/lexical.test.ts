@@ -26,15 +26,22 @@ describe("lexical index", () => {
   });
 
   it("coverage ranks exact over prefix over typo and weighs rare terms", () => {
-    const ix = index(md("s", "a", "bevel"), md("s", "b", "bevelled"), md("s", "c", "bevil"), ...Array.from({ length: 20 }, (_, i) => md("f", `f${i}`, "mesh")));
-    const byId = new Map(ix.search("bevel", all, 10).map((m) => [m.id, m.coverage]));
-    expect(byId.get("s/a")).toBe(1);
+    const ix = index(md("s", "a", "bevel"), md("s", "b", "bevelled"), ...Array.from({ length: 20 }, (_, i) => md("f", `f${i}`, "mesh")));
+    expect(ix.search("bevel", all, 10).map((m) => [m.id, m.coverage])).toEqual([["s/a", 1]]);
+    // An unknown word expands: "bevell" is a prefix of "bevelled" and one edit from "bevel".
+    const byId = new Map(ix.search("bevell", all, 10).map((m) => [m.id, m.coverage]));
     expect(byId.get("s/b")).toBeCloseTo(0.7);
-    expect(byId.get("s/c")).toBeCloseTo(0.4);
+    expect(byId.get("s/a")).toBeCloseTo(0.4);
     const mixed = new Map(ix.search("bevel mesh", all, 30).map((m) => [m.id, m.coverage]));
     // "bevel" is rare, "mesh" common: matching only "bevel" covers most of the query.
     expect(mixed.get("s/a")!).toBeGreaterThan(0.5);
     expect(mixed.get("f/f0")!).toBeLessThan(0.5);
+  });
+
+  it("a known word is not expanded to its prefix or typo neighbours", () => {
+    const ix = index(md("s", "a", "export"), md("s", "b", "exporter"), md("s", "c", "exprt"));
+    expect(ix.search("export", all, 10).map((m) => m.id)).toEqual(["s/a"]);
+    expect(ix.search("expor", all, 10).map((m) => m.id).sort()).toEqual(["s/a", "s/b"]);
   });
 
   it("removes documents and applies the filter before the limit", () => {
