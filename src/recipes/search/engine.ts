@@ -118,10 +118,12 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   let revision = 0;
   let closed = false;
 
-  function acceptor(filter: Filter): (id: string) => boolean {
+  // Searches read one snapshot of `indexed` throughout: an update() landing
+  // while a query embedding is awaited must not pull recipes from under it.
+  function acceptor(filter: Filter, snapshot: ReadonlyMap<string, Indexed>): (id: string) => boolean {
     return (id) => {
       if (id === filter.excludeId) return false;
-      const entry = indexed.get(id);
+      const entry = snapshot.get(id);
       if (!entry) return false;
       const r = entry.recipe;
       if (filter.dcc !== undefined && r.dcc !== filter.dcc && r.dcc !== "any") return false;
@@ -131,12 +133,13 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     };
   }
 
-  function hit(id: string, score: number): SearchHit {
-    return { recipe: indexed.get(id)!.recipe, score: round(score) };
+  function hit(snapshot: ReadonlyMap<string, Indexed>, id: string, score: number): SearchHit {
+    return { recipe: snapshot.get(id)!.recipe, score: round(score) };
   }
 
   async function rank(text: string, filter: Filter, limit: number): Promise<{ answer: SearchAnswer; cosine: Map<string, number>; coverage: Map<string, number> }> {
-    const accept = acceptor(filter);
+    const snapshot = indexed;
+    const accept = acceptor(filter, snapshot);
     const lex = ranking === "semantic" ? [] : lexical.search(text, accept, FUSION_DEPTH);
     const coverage = new Map(lex.map((m) => [m.id, m.coverage]));
     let sem: Ranked[] | null = null;
@@ -149,15 +152,17 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     }
     const cosine = new Map((sem ?? []).map((r) => [r.id, r.score]));
     if (sem === null) {
-      // Display score: share of the best raw score, scaled by how many query
-      // terms the hit matched, so a lone weak match does not read as 1.0.
+      // Display score: share of the best raw score, scaled by how much of the
+      // query the hit covers, so a lone weak match does not read as 1.0;
+      // capped by the previous hit's so scores never rise down the list.
       const top = lex[0]?.raw ?? 1;
-      const hits = lex.slice(0, limit).map((m) => hit(m.id, (m.raw / top) * m.coverage));
+      let previous = 1;
+      const hits = lex.slice(0, limit).map((m) => hit(snapshot, m.id, (previous = Math.min(previous, (m.raw / top) * m.coverage))));
       return { answer: { mode: "lexical", hits }, cosine, coverage };
     }
     const lexRanked = lex.map((m) => ({ id: m.id, score: m.raw, coverage: m.coverage }));
     const fused = ranking === "semantic" ? sem.map((r) => ({ id: r.id, score: Math.max(0, r.score) })) : fuse(lexRanked, sem, fusion);
-    return { answer: { mode: "hybrid", hits: fused.slice(0, limit).map((f) => hit(f.id, f.score)) }, cosine, coverage };
+    return { answer: { mode: "hybrid", hits: fused.slice(0, limit).map((f) => hit(snapshot, f.id, f.score)) }, cosine, coverage };
   }
 
   return {
@@ -184,9 +189,9 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       const limit = Math.max(0, Math.floor(query.limit));
       const filter: Filter = { dcc: query.dcc, skill: query.skill, visibility: query.visibility };
       if (query.text.trim() === "") {
-        const accept = acceptor(filter);
-        const ids = [...indexed.keys()].filter(accept).sort(compareIds).slice(0, limit);
-        return { mode: "lexical", hits: ids.map((id) => hit(id, 0)) };
+        const snapshot = indexed;
+        const ids = [...snapshot.keys()].filter(acceptor(filter, snapshot)).sort(compareIds).slice(0, limit);
+        return { mode: "lexical", hits: ids.map((id) => hit(snapshot, id, 0)) };
       }
       return (await rank(query.text, filter, limit)).answer;
     },

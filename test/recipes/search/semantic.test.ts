@@ -171,6 +171,21 @@ describe("warm-up", () => {
 });
 
 describe("hybrid ranking", () => {
+  it("a search in flight when the catalog changes answers from its own snapshot", async () => {
+    const provider = createHashingProvider({ delayMs: 20 });
+    const engine = createSearchEngine({ provider });
+    engine.update(catalog(10), 1);
+    await engine.whenSemanticReady();
+    const pending = engine.search({ text: "topic3 recipe", limit: 5 });
+    engine.update([], 2);
+    const answer = await pending;
+    expect(answer.mode).toBe("hybrid");
+    expect(answer.hits.length).toBeGreaterThan(0);
+    expect(answer.hits.every((h) => h.recipe.skill === "skill")).toBe(true);
+    expect((await engine.search({ text: "topic3 recipe", limit: 5 })).hits).toEqual([]);
+    await engine.close();
+  });
+
   it("filters before taking the top k and breaks ties by recipeId", async () => {
     const provider = createHashingProvider();
     const engine = createSearchEngine({ provider });
