@@ -168,7 +168,7 @@ describe("hostile sessions", () => {
     expect((await call(late, "recipes__list", {})).success).toBe(true);
     await late.close();
     await stillServing();
-  });
+  }, 90_000);
 });
 
 describe("spoofed Origin and Host", () => {
