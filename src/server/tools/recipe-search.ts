@@ -18,9 +18,11 @@ export async function recipeSearch(
   // The seed types limit as a number, not an integer: 2.5 asks for 2.
   const limit = Math.floor((fields.limit as number | undefined) ?? DEFAULT_SEARCH_LIMIT);
   const answer = await context.library.search.search({ text: query, limit, visibility });
-  const recipes = answer.hits
-    // The index may be one publish ahead of the snapshot this request holds.
-    .filter((hit) => snapshot.recipes.has(hit.recipe.recipeId))
-    .map((hit) => summarize(hit.recipe, hit.score));
+  // The index may be one publish ahead of the snapshot this request holds:
+  // answer with that snapshot's version of each hit, or drop it.
+  const recipes = answer.hits.flatMap((hit) => {
+    const recipe = snapshot.recipes.get(hit.recipe.recipeId);
+    return recipe === undefined ? [] : [summarize(recipe, hit.score)];
+  });
   return ok(`${recipes.length} recipe(s) found`, { recipes, mode: answer.mode });
 }

@@ -26,8 +26,13 @@ export const recipesSearch: ToolDefinition<RecipeToolContext> = {
         ...(args.dcc !== undefined ? { dcc: args.dcc as string } : {}),
         ...(args.skill !== undefined ? { skill: args.skill as string } : {}),
       });
+      // Hits are resolved against this request's snapshot: a reload that lands
+      // mid-search must not mix a newer recipe into an older revision's answer.
       const recipes = answer.hits
-        .filter((hit) => snapshot.recipes.has(hit.recipe.recipeId))
+        .flatMap(({ recipe: hit, score }) => {
+          const recipe = snapshot.recipes.get(hit.recipeId);
+          return recipe === undefined ? [] : [{ recipe, score }];
+        })
         .map(({ recipe, score }) => ({
           skill: recipe.skill,
           name: recipe.name,
