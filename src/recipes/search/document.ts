@@ -30,7 +30,7 @@ export const SEARCH_FIELDS = Object.keys(FIELD_BOOST) as (keyof typeof FIELD_BOO
 const BODY_LIMIT = 4000;
 const STEPS_LIMIT = 4000;
 /** What the embedding model sees; USE-Lite degrades on long inputs anyway. */
-const EMBED_LIMIT = 600;
+const EMBED_LIMIT = 400;
 
 /** Step keys whose string values name what the step does. */
 const STEP_TEXT_KEYS = ["tool", "verb", "id", "name", "action", "title", "description", "note", "detail"];
@@ -134,7 +134,7 @@ export function toDocument(recipe: Recipe): SearchDocument {
  * The text handed to the embedding model: name in words, description, hint,
  * tags, then prose and code comments of the body and the step text, cut at
  * EMBED_LIMIT. USE-Lite's cost grows steeply with length and code tokens
- * only dilute its sentence vector (bench/relevance measured 600 prose
+ * only dilute its sentence vector (bench/relevance measured 400 prose
  * characters as good as 1,500 raw ones at a fraction of the warm-up time).
  */
 export function embeddingText(doc: SearchDocument): string {

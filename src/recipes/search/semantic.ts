@@ -18,7 +18,7 @@ const SAVE_EVERY_MS = 5_000;
 /** Recent query vectors kept: agents repeat queries while they iterate. */
 const QUERY_CACHE = 256;
 /** Query text beyond this is not embedded: USE-Lite's cost grows steeply with length. */
-const QUERY_EMBED_LIMIT = 600;
+const QUERY_EMBED_LIMIT = 400;
 
 /**
  * Vectors for the live documents, filled in the background. Keyed by content
@@ -137,6 +137,15 @@ export class SemanticIndex {
     this.prune();
     await this.save();
     if (this.stateValue === "warming") {
+      // With a warm cache nothing was embedded; a query would still wait for the model.
+      try {
+        await this.provider.ready;
+      } catch (err) {
+        this.logger.warn({ err: (err as Error).message, provider: this.provider.id }, "embedding model unavailable; search stays lexical");
+        this.settle("failed");
+        return;
+      }
+      if (this.closed) return;
       this.logger.info({ ms: Date.now() - started, embedded: embeddedNow, total: this.live.size }, "semantic search ready");
       this.settle("ready");
     }

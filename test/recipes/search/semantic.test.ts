@@ -131,6 +131,33 @@ describe("warm-up", () => {
     await engine.close();
   });
 
+  it("with a warm cache it stays lexical until the model has loaded", async () => {
+    await (await warm(catalog(5))).engine.close();
+    let load!: () => void;
+    const provider = createHashingProvider({ ready: new Promise<void>((r) => (load = r)) });
+    const engine = createSearchEngine({ provider, cacheDir });
+    engine.update(catalog(5), 1);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(engine.status()).toMatchObject({ semantic: "warming", embedded: 5 });
+    expect((await engine.search({ text: "topic1", limit: 3 })).mode).toBe("lexical");
+    load();
+    await engine.whenSemanticReady();
+    expect((await engine.search({ text: "topic1", limit: 3 })).mode).toBe("hybrid");
+    expect(provider.texts).toBe(1);
+    await engine.close();
+  });
+
+  it("a model that never loads leaves search lexical", async () => {
+    const provider = createHashingProvider({ ready: Promise.reject(new Error("weights missing")) });
+    const { warnings, logger } = recordingLogger();
+    const engine = createSearchEngine({ provider, logger });
+    engine.update(catalog(3), 1);
+    await engine.whenSemanticReady();
+    expect(engine.status().semantic).toBe("failed");
+    expect(warnings.some((w) => w.msg?.includes("model unavailable"))).toBe(true);
+    await engine.close();
+  });
+
   it("a failing query embedding falls back to a lexical answer", async () => {
     const base = createHashingProvider();
     let failQueries = false;

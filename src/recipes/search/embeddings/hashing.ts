@@ -16,6 +16,8 @@ export interface HashingProviderOptions {
   readonly delayMs?: number;
   /** Throw on the nth call (1-based), to exercise failure handling. */
   readonly failOnCall?: number;
+  /** Exposed as the provider's `ready` (a model still loading, or one that never will). */
+  readonly ready?: Promise<unknown>;
 }
 
 export function createHashingProvider(options: HashingProviderOptions = {}): EmbeddingProvider & { readonly calls: number; readonly texts: number } {
@@ -30,6 +32,7 @@ export function createHashingProvider(options: HashingProviderOptions = {}): Emb
   return {
     id: `hashing:${dimension}:${seed}`,
     dimension,
+    ...(options.ready ? { ready: options.ready } : {}),
     get calls() {
       return calls;
     },

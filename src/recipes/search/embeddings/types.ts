@@ -5,5 +5,11 @@ export interface EmbeddingProvider {
   readonly dimension: number;
   /** Vectors in input order, L2-normalised. */
   embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]>;
+  /**
+   * Optional: settles when the backend can embed without a load delay (a
+   * local model in memory); rejects when it never will. The search engine
+   * stays lexical until then, even when every vector came from the cache.
+   */
+  readonly ready?: Promise<unknown>;
   close(): Promise<void>;
 }
