@@ -52,6 +52,9 @@ const MAX_QUERY_TERMS = 32;
 const PREFIX_MIN = 3;
 /** Fuzzy matching below this length turns "uv" into every two-letter word. */
 const FUZZY_MIN = 5;
+/** Query words in more than this share (idf below ~2.3) of a catalog of at least COMMON_MIN_DOCS recipes are skipped. */
+const COMMON_SHARE = 0.1;
+const COMMON_MIN_DOCS = 500;
 
 /** Distinct processed query terms, in order, capped. */
 export function lexicalTerms(text: string): string[] {
@@ -95,9 +98,17 @@ export class LexicalIndex {
 
   /** Matches sorted by raw score, ties by id; `accept` filters before ranking. */
   search(text: string, accept: (id: string) => boolean, limit: number): LexicalMatch[] {
-    const terms = lexicalTerms(text);
-    if (terms.length === 0) return [];
-    const known = new Set(terms.filter((t) => this.mini.documentFrequency(t) > 0));
+    const all = lexicalTerms(text);
+    if (all.length === 0) return [];
+    const n = this.mini.documentCount;
+    const df = all.map((t) => Math.min(n, this.mini.documentFrequency(t)));
+    // On a large catalog a word found in most recipes adds almost nothing to
+    // BM25 (idf ~0) yet costs a posting per recipe: leave such words out,
+    // keeping at least the rarest term.
+    const common = Math.max(COMMON_MIN_DOCS, n * COMMON_SHARE);
+    const rarest = Math.min(...df);
+    const terms = all.filter((_, i) => df[i]! <= common || df[i] === rarest);
+    const known = new Set(terms.filter((t) => df[all.indexOf(t)]! > 0));
     const results = this.mini.search(terms.join(" "), {
       // The terms are already processed; re-tokenizing the joined string is
       // idempotent for them, so the same pipeline runs on both sides.
@@ -111,10 +122,9 @@ export class LexicalIndex {
       maxFuzzy: 2,
       filter: (r: SearchResult) => accept(r.id as string),
     });
-    const n = this.mini.documentCount;
     const idf = terms.map((t) => {
-      const df = Math.min(n, this.mini.documentFrequency(t));
-      return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      const d = df[all.indexOf(t)]!;
+      return Math.log(1 + (n - d + 0.5) / (d + 0.5));
     });
     const idfTotal = idf.reduce((a, b) => a + b, 0);
     const matches = results.map((r) => ({

@@ -55,3 +55,12 @@ describe("lexical index", () => {
     expect(lexicalTerms(Array.from({ length: 100 }, (_, i) => `term${i}`).join(" "))).toHaveLength(32);
   });
 });
+
+describe("lexical index on a large catalog", () => {
+  it("skips words found in most recipes, but never all of the query", () => {
+    const ix = new LexicalIndex();
+    for (let i = 0; i < 600; i++) ix.put(toDocument(md("s", `r${String(i).padStart(3, "0")}`, i === 7 ? "bevel mesh" : "mesh")));
+    expect(ix.search("bevel mesh", all, 10).map((m) => m.id)).toEqual(["s/r007"]);
+    expect(ix.search("mesh", all, 600)).toHaveLength(600);
+  });
+});
