@@ -140,12 +140,18 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   async function rank(text: string, filter: Filter, limit: number): Promise<{ answer: SearchAnswer; cosine: Map<string, number>; coverage: Map<string, number> }> {
     const snapshot = indexed;
     const accept = acceptor(filter, snapshot);
+    // The query embedding runs in the provider (a worker or a server) while
+    // the lexical side ranks here: start it first so the two overlap.
+    const wantSemantic = semantic !== null && semantic.state === "ready" && ranking !== "lexical";
+    const queryVector = wantSemantic ? semantic.embedQuery(text) : null;
+    // Handled below; without this a rejection during the lexical pass would count as unhandled.
+    queryVector?.catch(() => undefined);
     const lex = ranking === "semantic" ? [] : lexical.search(text, accept, FUSION_DEPTH);
     const coverage = new Map(lex.map((m) => [m.id, m.coverage]));
     let sem: Ranked[] | null = null;
-    if (semantic && semantic.state === "ready" && ranking !== "lexical") {
+    if (semantic && queryVector) {
       try {
-        sem = semantic.rank(await semantic.embedQuery(text), accept, FUSION_DEPTH);
+        sem = semantic.rank(await queryVector, accept, FUSION_DEPTH);
       } catch (err) {
         logger.warn({ err: (err as Error).message }, "query embedding failed; answering lexically");
       }

@@ -146,6 +146,9 @@ export class SemanticIndex {
         return;
       }
       if (this.closed) return;
+      // Pack now rather than in the first query after a restart.
+      const any = this.vectors.values().next().value;
+      if (any) this.pack(any.length);
       this.logger.info({ ms: Date.now() - started, embedded: embeddedNow, total: this.live.size }, "semantic search ready");
       this.settle("ready");
     }
