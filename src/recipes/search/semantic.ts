@@ -114,10 +114,18 @@ export class SemanticIndex {
       }
     }
     let embeddedNow = 0;
+    // Work through a snapshot of what is missing, then look again: entries
+    // may change while batches are in flight. Rescanning the live set per
+    // batch would be quadratic on a large catalog.
+    let queue: SemanticEntry[] = [];
     for (;;) {
       if (this.closed) return;
-      const batch = this.pending(BATCH);
-      if (batch.length === 0) break;
+      if (queue.length === 0) queue = this.pending(Number.POSITIVE_INFINITY);
+      const batch = queue.splice(0, BATCH).filter((e) => this.live.get(e.id)?.hash === e.hash && !this.vectors.has(e.hash));
+      if (batch.length === 0) {
+        if (queue.length === 0) break;
+        continue;
+      }
       let out: Float32Array[];
       try {
         out = await this.provider.embed(batch.map((e) => e.text));
