@@ -1,7 +1,12 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=64
 /**
  * `recipe-server` entry point: resolve config once, serve until a signal;
  * `recipe-server lint …` runs the pack author's check instead.
+ *
+ * The larger young generation (shebang, Dockerfile, npm scripts) is for big
+ * catalogs: loading 20,000 recipes allocates briefly but heavily, and with
+ * V8's default 16 MB semi-spaces a third of start-up went to scavenges
+ * (measured: ready 8.2 s → 5.3 s in-process, at the cost of ~100 MB RSS).
  * Usage errors: one line on stderr, exit 2. Port in use: one line, exit 1.
  */
 import { createRecipeServer } from "./app.js";

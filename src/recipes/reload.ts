@@ -14,12 +14,16 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import { diagnostic, type Diagnostic, type DiagnosticCode } from "../skills/diagnostics.js";
 import { assembleDiscovery, loadSkill, skillDirsOf, type LoadSkillResult } from "../skills/discover.js";
+import { mapLimit } from "../skills/map-limit.js";
 import { resolveRecipePaths, skillRelative } from "../skills/recipe-paths.js";
 import type { SkillInfo } from "../skills/types.js";
 import { skillServesDcc, type LoadedSkill } from "./catalog.js";
 import { dedupeRecipes, loadRecipeFile } from "./loader.js";
 import { toPrivateRecipe, type PrivateStore } from "./private/store.js";
 import type { Playbook, PrivateRecipe, Recipe } from "./types.js";
+
+/** Skills read at once during a (re)load: enough to overlap file I/O, few enough to bound peak memory. */
+const LOAD_CONCURRENCY = 8;
 
 /** What changed on disk, as a watcher reports it. */
 export interface ChangeSet {
@@ -178,8 +182,10 @@ export class IncrementalCatalog {
     }
 
     let discoveryChanged = rootsChanged;
-    await Promise.all(
-      [...dirty].map(async (key) => {
+    await mapLimit(
+      [...dirty],
+      LOAD_CONCURRENCY,
+      async (key) => {
         const [indexText, dir] = key.split("\u0000") as [string, string];
         const rootIndex = Number(indexText);
         const fresh = await loadSkill(dir, this.roots[rootIndex]!, rootIndex);
@@ -187,7 +193,7 @@ export class IncrementalCatalog {
         const result = this.keepGoodSkillMd(fresh, previous);
         if (previous === undefined || JSON.stringify(previous.result) !== JSON.stringify(result)) discoveryChanged = true;
         this.dirs.set(key, { result });
-      }),
+      },
     );
 
     const reloadedSkills: string[] = [];
@@ -210,7 +216,9 @@ export class IncrementalCatalog {
         if (previous !== undefined && !dirty.has(key) && previous.info === info) nextSkills.set(key, previous);
         else toLoad.push(info);
       }
-      const loaded = await Promise.all(toLoad.map((info) => this.loadSkillFiles(info, this.skills.get(dirKey(info.rootIndex, info.dir)))));
+      const loaded = await mapLimit(toLoad, LOAD_CONCURRENCY, (info) =>
+        this.loadSkillFiles(info, this.skills.get(dirKey(info.rootIndex, info.dir))),
+      );
       for (const state of loaded) {
         const key = dirKey(state.info.rootIndex, state.info.dir);
         nextSkills.set(key, state);
