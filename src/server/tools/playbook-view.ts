@@ -3,7 +3,7 @@
  * `recipe` tool (SPEC §5.2): public Markdown anchors and YAML recipes are
  * mapped onto title/summary/whenToUse/steps/acceptanceCriteria/tags/document.
  */
-import { stringify as toYaml } from "yaml";
+import { entryAsYaml } from "./yaml-text.js";
 import type { UsageEntry } from "../../recipes/private/usage.js";
 import type { Recipe } from "../../recipes/types.js";
 
@@ -82,6 +82,6 @@ export function playbookView(recipe: Recipe, usage: UsageEntry | undefined): Rec
     inputs_schema: recipe.inputsSchema,
     output_contract: recipe.outputContract ?? null,
     pack: recipe.pack,
-    document: toYaml(recipe.entry, { lineWidth: 0 }),
+    document: entryAsYaml(recipe.entry),
   };
 }

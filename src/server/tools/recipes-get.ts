@@ -1,4 +1,4 @@
-import { stringify as toYaml } from "yaml";
+import { entryAsYaml } from "./yaml-text.js";
 import { objectSchema, READ_ONLY, type ToolDefinition } from "./define.js";
 import { ok } from "./envelope.js";
 import { withSnapshot, type RecipeToolContext } from "./context.js";
@@ -34,7 +34,7 @@ export const recipesGet: ToolDefinition<RecipeToolContext> = {
           skill,
           anchor: recipe.name,
           recipe: recipe.entry,
-          content: toYaml(recipe.entry, { lineWidth: 0 }),
+          content: entryAsYaml(recipe.entry),
           pack: recipe.pack,
           format: "yaml",
         });
