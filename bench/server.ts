@@ -42,20 +42,30 @@ function rssMb(pid: number): number {
   return Math.round(kb / 1024);
 }
 
+/** Resolves with the first JSON line holding `key`, then drains stdout without keeping it. */
 function waitForJsonLine(child: ChildProcess, key: string): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     let buffer = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
+    const onData = (chunk: Buffer): void => {
       buffer += chunk.toString();
-      for (const line of buffer.split("\n")) {
+      const lines = buffer.split("\n");
+      buffer = lines.pop() ?? "";
+      for (const line of lines) {
         try {
           const parsed = JSON.parse(line) as Record<string, unknown>;
-          if (key in parsed) return resolve(parsed);
+          if (key in parsed) {
+            // The daemon logs a line per request: reading them here would
+            // charge the server's log volume to the clients' CPU.
+            child.stdout?.off("data", onData);
+            child.stdout?.resume();
+            return resolve(parsed);
+          }
         } catch {
-          /* not a JSON line yet */
+          /* not a JSON line */
         }
       }
-    });
+    };
+    child.stdout?.on("data", onData);
     child.on("exit", (code) => reject(new Error(`child exited ${code}`)));
   });
 }

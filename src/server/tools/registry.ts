@@ -8,7 +8,7 @@ import type { Validator } from "../../jsonschema/types.js";
 import type { ToolAnnotations, ToolDefinition } from "./define.js";
 import { fail, type Envelope } from "./envelope.js";
 import type { ToolErrorCode } from "./errors.js";
-import { stableStringify } from "./stable-json.js";
+import { sortKeys } from "./stable-json.js";
 import { applyWindow, readWindow } from "./window.js";
 
 export interface ListedTool {
@@ -86,14 +86,16 @@ export function createToolRegistry<C>(
           envelope = fail("internal", "Internal error while running the tool; see the server log");
         }
       }
-      const text = stableStringify(envelope);
+      const sorted = sortKeys(envelope) as Record<string, unknown>;
+      const text = JSON.stringify(sorted);
       const windowed = applyWindow(text, typeof window === "string" || !checked.valid ? { resultStart: 0, resultEnd: 8000 } : window);
       const content: Array<{ type: "text"; text: string }> = [{ type: "text", text: windowed.text }];
       if (windowed.page !== undefined) content.push({ type: "text", text: JSON.stringify(windowed.page) });
       const result: ToolCallResult = {
         content,
         isError: !envelope.success,
-        ...(windowed.complete ? { structuredContent: JSON.parse(text) as Record<string, unknown> } : {}),
+        // The sorted copy is already a fresh JSON-shaped object: no need to re-parse the text.
+        ...(windowed.complete ? { structuredContent: sorted } : {}),
       };
       return envelope.error === undefined
         ? { kind: "result", result, success: envelope.success }

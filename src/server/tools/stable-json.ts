@@ -6,7 +6,8 @@ export function stableStringify(value: unknown): string {
   return JSON.stringify(sortKeys(value)) ?? "null";
 }
 
-function sortKeys(value: unknown): unknown {
+/** A deep copy with sorted keys (null-prototype objects), as stableStringify serializes it. */
+export function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value !== null && typeof value === "object") {
     const source = value as Record<string, unknown>;
