@@ -148,7 +148,8 @@ export function markdownDescription(content: string): string {
       continue;
     }
     const t = line.trim();
-    const breaks = f !== null || t === "" || /^#{1,6}(\s|$)/.test(t);
+    // Blank lines, headings, fences and thematic breaks (---, ***, ___) end the paragraph.
+    const breaks = f !== null || t === "" || /^#{1,6}(\s|$)/.test(t) || /^([-*_])(\s*\1){2,}$/.test(t);
     // The first paragraph, joined: wrapped prose must not be cut at its first line break.
     if (breaks && paragraph.length > 0) break;
     if (f) {

@@ -313,6 +313,12 @@ describe("markdownDescription", () => {
     );
     expect(markdownDescription("## a\nfirst line\n```\ncode\n```\nafter")).toBe("first line");
   });
+
+  it("never takes a thematic break (---, ***, ___) for the description", () => {
+    expect(markdownDescription("## a\n---\nReal prose.")).toBe("Real prose.");
+    expect(markdownDescription("## a\n* * *\n\nReal prose.")).toBe("Real prose.");
+    expect(markdownDescription("## a\nprose\n___\nmore")).toBe("prose");
+  });
 });
 
 describe("schema validators kept as verdicts (memory at 20,000 recipes)", () => {
