@@ -2,6 +2,7 @@
  * Streamable HTTP behaviour the daemon owes every client: both session modes,
  * DNS-rebinding refusal, and JSON-RPC shaped errors for malformed requests.
  */
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, connect, EXAMPLE_SKILLS, startServer, type RunningServer } from "./harness.js";
 
@@ -35,7 +36,7 @@ describe("stateful mode", () => {
     const b = await connect(running.url);
     expect((await call(a, "recipes__list")).success).toBe(true);
     expect(running.server.http.sessions?.size).toBe(2);
-    await (a.transport as { terminateSession(): Promise<void> }).terminateSession();
+    await (a.transport as StreamableHTTPClientTransport).terminateSession();
     await a.close();
     expect(running.server.http.sessions?.size).toBe(1);
     expect((await call(b, "recipes__list")).success).toBe(true);
