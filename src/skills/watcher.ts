@@ -103,7 +103,13 @@ export function classifyPath(roots: readonly string[], privateDir: string | null
 }
 
 async function isDirectory(p: string): Promise<boolean> {
-  return (await stat(p).catch(() => null))?.isDirectory() ?? false;
+  return (await directoryIdentity(p)) !== null;
+}
+
+/** "dev:ino" of a directory, or null when it is not one. */
+async function directoryIdentity(p: string): Promise<string | null> {
+  const st = await stat(p).catch(() => null);
+  return st?.isDirectory() === true ? `${st.dev}:${st.ino}` : null;
 }
 
 /** The closest ancestor of `p` that exists (the filesystem root at worst). */
@@ -234,6 +240,8 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
 
   // ---- missing roots --------------------------------------------------------
   const missing = new Set<string>();
+  /** The directory each watched target was when its watch was set up. */
+  const identities = new Map<string, string>();
   /** ancestor → how many missing targets it stands in for */
   let sentinelPaths = new Set<string>();
   let sentinel: FSWatcher | null = null;
@@ -264,8 +272,10 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
       if (closed) return;
       const wanted = new Set<string>();
       for (const m of [...missing]) {
-        if (await isDirectory(m)) {
+        const identity = await directoryIdentity(m);
+        if (identity !== null) {
           missing.delete(m);
+          identities.set(m, identity);
           main.add(m);
           logger?.debug({ target: targets.get(m)?.kind }, "watched directory appeared");
           // Re-read it whole: files written before its watch was in place have no event.
@@ -295,9 +305,20 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
   const checkTarget = (target: string): void => {
     if (closed || checking.has(target) || missing.has(target)) return;
     checking.add(target);
-    void isDirectory(target).then(async (present) => {
+    void directoryIdentity(target).then(async (identity) => {
       checking.delete(target);
-      if (present || closed || missing.has(target)) return;
+      if (closed || missing.has(target)) return;
+      if (identity !== null) {
+        // Removed and re-created before we looked (rm -r + mkdir -p): the old
+        // watch hangs on the dead inode, so watch the new directory afresh.
+        if (identities.get(target) !== identity) {
+          identities.set(target, identity);
+          main.unwatch(target);
+          main.add(target);
+          noteTarget(targets.get(target)!);
+        }
+        return;
+      }
       // Drop chokidar's state for it: a re-created directory must be watched afresh.
       main.unwatch(target);
       missing.add(target);
@@ -311,8 +332,11 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
   const started = (async () => {
     const present: string[] = [];
     for (const t of targets.keys()) {
-      if (await isDirectory(t)) present.push(t);
-      else missing.add(t);
+      const identity = await directoryIdentity(t);
+      if (identity !== null) {
+        identities.set(t, identity);
+        present.push(t);
+      } else missing.add(t);
     }
     const mainReady = present.length === 0 ? Promise.resolve() : new Promise<void>((resolve) => main.once("ready", () => resolve()));
     if (present.length > 0) main.add(present);

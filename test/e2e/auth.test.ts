@@ -95,7 +95,10 @@ describe("non-loopback bind", () => {
     }
     const cmd = /^CMD\s+(\[.*\])\s*$/m.exec(dockerfile);
     expect(cmd, "Dockerfile has an exec-form CMD").not.toBeNull();
-    const argv = (JSON.parse(cmd![1]!) as string[]).slice(2); // drop "node dist/cli.js"
+    const words = JSON.parse(cmd![1]!) as string[];
+    // Drop "node", its own flags and the script: what is left is the daemon's argv.
+    const argv = words.slice(words.indexOf("dist/cli.js") + 1);
+    expect(words[0]).toBe("node");
     expect(env.RECIPE_SERVER_HOST).toBe("0.0.0.0");
     const without = resolveConfig({ ...base, argv, env: { ...base.env, ...env } });
     expect(without.kind).toBe("error");
