@@ -74,21 +74,10 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
   const metrics = createServerMetrics({
     catalogs: () =>
       [...libraries.values()].map((library) => {
-        const snapshot = library.current();
+        const summary = catalogSummary(library);
         let privateRecipes = 0;
-        for (const recipe of snapshot?.recipes.values() ?? []) if (recipe.visibility === "private") privateRecipes += 1;
-        const search = library.search.status();
-        return {
-          dcc: library.dcc,
-          loaded: snapshot !== null,
-          revision: snapshot?.revision ?? 0,
-          skills: snapshot?.skills.size ?? 0,
-          recipes: snapshot?.recipes.size ?? 0,
-          privateRecipes,
-          diagnostics: countDiagnostics(snapshot?.diagnostics ?? []),
-          lexical: search.lexical,
-          semantic: search.semantic,
-        };
+        for (const recipe of library.current()?.recipes.values() ?? []) if (recipe.visibility === "private") privateRecipes += 1;
+        return { ...summary, privateRecipes, lexical: summary.search.lexical, semantic: summary.search.semantic };
       }),
   });
   for (const library of libraries.values()) {
@@ -135,18 +124,7 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
       ready: loaded,
       body: {
         version,
-        dccs: [...libraries.values()].map((library) => {
-          const snapshot = library.current();
-          return {
-            dcc: library.dcc,
-            loaded: snapshot !== null,
-            revision: snapshot?.revision ?? 0,
-            skills: snapshot?.skills.size ?? 0,
-            recipes: snapshot?.recipes.size ?? 0,
-            diagnostics: countDiagnostics(snapshot?.diagnostics ?? []),
-            search: library.search.status(),
-          };
-        }),
+        dccs: [...libraries.values()].map(catalogSummary),
       },
     }),
   });
@@ -196,5 +174,19 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
       }));
       await embeddings?.close();
     },
+  };
+}
+
+/** What /readyz and /metrics report of one DCC's catalog. */
+function catalogSummary(library: RecipeLibrary) {
+  const snapshot = library.current();
+  return {
+    dcc: library.dcc,
+    loaded: snapshot !== null,
+    revision: snapshot?.revision ?? 0,
+    skills: snapshot?.skills.size ?? 0,
+    recipes: snapshot?.recipes.size ?? 0,
+    diagnostics: countDiagnostics(snapshot?.diagnostics ?? []),
+    search: library.search.status(),
   };
 }

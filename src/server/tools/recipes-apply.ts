@@ -2,7 +2,7 @@ import { materializeSteps } from "../../recipes/materialize.js";
 import { objectSchema, READ_ONLY, type ToolDefinition } from "./define.js";
 import { fail, ok } from "./envelope.js";
 import { withSnapshot, type RecipeToolContext } from "./context.js";
-import { checkAgainst, findStructuredRecipe } from "./structured.js";
+import { checkRecipeInputs, findStructuredRecipe } from "./structured.js";
 
 export const recipesApply: ToolDefinition<RecipeToolContext> = {
   name: "recipes__apply",
@@ -29,14 +29,11 @@ export const recipesApply: ToolDefinition<RecipeToolContext> = {
       const found = findStructuredRecipe(snapshot, args.skill as string, args.recipe as string);
       if (!found.ok) return found.envelope;
       const recipe = found.value;
-      const check = checkAgainst(recipe.inputValidator, args.inputs, "input");
-      if (!check.ok) {
-        context.logger.warn({ recipeId: recipe.recipeId }, "inputs_schema fails closed");
-        return fail("invalid_input", "Recipe input schema is invalid", { errors: check.errors });
-      }
-      if (check.errors.length > 0) {
-        return fail("invalid_input", `Invalid inputs for ${recipe.recipeId} (${check.errors.length} error(s))`, {
-          errors: check.errors,
+      const check = checkRecipeInputs(context, recipe, args.inputs);
+      if (!check.ok) return check.envelope;
+      if (check.value.length > 0) {
+        return fail("invalid_input", `Invalid inputs for ${recipe.recipeId} (${check.value.length} error(s))`, {
+          errors: check.value,
           skill: recipe.skill,
           recipe: recipe.name,
         });

@@ -1,7 +1,7 @@
 import { objectSchema, READ_ONLY, type ToolDefinition } from "./define.js";
 import { fail, ok } from "./envelope.js";
 import { withSnapshot, type RecipeToolContext } from "./context.js";
-import { checkAgainst, findStructuredRecipe } from "./structured.js";
+import { checkAgainst, checkRecipeInputs, findStructuredRecipe } from "./structured.js";
 
 export const recipesValidate: ToolDefinition<RecipeToolContext> = {
   name: "recipes__validate",
@@ -24,14 +24,12 @@ export const recipesValidate: ToolDefinition<RecipeToolContext> = {
       const found = findStructuredRecipe(snapshot, args.skill as string, args.recipe as string);
       if (!found.ok) return found.envelope;
       const recipe = found.value;
-      const inputs = checkAgainst(recipe.inputValidator, args.inputs, "input");
-      if (!inputs.ok) {
-        context.logger.warn({ recipeId: recipe.recipeId }, "inputs_schema fails closed");
-        return fail("invalid_input", "Recipe input schema is invalid", { errors: inputs.errors, skill: recipe.skill, recipe: recipe.name });
-      }
+      const inputs = checkRecipeInputs(context, recipe, args.inputs);
+      if (!inputs.ok) return inputs.envelope;
+      const errors = inputs.value;
       const result: Record<string, unknown> = {
-        valid: inputs.errors.length === 0,
-        errors: inputs.errors,
+        valid: errors.length === 0,
+        errors,
         recipe: recipe.name,
         skill: recipe.skill,
       };
@@ -52,7 +50,7 @@ export const recipesValidate: ToolDefinition<RecipeToolContext> = {
           result.output_errors = output.errors;
         }
       }
-      const message = result.valid ? "Inputs are valid" : `Inputs are invalid (${inputs.errors.length} error(s))`;
+      const message = result.valid ? "Inputs are valid" : `Inputs are invalid (${errors.length} error(s))`;
       return ok(message, result);
     }),
 };

@@ -2,6 +2,7 @@ import { renderErrors } from "../../jsonschema/index.js";
 import type { CompileResult } from "../../jsonschema/types.js";
 import type { CatalogSnapshot } from "../../recipes/catalog.js";
 import type { YamlRecipe } from "../../recipes/types.js";
+import type { RecipeToolContext } from "./context.js";
 import { fail } from "./envelope.js";
 import { findPublicRecipe, type Lookup } from "./lookup.js";
 
@@ -29,4 +30,19 @@ export function checkAgainst(compiled: CompileResult, instance: unknown, what: s
   if (!compiled.ok) return { ok: false, errors: [`$: Recipe ${what} schema is invalid`] };
   const result = compiled.validator.validate(instance);
   return { ok: true, errors: result.valid ? [] : renderErrors(result.errors) };
+}
+
+/**
+ * Checks inputs against a structured recipe's inputs_schema: the rendered
+ * errors (empty when valid), or the invalid_input answer for a schema that
+ * fails closed, which is logged (the reason is in the load diagnostics).
+ */
+export function checkRecipeInputs(context: RecipeToolContext, recipe: YamlRecipe, inputs: unknown): Lookup<string[]> {
+  const check = checkAgainst(recipe.inputValidator, inputs, "input");
+  if (check.ok) return { ok: true, value: check.errors };
+  context.logger.warn({ recipeId: recipe.recipeId }, "inputs_schema fails closed");
+  return {
+    ok: false,
+    envelope: fail("invalid_input", "Recipe input schema is invalid", { errors: check.errors, skill: recipe.skill, recipe: recipe.name }),
+  };
 }
