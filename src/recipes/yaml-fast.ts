@@ -13,7 +13,18 @@ export interface FastPack {
   readonly recipeLines: readonly number[] | null;
 }
 
+/**
+ * Plain scalars the two parsers type differently: js-yaml reads `1_000`,
+ * `0b11` and `0x_1F` as numbers where YAML 1.2 core (the `yaml` package)
+ * keeps strings, and the reverse for signed leading-dot floats (`+.5`). A
+ * pack holding any of them goes to the `yaml` package, so a value never
+ * changes type with the parser that happened to read it.
+ */
+const DIVERGENT_SCALAR =
+  /(?<=^|[\s[{,])(?:[-+]?(?:[0-9][0-9_]*_[0-9_.eE+-]*|0b[01_]+|0x[0-9a-fA-F_]*_[0-9a-fA-F_]*)|[-+]\.[0-9][0-9_]*)(?=[ \t]*(?:$|[,\]}#]))/m;
+
 export function parsePackFast(text: string): FastPack | null {
+  if (DIVERGENT_SCALAR.test(text)) return null;
   // Depth-1 node: the document's root mapping; its keys and values are depth 2;
   // items of a depth-2 sequence are depth 3. Record the line each depth-3 node
   // opens on, grouped by the depth-2 node that contains it.

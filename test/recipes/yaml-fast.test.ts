@@ -43,8 +43,22 @@ describe("parsePackFast", () => {
     ["an unknown tag", "recipes:\n  - name: !custom x\n"],
     ["two documents", "recipes: []\n---\nrecipes: []\n"],
     ["broken syntax", "recipes: [\n  - name: x\n"],
+    ["an underscored number", "recipes:\n  - name: x\n    n: 1_000\n"],
+    ["a binary number", "recipes:\n  - name: x\n    n: 0b11\n"],
+    ["an underscored hex number", "recipes:\n  - name: x\n    n: 0x_1F\n"],
+    ["a signed leading-dot float", "recipes:\n  - name: x\n    n: +.5\n"],
   ])("steps aside for %s", (_name, text) => {
     expect(parsePackFast(text)).toBeNull();
+  });
+
+  it("regression: a value never changes type with the parser (no divergent scalar reaches js-yaml)", async () => {
+    const { parseRecipePack } = await import("../../src/recipes/yaml-pack.js");
+    for (const value of ["1_000", "0b11", "0x_1F", "+.5", "-.5", "2024_01"]) {
+      const plain = parseRecipePack(`recipes:\n  - name: x\n    n: ${value}\n`, "p.yaml");
+      const anchored = parseRecipePack(`a: &k 1\nrecipes:\n  - name: x\n    n: ${value}\n`, "p.yaml");
+      expect(plain.ok && anchored.ok).toBe(true);
+      if (plain.ok && anchored.ok) expect(plain.entries[0]!.entry.n).toStrictEqual(anchored.entries[0]!.entry.n);
+    }
   });
 
   it("keeps YAML 1.2 core types (dates stay strings, no merge keys)", () => {
