@@ -26,8 +26,12 @@ export interface RequestGuard {
 export function createRequestGuard(options: GuardOptions): RequestGuard {
   const hostnames = new Set(LOOPBACK_HOSTNAMES);
   const exactOrigins = new Set<string>();
-  if (!options.bindIsLoopback && options.bindHost !== "0.0.0.0" && options.bindHost !== "::") {
-    hostnames.add(options.bindHost.toLowerCase());
+  // The address we listen on is always a name clients may use (127.0.0.2 is
+  // loopback too); only the wildcard binds name no host.
+  const bind = options.bindHost.toLowerCase().replace(/^\[|\]$/g, "");
+  if (bind !== "0.0.0.0" && bind !== "::") {
+    hostnames.add(bind);
+    if (bind.includes(":")) hostnames.add(`[${bind}]`);
   }
   for (const entry of options.allowedOrigins) {
     if (entry.includes("://")) {

@@ -18,6 +18,14 @@ describe("Host header (loopback bind)", () => {
       expect(guard.check({ host }, "/mcp")).toMatchObject({ ok: false, status: 403 });
     },
   );
+  it("regression: a loopback bind other than 127.0.0.1 accepts its own address (was 403 on every request)", () => {
+    const other = createRequestGuard({ ...LOOPBACK, bindHost: "127.0.0.2" });
+    expect(other.check({ host: "127.0.0.2:8765" }, "/healthz").ok).toBe(true);
+    expect(other.check({ host: "127.0.0.3:8765" }, "/mcp")).toMatchObject({ ok: false, status: 403 });
+    const v6 = createRequestGuard({ ...LOOPBACK, bindHost: "::1" });
+    expect(v6.check({ host: "[::1]:8765" }, "/mcp").ok).toBe(true);
+  });
+
   it("accepts hosts named with --allowed-origin", () => {
     const withExtra = createRequestGuard({ ...LOOPBACK, allowedOrigins: ["studio.internal", "https://tools.example:8443"] });
     expect(withExtra.check({ host: "studio.internal:8765" }, "/mcp").ok).toBe(true);
