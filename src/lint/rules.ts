@@ -112,6 +112,7 @@ export const LOADER_FIXES: Readonly<Record<DiagnosticCode, string>> = {
   invalid_metadata: "give the metadata.dcc-mcp value the documented type (recipes: a file name, a glob, or a list of them)",
   duplicate_skill: "rename one skill (frontmatter name) or remove the copy; the first root in priority order wins",
   reserved_skill_name: "rename the skill: `private` is reserved for private playbooks",
+  invalid_skill_name: "rename the skill: lowercase letters, digits and hyphens, as the Agent Skills format asks",
   recipe_path_escapes: "keep recipe files inside the skill directory and name them relative to it, without ..",
   recipe_path_missing: "create the file or correct metadata.dcc-mcp.recipes",
   recipe_glob_empty: "add a file the glob matches or correct metadata.dcc-mcp.recipes",

@@ -13,6 +13,7 @@ export const DIAGNOSTIC_CODES = {
   invalid_metadata: "a metadata.dcc-mcp value has the wrong type",
   duplicate_skill: "another skill with this name was found earlier in priority order",
   reserved_skill_name: "the skill name is reserved",
+  invalid_skill_name: "the skill name cannot be part of a recipe id",
   recipe_path_escapes: "a recipe path resolves outside the skill directory",
   recipe_path_missing: "a recipe path names a file that does not exist",
   recipe_glob_empty: "a recipe glob matches no file",

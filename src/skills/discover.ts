@@ -93,8 +93,38 @@ export async function loadSkill(dir: string, root: string, rootIndex: number): P
       ],
     };
   }
+  if (!isUsableSkillName(parsed.skill.name)) {
+    return {
+      skill: null,
+      diagnostics: [
+        ...parsed.diagnostics,
+        diagnostic(
+          "error",
+          "invalid_skill_name",
+          "skill name must not contain / or \\, control characters or surrounding spaces, nor be . or .. (recipe ids are <skill>/<name>); rename the skill",
+          { skill: dirName, file: "SKILL.md" },
+        ),
+      ],
+    };
+  }
   const skill: SkillInfo = deepFreeze({ ...parsed.skill, dir: path.resolve(dir), root: path.resolve(root), rootIndex });
   return { skill, diagnostics: parsed.diagnostics };
+}
+
+/**
+ * A skill name is the first segment of every recipe id (`<skill>/<name>`):
+ * a slash in it would let two skills claim one id, and path-like names have
+ * no business in a catalog.
+ */
+function isUsableSkillName(name: string): boolean {
+  return (
+    name.length > 0 &&
+    name.length <= 200 &&
+    name === name.trim() &&
+    name !== "." &&
+    name !== ".." &&
+    !/[/\\\u0000-\u001f\u007f]/.test(name)
+  );
 }
 
 /** Skill directories of one root, in a stable order (hot reload re-lists one root with it). */

@@ -128,3 +128,25 @@ describe.skipIf(!hasReal)("discover the real skill trees", () => {
     expect(diagnostics[0]!.message).toMatch(/dcc, version, tags/);
   });
 });
+
+describe("regression: skill names that would break recipe ids", () => {
+  it.each([["g/../x"], ["a/b"], ["back\\\\slash"], [".."], ["tab\there"]])("refuses %j with invalid_skill_name", async (name) => {
+    const { mkdtemp, mkdir, writeFile, rm } = await import("node:fs/promises");
+    const os = await import("node:os");
+    const path = await import("node:path");
+    const root = await mkdtemp(path.join(os.tmpdir(), "skill-names-"));
+    try {
+      await mkdir(path.join(root, "bad"));
+      await writeFile(path.join(root, "bad", "SKILL.md"), `---\nname: ${JSON.stringify(name)}\ndescription: x\n---\n`);
+      await mkdir(path.join(root, "good"));
+      await writeFile(path.join(root, "good", "SKILL.md"), "---\nname: good\ndescription: x\n---\n");
+      const { discoverSkills } = await import("../../src/skills/discover.js");
+      const found = await discoverSkills([root]);
+      expect(found.skills.map((s) => s.name)).toEqual(["good"]);
+      expect(found.diagnostics.map((d) => d.code)).toContain("invalid_skill_name");
+      expect(JSON.stringify(found.diagnostics)).not.toContain(root);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
