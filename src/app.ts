@@ -69,6 +69,7 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
   }
   const registry = createToolRegistry<RecipeToolContext>(recipeToolDefinitions(), (tool, error) =>
     logger.error({ tool, err: error }, "tool handler failed"),
+    (context) => context.library.current()?.revision,
   );
 
   const metrics = createServerMetrics({

@@ -4,7 +4,7 @@
  * one after it is published.
  */
 import path from "node:path";
-import type { Diagnostic } from "../skills/diagnostics.js";
+import { diagnostic, type Diagnostic } from "../skills/diagnostics.js";
 import type { SkillInfo } from "../skills/types.js";
 import type { Playbook, PrivateRecipe, Recipe } from "./types.js";
 
@@ -53,7 +53,17 @@ export function buildSnapshot(parts: SnapshotParts): CatalogSnapshot {
   for (const loaded of parts.skills) {
     const recipeIds: string[] = [];
     for (const recipe of loaded.recipes) {
-      if (recipes.has(recipe.recipeId)) continue;
+      if (recipes.has(recipe.recipeId)) {
+        // Unreachable with valid skill names; kept so a collision is never silent.
+        diagnostics.push(
+          diagnostic("warning", "duplicate_recipe", `recipe id "${recipe.recipeId}" is already taken; this one is not served`, {
+            skill: recipe.skill,
+            file: recipe.file,
+            ...(recipe.line !== undefined ? { line: recipe.line } : {}),
+          }),
+        );
+        continue;
+      }
       recipes.set(recipe.recipeId, recipe);
       recipeIds.push(recipe.recipeId);
     }

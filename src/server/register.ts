@@ -57,6 +57,7 @@ export function registerRecipesTools(server: McpServer | Server, options: Regist
   });
   const registry = createToolRegistry<RecipeToolContext>(coreRecipeToolDefinitions(), (tool, error) =>
     logger.error({ tool, err: error }, "tool handler failed"),
+    (context) => context.library.current()?.revision,
   );
   const handlerOptions: ToolHandlerOptions<RecipeToolContext> = {
     registry,

@@ -45,6 +45,8 @@ interface CompiledTool<C> {
 export function createToolRegistry<C>(
   definitions: readonly ToolDefinition<C>[],
   onInternalError: (tool: string, error: unknown) => void,
+  /** The catalog revision to stamp on answers the handler never saw (bad arguments). */
+  revisionOf: (context: C) => number | undefined = () => undefined,
 ): ToolRegistry<C> {
   const tools = new Map<string, CompiledTool<C>>();
   for (const definition of definitions) {
@@ -85,6 +87,10 @@ export function createToolRegistry<C>(
           onInternalError(name, error);
           envelope = fail("internal", "Internal error while running the tool; see the server log");
         }
+      }
+      if (envelope.revision === undefined) {
+        const revision = revisionOf(context);
+        if (revision !== undefined) envelope = { ...envelope, revision };
       }
       const sorted = sortKeys(envelope) as Record<string, unknown>;
       const text = JSON.stringify(sorted);
