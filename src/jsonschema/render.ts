@@ -21,11 +21,16 @@ export function instancePathToDollar(pointer: string): string {
 
 const REQUIRED_PREFIX = "Missing required property: ";
 
-export function renderErrors(errors: readonly ValidationError[]): string[] {
+/**
+ * dcc-mcp-core's rendering. `subject` names what a root-level `required`
+ * failure is missing: an "input" for inputs_schema, an "output field" when an
+ * observed result is checked against an output_contract.
+ */
+export function renderErrors(errors: readonly ValidationError[], subject = "input"): string[] {
   const out: string[] = [];
   for (const e of errors) {
     if (e.keyword === "required" && e.instancePath === "" && e.message.startsWith(REQUIRED_PREFIX)) {
-      out.push(`Missing required input: ${e.message.slice(REQUIRED_PREFIX.length)}`);
+      out.push(`Missing required ${subject}: ${e.message.slice(REQUIRED_PREFIX.length)}`);
     } else {
       out.push(`${instancePathToDollar(e.instancePath)}: ${e.message}`);
     }

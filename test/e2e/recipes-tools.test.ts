@@ -231,6 +231,9 @@ describe("recipes__validate", () => {
     });
     expect(failed.context.output_valid).toBe(false);
     expect(failed.context.output_errors.length).toBeGreaterThanOrEqual(2);
+    const missing = await call(client, "recipes__validate", { skill: "fx", recipe: "make_smoke", inputs: { container: "c" }, output: {} });
+    // regression: contract failures speak of output fields, not inputs
+    expect(missing.context.output_errors).toContain("Missing required output field: changed");
     const label = await call(client, "recipes__validate", { skill: "fx", recipe: "legacy_label", inputs: {}, output: {} });
     expect(label.context.output_valid).toBeNull();
   });

@@ -29,7 +29,7 @@ export type SchemaCheck = { readonly ok: true; readonly errors: string[] } | { r
 export function checkAgainst(compiled: CompileResult, instance: unknown, what: string): SchemaCheck {
   if (!compiled.ok) return { ok: false, errors: [`$: Recipe ${what} schema is invalid`] };
   const result = compiled.validator.validate(instance);
-  return { ok: true, errors: result.valid ? [] : renderErrors(result.errors) };
+  return { ok: true, errors: result.valid ? [] : renderErrors(result.errors, what === "output" ? "output field" : "input") };
 }
 
 /**
