@@ -87,6 +87,8 @@ beforeAll(async () => {
     "legacy/SKILL.md": "---\nname: legacy\ndcc: maya\ntags: [a]\n---\nbody\n",
     "broken/SKILL.md": skillMd("broken", "maya", "bad.yaml"),
     "broken/bad.yaml": "recipes: [\n  - name: x\n",
+    "generic/SKILL.md": "---\nname: generic\ndescription: no host named\nmetadata:\n  dcc-mcp:\n    recipes: G.md\n---\n",
+    "generic/G.md": "## Publish the turntable\nGeneric pipeline step.\n",
   });
   running = await startServer({ dccs: ["maya", "houdini"], skillsPaths: [skillsRoot] });
   client = await connect(running.url);
@@ -118,7 +120,7 @@ describe("recipes__list", () => {
     const answer = await call(client, "recipes__list");
     expect(answer.success).toBe(true);
     const skills = answer.context.skills as Array<{ name: string; recipe_count: number }>;
-    expect(skills.map((s) => s.name).sort()).toEqual(["broken", "fx", "maya-model"]);
+    expect(skills.map((s) => s.name).sort()).toEqual(["broken", "fx", "generic", "maya-model"]);
     expect(skills.find((s) => s.name === "maya-model")?.recipe_count).toBe(3);
     const codes = (answer.context.diagnostics as Array<{ code: string }>).map((d) => d.code);
     expect(codes).toContain("non_spec_top_level_keys");
@@ -179,6 +181,9 @@ describe("recipes__search", () => {
     expect(maya.context.recipes.every((r: { dcc: string }) => r.dcc === "maya" || r.dcc === "any")).toBe(true);
     const houdini = await call(client, "recipes__search", { query: "smoke", dcc: "houdini" });
     expect(houdini.context.recipes.map((r: { recipeId: string }) => r.recipeId)).toContain("fx/make_smoke");
+    // A skill naming no host (dcc python) is served to every DCC, and the dcc filter keeps it.
+    const generic = await call(client, "recipes__search", { query: "turntable", dcc: "maya" });
+    expect(generic.context.recipes.map((r: { recipeId: string }) => r.recipeId)).toContain("generic/Publish the turntable");
     const limited = await call(client, "recipes__search", { skill: "fx", limit: 2 });
     expect(limited.context.recipes).toHaveLength(2);
   });

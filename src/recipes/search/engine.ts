@@ -126,7 +126,9 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       const entry = snapshot.get(id);
       if (!entry) return false;
       const r = entry.recipe;
-      if (filter.dcc !== undefined && r.dcc !== filter.dcc && r.dcc !== "any") return false;
+      // `python` (dcc-mcp-core's default for a skill naming no host) is served
+      // to every DCC, so a DCC filter must not hide it either.
+      if (filter.dcc !== undefined && r.dcc !== filter.dcc && r.dcc !== "any" && r.dcc !== "python") return false;
       if (filter.skill !== undefined && r.skill !== filter.skill) return false;
       if (filter.visibility && filter.visibility !== "all" && r.visibility !== filter.visibility) return false;
       return true;
