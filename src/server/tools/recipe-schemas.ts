@@ -62,7 +62,8 @@ interface ActionSpec {
 export const ACTION_SPECS: Readonly<Record<RecipeAction, ActionSpec>> = {
   search: {
     properties: {
-      query: text(undefined, "Natural language description of the needed reusable playbook."),
+      // A blank query would list the whole catalog at score 0: not a search.
+      query: { ...text(undefined, "Natural language description of the needed reusable playbook."), pattern: "\\S" },
       visibility: VISIBILITY,
       limit: { type: "number", minimum: 1, maximum: 20, default: 5 },
     },

@@ -152,3 +152,17 @@ describe("recipe child schemas: shapes", () => {
     expect(describeFields("update")).toContain("expectedRevision (integer ≥1)");
   });
 });
+
+describe("regression: blank search queries", () => {
+  it("refuses a query of only whitespace, naming the field", async () => {
+    const { createRecipeTool } = await import("../../../src/server/tools/recipe.js");
+    const tool = createRecipeTool();
+    const answer = await tool.handler({ action: "search", query: "   " }, {
+      // Validation fails before the catalog is consulted.
+      library: { current: () => null } as never,
+      logger: { warn() {}, info() {}, debug() {}, error() {} } as never,
+    });
+    expect(answer).toMatchObject({ success: false, error: "invalid_input" });
+    expect(answer.message).toContain("query");
+  });
+});
