@@ -58,6 +58,7 @@ function playbook(overrides: Record<string, unknown> = {}): Record<string, unkno
 }
 
 /** Calls a tool and pages through every window; returns the parsed envelope and the window count. */
+// `any`: the envelope is read deep and loosely, as a client would.
 async function callWhole(c: Client, args: Record<string, unknown>): Promise<{ envelope: any; windows: number; totalChars: number }> {
   let text = "";
   let start = 0;
