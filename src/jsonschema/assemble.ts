@@ -25,6 +25,18 @@ export function assembleNode(compiled: readonly CompiledKeyword[]): Check {
   const str = listFor("string");
   const num = listFor("number");
   const owns = compiled.some((c) => c.late === true);
+  const checksFor = (inst: unknown): Check[] => {
+    switch (typeof inst) {
+      case "object":
+        return inst === null ? other : Array.isArray(inst) ? arr : obj;
+      case "string":
+        return str;
+      case "number":
+        return num;
+      default:
+        return other;
+    }
+  };
 
   if (!owns && compiled.every((c) => c.group === "any" && c.impliedByGroup === undefined)) {
     if (other.length === 0) return ALWAYS;
@@ -33,20 +45,7 @@ export function assembleNode(compiled: readonly CompiledKeyword[]): Check {
 
   if (!owns) {
     return (inst, st, ev, path) => {
-      let list: Check[];
-      switch (typeof inst) {
-        case "object":
-          list = inst === null ? other : Array.isArray(inst) ? arr : obj;
-          break;
-        case "string":
-          list = str;
-          break;
-        case "number":
-          list = num;
-          break;
-        default:
-          list = other;
-      }
+      const list = checksFor(inst);
       const n = list.length;
       if (n === 0) return true;
       if (n === 1) return list[0]!(inst, st, ev, path);
@@ -62,20 +61,7 @@ export function assembleNode(compiled: readonly CompiledKeyword[]): Check {
   }
 
   return (inst, st, ev, path) => {
-    let list: Check[];
-    switch (typeof inst) {
-      case "object":
-        list = inst === null ? other : Array.isArray(inst) ? arr : obj;
-        break;
-      case "string":
-        list = str;
-        break;
-      case "number":
-        list = num;
-        break;
-      default:
-        list = other;
-    }
+    const list = checksFor(inst);
     const local: Annotations = newAnnotations();
     let ok = true;
     for (let i = 0; i < list.length; i++) {

@@ -6,10 +6,10 @@
  */
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
-import { loadSkill } from "../skills/discover.js";
-import { diagnostic, type Diagnostic } from "../skills/diagnostics.js";
+import { loadSkill, shadowedSkill } from "../skills/discover.js";
+import type { Diagnostic } from "../skills/diagnostics.js";
 import type { SkillInfo } from "../skills/types.js";
-import { mapLimit } from "./pool.js";
+import { mapLimit } from "../skills/map-limit.js";
 
 export interface DirDiagnostics {
   readonly dir: string;
@@ -65,19 +65,7 @@ export async function discoverForLint(roots: readonly string[]): Promise<LintDis
       if (skill === null) return;
       const first = byName.get(skill.name);
       if (first !== undefined) {
-        diagnostics.push({
-          dir,
-          diagnostics: [
-            diagnostic(
-              "warning",
-              "duplicate_skill",
-              // Same words as discoverSkills, so lint and the server's log read alike.
-              `skill "${skill.name}" in skill root #${rootIndex} (directory ${path.basename(skill.dir)}) is shadowed by ` +
-                `the one in skill root #${first.rootIndex} (directory ${path.basename(first.dir)})`,
-              { skill: skill.name, file: "SKILL.md" },
-            ),
-          ],
-        });
+        diagnostics.push({ dir, diagnostics: [shadowedSkill(skill, first)] });
         return;
       }
       byName.set(skill.name, skill);

@@ -11,7 +11,7 @@ import type { MarkdownRecipe, YamlRecipe } from "../recipes/types.js";
 import type { Diagnostic } from "../skills/diagnostics.js";
 import type { SkillInfo } from "../skills/types.js";
 import { discoverForLint } from "./discover.js";
-import { mapLimit } from "./pool.js";
+import { mapLimit } from "../skills/map-limit.js";
 import { contractRule } from "./rules/contracts.js";
 import { crossSkillDuplicates } from "./rules/duplicates.js";
 import { entryKeyRule } from "./rules/entry-keys.js";

@@ -159,21 +159,13 @@ export function assembleDiscovery(scans: readonly RootScan[]): DiscoverResult {
   const skills: SkillInfo[] = [];
   const diagnostics: Diagnostic[] = [];
   const byName = new Map<string, SkillInfo>();
-  for (const { rootIndex, results } of scans) {
+  for (const { results } of scans) {
     for (const { skill, diagnostics: ds } of results) {
       diagnostics.push(...ds);
       if (skill === null) continue;
       const first = byName.get(skill.name);
       if (first !== undefined) {
-        diagnostics.push(
-          diagnostic(
-            "warning",
-            "duplicate_skill",
-            `skill "${skill.name}" in skill root #${rootIndex} (directory ${path.basename(skill.dir)}) is shadowed by ` +
-              `the one in skill root #${first.rootIndex} (directory ${path.basename(first.dir)})`,
-            { skill: skill.name, file: "SKILL.md" },
-          ),
-        );
+        diagnostics.push(shadowedSkill(skill, first));
         continue;
       }
       byName.set(skill.name, skill);
@@ -198,4 +190,15 @@ export async function discoverSkills(
     scans.push({ rootIndex, results: await Promise.all(dirs.map((d) => loadSkill(d, root, rootIndex))) });
   }
   return assembleDiscovery(scans);
+}
+
+/** The diagnostic for a skill hidden by an earlier one of the same name (lint reports it in the same words). */
+export function shadowedSkill(skill: SkillInfo, first: SkillInfo): Diagnostic {
+  return diagnostic(
+    "warning",
+    "duplicate_skill",
+    `skill "${skill.name}" in skill root #${skill.rootIndex} (directory ${path.basename(skill.dir)}) is shadowed by ` +
+      `the one in skill root #${first.rootIndex} (directory ${path.basename(first.dir)})`,
+    { skill: skill.name, file: "SKILL.md" },
+  );
 }
