@@ -213,30 +213,54 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
     return false;
   };
 
-  const main: FSWatcher = watch([], {
-    ignoreInitial: true,
-    persistent: true,
-    followSymlinks: true,
-    depth,
-    ignored,
-    // Folds an editor's unlink+add (save by rename) into one change.
-    atomic: true,
-  });
-  main.on("all", (event, changed) => {
-    note(changed);
-    if (event === "unlink" || event === "unlinkDir") {
-      const abs = path.resolve(changed);
-      for (const t of targets.keys()) if (within(t, abs) !== null) checkTarget(t);
+  const makeWatcher = (): FSWatcher => {
+    const watcher = watch([], {
+      ignoreInitial: true,
+      persistent: true,
+      followSymlinks: true,
+      depth,
+      ignored,
+      // Folds an editor's unlink+add (save by rename) into one change.
+      atomic: true,
+    });
+    watcher.on("all", (event, changed) => {
+      note(changed);
+      if (event === "unlink" || event === "unlinkDir") {
+        const abs = path.resolve(changed);
+        for (const t of targets.keys()) if (within(t, abs) !== null) checkTarget(t);
+      }
+    });
+    // chokidar reports no unlinkDir for a watched root itself (its parent is not
+    // watched), so the root's own fs.watch events are the cue to check on it.
+    watcher.on("raw", (_event, _name, details: unknown) => {
+      const watched = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
+      if (typeof watched !== "string") return;
+      if (targets.has(path.resolve(watched))) checkTarget(path.resolve(watched));
+    });
+    watcher.on("error", (error) => logger?.warn({ err: error }, "file watcher error"));
+    return watcher;
+  };
+  const main = makeWatcher();
+  /**
+   * A target that went away and came back gets a watcher of its own: chokidar
+   * unwatch-then-add of one path on the same instance sometimes left the new
+   * directory unwatched (seen as a flaky test), a fresh instance never did.
+   */
+  const rewatched = new Map<string, FSWatcher>();
+  const stopWatching = (target: string): void => {
+    const own = rewatched.get(target);
+    if (own === undefined) main.unwatch(target);
+    else {
+      rewatched.delete(target);
+      void own.close();
     }
-  });
-  // chokidar reports no unlinkDir for a watched root itself (its parent is not
-  // watched), so the root's own fs.watch events are the cue to check on it.
-  main.on("raw", (_event, _name, details: unknown) => {
-    const watched = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
-    if (typeof watched !== "string") return;
-    if (targets.has(path.resolve(watched))) checkTarget(path.resolve(watched));
-  });
-  main.on("error", (error) => logger?.warn({ err: error }, "file watcher error"));
+  };
+  const watchAfresh = (target: string): void => {
+    stopWatching(target);
+    const own = makeWatcher();
+    rewatched.set(target, own);
+    own.add(target);
+  };
 
   // ---- missing roots --------------------------------------------------------
   const missing = new Set<string>();
@@ -276,7 +300,7 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
         if (identity !== null) {
           missing.delete(m);
           identities.set(m, identity);
-          main.add(m);
+          watchAfresh(m);
           logger?.debug({ target: targets.get(m)?.kind }, "watched directory appeared");
           // Re-read it whole: files written before its watch was in place have no event.
           noteTarget(targets.get(m)!);
@@ -313,14 +337,13 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
         // watch hangs on the dead inode, so watch the new directory afresh.
         if (identities.get(target) !== identity) {
           identities.set(target, identity);
-          main.unwatch(target);
-          main.add(target);
+          watchAfresh(target);
           noteTarget(targets.get(target)!);
         }
         return;
       }
       // Drop chokidar's state for it: a re-created directory must be watched afresh.
-      main.unwatch(target);
+      stopWatching(target);
       missing.add(target);
       logger?.debug({ target: targets.get(target)?.kind }, "watched directory went away");
       noteTarget(targets.get(target)!);
@@ -352,7 +375,7 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
       if (quietTimer !== null) clearTimeout(quietTimer);
       await started.catch(() => undefined);
       await rechecking.catch(() => undefined);
-      await Promise.all([main.close(), sentinel?.close()]);
+      await Promise.all([main.close(), sentinel?.close(), ...[...rewatched.values()].map((w) => w.close())]);
     },
   };
 }
