@@ -246,20 +246,23 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
    * unwatch-then-add of one path on the same instance sometimes left the new
    * directory unwatched (seen as a flaky test), a fresh instance never did.
    */
-  const rewatched = new Map<string, FSWatcher>();
+  const rewatched = new Map<string, { readonly watcher: FSWatcher; readonly identity: string }>();
   const stopWatching = (target: string): void => {
     const own = rewatched.get(target);
     if (own === undefined) main.unwatch(target);
     else {
       rewatched.delete(target);
-      void own.close();
+      void own.watcher.close();
     }
   };
-  const watchAfresh = (target: string): void => {
+  const watchAfresh = (target: string, identity: string): void => {
+    // Both the event-driven check and the missing-root recheck may see the new
+    // directory: one watcher per directory identity, never two racing closes.
+    if (rewatched.get(target)?.identity === identity) return;
     stopWatching(target);
-    const own = makeWatcher();
-    rewatched.set(target, own);
-    own.add(target);
+    const watcher = makeWatcher();
+    rewatched.set(target, { watcher, identity });
+    watcher.add(target);
   };
 
   // ---- missing roots --------------------------------------------------------
@@ -300,7 +303,7 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
         if (identity !== null) {
           missing.delete(m);
           identities.set(m, identity);
-          watchAfresh(m);
+          watchAfresh(m, identity);
           logger?.debug({ target: targets.get(m)?.kind }, "watched directory appeared");
           // Re-read it whole: files written before its watch was in place have no event.
           noteTarget(targets.get(m)!);
@@ -337,7 +340,7 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
         // watch hangs on the dead inode, so watch the new directory afresh.
         if (identities.get(target) !== identity) {
           identities.set(target, identity);
-          watchAfresh(target);
+          watchAfresh(target, identity);
           noteTarget(targets.get(target)!);
         }
         return;
@@ -375,7 +378,7 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
       if (quietTimer !== null) clearTimeout(quietTimer);
       await started.catch(() => undefined);
       await rechecking.catch(() => undefined);
-      await Promise.all([main.close(), sentinel?.close(), ...[...rewatched.values()].map((w) => w.close())]);
+      await Promise.all([main.close(), sentinel?.close(), ...[...rewatched.values()].map((w) => w.watcher.close())]);
     },
   };
 }
