@@ -5,7 +5,7 @@
  */
 import { isSeq, LineCounter, parseDocument } from "yaml";
 import { diagnostic, type Diagnostic } from "../skills/diagnostics.js";
-import { parsePackFast } from "./yaml-fast.js";
+import { parsePackFast } from "../skills/yaml-fast.js";
 
 /** 1 MiB: a file of exactly this many bytes is accepted, one more is refused. */
 export const MAX_RECIPE_FILE_BYTES = 1024 * 1024;

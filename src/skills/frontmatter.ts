@@ -3,6 +3,7 @@
  * extensions under `metadata.dcc-mcp` (nested) or `metadata["dcc-mcp.<key>"]` (flat).
  */
 import { LineCounter, parseDocument } from "yaml";
+import { parsePlainFast } from "./yaml-fast.js";
 import { diagnostic, type Diagnostic } from "./diagnostics.js";
 import type { SkillInfo } from "./types.js";
 
@@ -51,6 +52,14 @@ export function parseSkillMarkdown(text: string, dirName: string): ParseSkillRes
         diagnostic("error", "frontmatter_missing", `${FILE} must start with YAML frontmatter between --- lines`, where),
       ],
     };
+  }
+
+  // The fast parser answers clean frontmatter; anything it would report on
+  // (errors, refused keys) is re-read exactly below for messages with lines.
+  const fast = parsePlainFast(split.yaml);
+  const fastData = fast === null ? null : (fast.data ?? {});
+  if (isRecord(fastData) && Object.keys(fastData).every((k) => ALLOWED_TOP_LEVEL_KEYS.includes(k))) {
+    return interpret(fastData, dirName, split.body);
   }
 
   const lineCounter = new LineCounter();
@@ -106,6 +115,12 @@ export function parseSkillMarkdown(text: string, dirName: string): ParseSkillRes
     };
   }
 
+  return interpret(data, dirName, split.body);
+}
+
+/** The skill a well-formed frontmatter mapping describes, with its warnings. */
+function interpret(data: Record<string, unknown>, dirName: string, body: string): ParseSkillResult {
+  const where = { skill: dirName, file: FILE };
   const diagnostics: Diagnostic[] = [];
   const rawName = data["name"];
   let name = dirName;
@@ -151,7 +166,7 @@ export function parseSkillMarkdown(text: string, dirName: string): ParseSkillRes
     ),
     dccMetadata,
     metadata,
-    body: split.body,
+    body,
   };
   // Drop undefined optionals so the object reads the same as one built by hand.
   for (const k of Object.keys(skill) as Array<keyof SkillFields>) {

@@ -8,7 +8,7 @@ import path from "node:path";
 import fg from "fast-glob";
 import { isSeq, LineCounter, parseDocument } from "yaml";
 import { describe, expect, it } from "vitest";
-import { parsePackFast } from "../../src/recipes/yaml-fast.js";
+import { parsePackFast, parsePlainFast } from "../../src/skills/yaml-fast.js";
 import { EXAMPLE_SKILLS, REAL_SKILLS } from "../e2e/harness.js";
 
 function exact(text: string): { data: unknown; lines: number[] | null } {
@@ -71,5 +71,48 @@ describe("parsePackFast", () => {
     const entry = (fast?.data as { recipes: Array<Record<string, unknown>> }).recipes[0]!;
     expect(Object.hasOwn(entry, "__proto__")).toBe(true);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+/** The YAML between a SKILL.md's opening and closing `---`, as frontmatter.ts splits it. */
+function frontmatterOf(file: string): string | null {
+  const lines = fs.readFileSync(file, "utf8").replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n").split("\n");
+  if (lines[0]?.trimEnd() !== "---") return null;
+  const end = lines.findIndex((l, i) => i > 0 && l.trimEnd() === "---");
+  return end > 0 ? lines.slice(1, end).join("\n") : null;
+}
+
+const skillFiles = fg
+  .sync(["**/SKILL.md"], { cwd: REAL_SKILLS, absolute: true })
+  .concat(fg.sync(["**/SKILL.md"], { cwd: EXAMPLE_SKILLS, absolute: true }));
+
+describe("parsePlainFast", () => {
+  it.each(skillFiles.map((p) => [path.relative(path.dirname(path.dirname(p)), p), p]))(
+    "agrees with the yaml package on the frontmatter of %s",
+    (_name, file) => {
+      const yaml = frontmatterOf(file);
+      if (yaml === null) return; // a legacy SKILL.md without frontmatter: nothing to parse
+      const reference = parseDocument(yaml, { uniqueKeys: true });
+      const fast = parsePlainFast(yaml);
+      if (reference.errors.length > 0) expect(fast).toBeNull();
+      else expect(fast?.data).toEqual(reference.toJS());
+    },
+  );
+
+  it.each([
+    ["an anchor and alias", "a: &x 1\nb: *x\n"],
+    ["a duplicate key", "name: a\nname: b\n"],
+    ["an underscored number", "version: 1_000\n"],
+    ["a signed leading-dot float", "n: -.5\n"],
+    ["broken syntax", "name: [a\n"],
+  ])("steps aside for %s", (_name, text) => {
+    expect(parsePlainFast(text)).toBeNull();
+  });
+
+  it("regression: the cheap divergence hint never hides a divergent scalar", () => {
+    // Each hides a divergent scalar after text that passes the hint alone.
+    for (const text of ["a: x\nn: 1_0\n", "a: [0b1]\n", "a: {k: 0x_F}\n", "a: +.5 # c\n"]) {
+      expect(parsePlainFast(text)).toBeNull();
+    }
   });
 });

@@ -1,5 +1,5 @@
 /**
- * A fast path for the common YAML pack: js-yaml (≈14× the `yaml` package's
+ * A fast path for plain YAML documents (recipe packs, SKILL.md frontmatter): js-yaml (≈14× the `yaml` package's
  * speed here) with YAML 1.2 core types. It answers only for plain documents
  * it parses cleanly; anything with anchors or aliases, and anything it
  * rejects (duplicate keys, unknown tags, syntax), returns null so the `yaml` package parses it and produces the exact
@@ -23,8 +23,43 @@ export interface FastPack {
 const DIVERGENT_SCALAR =
   /(?<=^|[\s[{,])(?:[-+]?(?:[0-9][0-9_]*_[0-9_.eE+-]*|0b[01_]+|0x[0-9a-fA-F_]*_[0-9a-fA-F_]*)|[-+]\.[0-9][0-9_]*)(?=[ \t]*(?:$|[,\]}#]))/m;
 
+/**
+ * Every divergent scalar holds one of these; most documents hold none, and
+ * this scan costs a fraction of DIVERGENT_SCALAR's lookbehind on each line.
+ */
+const DIVERGENCE_HINT = /[0-9]_|0b|0x|[-+]\./;
+
+function mayDiverge(text: string): boolean {
+  return DIVERGENCE_HINT.test(text) && DIVERGENT_SCALAR.test(text);
+}
+
+/** The document's value, or null when the exact parser must answer (see the module comment). */
+export function parsePlainFast(text: string): { readonly data: unknown } | null {
+  if (mayDiverge(text)) return null;
+  let parserState: { anchorMap?: Record<string, unknown> } | null = null;
+  let data: unknown;
+  try {
+    data = jsyaml.load(text, {
+      schema: jsyaml.CORE_SCHEMA,
+      json: false,
+      listener(_event, state) {
+        parserState ??= state as { anchorMap?: Record<string, unknown> };
+      },
+    });
+  } catch {
+    return null;
+  }
+  return hasAnchors(parserState) ? null : { data };
+}
+
+/** Any anchor means aliases may share or multiply nodes: let `yaml` apply its alias cap. */
+function hasAnchors(state: { anchorMap?: Record<string, unknown> } | null): boolean {
+  const anchors = state?.anchorMap;
+  return anchors !== undefined && Object.keys(anchors).length > 0;
+}
+
 export function parsePackFast(text: string): FastPack | null {
-  if (DIVERGENT_SCALAR.test(text)) return null;
+  if (mayDiverge(text)) return null;
   // Depth-1 node: the document's root mapping; its keys and values are depth 2;
   // items of a depth-2 sequence are depth 3. Record the line each depth-3 node
   // opens on, grouped by the depth-2 node that contains it.
@@ -51,9 +86,7 @@ export function parsePackFast(text: string): FastPack | null {
   } catch {
     return null;
   }
-  // Any anchor means aliases may share or multiply nodes: let `yaml` apply its alias cap.
-  const anchors = (parserState as { anchorMap?: Record<string, unknown> } | null)?.anchorMap;
-  if (anchors !== undefined && Object.keys(anchors).length > 0) return null;
+  if (hasAnchors(parserState)) return null;
   const recipes = data !== null && typeof data === "object" && !Array.isArray(data) ? (data as Record<string, unknown>).recipes : undefined;
   const lines = Array.isArray(recipes) ? linesBySequence.get(recipes) : undefined;
   return { data, recipeLines: lines !== undefined && lines.length === (recipes as unknown[]).length ? lines : null };
