@@ -98,12 +98,14 @@ async function main(): Promise<void> {
     rows.push(["substring (dcc-mcp-core)", await evaluate(substringRanker(recipes), queries)]);
     const variants: [string, SearchEngineOptions][] = [
       ["lexical (BM25F)", { provider: null }],
-      ["semantic (USE-Lite)", { provider, cacheDir, ranking: "semantic" }],
-      ["hybrid RRF k=60 cov^2 (default)", { provider, cacheDir }],
+      ["semantic (USE-Lite), blended text only", { provider, cacheDir, ranking: "semantic", semanticViews: "primary" }],
+      ["hybrid RRF k=60 cov^2, blended text only", { provider, cacheDir, semanticViews: "primary" }],
+      ["semantic (USE-Lite), best of views", { provider, cacheDir, ranking: "semantic" }],
+      ["hybrid RRF k=60 cov^2, best of views (default)", { provider, cacheDir }],
     ];
     const sweep: [string, Partial<FusionOptions>][] = [];
     for (const power of [0, 1, 2, 3]) {
-      for (const k of [10, 60]) sweep.push([`hybrid RRF k=${k} cov^${power}`, { method: "rrf", k, coveragePower: power }]);
+      for (const k of [10, 30, 60]) sweep.push([`hybrid RRF k=${k} cov^${power}`, { method: "rrf", k, coveragePower: power }]);
       for (const lw of [0.3, 0.5]) sweep.push([`hybrid weighted lex ${lw} cov^${power}`, { method: "weighted", lexicalWeight: lw, coveragePower: power }]);
     }
     for (const [name, fusion] of sweep) variants.push([name, { provider, cacheDir, fusion }]);

@@ -1,10 +1,10 @@
 import type { Recipe } from "../types.js";
-import { contentHash, embeddingText, textHash, toDocument, type SearchDocument } from "./document.js";
+import { contentHash, embeddingViews, textHash, toDocument, type SearchDocument } from "./document.js";
 import type { EmbeddingProvider } from "./embeddings/types.js";
 import { DEFAULT_FUSION, fuse, type FusionOptions, type Ranked } from "./fusion.js";
 import { LexicalIndex } from "./lexical.js";
 import { silentLogger, type SearchLogger } from "./logger.js";
-import { SemanticIndex, type SemanticEntry } from "./semantic.js";
+import { SemanticIndex, type SemanticEntry, type SemanticView } from "./semantic.js";
 import type { SearchAnswer, SearchHit, SearchQuery } from "./types.js";
 
 export interface SearchEngineOptions {
@@ -23,6 +23,11 @@ export interface SearchEngineOptions {
    * leaves it at "fused".
    */
   ranking?: "fused" | "lexical" | "semantic";
+  /**
+   * Evaluation knob for bench/relevance: score recipes by their primary
+   * embedding view only (the single-text ranking before multi-view).
+   */
+  semanticViews?: "all" | "primary";
 }
 
 export interface SearchStatus {
@@ -76,8 +81,7 @@ interface Indexed {
 interface Prepared {
   readonly doc: SearchDocument;
   readonly hash: string;
-  readonly embedText: string;
-  readonly embedHash: string;
+  readonly views: readonly SemanticView[];
 }
 
 interface Filter {
@@ -109,8 +113,8 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     let p = prepared.get(recipe);
     if (!p) {
       const doc = toDocument(recipe);
-      const embedText = embeddingText(doc);
-      p = { doc, hash: contentHash(doc), embedText, embedHash: textHash(embedText) };
+      const views = embeddingViews(doc).map((text) => ({ text, hash: textHash(text) }));
+      p = { doc, hash: contentHash(doc), views };
       prepared.set(recipe, p);
     }
     return p;
@@ -153,7 +157,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     let sem: Ranked[] | null = null;
     if (semantic && queryVector) {
       try {
-        sem = semantic.rank(await queryVector, accept, FUSION_DEPTH);
+        sem = semantic.rank(await queryVector, accept, FUSION_DEPTH, options.semanticViews);
       } catch (err) {
         logger.warn({ err: (err as Error).message }, "query embedding failed; answering lexically");
       }
@@ -181,11 +185,11 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       for (const recipe of recipes) {
         // Catalog ids are unique; should a duplicate slip through, the first wins.
         if (next.has(recipe.recipeId)) continue;
-        const { doc, hash, embedText, embedHash } = prepare(recipe);
+        const { doc, hash, views } = prepare(recipe);
         const previous = indexed.get(recipe.recipeId);
         if (!previous || previous.hash !== hash) lexical.put(doc);
         next.set(recipe.recipeId, { recipe, hash });
-        if (semantic) entries.set(recipe.recipeId, { id: recipe.recipeId, hash: embedHash, text: embedText });
+        if (semantic) entries.set(recipe.recipeId, { id: recipe.recipeId, views });
       }
       for (const id of indexed.keys()) if (!next.has(id)) lexical.remove(id);
       indexed = next;

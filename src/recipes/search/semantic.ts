@@ -5,10 +5,16 @@ import { VectorCache } from "./vector-cache.js";
 
 export type SemanticState = "off" | "warming" | "ready" | "failed";
 
-export interface SemanticEntry {
-  readonly id: string;
+/** One text to embed, keyed by the hash of exactly that text. */
+export interface SemanticView {
   readonly hash: string;
   readonly text: string;
+}
+
+export interface SemanticEntry {
+  readonly id: string;
+  /** At least one; the first is the primary view (see `rank`). */
+  readonly views: readonly SemanticView[];
 }
 
 /** Texts per provider call: large enough to amortise, small enough to yield often. */
@@ -19,14 +25,22 @@ const SAVE_EVERY_MS = 5_000;
 const QUERY_CACHE = 256;
 /** Query text beyond this is not embedded: USE-Lite's cost grows steeply with length. */
 const QUERY_EMBED_LIMIT = 400;
+/**
+ * Candidates pre-ranked by the primary view before every view of theirs is
+ * scored. Scoring all views of 20,000 recipes would multiply the scan (the
+ * latency budget of issue 6); below this many recipes the ranking is exact.
+ */
+const PRIMARY_SHORTLIST = 1000;
 
 /**
- * Vectors for the live documents, filled in the background. Keyed by content
- * hash so a renamed-but-identical or reloaded recipe is not embedded twice.
+ * Vectors for the views of the live documents, filled in the background.
+ * Keyed by text hash so a renamed-but-identical or reloaded recipe is not
+ * embedded twice, and a change of what a view holds re-embeds only that view.
  */
 export class SemanticIndex {
   private stateValue: SemanticState = "warming";
   private live = new Map<string, SemanticEntry>();
+  private liveHashes = new Set<string>();
   private vectors = new Map<string, Float32Array>();
   private readonly cache: VectorCache | null;
   private cacheLoaded = false;
@@ -49,9 +63,10 @@ export class SemanticIndex {
     return this.stateValue;
   }
 
+  /** Documents every view of which has a vector. */
   get embedded(): number {
     let n = 0;
-    for (const e of this.live.values()) if (this.vectors.has(e.hash)) n++;
+    for (const e of this.live.values()) if (e.views.every((v) => this.vectors.has(v.hash))) n++;
     return n;
   }
 
@@ -61,6 +76,8 @@ export class SemanticIndex {
 
   setEntries(entries: ReadonlyMap<string, SemanticEntry>): void {
     this.live = new Map(entries);
+    this.liveHashes = new Set();
+    for (const e of this.live.values()) for (const v of e.views) this.liveHashes.add(v.hash);
     this.packed = null;
     // A failed provider gets another chance with every catalog change.
     if (this.stateValue === "failed") this.stateValue = "warming";
@@ -88,15 +105,18 @@ export class SemanticIndex {
     });
   }
 
-  private pending(max: number): SemanticEntry[] {
-    const out: SemanticEntry[] = [];
+  /** Views without a vector, each text once; primary views first so ranking can start on them. */
+  private pending(max: number): SemanticView[] {
+    const out: SemanticView[] = [];
     const hashes = new Set<string>();
-    for (const e of this.live.values()) {
-      if (this.vectors.has(e.hash) || hashes.has(e.hash)) continue;
-      hashes.add(e.hash);
-      out.push(e);
-      if (out.length >= max) break;
-    }
+    const take = (v: SemanticView): boolean => {
+      if (this.vectors.has(v.hash) || hashes.has(v.hash)) return false;
+      hashes.add(v.hash);
+      out.push(v);
+      return out.length >= max;
+    };
+    for (const e of this.live.values()) if (take(e.views[0]!)) return out;
+    for (const e of this.live.values()) for (let i = 1; i < e.views.length; i++) if (take(e.views[i]!)) return out;
     return out;
   }
 
@@ -117,18 +137,18 @@ export class SemanticIndex {
     // Work through a snapshot of what is missing, then look again: entries
     // may change while batches are in flight. Rescanning the live set per
     // batch would be quadratic on a large catalog.
-    let queue: SemanticEntry[] = [];
+    let queue: SemanticView[] = [];
     for (;;) {
       if (this.closed) return;
       if (queue.length === 0) queue = this.pending(Number.POSITIVE_INFINITY);
-      const batch = queue.splice(0, BATCH).filter((e) => this.live.get(e.id)?.hash === e.hash && !this.vectors.has(e.hash));
+      const batch = queue.splice(0, BATCH).filter((v) => this.liveHashes.has(v.hash) && !this.vectors.has(v.hash));
       if (batch.length === 0) {
         if (queue.length === 0) break;
         continue;
       }
       let out: Float32Array[];
       try {
-        out = await this.provider.embed(batch.map((e) => e.text));
+        out = await this.provider.embed(batch.map((v) => v.text));
         if (out.length !== batch.length) throw new Error(`provider returned ${out.length} vectors for ${batch.length} texts`);
       } catch (err) {
         this.logger.warn({ err: (err as Error).message, provider: this.provider.id }, "embedding failed; search stays lexical");
@@ -136,7 +156,7 @@ export class SemanticIndex {
         if (this.stateValue === "warming") this.settle("failed");
         return;
       }
-      batch.forEach((e, i) => this.vectors.set(e.hash, out[i]!));
+      batch.forEach((v, i) => this.vectors.set(v.hash, out[i]!));
       this.packed = null;
       embeddedNow += batch.length;
       this.dirty = true;
@@ -164,10 +184,8 @@ export class SemanticIndex {
 
   /** Drops vectors no live document uses, so reloads do not grow memory. */
   private prune(): void {
-    const used = new Set<string>();
-    for (const e of this.live.values()) used.add(e.hash);
     for (const hash of this.vectors.keys()) {
-      if (!used.has(hash)) {
+      if (!this.liveHashes.has(hash)) {
         this.vectors.delete(hash);
         this.packed = null;
         this.dirty = true;
@@ -203,38 +221,56 @@ export class SemanticIndex {
   }
 
   /**
-   * Live vectors packed row by row into one Float32Array: a linear scan over
+   * Live vectors packed row by row into Float32Arrays: a linear scan over
    * contiguous memory is several times faster than chasing 20,000 small
-   * arrays. Rebuilt lazily after the live set or the vectors change.
+   * arrays. `primary` holds one row per document; `extra` the further views
+   * of document i in rows extraStart[i] .. extraStart[i+1]. Rebuilt lazily
+   * after the live set or the vectors change.
    */
-  private packed: { ids: string[]; matrix: Float32Array; dim: number } | null = null;
+  private packed: Packed | null = null;
 
-  private pack(dim: number): { ids: string[]; matrix: Float32Array; dim: number } {
+  private pack(dim: number): Packed {
     if (this.packed && this.packed.dim === dim) return this.packed;
     const ids: string[] = [];
-    const rows: Float32Array[] = [];
+    const primary: Float32Array[] = [];
+    const extra: Float32Array[] = [];
+    const extraStart: number[] = [0];
     for (const e of this.live.values()) {
-      const vec = this.vectors.get(e.hash);
-      if (vec && vec.length === dim) {
-        ids.push(e.id);
-        rows.push(vec);
+      const first = this.vectors.get(e.views[0]!.hash);
+      // A document is ranked once its primary view is in; the others join as they arrive.
+      if (!first || first.length !== dim) continue;
+      ids.push(e.id);
+      primary.push(first);
+      for (let i = 1; i < e.views.length; i++) {
+        const vec = this.vectors.get(e.views[i]!.hash);
+        if (vec && vec.length === dim) extra.push(vec);
       }
+      extraStart.push(extra.length);
     }
-    const matrix = new Float32Array(rows.length * dim);
-    rows.forEach((row, i) => matrix.set(row, i * dim));
-    this.packed = { ids, matrix, dim };
+    this.packed = { ids, dim, primary: concat(primary, dim), extra: concat(extra, dim), extraStart: Int32Array.from(extraStart) };
     return this.packed;
   }
 
-  /** Cosine (vectors are L2-normalised) against every accepted live document. */
-  rank(query: Float32Array, accept: (id: string) => boolean, limit: number): Ranked[] {
-    const { ids, matrix, dim } = this.pack(query.length);
-    const top = new TopK(limit);
+  /**
+   * Cosine (vectors are L2-normalised) of the query and each accepted live
+   * document's best view. Documents are pre-ranked by their primary view and
+   * the best PRIMARY_SHORTLIST of them scored on every view: exact up to that
+   * catalog size. `views: "primary"` ranks by the primary view alone (an
+   * evaluation knob for bench/relevance).
+   */
+  rank(query: Float32Array, accept: (id: string) => boolean, limit: number, views: "all" | "primary" = "all"): Ranked[] {
+    const { ids, dim, primary, extra, extraStart } = this.pack(query.length);
+    const shortlist = new TopK(views === "primary" ? limit : Math.max(limit, PRIMARY_SHORTLIST));
     for (let row = 0; row < ids.length; row++) {
-      const base = row * dim;
-      let dot = 0;
-      for (let i = 0; i < dim; i++) dot += matrix[base + i]! * query[i]!;
-      if (top.admits(dot) && accept(ids[row]!)) top.push(ids[row]!, dot);
+      const score = dot(primary, row * dim, query, dim);
+      if (shortlist.admits(score) && accept(ids[row]!)) shortlist.push(ids[row]!, score, row);
+    }
+    if (views === "primary") return shortlist.sorted();
+    const top = new TopK(limit);
+    for (const { id, score, row } of shortlist.items()) {
+      let best = score;
+      for (let r = extraStart[row]!; r < extraStart[row + 1]!; r++) best = Math.max(best, dot(extra, r * dim, query, dim));
+      if (top.admits(best)) top.push(id, best, row);
     }
     return top.sorted();
   }
@@ -247,9 +283,46 @@ export class SemanticIndex {
   }
 }
 
+interface Packed {
+  readonly ids: string[];
+  readonly dim: number;
+  readonly primary: Float32Array;
+  readonly extra: Float32Array;
+  readonly extraStart: Int32Array;
+}
+
+function concat(rows: readonly Float32Array[], dim: number): Float32Array {
+  const out = new Float32Array(rows.length * dim);
+  rows.forEach((row, i) => out.set(row, i * dim));
+  return out;
+}
+
+/** Dot product of matrix[at .. at+dim) and q; four accumulators let the JIT overlap the multiplies. */
+function dot(matrix: Float32Array, at: number, q: Float32Array, dim: number): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let i = 0;
+  for (; i + 3 < dim; i += 4) {
+    s0 += matrix[at + i]! * q[i]!;
+    s1 += matrix[at + i + 1]! * q[i + 1]!;
+    s2 += matrix[at + i + 2]! * q[i + 2]!;
+    s3 += matrix[at + i + 3]! * q[i + 3]!;
+  }
+  for (; i < dim; i++) s0 += matrix[at + i]! * q[i]!;
+  return s0 + s1 + s2 + s3;
+}
+
+interface Scored {
+  readonly id: string;
+  readonly score: number;
+  readonly row: number;
+}
+
 /** The k best (score, id) pairs seen, as a min-heap on score; ties prefer the smaller id. */
 class TopK {
-  private readonly heap: Ranked[] = [];
+  private readonly heap: Scored[] = [];
 
   constructor(private readonly k: number) {}
 
@@ -258,8 +331,8 @@ class TopK {
     return this.k > 0 && (this.heap.length < this.k || score >= this.heap[0]!.score);
   }
 
-  push(id: string, score: number): void {
-    const item = { id, score };
+  push(id: string, score: number, row: number): void {
+    const item = { id, score, row };
     const h = this.heap;
     if (h.length < this.k) {
       h.push(item);
@@ -270,8 +343,12 @@ class TopK {
     }
   }
 
+  items(): readonly Scored[] {
+    return this.heap;
+  }
+
   sorted(): Ranked[] {
-    return [...this.heap].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return [...this.heap].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map(({ id, score }) => ({ id, score }));
   }
 
   private up(i: number): void {
@@ -300,6 +377,6 @@ class TopK {
 }
 
 /** a ranks below b: lower score, or equal score and larger id. */
-function worse(a: Ranked, b: Ranked): boolean {
+function worse(a: Scored, b: Scored): boolean {
   return a.score < b.score || (a.score === b.score && a.id > b.id);
 }

@@ -15,6 +15,9 @@ afterEach(async () => {
   await rm(cacheDir, { recursive: true, force: true });
 });
 
+/** Texts embedded per catalog recipe: the blended text and the name (no description). */
+const VIEWS = 2;
+
 function catalog(n: number): Recipe[] {
   return Array.from({ length: n }, (_, i) => md("skill", `recipe ${i}`, `Recipe number ${i} about topic${i % 7} and tool${i}.`));
 }
@@ -38,7 +41,7 @@ async function warm(recipes: Recipe[], seed = "0", logger = recordingLogger().lo
 describe("vector cache through the engine", () => {
   it("a restart with a warm cache embeds nothing", async () => {
     const first = await warm(catalog(40));
-    expect(first.provider.texts).toBe(40);
+    expect(first.provider.texts).toBe(40 * VIEWS);
     await first.engine.close();
     const second = await warm(catalog(40));
     expect(second.provider.texts).toBe(0);
@@ -54,7 +57,8 @@ describe("vector cache through the engine", () => {
     first.engine.update(changed, 2);
     await first.engine.whenSemanticReady();
     // whenSemanticReady resolves at once when already ready; wait for the queue.
-    await waitFor(() => first.provider.texts === 21);
+    // Only the view holding the changed body is new; the name view is reused.
+    await waitFor(() => first.provider.texts === 20 * VIEWS + 1);
     expect(first.engine.status()).toMatchObject({ embedded: 20, revision: 2 });
     await first.engine.close();
     const restarted = await warm(changed);
@@ -65,7 +69,7 @@ describe("vector cache through the engine", () => {
   it("a different model does not reuse the cached vectors", async () => {
     await (await warm(catalog(10), "model-a")).engine.close();
     const other = await warm(catalog(10), "model-b");
-    expect(other.provider.texts).toBe(10);
+    expect(other.provider.texts).toBe(10 * VIEWS);
     await other.engine.close();
     expect(await readdir(cacheDir)).toHaveLength(2);
   });
@@ -76,7 +80,7 @@ describe("vector cache through the engine", () => {
     await writeFile(path.join(cacheDir, file!), "RSVEC1\ncorrupted");
     const { warnings, logger } = recordingLogger();
     const again = await warm(catalog(10), "0", logger);
-    expect(again.provider.texts).toBe(10);
+    expect(again.provider.texts).toBe(10 * VIEWS);
     expect(warnings.some((w) => w.msg === "vector cache discarded" && JSON.stringify(w.obj).includes("corrupt"))).toBe(true);
     expect(JSON.stringify(warnings)).not.toContain(cacheDir);
     await again.engine.close();
@@ -227,6 +231,62 @@ describe("hybrid ranking", () => {
     expect(answer.mode).toBe("hybrid");
     expect(answer.hits.map((h) => h.recipe.recipeId)).toEqual(["a-skill/Twin", "b-skill/Twin"]);
     expect(answer.hits.every((h) => h.score > 0 && h.score <= 1)).toBe(true);
+    await engine.close();
+  });
+});
+
+describe("multi-view embeddings", () => {
+  // Bag-of-words vectors make view scores predictable: a short query matches
+  // the short name view almost exactly and a long blended text only faintly.
+  const filler = Array.from({ length: 40 }, (_, i) => `filler${i}`).join(" ");
+  const recipes = [
+    md("mesh", "Bevel edges", `Notes. ${filler}`),
+    md("mesh", "Chamfer", "bevel edges bevel"),
+  ];
+
+  async function ranked(semanticViews: "all" | "primary") {
+    const provider = createHashingProvider();
+    const engine = createSearchEngine({ provider, ranking: "semantic", semanticViews });
+    engine.update(recipes, 1);
+    await engine.whenSemanticReady();
+    const answer = await engine.search({ text: "bevel edges", limit: 2 });
+    await engine.close();
+    return answer.hits.map((h) => [h.recipe.recipeId, h.score] as const);
+  }
+
+  it("a recipe is scored by its best view, not by its blended text alone", async () => {
+    const all = await ranked("all");
+    expect(all[0]![0]).toBe("mesh/Bevel edges");
+    expect(all[0]![1]).toBeGreaterThan(0.99);
+    // The blended text alone (the primary view) prefers the short body.
+    expect((await ranked("primary"))[0]![0]).toBe("mesh/Chamfer");
+  });
+
+  it("a changed description re-embeds both views; an unchanged recipe nothing", async () => {
+    const provider = createHashingProvider();
+    const engine = createSearchEngine({ provider, cacheDir });
+    const steps = [{ tool: "mesh_ops__bevel" }];
+    const before = [yaml("mesh-ops", "bevel_edges", "Bevel bounded edges", steps), yaml("mesh-ops", "inset", "Inset faces", steps)];
+    engine.update(before, 1);
+    await engine.whenSemanticReady();
+    expect(provider.texts).toBe(4);
+    engine.update([yaml("mesh-ops", "bevel_edges", "Round off hard edges", steps), before[1]!], 2);
+    await waitFor(() => provider.texts === 6);
+    expect(engine.status()).toMatchObject({ embedded: 2, total: 2 });
+    await engine.close();
+  });
+
+  it("past the primary-view shortlist, filters still apply before the top k", async () => {
+    const provider = createHashingProvider();
+    const engine = createSearchEngine({ provider });
+    const many = Array.from({ length: 1_200 }, (_, i) => md("maya-skill", `Scatter ${i}`, "scatter points on a surface", { dcc: "maya" }));
+    engine.update([...many, md("hou-skill", "Scatter", "scatter points on a surface", { dcc: "houdini" })], 1);
+    await engine.whenSemanticReady();
+    const answer = await engine.search({ text: "scatter points", dcc: "houdini", limit: 3 });
+    expect(answer.mode).toBe("hybrid");
+    expect(answer.hits.map((h) => h.recipe.recipeId)).toEqual(["hou-skill/Scatter"]);
+    const unfiltered = await engine.search({ text: "scatter points surface", limit: 5 });
+    expect(unfiltered.hits).toHaveLength(5);
     await engine.close();
   });
 });
