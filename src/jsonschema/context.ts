@@ -40,7 +40,11 @@ export interface State {
    * a yes/no from a branch (anyOf, not, if, contains) switch it off around the branch.
    */
   collect: boolean;
-  /** Return at the first failure: always on the fast path, and when collecting only the first error. */
+  /**
+   * Return at the first failure: always on the fast path, and when collecting only the first
+   * error. Invariant: collect === false implies stop === true (the fast state and `quiet`
+   * set both), so fast-path code may return at the first failure without reading `stop`.
+   */
   stop: boolean;
   readonly errors: ValidationError[];
   refDepth: number;
@@ -69,7 +73,11 @@ export interface CompiledKeyword {
   readonly late?: boolean;
   /** Set on `type` when it names one type: instances of this group need no type check. */
   readonly impliedByGroup?: Group;
+  /** Set on `type` when it names one type: the node tests it inline on the fast path. */
+  readonly singleType?: JsonType;
 }
+
+export type JsonType = "null" | "boolean" | "object" | "array" | "number" | "string" | "integer";
 
 /** What a keyword compiler gets: the schema object, where it is, and the compile services. */
 export interface KeywordContext {

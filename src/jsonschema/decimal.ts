@@ -38,3 +38,25 @@ export function isDecimalMultiple(value: number, divisor: Decimal, divisorNumber
   }
   return (BigInt(v.digits) * 10n ** BigInt(sv)) % (BigInt(divisor.digits) * 10n ** BigInt(sd)) === 0n;
 }
+
+/**
+ * A cheaper yes for divisors with at most 15 significant digits and at most 22 decimals:
+ * with P = 10^k (k the divisor's decimals), m = round(value·P) and |value·P| < 2^50, the
+ * doubles near `value` are closer together than 1/P, so at most one k-decimal number rounds
+ * to `value`; when m/P gives `value` back, that number is m/P, it is the shortest decimal of
+ * `value` (what `isDecimalMultiple` reads), and divisibility is m % (divisor·P) on exact
+ * integers. Returns null when `divisor` does not qualify.
+ */
+export function scaledMultipleTest(divisor: Decimal): ((value: number) => boolean) | null {
+  const k = divisor.exponent < 0 ? -divisor.exponent : 0;
+  if (k > 22 || divisor.digits.length > 15) return null;
+  const scale = 10 ** k;
+  const step = Number(divisor.digits) * 10 ** (divisor.exponent + k);
+  if (!Number.isSafeInteger(step) || step === 0) return null;
+  return (value) => {
+    const scaled = value * scale;
+    if (!(scaled < 2 ** 50 && scaled > -(2 ** 50))) return false;
+    const m = Math.round(scaled);
+    return m / scale === value && m % step === 0;
+  };
+}

@@ -69,17 +69,28 @@ export const compileOneOf: KeywordCompiler = (kc) => {
   const nodes = branches(kc, "oneOf");
   if (nodes === null) return null;
   const loc = `${kc.at}/oneOf`;
+  // With a tag, every branch but the one it names fails, so the count is that branch's 0 or 1.
+  const tagged = findDiscriminator(own(kc.schema, "oneOf") as unknown[]);
   const check: Check = (inst, st, ev, path) => {
     const collect = st.collect;
     const saved = quiet(st);
     let count = 0;
     let winner = null;
-    for (let i = 0; i < nodes.length; i++) {
+    if (tagged !== null) {
+      const i = pickBranch(tagged, inst);
       const sub = ev === null ? null : newAnnotations();
-      if (nodes[i]!.validate(inst, st, sub, path)) {
-        count++;
+      if (i >= 0 && nodes[i]!.validate(inst, st, sub, path)) {
+        count = 1;
         winner = sub;
-        if (count > 1 && !collect) break;
+      }
+    } else {
+      for (let i = 0; i < nodes.length; i++) {
+        const sub = ev === null ? null : newAnnotations();
+        if (nodes[i]!.validate(inst, st, sub, path)) {
+          count++;
+          winner = sub;
+          if (count > 1 && !collect) break;
+        }
       }
     }
     resume(st, saved);

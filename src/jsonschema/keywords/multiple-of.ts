@@ -1,7 +1,7 @@
 /** `multipleOf`, exact on decimals (0.07 is a multiple of 0.01; 1e308 of 0.5). */
 import type { Check, KeywordCompiler } from "../context.js";
 import { pushError } from "../context.js";
-import { isDecimalMultiple, toDecimal } from "../decimal.js";
+import { isDecimalMultiple, scaledMultipleTest, toDecimal } from "../decimal.js";
 import { readNumber } from "./util.js";
 
 export const compileMultipleOf: KeywordCompiler = (kc) => {
@@ -14,8 +14,10 @@ export const compileMultipleOf: KeywordCompiler = (kc) => {
   }
   const decimal = toDecimal(divisor);
   const message = `Expected a multiple of ${divisor}`;
+  // A quick exact yes for common decimals (0.001, 0.25, 5); every no is confirmed exactly.
+  const quick = scaledMultipleTest(decimal) ?? ((): boolean => false);
   const check: Check = (inst, st, _ev, path) => {
-    if (isDecimalMultiple(inst as number, decimal, divisor)) return true;
+    if (quick(inst as number) || isDecimalMultiple(inst as number, decimal, divisor)) return true;
     if (st.collect) pushError(st, path, loc, "multipleOf", message);
     return false;
   };

@@ -6,10 +6,28 @@
  * `additionalKeyword` lets a schema whose `unevaluatedProperties` can only ever see these
  * three keywords' annotations run it here, as a static check (see compile.ts).
  */
-import type { Check, KeywordCompiler, SchemaNode } from "../context.js";
+import type { Check, KeywordCompiler, SchemaNode, State } from "../context.js";
 import { addProp, own, pushError } from "../context.js";
+import { isPlainObject } from "../json.js";
 import { childPointer, escapeToken } from "../pointer.js";
 import { readSchemaMap } from "./util.js";
+
+/** Positions of instance keys remembered by the fast path. */
+const KEY_CACHE = 32;
+
+/**
+ * True when `required` is checked inside the properties fast path (every required name is
+ * declared in `properties` and there are no patternProperties); `required` then skips its
+ * own check whenever that fast path runs (no errors collected, no annotations).
+ */
+export function requiredFoldedIntoProperties(schema: Readonly<Record<string, unknown>>): boolean {
+  const props = own(schema, "properties");
+  const required = own(schema, "required");
+  const patterns = own(schema, "patternProperties");
+  if (!isPlainObject(props) || !Array.isArray(required) || required.length === 0) return false;
+  if (patterns !== undefined && (!isPlainObject(patterns) || Object.keys(patterns).length > 0)) return false;
+  return required.every((k) => typeof k === "string" && Object.hasOwn(props, k));
+}
 
 export function makePropertiesCompiler(additionalKeyword: "additionalProperties" | "unevaluatedProperties"): KeywordCompiler {
   return (kc) => {
@@ -43,11 +61,62 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
     const forbidAdditional = additionalValue === false;
     const nPatterns = patterns.length;
 
+    const indexOf = new Map<string, number>();
+    keys.forEach((k, i) => indexOf.set(k, i));
+    // 0: not required; 1: required, present when defined; 2: required and named like a
+    // member of Object.prototype, present when own (as the required keyword reads them).
+    const folded = requiredFoldedIntoProperties(kc.schema);
+    const requiredKind = keys.map(() => 0);
+    if (folded) for (const k of new Set(kc.schema.required as string[])) requiredKind[indexOf.get(k)!] = k in Object.prototype ? 2 : 1;
+    const nRequired = requiredKind.filter((r) => r !== 0).length;
+    const requiredMet = (o: Record<string, unknown>): boolean => {
+      for (let i = 0; i < keys.length; i++) {
+        const r = requiredKind[i]!;
+        if (r === 1 ? o[keys[i]!] === undefined : r === 2 && !Object.hasOwn(o, keys[i]!)) return false;
+      }
+      return true;
+    };
+    // Instances of one schema usually list their keys in one order: remember which
+    // declared name each position held last time, so most keys cost one comparison.
+    const seenKeys: string[] = new Array<string>(KEY_CACHE).fill("");
+    const seenIndex: number[] = new Array<number>(KEY_CACHE).fill(-1);
+
+    /**
+     * Fast path (no errors, no annotations, no patternProperties), also checking a folded
+     * `required`. Only a yes/no is needed, so it returns at the first failure.
+     */
+    const fast = (o: Record<string, unknown>, st: State, path: string): boolean => {
+      let pos = 0;
+      let requiredSeen = 0;
+      for (const key in o) {
+        let i: number;
+        if (pos < KEY_CACHE) {
+          if (seenKeys[pos] === key) i = seenIndex[pos]!;
+          else {
+            i = indexOf.get(key) ?? -1;
+            seenKeys[pos] = key;
+            seenIndex[pos] = i;
+          }
+          pos++;
+        } else i = indexOf.get(key) ?? -1;
+        const v = o[key];
+        if (i >= 0) {
+          const r = requiredKind[i]!;
+          if (r !== 0 && (r === 1 ? v !== undefined : Object.hasOwn(o, key))) requiredSeen++;
+          if (!nodes[i]!.validate(v, st, null, path)) return false;
+        } else if (additional !== null && (forbidAdditional || !additional.validate(v, st, null, path))) return false;
+      }
+      // A required name that for-in does not list (an inherited, non-enumerable member of a
+      // non-JSON object) is settled the way the required keyword reads it.
+      return requiredSeen === nRequired || requiredMet(o);
+    };
+
     // One for-in pass over the instance: V8 reads `o[key]` from the enum cache there, and
     // the key's hash is cached, so the Map lookup is cheap. JSON objects have no inherited
     // enumerable keys; one that did would be treated as an undeclared property.
     const check: Check = (inst, st, ev, path) => {
       const o = inst as Record<string, unknown>;
+      if (!st.collect && ev === null && nPatterns === 0) return fast(o, st, path);
       let ok = true;
       for (const key in o) {
         const node = byKey.get(key);

@@ -1,6 +1,7 @@
 /** `required`, checked with Object.hasOwn so `required: ["__proto__"]` on `{}` fails. */
 import type { Check, KeywordCompiler } from "../context.js";
 import { own, pushError } from "../context.js";
+import { requiredFoldedIntoProperties } from "./properties.js";
 
 export const compileRequired: KeywordCompiler = (kc) => {
   const value = own(kc.schema, "required");
@@ -17,7 +18,10 @@ export const compileRequired: KeywordCompiler = (kc) => {
   // A JSON value is never undefined; names inherited from Object.prototype need hasOwn.
   const has = (o: Record<string, unknown>, i: number): boolean =>
     protoNamed[i] ? Object.hasOwn(o, keys[i]!) : o[keys[i]!] !== undefined;
-  const check: Check = (inst, st, _ev, path) => {
+  const folded = requiredFoldedIntoProperties(kc.schema);
+  const check: Check = (inst, st, ev, path) => {
+    // The properties fast path of this schema object checks these names already.
+    if (folded && !st.collect && ev === null) return true;
     const o = inst as Record<string, unknown>;
     for (let i = 0; i < n; i++) {
       if (protoNamed[i] ? Object.hasOwn(o, keys[i]!) : o[keys[i]!] !== undefined) continue;

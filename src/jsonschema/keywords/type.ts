@@ -1,5 +1,5 @@
 /** `type`, including "integer" (any integral number, so 1.0 is an integer). */
-import type { Check, Group, KeywordCompiler } from "../context.js";
+import type { Check, Group, JsonType, KeywordCompiler } from "../context.js";
 import { own, pushError } from "../context.js";
 import { describeType } from "../json.js";
 
@@ -64,5 +64,7 @@ export const compileType: KeywordCompiler = (kc) => {
   const only = unique.length === 1 ? unique[0] : undefined;
   const impliedByGroup: Group | undefined =
     only === "object" || only === "array" || only === "string" || only === "number" ? only : undefined;
-  return impliedByGroup === undefined ? { check, group: "any" } : { check, group: "any", impliedByGroup };
+  const singleType = only as JsonType | undefined;
+  if (singleType === undefined) return { check, group: "any" };
+  return impliedByGroup === undefined ? { check, group: "any", singleType } : { check, group: "any", impliedByGroup, singleType };
 };
