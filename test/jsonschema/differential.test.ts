@@ -148,3 +148,31 @@ describe("differential against ajv (Ajv2020)", () => {
     expect(compared).toBeGreaterThan(300);
   });
 });
+
+describe("fast path against error collection", () => {
+  it("first-error and every-error modes agree, and a failure always names a keyword", () => {
+    let failures = 0;
+    fc.assert(
+      fc.property(schema, fc.array(instance, { minLength: 1, maxLength: 6 }), (s, instances) => {
+        const root = typeof s === "boolean" ? s : { ...(s as object), $defs: DEFS };
+        const all = compileSchema(root);
+        const first = compileSchema(root, { allErrors: false });
+        if (!all.ok || !first.ok) throw new Error("refused");
+        // Each instance twice, so remembered key orders are exercised across calls.
+        for (const x of [...instances, ...instances]) {
+          const a = all.validator.validate(x);
+          const f = first.validator.validate(x);
+          expect(f.valid, JSON.stringify({ schema: root, instance: x })).toBe(a.valid);
+          if (a.valid) continue;
+          failures++;
+          // keyword "schema" is the fallback used when the fast path failed but collecting found nothing.
+          expect(a.errors.some((e) => e.keyword === "schema"), JSON.stringify({ schema: root, instance: x })).toBe(false);
+          expect(f.errors.length).toBeGreaterThan(0);
+          expect(f.errors[0]!.keyword).not.toBe("schema");
+        }
+      }),
+      { numRuns: 300, seed: 20_261_130 },
+    );
+    expect(failures).toBeGreaterThan(100);
+  });
+});

@@ -25,4 +25,18 @@ describe("multipleOf", () => {
     expect(refusal({ multipleOf: -2 }).code).toBe("malformed");
     expect(refusal({ multipleOf: "2" }).code).toBe("malformed");
   });
+
+  it("quick exact path agrees with the decimal reading", () => {
+    const thousandth = accepts({ multipleOf: 0.001 });
+    expect(thousandth(0.025)).toBe(true);
+    expect(thousandth(-4.35)).toBe(true);
+    expect(thousandth(0.0255)).toBe(false);
+    expect(thousandth(123456789.123)).toBe(true);
+    expect(thousandth(2 ** 60)).toBe(true);
+    expect(accepts({ multipleOf: 0.07 })(0.21)).toBe(true);
+    expect(accepts({ multipleOf: 0.07 })(0.2)).toBe(false);
+    expect(accepts({ multipleOf: 2.5e-10 })(7.5e-10)).toBe(true);
+    expect(accepts({ multipleOf: 1000 })(3e3)).toBe(true);
+    expect(accepts({ multipleOf: 1000 })(3e2)).toBe(false);
+  });
 });

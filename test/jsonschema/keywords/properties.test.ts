@@ -54,4 +54,44 @@ describe("properties / patternProperties / additionalProperties", () => {
     expect(refusal({ patternProperties: { "(": {} } }).code).toBe("invalid_pattern");
     expect(refusal({ patternProperties: { "(a|a)*$": {} } }).code).toBe("unsafe_pattern");
   });
+
+  it("fast path: one validator, keys in changing orders and positions", () => {
+    const ok = accepts({
+      type: "object",
+      properties: { a: { type: "number" }, b: { type: "string" }, c: { type: "boolean" } },
+      required: ["a", "b"],
+      additionalProperties: false,
+    });
+    expect(ok({ a: 1, b: "x" })).toBe(true);
+    expect(ok({ b: "x", a: 1 })).toBe(true);
+    expect(ok({ b: 1, a: 1 })).toBe(false);
+    expect(ok({ a: 1, b: "x", c: true })).toBe(true);
+    expect(ok({ c: true, a: 1, b: "x" })).toBe(true);
+    expect(ok({ c: true, a: 1, d: 0, b: "x" })).toBe(false);
+    expect(ok({ c: true, b: "x" })).toBe(false);
+    expect(ok({ a: 1, b: "x", c: 1 })).toBe(false);
+    const many: Record<string, number> = {};
+    for (let i = 0; i < 100; i++) many[`k${i}`] = i;
+    const open = accepts({ properties: { k70: { minimum: 70 }, k99: { maximum: 98 } }, required: ["k70"] });
+    expect(open(many)).toBe(false);
+    delete many.k99;
+    expect(open(many)).toBe(true);
+    expect(open({ ...many, k70: 69 })).toBe(false);
+  });
+
+  it("fast path: undefined values from JS callers read as the general check reads them", () => {
+    const schema = { properties: { a: { type: "number" } }, required: ["a"], additionalProperties: false };
+    const ok = accepts(schema);
+    expect(ok({ a: undefined })).toBe(false);
+    expect(errorsOf(schema, { a: undefined }).length).toBeGreaterThan(0);
+    expect(errorsOf(schema, { a: undefined }).some((e) => e.keyword === "schema")).toBe(false);
+    expect(accepts({ properties: { a: {} }, additionalProperties: false })({ a: 1, b: undefined })).toBe(false);
+  });
+
+  it("fast path: a folded required on names Object.prototype has", () => {
+    const ok = accepts(JSON.parse('{"properties": {"__proto__": {}, "toString": {}}, "required": ["__proto__", "toString"]}'));
+    expect(ok({})).toBe(false);
+    expect(ok(JSON.parse('{"__proto__": 1}'))).toBe(false);
+    expect(ok(JSON.parse('{"__proto__": 1, "toString": null}'))).toBe(true);
+  });
 });
