@@ -15,6 +15,7 @@ import { buildSnapshot, withPlaybook, type CatalogSnapshot, type LoadedSkill } f
 import { IncrementalCatalog, type ApplyResult, type ChangeSet } from "./reload.js";
 import { openPrivateStore, type PlaybookDraft, type PlaybookPatch, type PrivateStore, type StoreResult } from "./private/store.js";
 import { openUsageStore, type UsageStore } from "./private/usage.js";
+import { ParseCache } from "./parse-cache.js";
 import type { SearchEngine } from "./search/engine.js";
 import path from "node:path";
 
@@ -62,6 +63,7 @@ export class RecipeLibrary {
   private snapshot: CatalogSnapshot | null = null;
   private revision = 0;
   private readonly catalog: IncrementalCatalog;
+  private readonly parseCache: ParseCache;
   private listeners = new Set<CatalogListener>();
   /** Serializes full loads and reload batches: the catalog state is not re-entrant. */
   private exclusive: Promise<unknown> = Promise.resolve();
@@ -77,7 +79,8 @@ export class RecipeLibrary {
     this.logger = options.logger.child({ dcc: this.dcc });
     this.store = openPrivateStore({ dir: options.settings.privateDir, logger: this.logger });
     this.usage = openUsageStore({ file: path.join(options.settings.stateDir, "usage.json") });
-    this.catalog = new IncrementalCatalog({ dcc: this.dcc, roots: this.settings.skillRoots, store: this.store });
+    this.parseCache = new ParseCache(path.join(options.settings.stateDir, "parsed-packs"), this.logger);
+    this.catalog = new IncrementalCatalog({ dcc: this.dcc, roots: this.settings.skillRoots, store: this.store, parseCache: this.parseCache });
   }
 
   /** The snapshot a request should use, or null before the first load. */
@@ -95,7 +98,7 @@ export class RecipeLibrary {
   load(): Promise<CatalogSnapshot> {
     const run = this.serialize(async () => {
       const started = performance.now();
-      await this.usage.load();
+      await Promise.all([this.usage.load(), this.parseCache.load()]);
       await this.catalog.loadAll();
       const snapshot = this.build(++this.revision);
       this.publish(snapshot, { source: "load", visible: true });
@@ -103,9 +106,17 @@ export class RecipeLibrary {
         this.logger[d.severity === "error" ? "warn" : "info"]({ diagnostic: d }, "skill diagnostic");
       }
       this.logger.info(
-        { skills: snapshot.skills.size, recipes: snapshot.recipes.size, diagnostics: snapshot.diagnostics.length, ms: Math.round(performance.now() - started) },
+        {
+          skills: snapshot.skills.size,
+          recipes: snapshot.recipes.size,
+          diagnostics: snapshot.diagnostics.length,
+          ms: Math.round(performance.now() - started),
+          parseCache: this.parseCache.stats(),
+        },
         "catalog loaded",
       );
+      // After publishing: the catalog is served while the cache is written.
+      void this.persistParseCache();
       return snapshot;
     });
     this.firstLoad ??= run.catch(() => undefined);
@@ -243,9 +254,16 @@ export class RecipeLibrary {
     return result;
   }
 
-  /** Flush pending writes (usage counts, queued playbook writes). */
+  /** Flush pending writes (usage counts, queued playbook writes, the parse cache). */
   async flush(): Promise<void> {
-    await Promise.all([this.store.flush(), this.usage.flush()]);
+    await Promise.all([this.store.flush(), this.usage.flush(), this.persistParseCache()]);
+  }
+
+  /** Never rejects: a cache that cannot be written only costs the next start its speed. */
+  private persistParseCache(): Promise<void> {
+    return this.parseCache.persist(this.catalog.cacheKeys()).catch((err: unknown) => {
+      this.logger.warn({ err: (err as Error).message }, "parse cache not written");
+    });
   }
 
   private showPlaybook(slug: string, result: StoreResult & { ok: true }): void {

@@ -2,15 +2,29 @@
  * Turns one skill's recipe files into frozen Recipe objects (SPEC §4).
  * Bad files become diagnostics; nothing here throws for author mistakes.
  */
-import { readFile, stat } from "node:fs/promises";
 import { compileSchema } from "../jsonschema/index.js";
-import type { CompileResult, Validator } from "../jsonschema/types.js";
+import type { CompileResult, SchemaError, Validator } from "../jsonschema/types.js";
 import { diagnostic, type Diagnostic } from "../skills/diagnostics.js";
+import { readBounded } from "../skills/read-bounded.js";
 import { resolveRecipePaths, skillRelative } from "../skills/recipe-paths.js";
 import type { SkillInfo } from "../skills/types.js";
 import { parseMarkdownAnchors } from "./markdown.js";
 import type { MarkdownRecipe, Recipe, YamlRecipe } from "./types.js";
-import { MAX_RECIPE_FILE_BYTES, parseRecipePack } from "./yaml-pack.js";
+import type { ParseCache } from "./parse-cache.js";
+import { hasOutputSchema, inputsSchemaOf, parsePack, type ParsedPack } from "./parsed-pack.js";
+import { MAX_RECIPE_FILE_BYTES } from "./yaml-pack.js";
+
+/** A pack's parse from the cache when its name and text were parsed before. */
+function parseCached(cache: ParseCache | undefined, file: string, text: string): { parsed: ParsedPack; cacheKey?: string } {
+  if (cache === undefined) return { parsed: parsePack(text, file) };
+  const cacheKey = cache.keyOf(file, text);
+  let parsed = cache.get(cacheKey);
+  if (parsed === undefined) {
+    parsed = parsePack(text, file);
+    cache.set(cacheKey, parsed);
+  }
+  return { parsed, cacheKey };
+}
 
 export interface SkillRecipesResult {
   readonly recipes: Recipe[];
@@ -22,6 +36,8 @@ export interface SkillRecipesResult {
 export interface RecipeFileResult {
   readonly recipes: Recipe[];
   readonly diagnostics: Diagnostic[];
+  /** The parse cache entry this file's recipes came from (YAML packs read with a cache). */
+  readonly cacheKey?: string;
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -81,28 +97,25 @@ export function dedupeRecipes(recipes: readonly Recipe[]): RecipeFileResult {
 }
 
 /** Reads one recipe file of a skill (YAML pack or Markdown anchors). */
-export async function loadRecipeFile(skill: SkillInfo, absPath: string): Promise<RecipeFileResult> {
+export async function loadRecipeFile(skill: SkillInfo, absPath: string, cache?: ParseCache): Promise<RecipeFileResult> {
   const file = skillRelative(skill.dir, absPath);
   const where = { skill: skill.name, file };
   const fail = (d: Diagnostic): RecipeFileResult => ({ recipes: [], diagnostics: [d] });
 
-  let bytes: Buffer;
-  try {
-    const st = await stat(absPath);
-    if (!st.isFile()) return fail(diagnostic("error", "recipe_path_missing", `recipe path ${file} is not a file`, where));
-    if (st.size > MAX_RECIPE_FILE_BYTES) {
-      return fail(diagnostic("error", "file_too_large", `${file} is ${st.size} bytes; the limit is ${MAX_RECIPE_FILE_BYTES}`, where));
+  const read = readBounded(absPath, MAX_RECIPE_FILE_BYTES);
+  if (!read.ok) {
+    switch (read.reason) {
+      case "not_file":
+        return fail(diagnostic("error", "recipe_path_missing", `recipe path ${file} is not a file`, where));
+      case "too_large":
+        return fail(diagnostic("error", "file_too_large", `${file} is ${read.size} bytes; the limit is ${MAX_RECIPE_FILE_BYTES}`, where));
+      case "missing":
+        return fail(diagnostic("error", "recipe_path_missing", `recipe file ${file} does not exist`, where));
+      default:
+        return fail(diagnostic("error", "file_unreadable", `${file} cannot be read (${read.code})`, where));
     }
-    bytes = await readFile(absPath);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return fail(diagnostic("error", "recipe_path_missing", `recipe file ${file} does not exist`, where));
-    return fail(diagnostic("error", "file_unreadable", `${file} cannot be read (${code ?? "unknown error"})`, where));
   }
-  // The file may have grown between stat and read.
-  if (bytes.length > MAX_RECIPE_FILE_BYTES) {
-    return fail(diagnostic("error", "file_too_large", `${file} is ${bytes.length} bytes; the limit is ${MAX_RECIPE_FILE_BYTES}`, where));
-  }
+  const bytes = read.bytes;
   let text: string;
   try {
     text = utf8.decode(bytes);
@@ -110,9 +123,16 @@ export async function loadRecipeFile(skill: SkillInfo, absPath: string): Promise
     return fail(diagnostic("error", "not_utf8", `${file} is not valid UTF-8`, where));
   }
 
-  const raw = isYamlFile(absPath) ? yamlRecipes(skill, file, text) : markdownRecipes(skill, file, text);
+  if (!isYamlFile(absPath)) {
+    const raw = markdownRecipes(skill, file, text);
+    const merged = dedupeRecipes(raw.recipes);
+    return { recipes: merged.recipes, diagnostics: [...raw.diagnostics, ...merged.diagnostics] };
+  }
+  const { parsed, cacheKey } = parseCached(cache, file, text);
+  const raw = yamlRecipes(skill, file, parsed);
   const merged = dedupeRecipes(raw.recipes);
-  return { recipes: merged.recipes, diagnostics: [...raw.diagnostics, ...merged.diagnostics] };
+  const result = { recipes: merged.recipes, diagnostics: [...raw.diagnostics, ...merged.diagnostics] };
+  return cacheKey === undefined ? result : { ...result, cacheKey };
 }
 
 function markdownRecipes(skill: SkillInfo, file: string, text: string): RecipeFileResult {
@@ -166,23 +186,23 @@ function clip(s: string): string {
   return chars.length <= DESCRIPTION_MAX ? s : `${chars.slice(0, DESCRIPTION_MAX - 1).join("").trimEnd()}…`;
 }
 
-function yamlRecipes(skill: SkillInfo, file: string, text: string): RecipeFileResult {
-  const parsed = parseRecipePack(text, file);
+function yamlRecipes(skill: SkillInfo, file: string, parsed: ParsedPack): RecipeFileResult {
   const withSkill = (d: Diagnostic): Diagnostic => diagnostic(d.severity, d.code, d.message, { ...d, skill: skill.name });
-  if (!parsed.ok) return { recipes: [], diagnostics: parsed.diagnostics.map(withSkill) };
+  const { result, verdicts } = parsed;
+  if (!result.ok) return { recipes: [], diagnostics: result.diagnostics.map(withSkill) };
 
-  const diagnostics = parsed.diagnostics.map(withSkill);
-  const pack = deepFreeze(parsed.pack);
-  const recipes = parsed.entries.map(({ entry, line }): YamlRecipe => {
+  const diagnostics = result.diagnostics.map(withSkill);
+  const pack = deepFreeze(result.pack);
+  const recipes = result.entries.map(({ entry, line }, i): YamlRecipe => {
     const name = entry["name"] as string;
     const at = { skill: skill.name, file, line };
-    const inputsSchema = entry["inputs_schema"] === undefined ? {} : entry["inputs_schema"];
+    const inputsSchema = inputsSchemaOf(entry);
     const outputContract = entry["output_contract"];
-    const inputValidator = compileChecked(inputsSchema, `recipe "${name}" inputs_schema`, at, diagnostics);
-    const outputValidator =
-      outputContract === undefined || outputContract === null || typeof outputContract === "string"
-        ? null
-        : compileChecked(outputContract, `recipe "${name}" output_contract`, at, diagnostics);
+    const verdict = verdicts[i]!;
+    const inputValidator = checked(inputsSchema, verdict.input, `recipe "${name}" inputs_schema`, at, diagnostics);
+    const outputValidator = hasOutputSchema(outputContract)
+      ? checked(outputContract, verdict.output, `recipe "${name}" output_contract`, at, diagnostics)
+      : null;
     const steps = Array.isArray(entry["steps"]) ? (entry["steps"] as unknown[]) : [];
     if (entry["steps"] !== undefined && !Array.isArray(entry["steps"])) {
       diagnostics.push(diagnostic("warning", "recipe_invalid_entry", `recipe "${name}" steps must be a list; treated as empty`, at));
@@ -216,25 +236,24 @@ function yamlRecipes(skill: SkillInfo, file: string, text: string): RecipeFileRe
 }
 
 /**
- * Compiles once at load so a schema that fails closed is a diagnostic at
- * once, but keeps only the verdict: a compiled validator weighs ~11 KB, and
- * 20,000 recipes' worth (≈ 440 MB) is most of the daemon's memory at that
- * scale. The validator is rebuilt on first use (≈ 35 µs) and held through a
- * WeakRef, so recipes in use stay compiled and idle ones cost nothing.
+ * The schema was compiled once when its pack was parsed (a failure is a
+ * diagnostic at once); only the verdict is kept: a compiled validator weighs
+ * ~11 KB, and 20,000 recipes' worth (≈ 440 MB) is most of the daemon's
+ * memory at that scale. The validator is rebuilt on first use (≈ 35 µs) and
+ * held through a WeakRef, so recipes in use stay compiled and idle ones cost
+ * nothing.
  */
-function compileChecked(
+function checked(
   schema: unknown,
+  fault: SchemaError | null,
   label: string,
   at: { skill: string; file: string; line: number },
   diagnostics: Diagnostic[],
 ): CompileResult {
-  const result = compileSchema(schema);
-  if (!result.ok) {
-    const loc = result.error.schemaPath ? ` at ${result.error.schemaPath}` : "";
-    diagnostics.push(
-      diagnostic("error", "schema_fails_closed", `${label} fails closed (${result.error.code}${loc}): ${result.error.message}`, at),
-    );
-    return result;
+  if (fault !== null) {
+    const loc = fault.schemaPath ? ` at ${fault.schemaPath}` : "";
+    diagnostics.push(diagnostic("error", "schema_fails_closed", `${label} fails closed (${fault.code}${loc}): ${fault.message}`, at));
+    return { ok: false, error: fault };
   }
   return lazyValidator(schema);
 }
@@ -245,7 +264,7 @@ function lazyValidator(schema: unknown): CompileResult {
     const held = cached?.deref();
     if (held !== undefined) return held;
     const again = compileSchema(schema);
-    // The schema compiled at load and is frozen since: a refusal now is a bug.
+    // The schema compiled when its pack was parsed and is frozen since: a refusal now is a bug.
     if (!again.ok) throw new Error(`schema compiled at load but not on reuse: ${again.error.message}`);
     cached = new WeakRef(again.validator);
     return again.validator;

@@ -15,15 +15,19 @@ import path from "node:path";
 import { diagnostic, type Diagnostic, type DiagnosticCode } from "../skills/diagnostics.js";
 import { assembleDiscovery, loadSkill, skillDirsOf, type LoadSkillResult } from "../skills/discover.js";
 import { mapLimit } from "../skills/map-limit.js";
+import { createPacer } from "../skills/read-bounded.js";
 import { resolveRecipePaths, skillRelative } from "../skills/recipe-paths.js";
 import type { SkillInfo } from "../skills/types.js";
 import { skillServesDcc, type LoadedSkill } from "./catalog.js";
 import { dedupeRecipes, loadRecipeFile } from "./loader.js";
+import type { ParseCache } from "./parse-cache.js";
 import { toPrivateRecipe, type PrivateStore } from "./private/store.js";
 import type { Playbook, PrivateRecipe, Recipe } from "./types.js";
 
 /** Skills read at once during a (re)load: enough to overlap file I/O, few enough to bound peak memory. */
 const LOAD_CONCURRENCY = 8;
+/** Longest stretch of loading between two turns of the event loop. */
+const PACE_MS = 10;
 
 /** What changed on disk, as a watcher reports it. */
 export interface ChangeSet {
@@ -71,6 +75,8 @@ const MALFORMED_CODES: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode>([
 
 interface FileState {
   readonly rel: string;
+  /** Parse cache entry of the recipes served (see ParseCache.persist). */
+  readonly cacheKey?: string;
   /** Recipes served for this file (the last good ones while it is malformed). */
   readonly recipes: readonly Recipe[];
   readonly diagnostics: readonly Diagnostic[];
@@ -98,6 +104,8 @@ export interface IncrementalCatalogOptions {
   readonly dcc: string;
   readonly roots: readonly string[];
   readonly store: PrivateStore;
+  /** Parsed packs across restarts; absent = parse every pack. */
+  readonly parseCache?: ParseCache;
 }
 
 function dirKey(rootIndex: number, dir: string): string {
@@ -123,6 +131,7 @@ export class IncrementalCatalog {
   private readonly dcc: string;
   private readonly roots: readonly string[];
   private readonly store: PrivateStore;
+  private readonly parseCache: ParseCache | undefined;
   /** Skill directories per root, in discovery order. */
   private dirsByRoot = new Map<number, string[]>();
   private dirs = new Map<string, DirState>();
@@ -137,6 +146,7 @@ export class IncrementalCatalog {
     this.dcc = options.dcc;
     this.roots = options.roots.map((r) => path.resolve(r));
     this.store = options.store;
+    this.parseCache = options.parseCache;
   }
 
   /** Full load from disk. */
@@ -182,10 +192,14 @@ export class IncrementalCatalog {
     }
 
     let discoveryChanged = rootsChanged;
+    // File reads are synchronous (see read-bounded.ts) and parsing is CPU:
+    // give queued requests a turn every few milliseconds of a large load.
+    const pace = createPacer(PACE_MS);
     await mapLimit(
       [...dirty],
       LOAD_CONCURRENCY,
       async (key) => {
+        await pace();
         const [indexText, dir] = key.split("\u0000") as [string, string];
         const rootIndex = Number(indexText);
         const fresh = await loadSkill(dir, this.roots[rootIndex]!, rootIndex);
@@ -216,9 +230,10 @@ export class IncrementalCatalog {
         if (previous !== undefined && !dirty.has(key) && previous.info === info) nextSkills.set(key, previous);
         else toLoad.push(info);
       }
-      const loaded = await mapLimit(toLoad, LOAD_CONCURRENCY, (info) =>
-        this.loadSkillFiles(info, this.skills.get(dirKey(info.rootIndex, info.dir))),
-      );
+      const loaded = await mapLimit(toLoad, LOAD_CONCURRENCY, async (info) => {
+        await pace();
+        return this.loadSkillFiles(info, this.skills.get(dirKey(info.rootIndex, info.dir)));
+      });
       for (const state of loaded) {
         const key = dirKey(state.info.rootIndex, state.info.dir);
         nextSkills.set(key, state);
@@ -238,6 +253,13 @@ export class IncrementalCatalog {
     visible ||= privateOutcome.visible;
     changed ||= privateOutcome.changed || visible;
     return { changed, visible, reloadedSkills };
+  }
+
+  /** Parse cache entries behind the recipes served now (what a persisted cache keeps). */
+  cacheKeys(): Set<string> {
+    const keys = new Set<string>();
+    for (const skill of this.skills.values()) for (const f of skill.files.values()) if (f.cacheKey !== undefined) keys.add(f.cacheKey);
+    return keys;
   }
 
   /** The parts buildSnapshot needs, in discovery order. */
@@ -309,15 +331,14 @@ export class IncrementalCatalog {
     const states = await Promise.all(
       resolved.files.map(async (abs): Promise<FileState> => {
         const rel = skillRelative(info.dir, abs);
-        const result = await loadRecipeFile(info, abs);
+        const result = await loadRecipeFile(info, abs, this.parseCache);
+        const fresh: FileState = { rel, recipes: result.recipes, diagnostics: result.diagnostics, ...(result.cacheKey !== undefined ? { cacheKey: result.cacheKey } : {}) };
         const last = reusable.get(rel);
-        if (result.recipes.length > 0 || last === undefined || last.recipes.length === 0) {
-          return { rel, recipes: result.recipes, diagnostics: result.diagnostics };
-        }
+        if (result.recipes.length > 0 || last === undefined || last.recipes.length === 0) return fresh;
         const bad = isMalformed(result.diagnostics) ?? (await caughtEmpty(abs, info.name, rel));
-        if (bad === undefined) return { rel, recipes: result.recipes, diagnostics: result.diagnostics };
+        if (bad === undefined) return fresh;
         const reported = result.diagnostics.includes(bad) ? result.diagnostics : [...result.diagnostics, bad];
-        return { rel, recipes: last.recipes, diagnostics: [...reported, kept(bad, rel)] };
+        return { ...last, diagnostics: [...reported, kept(bad, rel)] };
       }),
     );
     for (const s of states) files.set(s.rel, s);

@@ -2,10 +2,12 @@
  * Skill discovery (SPEC §3): a root that holds SKILL.md is a skill, otherwise
  * each direct child directory with SKILL.md is one. First root wins on a name clash.
  */
-import { readdir, readFile, stat } from "node:fs/promises";
+import type { Dirent } from "node:fs";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { diagnostic, type Diagnostic } from "./diagnostics.js";
 import { parseSkillMarkdown } from "./frontmatter.js";
+import { readBounded, statQuiet } from "./read-bounded.js";
 import type { SkillInfo } from "./types.js";
 
 /** SKILL.md over this size is refused. */
@@ -29,12 +31,12 @@ export interface LoadSkillResult {
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-async function isDir(p: string): Promise<boolean> {
-  return (await stat(p).catch(() => null))?.isDirectory() ?? false;
+function isDir(p: string): boolean {
+  return statQuiet(p)?.isDirectory() ?? false;
 }
 
-async function isFile(p: string): Promise<boolean> {
-  return (await stat(p).catch(() => null))?.isFile() ?? false;
+function isFile(p: string): boolean {
+  return statQuiet(p)?.isFile() ?? false;
 }
 
 function deepFreeze<T>(value: T): T {
@@ -50,26 +52,17 @@ export async function loadSkill(dir: string, root: string, rootIndex: number): P
   const dirName = path.basename(dir);
   const where = { skill: dirName, file: "SKILL.md" };
   const file = path.join(dir, "SKILL.md");
-  let bytes: Buffer;
-  try {
-    const st = await stat(file);
-    if (st.size > MAX_SKILL_MD_BYTES) {
+  const read = readBounded(file, MAX_SKILL_MD_BYTES);
+  if (!read.ok) {
+    if (read.reason === "too_large") {
       return {
         skill: null,
-        diagnostics: [diagnostic("error", "file_too_large", `SKILL.md is ${st.size} bytes; the limit is ${MAX_SKILL_MD_BYTES}`, where)],
+        diagnostics: [diagnostic("error", "file_too_large", `SKILL.md is ${read.size} bytes; the limit is ${MAX_SKILL_MD_BYTES}`, where)],
       };
     }
-    bytes = await readFile(file);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? "unknown error";
-    return { skill: null, diagnostics: [diagnostic("error", "file_unreadable", `SKILL.md cannot be read (${code})`, where)] };
+    return { skill: null, diagnostics: [diagnostic("error", "file_unreadable", `SKILL.md cannot be read (${read.code})`, where)] };
   }
-  if (bytes.length > MAX_SKILL_MD_BYTES) {
-    return {
-      skill: null,
-      diagnostics: [diagnostic("error", "file_too_large", `SKILL.md is ${bytes.length} bytes; the limit is ${MAX_SKILL_MD_BYTES}`, where)],
-    };
-  }
+  const bytes = read.bytes;
   let text: string;
   try {
     text = utf8.decode(bytes);
@@ -129,17 +122,20 @@ function isUsableSkillName(name: string): boolean {
 
 /** Skill directories of one root, in a stable order (hot reload re-lists one root with it). */
 export async function skillDirsOf(root: string): Promise<string[]> {
-  if (await isFile(path.join(root, "SKILL.md"))) return [root];
-  let names: string[];
+  if (isFile(path.join(root, "SKILL.md"))) return [root];
+  let entries: Dirent[];
   try {
-    names = (await readdir(root)).sort();
+    entries = await readdir(root, { withFileTypes: true });
   } catch {
     return [];
   }
   const dirs: string[] = [];
-  for (const name of names) {
-    const dir = path.join(root, name);
-    if ((await isDir(dir)) && (await isFile(path.join(dir, "SKILL.md")))) dirs.push(dir);
+  // Sync stats: one per child, microseconds each, where awaiting each in turn
+  // cost a thread-pool round trip per child (a thousand-skill root: ~0.2 s).
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const dir = path.join(root, entry.name);
+    const isDirectory = entry.isDirectory() || (entry.isSymbolicLink() && isDir(dir));
+    if (isDirectory && isFile(path.join(dir, "SKILL.md"))) dirs.push(dir);
   }
   return dirs;
 }

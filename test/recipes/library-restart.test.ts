@@ -1,0 +1,87 @@
+/**
+ * A restart reads the packs it parsed before from the parse cache and serves
+ * exactly what a cold start serves; an edit made while it was down is parsed.
+ */
+import { Writable } from "node:stream";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import pino from "pino";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { CatalogSnapshot } from "../../src/recipes/catalog.js";
+import { RecipeLibrary } from "../../src/recipes/library.js";
+import { createSearchEngine } from "../../src/recipes/search/engine.js";
+
+const pack = (...names: string[]): string =>
+  `recipes:\n${names.map((n) => `  - name: ${n}\n    description: ${n} things\n    inputs_schema: { type: object, required: [target], properties: { target: { type: string } } }\n    steps: [{ tool: do_${n} }]\n`).join("")}`;
+
+let tmp: string;
+beforeEach(async () => {
+  tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "restart-")));
+  for (const skill of ["modeling", "fx"]) {
+    await fs.mkdir(path.join(tmp, "skills", skill), { recursive: true });
+    await fs.writeFile(path.join(tmp, "skills", skill, "SKILL.md"), `---\nname: ${skill}\nmetadata:\n  dcc-mcp:\n    dcc: maya\n    recipes: RECIPES.yaml\n---\n`);
+    await fs.writeFile(path.join(tmp, "skills", skill, "RECIPES.yaml"), pack(`${skill}_a`, `${skill}_b`));
+  }
+  await fs.writeFile(path.join(tmp, "skills", "fx", "RECIPES.yaml"), pack("fx_a") + "  - name: fx_bad\n    inputs_schema: { pattern: 5 }\n");
+});
+afterEach(async () => {
+  await fs.rm(tmp, { recursive: true, force: true });
+});
+
+/** Loads a library over the temp tree; returns its snapshot and the parse cache figures it logged. */
+async function start(): Promise<{ snapshot: CatalogSnapshot; cache: { hits: number; misses: number }; library: RecipeLibrary }> {
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString().split("\n")) if (line) lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  const library = new RecipeLibrary({
+    settings: { dcc: "maya", skillRoots: [path.join(tmp, "skills")], privateDir: path.join(tmp, "private"), stateDir: path.join(tmp, "state") },
+    search: createSearchEngine({ provider: null }),
+    logger: pino({ level: "info" }, sink),
+  });
+  const snapshot = await library.load();
+  await library.flush();
+  const loaded = lines.find((l) => l.msg === "catalog loaded");
+  return { snapshot, cache: loaded?.parseCache as { hits: number; misses: number }, library };
+}
+
+/** Everything a client can see of a snapshot, validators aside. */
+function visible(snapshot: CatalogSnapshot): unknown {
+  return {
+    recipes: [...snapshot.recipes.values()].map(({ inputValidator: _i, outputValidator: _o, ...rest }: Record<string, unknown>) => rest),
+    diagnostics: snapshot.diagnostics,
+  };
+}
+
+describe("restart with the parse cache", () => {
+  it("parses nothing twice and serves the same catalog, fail-closed verdicts included", async () => {
+    const cold = await start();
+    expect(cold.cache).toEqual({ hits: 0, misses: 2 });
+    const warm = await start();
+    expect(warm.cache).toEqual({ hits: 2, misses: 0 });
+    expect(visible(warm.snapshot)).toEqual(visible(cold.snapshot));
+    expect(warm.snapshot.diagnostics.map((d) => d.code)).toContain("schema_fails_closed");
+    const recipe = warm.snapshot.recipes.get("modeling/modeling_a");
+    expect(recipe?.format === "yaml" && recipe.inputValidator.ok && recipe.inputValidator.validator.validate({}).valid).toBe(false);
+  });
+
+  it("parses a pack edited while the daemon was down, and only that one", async () => {
+    await start();
+    await fs.writeFile(path.join(tmp, "skills", "modeling", "RECIPES.yaml"), pack("modeling_a", "modeling_c"));
+    const warm = await start();
+    expect(warm.cache).toEqual({ hits: 1, misses: 1 });
+    expect([...warm.snapshot.recipes.keys()].filter((id) => id.startsWith("modeling/"))).toEqual(["modeling/modeling_a", "modeling/modeling_c"]);
+  });
+
+  it("starts cold, with the same catalog, over a corrupt cache", async () => {
+    const cold = await start();
+    await fs.writeFile(path.join(tmp, "state", "parsed-packs"), "garbage");
+    const again = await start();
+    expect(again.cache).toEqual({ hits: 0, misses: 2 });
+    expect(visible(again.snapshot)).toEqual(visible(cold.snapshot));
+  });
+});

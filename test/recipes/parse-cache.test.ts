@@ -1,0 +1,129 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ParseCache } from "../../src/recipes/parse-cache.js";
+import { parsePack } from "../../src/recipes/parsed-pack.js";
+
+const PACK = `pack:
+  name: demo
+recipes:
+  - name: far
+    description: A value YAML has and JSON has not
+    limit: .inf
+    __proto__: { polluted: true }
+    inputs_schema: { type: object, properties: { n: { type: number } } }
+  - name: broken
+    inputs_schema: { type: object, $id: "https://example.com/x" }
+`;
+
+let dir: string;
+let file: string;
+const warnings: string[] = [];
+const logger = { warn: (_obj: Record<string, unknown>, msg: string) => void warnings.push(msg) };
+
+beforeEach(async () => {
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), "parse-cache-"));
+  file = path.join(dir, "state", "parsed-packs");
+  warnings.length = 0;
+});
+afterEach(async () => {
+  await fs.rm(dir, { recursive: true, force: true });
+});
+
+/** What the loader does: look up, parse on a miss, remember. */
+function through(cache: ParseCache, name: string, text: string): { key: string; parsed: ReturnType<typeof parsePack> } {
+  const key = cache.keyOf(name, text);
+  let parsed = cache.get(key);
+  if (parsed === undefined) {
+    parsed = parsePack(text, name);
+    cache.set(key, parsed);
+  }
+  return { key, parsed };
+}
+
+describe("ParseCache", () => {
+  it("serves a pack parsed in an earlier process exactly as a fresh parse, verdicts included", async () => {
+    const first = new ParseCache(file, logger);
+    await first.load();
+    const { key } = through(first, "RECIPES.yaml", PACK);
+    expect(first.stats()).toEqual({ hits: 0, misses: 1 });
+    await first.persist(new Set([key]));
+
+    const second = new ParseCache(file, logger);
+    await second.load();
+    const cached = second.get(second.keyOf("RECIPES.yaml", PACK));
+    expect(second.stats()).toEqual({ hits: 1, misses: 0 });
+    const fresh = parsePack(PACK, "RECIPES.yaml");
+    expect(cached).toEqual(fresh);
+    expect(cached!.verdicts.map((v) => v.input?.code ?? null)).toEqual([null, "id_unsupported"]);
+    const entry = cached!.result.ok ? cached!.result.entries[0]!.entry : {};
+    expect(entry["limit"]).toBe(Infinity);
+    expect(Object.hasOwn(entry, "__proto__")).toBe(true);
+    expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
+    expect(warnings).toEqual([]);
+  });
+
+  it("misses when the text or the file name differs", async () => {
+    const cache = new ParseCache(file, logger);
+    through(cache, "RECIPES.yaml", PACK);
+    expect(cache.get(cache.keyOf("RECIPES.yaml", PACK + "\n"))).toBeUndefined();
+    expect(cache.get(cache.keyOf("other.yaml", PACK))).toBeUndefined();
+  });
+
+  it.each([
+    ["a truncated file", (b: Buffer) => b.subarray(0, b.length - 3)],
+    ["a file from another build", (b: Buffer) => Buffer.concat([Buffer.from("recipe-server parse cache 1\nsomeone-else\n"), b.subarray(b.indexOf(10, 30) + 1)])],
+    ["garbage", () => Buffer.from("not a cache at all")],
+    ["an entry whose bytes are not a serialised value", (b: Buffer) => {
+      const copy = Buffer.from(b);
+      copy.fill(0xff, copy.length - 20);
+      return copy;
+    }],
+  ])("discards %s and parses again", async (_name, damage) => {
+    const first = new ParseCache(file, logger);
+    const { key } = through(first, "RECIPES.yaml", PACK);
+    await first.persist(new Set([key]));
+    await fs.writeFile(file, damage(await fs.readFile(file)));
+
+    const second = new ParseCache(file, logger);
+    await second.load();
+    const again = through(second, "RECIPES.yaml", PACK);
+    expect(again.parsed).toEqual(parsePack(PACK, "RECIPES.yaml"));
+    expect(second.stats().misses).toBe(1);
+  });
+
+  it("keeps only the entries the catalog still serves", async () => {
+    const cache = new ParseCache(file, logger);
+    const a = through(cache, "a.yaml", PACK);
+    through(cache, "b.yaml", PACK);
+    await cache.persist(new Set([a.key]));
+
+    const reread = new ParseCache(file, logger);
+    await reread.load();
+    expect(reread.get(reread.keyOf("b.yaml", PACK))).toBeUndefined();
+    expect(reread.get(reread.keyOf("a.yaml", PACK))).toBeDefined();
+  });
+
+  it("does not rewrite an unchanged cache, and concurrent persists share one write", async () => {
+    const cache = new ParseCache(file, logger);
+    const { key } = through(cache, "a.yaml", PACK);
+    await Promise.all([cache.persist(new Set([key])), cache.persist(new Set([key]))]);
+    const before = await fs.stat(file);
+    await new Promise((r) => setTimeout(r, 20));
+    await cache.persist(new Set([key]));
+    expect((await fs.stat(file)).mtimeMs).toBe(before.mtimeMs);
+    const entries = await fs.readdir(path.dirname(file));
+    expect(entries).toEqual(["parsed-packs"]);
+  });
+
+  it("keeps working in memory when the cache cannot be written", async () => {
+    await fs.writeFile(path.join(dir, "state"), "a file where the state dir should be");
+    const cache = new ParseCache(file, logger);
+    await cache.load();
+    const { key } = through(cache, "a.yaml", PACK);
+    await expect(cache.persist(new Set([key]))).resolves.toBeUndefined();
+    expect(warnings.some((w) => w.includes("not written"))).toBe(true);
+    expect(cache.get(key)).toBeDefined();
+  });
+});
