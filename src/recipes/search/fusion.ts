@@ -37,11 +37,14 @@ export interface FusionOptions {
 }
 
 /**
- * Chosen with bench/relevance (101 labelled queries): idf-weighted
- * coverage^2 brings the paraphrase MRR from 0.11 (plain RRF) up to the
- * semantic side's own (~0.23) while the keyword MRR stays at lexical level
- * (~0.98); k=10 vs 60, power 2 vs 3 and RRF vs weighted differ by less than
- * the noise of the set, and RRF needs no calibration between score scales.
+ * Chosen with bench/relevance (101 labelled queries), re-checked after the
+ * semantic side moved to multi-view scoring: idf-weighted coverage^2 lifts
+ * the paraphrase MRR from ~0.12 (plain RRF, coverage ignored) to the
+ * semantic side's own (~0.29) while the keyword MRR stays near lexical level
+ * (~0.96-0.98). k=10/30/60, power 1-3 and RRF vs weighted sum all land within
+ * ±0.02 MRR of each other, less than the noise of a 101-query set (one query
+ * moving from rank 2 to 1 is 0.005), so the rule that needs no calibration
+ * between a BM25 scale and cosine stays.
  */
 export const DEFAULT_FUSION: FusionOptions = { method: "rrf", k: 60, lexicalWeight: 0.5, coveragePower: 2 };
 
