@@ -10,8 +10,10 @@
  * returns at the first failure. Collecting runs the general check, so errors and their
  * order never depend on the path taken.
  */
-import type { Annotations, Check, CompiledKeyword, Group, JsonType } from "./context.js";
+import type { Annotations, Check, CompiledKeyword, Group, JsonType, State } from "./context.js";
 import { mergeAnnotations, newAnnotations } from "./context.js";
+import { inRange } from "./keywords/numeric.js";
+import { lengthWithin } from "./keywords/string-length.js";
 
 const ALWAYS: Check = () => true;
 
@@ -22,10 +24,50 @@ export function assembleNode(compiled: readonly CompiledKeyword[]): Check {
   if (typed === undefined) return general;
   const kind = typed.singleType!;
   const group = groupOf(kind);
-  const list: Check[] = [];
-  for (const c of compiled) if (c !== typed && c.group === "any") list.push(c.check);
-  if (group !== "any") for (const c of compiled) if (c.group === group) list.push(c.check);
-  return typedFast(kind, list, general);
+  const rest: CompiledKeyword[] = [];
+  for (const c of compiled) if (c !== typed && c.group === "any") rest.push(c);
+  if (group !== "any") for (const c of compiled) if (c.group === group) rest.push(c);
+  return typedFast(
+    TYPE_CODES[kind],
+    rest.map((c) => c.check),
+    rest.filter((c) => c.fastSkip !== true),
+    general,
+  );
+}
+
+const TYPE_CODES: Readonly<Record<JsonType, number>> = {
+  object: 0,
+  array: 1,
+  string: 2,
+  number: 3,
+  integer: 4,
+  boolean: 5,
+  null: 6,
+};
+
+/** One small top-level function: every node calls it, so V8 inlines it everywhere. */
+function typeMatches(code: number, inst: unknown): boolean {
+  switch (code) {
+    case 0:
+      return typeof inst === "object" && inst !== null && !Array.isArray(inst);
+    case 1:
+      return Array.isArray(inst);
+    case 2:
+      return typeof inst === "string";
+    case 3:
+      return typeof inst === "number";
+    case 4:
+      return Number.isInteger(inst);
+    case 5:
+      return typeof inst === "boolean";
+    default:
+      return inst === null;
+  }
+}
+
+function runFrom(list: readonly Check[], from: number, inst: unknown, st: State, ev: Annotations | null, path: string): boolean {
+  for (let i = from; i < list.length; i++) if (!list[i]!(inst, st, ev, path)) return false;
+  return true;
 }
 
 function groupOf(kind: JsonType): Group {
@@ -42,66 +84,39 @@ function groupOf(kind: JsonType): Group {
   }
 }
 
-/** One closure per type so each keeps its own type feedback; lists of 0–2 are unrolled. */
-function typedFast(kind: JsonType, list: readonly Check[], general: Check): Check {
+/**
+ * The fast path of a single-type node. Every call between nodes is an indirect call V8
+ * cannot inline, so the common leaves (a type alone, with numeric bounds, with a string
+ * length) test everything in this one closure, and short lists are called directly.
+ * `withEv` serves callers that want annotations; `noEv` drops checks folded elsewhere.
+ */
+function typedFast(code: number, withEv: readonly Check[], noEv: readonly CompiledKeyword[], general: Check): Check {
+  if (withEv.length === 0) {
+    return (inst, st, ev, path) => (st.collect ? general(inst, st, ev, path) : typeMatches(code, inst));
+  }
+  const only = withEv.length === 1 && noEv.length === 1 ? noEv[0]! : undefined;
+  const range = only?.range;
+  if (range !== undefined && (code === 3 || code === 4)) {
+    return (inst, st, ev, path) => (st.collect ? general(inst, st, ev, path) : typeMatches(code, inst) && inRange(inst as number, range));
+  }
+  const length = only?.length;
+  if (length !== undefined && code === 2) {
+    return (inst, st, ev, path) => (st.collect ? general(inst, st, ev, path) : typeof inst === "string" && lengthWithin(inst, length));
+  }
+  const list = noEv.map((c) => c.check);
   const n = list.length;
   const a = list[0] ?? ALWAYS;
   const b = list[1] ?? ALWAYS;
-  const rest: Check =
-    n === 0
-      ? ALWAYS
-      : n === 1
-        ? a
-        : n === 2
-          ? (inst, st, ev, path) => a(inst, st, ev, path) && b(inst, st, ev, path)
-          : (inst, st, ev, path) => {
-              for (let i = 0; i < n; i++) if (!list[i]!(inst, st, ev, path)) return false;
-              return true;
-            };
-  switch (kind) {
-    case "object":
-      return (inst, st, ev, path) => {
-        if (st.collect) return general(inst, st, ev, path);
-        if (typeof inst !== "object" || inst === null || Array.isArray(inst)) return false;
-        return rest(inst, st, ev, path);
-      };
-    case "array":
-      return (inst, st, ev, path) => {
-        if (st.collect) return general(inst, st, ev, path);
-        if (!Array.isArray(inst)) return false;
-        return rest(inst, st, ev, path);
-      };
-    case "string":
-      return (inst, st, ev, path) => {
-        if (st.collect) return general(inst, st, ev, path);
-        if (typeof inst !== "string") return false;
-        return rest(inst, st, ev, path);
-      };
-    case "number":
-      return (inst, st, ev, path) => {
-        if (st.collect) return general(inst, st, ev, path);
-        if (typeof inst !== "number") return false;
-        return rest(inst, st, ev, path);
-      };
-    case "integer":
-      return (inst, st, ev, path) => {
-        if (st.collect) return general(inst, st, ev, path);
-        if (!Number.isInteger(inst)) return false;
-        return rest(inst, st, ev, path);
-      };
-    case "boolean":
-      return (inst, st, ev, path) => {
-        if (st.collect) return general(inst, st, ev, path);
-        if (typeof inst !== "boolean") return false;
-        return rest(inst, st, ev, path);
-      };
-    case "null":
-      return (inst, st, ev, path) => {
-        if (st.collect) return general(inst, st, ev, path);
-        if (inst !== null) return false;
-        return rest(inst, st, ev, path);
-      };
-  }
+  return (inst, st, ev, path) => {
+    if (st.collect) return general(inst, st, ev, path);
+    if (!typeMatches(code, inst)) return false;
+    if (ev !== null) return runFrom(withEv, 0, inst, st, ev, path);
+    if (n === 0) return true;
+    if (!a(inst, st, ev, path)) return false;
+    if (n === 1) return true;
+    if (!b(inst, st, ev, path)) return false;
+    return n === 2 || runFrom(list, 2, inst, st, ev, path);
+  };
 }
 
 function assembleGeneral(compiled: readonly CompiledKeyword[]): Check {

@@ -75,6 +75,31 @@ export interface CompiledKeyword {
   readonly impliedByGroup?: Group;
   /** Set on `type` when it names one type: the node tests it inline on the fast path. */
   readonly singleType?: JsonType;
+  /**
+   * The check always passes on the fast path when no annotations are wanted (collect and
+   * ev both off): `required` folded into the properties fast path.
+   */
+  readonly fastSkip?: boolean;
+  /** Numeric bounds, for nodes that test them inline (see assemble.ts). */
+  readonly range?: NumericRange;
+  /** String length bounds in code points, for nodes that test them inline. */
+  readonly length?: LengthRange;
+}
+
+export interface NumericRange {
+  readonly lo: number;
+  readonly hi: number;
+  /** -Infinity when absent. */
+  readonly xlo: number;
+  /** Infinity when absent. */
+  readonly xhi: number;
+  readonly hasXlo: boolean;
+  readonly hasXhi: boolean;
+}
+
+export interface LengthRange {
+  readonly lo: number;
+  readonly hi: number;
 }
 
 export type JsonType = "null" | "boolean" | "object" | "array" | "number" | "string" | "integer";

@@ -13,6 +13,9 @@ export interface InstanceLimits {
   readonly allErrors: boolean;
 }
 
+/** The fast pass never records an error (collect is off); frozen so a stray push would throw. */
+const NEVER_WRITTEN = Object.freeze([]) as unknown as ValidationError[];
+
 const VALID: ValidationResult = Object.freeze({ valid: true, errors: Object.freeze([]) as readonly ValidationError[] });
 
 export function createValidator(root: SchemaNode, limits: InstanceLimits): Validator {
@@ -23,7 +26,7 @@ export function createValidator(root: SchemaNode, limits: InstanceLimits): Valid
     validate(instance: unknown): ValidationResult {
       const fault = measure(instance, limits.maxDepth, limits.maxNodes, false);
       if (fault !== null) return invalid(limitError(fault, limits));
-      const fast: State = { collect: false, stop: true, errors: [], refDepth: 0, maxRefDepth };
+      const fast: State = { collect: false, stop: true, errors: NEVER_WRITTEN, refDepth: 0, maxRefDepth };
       if (run(root, instance, fast)) return VALID;
       const slow: State = { collect: true, stop: !limits.allErrors, errors: [], refDepth: 0, maxRefDepth };
       run(root, instance, slow);

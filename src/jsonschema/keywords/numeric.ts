@@ -3,7 +3,7 @@
  * call and four comparisons on the fast path; which bound failed is worked out only when
  * errors are collected.
  */
-import type { Check, KeywordCompiler } from "../context.js";
+import type { Check, KeywordCompiler, NumericRange } from "../context.js";
 import { pushError } from "../context.js";
 import { readNumber } from "./util.js";
 
@@ -19,9 +19,10 @@ export const compileNumericBounds: KeywordCompiler = (kc) => {
   const xlo = exMin ?? -Infinity;
   const xhi = exMax ?? Infinity;
   const at = kc.at;
+  const range: NumericRange = { lo, hi, xlo, xhi, hasXlo: exMin !== undefined, hasXhi: exMax !== undefined };
   const check: Check = (inst, st, _ev, path) => {
     const x = inst as number;
-    if (x >= lo && x <= hi && (x > xlo || exMin === undefined) && (x < xhi || exMax === undefined)) return true;
+    if (inRange(x, range)) return true;
     if (!st.collect) return false;
     if (min !== undefined && !(x >= min)) pushError(st, path, `${at}/minimum`, "minimum", `Expected a number >= ${min}`);
     if (max !== undefined && !(x <= max)) pushError(st, path, `${at}/maximum`, "maximum", `Expected a number <= ${max}`);
@@ -33,5 +34,10 @@ export const compileNumericBounds: KeywordCompiler = (kc) => {
     }
     return false;
   };
-  return { check, group: "number" };
+  return { check, group: "number", range };
 };
+
+/** Every bound at once; an absent exclusive bound passes even an infinite value. */
+export function inRange(x: number, r: NumericRange): boolean {
+  return x >= r.lo && x <= r.hi && (x > r.xlo || !r.hasXlo) && (x < r.xhi || !r.hasXhi);
+}

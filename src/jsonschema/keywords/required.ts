@@ -35,5 +35,5 @@ export const compileRequired: KeywordCompiler = (kc) => {
     }
     return true;
   };
-  return { check, group: "object" };
+  return folded ? { check, group: "object", fastSkip: true } : { check, group: "object" };
 };
