@@ -6,6 +6,15 @@
  * restart to hybrid-ready with a warm vector cache.
  *
  *   npm run bench:search            (add --quick for 1,000 only)
+ *   npm run bench:search -- --lexical   (only the lexical index against MiniSearch)
+ *
+ * First, the lexical index on its own against MiniSearch 7.2 (the index it
+ * replaced, driven exactly as lexical.ts drove it, as the named peer): build
+ * time for every document (tokenizing included, through the first query that
+ * compacts), heap held by the index after a full GC, query p50/p99 at limit
+ * 100 (what fusion asks for), a 10-recipe hot reload, and how often both
+ * return the same top 10. Two corpora: this file's Zipf prose and the YAML
+ * shape bench:server generates (bench/lib/generate.ts).
  *
  * The first 200 recipes of the 1,000 set are embedded for real (cold warm-up
  * figure); all other recipes get random unit vectors written into the cache under the
@@ -17,13 +26,21 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { embeddingText, textHash, toDocument } from "../src/recipes/search/document.js";
+import v8 from "node:v8";
+import { runInNewContext } from "node:vm";
+import yaml from "js-yaml";
+import MiniSearch, { type SearchResult } from "minisearch";
+import { FIELD_BOOST, SEARCH_FIELDS, embeddingText, textHash, toDocument, type SearchDocument } from "../src/recipes/search/document.js";
+import { LexicalIndex, lexicalTerms } from "../src/recipes/search/lexical.js";
+import { processTerm, tokenize } from "../src/recipes/search/tokenize.js";
+import { packYaml, skillMarkdown } from "./lib/generate.js";
 import { createSearchEngine, type SearchEngine } from "../src/recipes/search/engine.js";
 import { createLocalProvider } from "../src/recipes/search/embeddings/local.js";
 import { VectorCache } from "../src/recipes/search/vector-cache.js";
 import type { MarkdownRecipe, Recipe, YamlRecipe } from "../src/recipes/types.js";
 
 const quick = process.argv.includes("--quick");
+const lexicalOnly = process.argv.includes("--lexical");
 const SIZES = quick ? [1_000] : [1_000, 20_000];
 const QUERIES = 300;
 /** Recipes embedded for real to time a cold warm-up. */
@@ -160,6 +177,8 @@ async function randomCache(dir: string, recipes: readonly Recipe[], providerId: 
 
 async function main(): Promise<void> {
   console.log(`node ${process.version}, ${os.cpus().length} cpus, load average ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}\n`);
+  lexicalVersusMiniSearch();
+  if (lexicalOnly) return;
   const rssStart = mb();
   const qs = queries(QUERIES);
 
@@ -256,6 +275,228 @@ async function main(): Promise<void> {
   console.log("|---|---|---|---|---|---|---|---|---|");
   for (const row of rows) console.log(row);
   console.log("\ntargets: hybrid p99 < 50 ms at 20,000; restart with warm cache < 3 s");
+}
+
+// ---------------------------------------------------------------------------
+// Lexical index against MiniSearch (the named peer)
+
+/** The MiniSearch-backed index lexical.ts used before (same tokenizer, options and query path). */
+class MiniSearchLexical {
+  private readonly mini = new (class extends MiniSearch<SearchDocument> {
+    documentFrequency(term: string): number {
+      const fields = this._index.get(term);
+      let df = 0;
+      if (fields) for (const docs of fields.values()) df = Math.max(df, docs.size);
+      return df;
+    }
+  })({
+    idField: "id",
+    fields: SEARCH_FIELDS,
+    storeFields: [],
+    tokenize: (text) => tokenize(text),
+    processTerm: (term) => processTerm(term),
+    searchOptions: { boost: FIELD_BOOST },
+  });
+
+  put(doc: SearchDocument): void {
+    if (this.mini.has(doc.id)) this.mini.discard(doc.id);
+    this.mini.add(doc);
+  }
+
+  search(text: string, accept: (id: string) => boolean, limit: number): { id: string; raw: number }[] {
+    const all = lexicalTerms(text);
+    if (all.length === 0) return [];
+    const n = this.mini.documentCount;
+    const df = all.map((t) => Math.min(n, this.mini.documentFrequency(t)));
+    const common = Math.max(500, n * 0.1);
+    const rarest = Math.min(...df);
+    const terms = all.filter((_, i) => df[i]! <= common || df[i] === rarest);
+    const known = new Set(terms.filter((t) => df[all.indexOf(t)]! > 0));
+    const results = this.mini.search(terms.join(" "), {
+      tokenize: () => terms,
+      processTerm: (t) => t,
+      prefix: (term) => term.length >= 3 && !known.has(term),
+      fuzzy: (term) => (term.length >= 5 && !known.has(term) ? 0.2 : false),
+      maxFuzzy: 2,
+      filter: (r: SearchResult) => accept(r.id as string),
+    });
+    // lexical.ts also computed a coverage per result here; the sort and cut are what cost.
+    const matches = results.map((r) => ({ id: r.id as string, raw: r.score, terms: r.terms.length }));
+    matches.sort((a, b) => b.raw - a.raw || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return matches.slice(0, limit);
+  }
+}
+
+interface LexicalLike {
+  put(doc: SearchDocument): void;
+  search(text: string, accept: (id: string) => boolean, limit: number): readonly { id: string }[];
+}
+
+/** The recipes bench:server serves: one YAML pack of 20 recipes per generated skill. */
+function serverShape(n: number): Recipe[] {
+  const perSkill = 20;
+  const recipes: Recipe[] = [];
+  for (let skill = 0; recipes.length < n; skill++) {
+    const meta = yaml.load(skillMarkdown(skill).split("---")[1]!) as { name: string; metadata: { "dcc-mcp": { tags: string[]; "search-hint": string } } };
+    const pack = yaml.load(packYaml(skill, perSkill)) as { recipes: Record<string, unknown>[] };
+    for (const entry of pack.recipes) {
+      if (recipes.length >= n) break;
+      const name = entry["name"] as string;
+      const steps = entry["steps"] as unknown[];
+      recipes.push({
+        format: "yaml",
+        recipeId: `${meta.name}/${name}`,
+        skill: meta.name,
+        name,
+        dcc: "maya",
+        description: entry["description"] as string,
+        tags: meta.metadata["dcc-mcp"].tags,
+        searchHint: meta.metadata["dcc-mcp"]["search-hint"],
+        file: "RECIPES.yaml",
+        visibility: "public",
+        entry,
+        inputsSchema: entry["inputs_schema"],
+        steps,
+        outputContract: entry["output_contract"],
+        toolsetProfiles: [],
+        pack: {},
+        inputValidator: { ok: true, validator: { validate: () => ({ valid: true, errors: [] }) } },
+        outputValidator: null,
+      } satisfies YamlRecipe);
+    }
+  }
+  return recipes;
+}
+
+/** 2–6 word queries over bench:server's vocabulary; one in five carries a typo (fuzzy path). */
+function serverQueries(count: number): string[] {
+  const r = rng(5);
+  const verbs = ["bevel", "extrude", "bake", "retopo", "cache", "export", "light", "shade", "rig", "skin", "simulate", "render", "cleanup", "mirror", "unwrap"];
+  const nouns = ["mesh", "normals", "uvs", "smoke", "cloth", "hair", "camera", "lights", "textures", "joints", "curves", "volumes", "particles", "scene", "assets"];
+  const prose = ["shot", "asset", "variant", "target", "amount", "quality", "verify", "scene", "object", "generated", "modeling", "balanced", "fast"];
+  const pick = (xs: readonly string[]): string => xs[Math.floor(r() * xs.length)]!;
+  return Array.from({ length: count }, () => {
+    const words = [pick(verbs), pick(nouns), ...Array.from({ length: Math.floor(r() * 5) }, () => pick(prose))];
+    if (r() < 0.2) {
+      const i = words.findIndex((w) => w.length >= 5);
+      if (i >= 0) words[i] = words[i]!.slice(0, 2) + words[i]!.slice(3);
+    }
+    return words.join(" ");
+  });
+}
+
+const collect: () => void = (() => {
+  v8.setFlagsFromString("--expose-gc");
+  return runInNewContext("gc") as () => void;
+})();
+
+/** JS heap plus ArrayBuffer backing stores (typed arrays live outside the heap). */
+function heapMb(): number {
+  collect();
+  collect();
+  const m = process.memoryUsage();
+  return (m.heapUsed + m.arrayBuffers) / 1e6;
+}
+
+function timeQueries(ix: LexicalLike, qs: readonly string[], accept: (id: string) => boolean): { p50: number; p99: number } {
+  for (const q of qs.slice(0, 20)) ix.search(q, accept, 100);
+  const times: number[] = [];
+  for (const q of qs) {
+    const t = performance.now();
+    ix.search(q, accept, 100);
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p99: percentile(times, 99) };
+}
+
+interface LexicalFigures {
+  build: number;
+  heap: number;
+  plain: { p50: number; p99: number };
+  filtered: { p50: number; p99: number };
+  reload: number;
+  top: string[][];
+}
+
+function measureLexical(make: () => LexicalLike, docs: readonly SearchDocument[], qs: readonly string[]): LexicalFigures {
+  const before = heapMb();
+  const t = performance.now();
+  let ix: LexicalLike | null = make();
+  for (const doc of docs) ix.put(doc);
+  // The first query pays whatever the index defers (compaction, sorting the dictionary).
+  ix.search("bevel", () => true, 10);
+  const build = performance.now() - t;
+  const heap = heapMb() - before;
+  const all = (): boolean => true;
+  const plain = timeQueries(ix, qs, all);
+  // One DCC in five, as an agent's dcc filter would leave.
+  const filtered = timeQueries(ix, qs, (id) => id.charCodeAt(id.length - 1) % 5 === 0);
+  const top = qs.map((q) => ix!.search(q, all, 10).map((m) => m.id));
+  const r = performance.now();
+  for (let round = 0; round < 10; round++) {
+    for (let i = 0; i < 10; i++) {
+      const doc = docs[(round * 97 + i * 13) % docs.length]!;
+      ix.put({ ...doc, description: `${doc.description} revised ${round}` });
+    }
+    ix.search(qs[round]!, all, 100);
+  }
+  const reload = (performance.now() - r) / 10;
+  ix = null;
+  return { build, heap, plain, filtered, reload, top };
+}
+
+/** Share of queries whose top 10 is the same list in the same order. */
+function agreement(a: readonly string[][], b: readonly string[][]): string {
+  let same = 0;
+  a.forEach((ids, i) => {
+    if (ids.join("\n") === b[i]!.join("\n")) same++;
+  });
+  return `${((100 * same) / a.length).toFixed(1)}%`;
+}
+
+function lexicalVersusMiniSearch(): void {
+  console.log("lexical index vs MiniSearch 7.2 (peer), same documents and queries, limit 100; heap = JS heap + ArrayBuffers held after GC\n");
+  console.log("| corpus | recipes | index | build (tokenize incl.) | heap | p50 / p99 | p50 / p99, 1-in-5 filter | reload 10 recipes + query | same top 10 as peer |");
+  console.log("|---|---|---|---|---|---|---|---|---|");
+  const corpora: [string, (n: number) => Recipe[], (n: number) => string[]][] = [
+    ["zipf prose", generate, queries],
+    ["bench:server yaml", serverShape, serverQueries],
+  ];
+  for (const [name, make, makeQueries] of corpora) {
+    for (const n of SIZES) {
+      const docs = make(n).map(toDocument);
+      const qs = makeQueries(QUERIES);
+      const peer = measureLexical(() => new MiniSearchLexical(), docs, qs);
+      const ours = measureLexical(() => new LexicalIndex(), docs, qs);
+      const row = (label: string, x: LexicalFigures, same: string): string =>
+        `| ${name} | ${n.toLocaleString("en")} | ${label} | ${x.build.toFixed(0)} ms | ${x.heap.toFixed(1)} MB | ${ms(x.plain.p50)} / ${ms(x.plain.p99)} | ${ms(x.filtered.p50)} / ${ms(x.filtered.p99)} | ${ms(x.reload)} | ${same} |`;
+      console.log(row("MiniSearch", peer, "-"));
+      console.log(row("LexicalIndex", ours, agreement(peer.top, ours.top)));
+      console.log(
+        `| | | ratio | ${(peer.build / ours.build).toFixed(1)}x faster | ${(peer.heap / Math.max(0.1, ours.heap)).toFixed(1)}x smaller | ${(peer.plain.p50 / ours.plain.p50).toFixed(0)}x / ${(peer.plain.p99 / ours.plain.p99).toFixed(0)}x faster | | | |`,
+      );
+    }
+  }
+  // Tokenizer alone: the regex definition against the scanner, over every field of the largest Zipf set.
+  const docs = generate(SIZES[SIZES.length - 1]!).map(toDocument);
+  const texts = docs.flatMap((d) => SEARCH_FIELDS.map((f) => d[f]));
+  const regexDefinition = (text: string): number => {
+    let count = 0;
+    for (const m of text.matchAll(/[\p{L}\p{N}]+(?:[_\-'.][\p{L}\p{N}]+)*/gu)) {
+      for (const piece of m[0].split(/[_\-'.]+/)) count += piece.split(/(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u).length;
+    }
+    return count;
+  };
+  const timeIt = (f: (text: string) => unknown): number => {
+    for (const x of texts.slice(0, 2000)) f(x);
+    const t = performance.now();
+    for (const x of texts) f(x);
+    return performance.now() - t;
+  };
+  const regexMs = timeIt(regexDefinition);
+  const scanMs = timeIt(tokenize);
+  console.log(`\ntokenize over ${texts.length.toLocaleString("en")} fields (${docs.length.toLocaleString("en")} Zipf recipes): regex definition ${regexMs.toFixed(0)} ms, scanner ${scanMs.toFixed(0)} ms (${(regexMs / scanMs).toFixed(1)}x)\n`);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) await main();

@@ -10,7 +10,7 @@
  * can only span letters, digits and `_-'.`, so any other ASCII character
  * (space, comma, bracket …) ends every match, and the text between two such
  * characters is tokenized on its own — by the scanner when it is all ASCII,
- * by the regexes otherwise.
+ * by the regexes from the first word touching a non-ASCII character on.
  */
 
 /** Longest token kept; longer runs (base64, hashes) only cost index space. */
@@ -50,8 +50,15 @@ function classAt(text: string, i: number): number {
 /** Receives each token in order. */
 export type TokenSink = (token: string) => void;
 
+/**
+ * Receives each token in order as `text[start, end)` without allocating it;
+ * when `joined`, the token is that range with its `_-'.` separators left out
+ * (the whole-compound form of `bevel_edges`).
+ */
+export type RangeSink = (text: string, start: number, end: number, joined: boolean) => void;
+
 /** The reference definition, used for chunks holding non-ASCII characters. */
-function regexTokens(text: string, emit: TokenSink): void {
+function regexTokens(text: string, emit: RangeSink): void {
   for (const match of text.matchAll(WORD)) {
     const word = match[0];
     if (word.length > MAX_WORD) continue;
@@ -59,91 +66,111 @@ function regexTokens(text: string, emit: TokenSink): void {
     for (const piece of word.split(SEPARATORS)) {
       for (const sub of piece.split(CAMEL)) if (sub) parts.push(sub);
     }
-    for (const part of parts) if (part.length <= MAX_TOKEN) emit(part);
+    for (const part of parts) if (part.length <= MAX_TOKEN) emit(part, 0, part.length, false);
     if (parts.length > 1) {
       const joined = parts.join("");
-      if (joined.length <= MAX_TOKEN) emit(joined);
+      if (joined.length <= MAX_TOKEN) emit(joined, 0, joined.length, false);
     }
   }
 }
 
 /** Splits one ASCII word [start, end) holding a separator or a capital, as regexTokens would. */
-function compoundTokens(text: string, start: number, end: number, emit: TokenSink): void {
-  const parts: string[] = [];
-  let partStart = start;
+function compoundTokens(text: string, start: number, end: number, emit: RangeSink): void {
+  // Part boundaries: each part is [cuts[i], stops[i]).
+  const cuts: number[] = [start];
+  const stops: number[] = [];
+  let separators = 0;
   let prev = 0;
   for (let k = start; k < end; k++) {
     const cls = classAt(text, k);
     if (cls & SEP) {
-      parts.push(text.slice(partStart, k));
-      partStart = k + 1;
+      stops.push(k);
+      cuts.push(k + 1);
+      separators++;
       prev = 0;
       continue;
     }
     if (cls & UPPER && (prev & LOWER || (prev & UPPER && k + 1 < end && classAt(text, k + 1) & LOWER))) {
-      parts.push(text.slice(partStart, k));
-      partStart = k;
+      stops.push(k);
+      cuts.push(k);
     }
     prev = cls;
   }
-  parts.push(text.slice(partStart, end));
-  for (const part of parts) if (part.length <= MAX_TOKEN) emit(part);
-  if (parts.length > 1) {
-    const joined = parts.join("");
-    if (joined.length <= MAX_TOKEN) emit(joined);
-  }
+  stops.push(end);
+  for (let i = 0; i < cuts.length; i++) if (stops[i]! - cuts[i]! <= MAX_TOKEN) emit(text, cuts[i]!, stops[i]!, false);
+  if (cuts.length > 1 && end - start - separators <= MAX_TOKEN) emit(text, start, end, separators > 0);
 }
 
-/** Words of an all-ASCII chunk [start, end) of letters, digits and separators. */
-function asciiTokens(text: string, start: number, end: number, emit: TokenSink): void {
-  let k = start;
-  while (k < end) {
-    while (k < end && classAt(text, k) & SEP) k++;
-    if (k >= end) return;
-    const wordStart = k;
+/**
+ * Hands text[from, next ASCII chunk breaker) to the regex definition; `from`
+ * is where a match can begin (no earlier match reaches past it), so the
+ * regex sees the rest of the chunk exactly as it would have in context.
+ * Returns where the scanner resumes.
+ */
+function wideChunk(text: string, from: number, emit: RangeSink): number {
+  let end = from;
+  while (end < text.length && classAt(text, end) !== 0) end++;
+  regexTokens(text.slice(from, end), emit);
+  return end;
+}
+
+/** Streams the tokens of `text` (bounded to its first MAX_INPUT characters) to `emit` as ranges. */
+export function eachTokenRange(text: string, emit: RangeSink): void {
+  const source = text.length > MAX_INPUT ? text.slice(0, MAX_INPUT) : text;
+  const n = source.length;
+  let i = 0;
+  outer: while (i < n) {
+    let cls = classAt(source, i);
+    if (!(cls & ALNUM)) {
+      i = cls & WIDE ? wideChunk(source, i, emit) : i + 1;
+      continue;
+    }
+    const wordStart = i;
     let compound = false;
     for (;;) {
-      let cls: number;
-      while (k < end && (cls = classAt(text, k)) & ALNUM) {
+      while (i < n && (cls = classAt(source, i)) & ALNUM) {
         if (cls & UPPER) compound = true;
-        k++;
+        i++;
       }
-      if (k + 1 < end && classAt(text, k) & SEP && classAt(text, k + 1) & ALNUM) {
-        compound = true;
-        k++;
-        continue;
+      if (i >= n) break;
+      if (cls & WIDE) {
+        // A non-ASCII character touches the word: the regex decides the whole chunk from here.
+        i = wideChunk(source, wordStart, emit);
+        continue outer;
+      }
+      if (cls & SEP && i + 1 < n) {
+        const next = classAt(source, i + 1);
+        if (next & ALNUM) {
+          compound = true;
+          i++;
+          continue;
+        }
+        if (next & WIDE) {
+          i = wideChunk(source, wordStart, emit);
+          continue outer;
+        }
       }
       break;
     }
-    const length = k - wordStart;
+    const length = i - wordStart;
     if (length > MAX_WORD) continue;
     if (!compound) {
-      if (length <= MAX_TOKEN) emit(text.slice(wordStart, k));
+      if (length <= MAX_TOKEN) emit(source, wordStart, i, false);
     } else {
-      compoundTokens(text, wordStart, k, emit);
+      compoundTokens(source, wordStart, i, emit);
     }
   }
+}
+
+/** The token a RangeSink received, as a string. */
+export function tokenText(text: string, start: number, end: number, joined: boolean): string {
+  const range = start === 0 && end === text.length ? text : text.slice(start, end);
+  return joined ? range.replace(/[_\-'.]/g, "") : range;
 }
 
 /** Streams the tokens of `text` (bounded to its first MAX_INPUT characters) to `emit`. */
 export function eachToken(text: string, emit: TokenSink): void {
-  const source = text.length > MAX_INPUT ? text.slice(0, MAX_INPUT) : text;
-  const n = source.length;
-  let chunkStart = 0;
-  let wide = false;
-  for (let i = 0; i <= n; i++) {
-    const cls = i < n ? classAt(source, i) : 0;
-    if (cls !== 0) {
-      if (cls & WIDE) wide = true;
-      continue;
-    }
-    if (i > chunkStart) {
-      if (wide) regexTokens(source.slice(chunkStart, i), emit);
-      else asciiTokens(source, chunkStart, i, emit);
-    }
-    chunkStart = i + 1;
-    wide = false;
-  }
+  eachTokenRange(text, (t, start, end, joined) => emit(tokenText(t, start, end, joined)));
 }
 
 export function tokenize(text: string): string[] {

@@ -1,6 +1,8 @@
+import MiniSearch, { type SearchResult } from "minisearch";
 import { describe, expect, it } from "vitest";
-import { toDocument } from "../../../src/recipes/search/document.js";
-import { LexicalIndex, lexicalTerms } from "../../../src/recipes/search/lexical.js";
+import { FIELD_BOOST, SEARCH_FIELDS, toDocument, type SearchDocument } from "../../../src/recipes/search/document.js";
+import { LexicalIndex, lexicalTerms, type LexicalMatch } from "../../../src/recipes/search/lexical.js";
+import { processTerm, tokenize } from "../../../src/recipes/search/tokenize.js";
 import { md, yaml } from "./fixtures.js";
 
 function index(...recipes: Parameters<typeof toDocument>[0][]): LexicalIndex {
@@ -62,5 +64,280 @@ describe("lexical index on a large catalog", () => {
     for (let i = 0; i < 600; i++) ix.put(toDocument(md("s", `r${String(i).padStart(3, "0")}`, i === 7 ? "bevel mesh" : "mesh")));
     expect(ix.search("bevel mesh", all, 10).map((m) => m.id)).toEqual(["s/r007"]);
     expect(ix.search("mesh", all, 600)).toHaveLength(600);
+  });
+});
+
+/**
+ * The MiniSearch-backed index this one replaced, kept as the ranking
+ * reference: same options, same query path, same coverage.
+ */
+class MiniSearchReference {
+  private readonly mini = new (class extends MiniSearch<SearchDocument> {
+    documentFrequency(term: string): number {
+      const fields = this._index.get(term);
+      let df = 0;
+      if (fields) for (const docs of fields.values()) df = Math.max(df, docs.size);
+      return df;
+    }
+  })({
+    idField: "id",
+    fields: SEARCH_FIELDS,
+    storeFields: [],
+    tokenize: (text) => tokenize(text),
+    processTerm: (term) => processTerm(term),
+    searchOptions: { boost: FIELD_BOOST },
+  });
+
+  constructor(docs: readonly SearchDocument[]) {
+    this.mini.addAll(docs as SearchDocument[]);
+  }
+
+  search(text: string, accept: (id: string) => boolean, limit: number): LexicalMatch[] {
+    const all = lexicalTerms(text);
+    if (all.length === 0) return [];
+    const n = this.mini.documentCount;
+    const df = all.map((t) => Math.min(n, this.mini.documentFrequency(t)));
+    const common = Math.max(500, n * 0.1);
+    const rarest = Math.min(...df);
+    const terms = all.filter((_, i) => df[i]! <= common || df[i] === rarest);
+    const known = new Set(terms.filter((t) => df[all.indexOf(t)]! > 0));
+    const results = this.mini.search(terms.join(" "), {
+      tokenize: () => terms,
+      processTerm: (t) => t,
+      prefix: (term) => term.length >= 3 && !known.has(term),
+      fuzzy: (term) => (term.length >= 5 && !known.has(term) ? 0.2 : false),
+      maxFuzzy: 2,
+      filter: (r: SearchResult) => accept(r.id as string),
+    });
+    const idf = terms.map((t) => {
+      const d = df[all.indexOf(t)]!;
+      return Math.log(1 + (n - d + 0.5) / (d + 0.5));
+    });
+    const total = idf.reduce((a, b) => a + b, 0);
+    const matches = results.map((r) => {
+      let sum = 0;
+      terms.forEach((q, i) => {
+        if (r.terms.includes(q)) sum += idf[i]!;
+        else if (r.terms.some((t) => t.startsWith(q))) sum += 0.7 * idf[i]!;
+        else if (r.queryTerms.includes(q)) sum += 0.4 * idf[i]!;
+      });
+      return { id: r.id as string, raw: r.score, coverage: total > 0 ? sum / total : 0 };
+    });
+    matches.sort((a, b) => b.raw - a.raw || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return matches.slice(0, limit);
+  }
+}
+
+const VOCABULARY = [
+  ..."bevel bevelled beveling extrude extruder edge edges mesh meshes vertex vertices smooth smoothing relax uv uvs camera cameras export exporter exports render renderer light".split(" "),
+  ..."polyReduce bevel_edges fem-review mesh_ops__bevel_edges HTTPServer maya2024 uv2d café naïve 日本語 Ärger".split(" "),
+  ..."the a of to and with for how".split(" "),
+];
+const QUERY_EXTRAS = ["bev", "bevell", "extrud", "smoth", "vertx", "camra", "expor", "rendr", "zzz", "cafe", "uv", "poly", "meshops", "http"];
+
+function randomDoc(r: () => number, id: string): SearchDocument {
+  const words = (max: number): string => Array.from({ length: Math.floor(r() * max) }, () => VOCABULARY[Math.floor(r() * VOCABULARY.length)]!).join(" ");
+  return { id, name: words(4), tags: words(3), hint: words(3), description: words(12), steps: words(20), body: words(60), skill: words(2) };
+}
+
+function randomQuery(r: () => number): string {
+  const pool = [...VOCABULARY, ...QUERY_EXTRAS];
+  return Array.from({ length: 1 + Math.floor(r() * 5) }, () => pool[Math.floor(r() * pool.length)]!).join(" ");
+}
+
+function prng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Same matches, raw scores and coverage (to rounding), and an order that follows them. */
+function expectSameRanking(ours: readonly LexicalMatch[], reference: readonly LexicalMatch[], query: string): void {
+  expect(ours.map((m) => m.id).sort(), query).toEqual(reference.map((m) => m.id).sort());
+  const ref = new Map(reference.map((m) => [m.id, m]));
+  for (const m of ours) {
+    const want = ref.get(m.id)!;
+    expect(Math.abs(m.raw - want.raw), `${query} ${m.id} raw`).toBeLessThan(1e-9 * Math.max(1, want.raw));
+    expect(m.coverage, `${query} ${m.id} coverage`).toBeCloseTo(want.coverage, 12);
+  }
+  for (let i = 1; i < ours.length; i++) {
+    const a = ours[i - 1]!;
+    const b = ours[i]!;
+    expect(a.raw > b.raw || (a.raw === b.raw && a.id < b.id), `${query} order at ${i}`).toBe(true);
+  }
+}
+
+describe("lexical index ranks as MiniSearch did", () => {
+  for (const [label, compactAfter] of [["without compaction", undefined], ["compacting every few postings", 7]] as const) {
+    it(`on random corpora with replacements and removals (${label})`, () => {
+      for (let seed = 1; seed <= 6; seed++) {
+        const r = prng(seed);
+        const ix = new LexicalIndex(compactAfter === undefined ? {} : { compactAfter });
+        const live = new Map<string, SearchDocument>();
+        for (let i = 0; i < 80; i++) {
+          const doc = randomDoc(r, `s/d${i}`);
+          ix.put(doc);
+          live.set(doc.id, doc);
+        }
+        for (let step = 0; step < 60; step++) {
+          const id = `s/d${Math.floor(r() * 100)}`;
+          if (r() < 0.3) {
+            ix.remove(id);
+            live.delete(id);
+          } else {
+            const doc = randomDoc(r, id);
+            ix.put(doc);
+            live.delete(id);
+            live.set(id, doc);
+          }
+          if (step % 10 === 0) ix.search(randomQuery(r), all, 5);
+        }
+        expect(ix.size).toBe(live.size);
+        const reference = new MiniSearchReference([...live.values()]);
+        for (let q = 0; q < 40; q++) {
+          const query = randomQuery(r);
+          expectSameRanking(ix.search(query, all, 1000), reference.search(query, all, 1000), query);
+          const odd = (id: string): boolean => id.length % 2 === 1;
+          const top = ix.search(query, odd, 3);
+          const want = reference.search(query, odd, 1000);
+          expect(top.map((m) => m.raw)).toEqual(want.slice(0, top.length).map((m) => expect.closeTo(m.raw, 9) as unknown as number));
+          expect(top.length).toBe(Math.min(3, want.length));
+        }
+      }
+    });
+  }
+
+  it("skips common words the same way on a catalog past the skipping threshold", () => {
+    const r = prng(99);
+    const docs = Array.from({ length: 700 }, (_, i) => randomDoc(r, `big/${i}`));
+    const ix = new LexicalIndex({ compactAfter: 500 });
+    for (const d of docs) ix.put(d);
+    const reference = new MiniSearchReference(docs);
+    for (let q = 0; q < 25; q++) {
+      const query = randomQuery(r);
+      expectSameRanking(ix.search(query, all, 5000), reference.search(query, all, 5000), query);
+    }
+  });
+});
+
+function doc(id: string, fields: Partial<Omit<SearchDocument, "id">> = {}): SearchDocument {
+  return { id, name: "", tags: "", hint: "", description: "", steps: "", body: "", skill: "", ...fields };
+}
+
+describe("lexical index on hostile input", () => {
+  it("bounds a huge query to its first terms", () => {
+    const ix = new LexicalIndex();
+    ix.put(doc("s/a", { name: "bevel" }));
+    const query = `bevel ${Array.from({ length: 50_000 }, (_, i) => `w${i}`).join(" ")}`;
+    expect(ix.search(query, all, 10).map((m) => m.id)).toEqual(["s/a"]);
+    // Past the 32-term cut the word is not looked at.
+    expect(ix.search(`${Array.from({ length: 40 }, (_, i) => `w${i}`).join(" ")} bevel`, all, 10)).toEqual([]);
+    expect(ix.search("x".repeat(1_000_000), all, 10)).toEqual([]);
+  });
+
+  it("indexes a 10,000-term document up to the tokenizer's input cap and removes it whole", () => {
+    const ix = new LexicalIndex();
+    const words = Array.from({ length: 10_000 }, (_, i) => `t${i.toString(36)}x`);
+    ix.put(doc("s/huge", { body: words.join(" "), steps: words.slice(0, 500).join(" ") }));
+    ix.put(doc("s/small", { name: "t0x" }));
+    expect(ix.search("t5x", all, 10).map((m) => m.id)).toEqual(["s/huge"]);
+    // 20,000 characters hold the first ~3,900 words; later ones are not
+    // indexed (at most a typo neighbour matches).
+    expect(ix.search(words[9_000]!, all, 10).every((m) => m.coverage < 1)).toBe(true);
+    expect(ix.search(words[3_000]!, all, 10).map((m) => [m.id, m.coverage])).toEqual([["s/huge", 1]]);
+    expect(ix.search("t0x", all, 10).map((m) => m.id)).toEqual(["s/small", "s/huge"]);
+    ix.remove("s/huge");
+    expect(ix.size).toBe(1);
+    expect(ix.search("t5x", all, 10)).toEqual([]);
+    expect(ix.search("t0x", all, 10).map((m) => m.id)).toEqual(["s/small"]);
+  });
+
+  it("handles empty documents and queries with nothing to search", () => {
+    const ix = new LexicalIndex();
+    ix.put(doc("s/empty"));
+    expect(ix.size).toBe(1);
+    for (const q of ["", "   ", "the of and", "!!! ???", "\u0000\uffff"]) expect(ix.search(q, all, 10)).toEqual([]);
+    ix.put(doc("s/full", { description: "scatter points" }));
+    expect(ix.search("scatter", all, 10).map((m) => m.id)).toEqual(["s/full"]);
+    ix.remove("s/empty");
+    ix.remove("s/empty");
+    expect(ix.size).toBe(1);
+  });
+
+  it("matches unicode words through case folding and typos", () => {
+    const ix = new LexicalIndex();
+    ix.put(doc("s/a", { description: "Café naïve 日本語 Ärger" }));
+    for (const q of ["CAFÉ", "ärger", "日本語", "naive", "cafés"]) expect(ix.search(q, all, 10).map((m) => m.id), q).toEqual(["s/a"]);
+  });
+
+  it("treats odd limits as no or every result", () => {
+    const ix = new LexicalIndex();
+    for (let i = 0; i < 5; i++) ix.put(doc(`s/${i}`, { name: "mesh" }));
+    expect(ix.search("mesh", all, 0)).toEqual([]);
+    expect(ix.search("mesh", all, -3)).toEqual([]);
+    expect(ix.search("mesh", all, Number.NaN)).toEqual([]);
+    expect(ix.search("mesh", all, Number.POSITIVE_INFINITY)).toHaveLength(5);
+    expect(ix.search("mesh", all, 2.9)).toHaveLength(2);
+  });
+
+  it("stays consistent when accept throws, and refuses re-entry", () => {
+    const ix = new LexicalIndex();
+    for (let i = 0; i < 5; i++) ix.put(doc(`s/${i}`, { name: "mesh", body: i === 2 ? "mesh mesh" : "" }));
+    const before = ix.search("mesh", all, 10);
+    expect(() =>
+      ix.search(
+        "mesh",
+        () => {
+          throw new Error("filter bug");
+        },
+        10,
+      ),
+    ).toThrow("filter bug");
+    expect(ix.search("mesh", all, 10)).toEqual(before);
+    expect(() => ix.search("mesh", () => ix.search("mesh", all, 1).length > 0, 10)).toThrow(/re-entered/);
+    expect(ix.search("mesh", all, 10)).toEqual(before);
+  });
+
+  it("expands an unknown stub to its closest terms only", () => {
+    const ix = new LexicalIndex();
+    for (let i = 0; i < 1000; i++) ix.put(doc(`s/${i}`, { name: `pre${i}xyz` }));
+    const hits = ix.search("pre", all, 2000);
+    expect(hits.length).toBe(256);
+    // Shortest expansions first: the one- and two-digit names are all kept.
+    const ids = new Set(hits.map((m) => m.id));
+    for (let i = 0; i < 100; i++) expect(ids.has(`s/${i}`)).toBe(true);
+  });
+});
+
+describe("lexical index compaction", () => {
+  it("drops dead terms and slots and keeps answering the same", () => {
+    const r = prng(7);
+    const ix = new LexicalIndex({ compactAfter: 8 });
+    const live = new Map<string, SearchDocument>();
+    // Waves of documents with words of their own, most removed again: the
+    // dictionary renumbers once dead terms dominate.
+    for (let wave = 0; wave < 6; wave++) {
+      for (let i = 0; i < 40; i++) {
+        const id = `w${wave}/d${i}`;
+        const d = doc(id, { name: `only${wave}x${i} shared`, body: randomDoc(r, id).body });
+        ix.put(d);
+        live.set(id, d);
+      }
+      for (let i = 0; i < 40; i++) {
+        if (i % 4 === 0) continue;
+        ix.remove(`w${wave}/d${i}`);
+        live.delete(`w${wave}/d${i}`);
+      }
+      ix.search("shared", all, 1);
+    }
+    const reference = new MiniSearchReference([...live.values()]);
+    for (const q of ["shared", "only5x4", "only0x8 bevel", "only3x5", "onl", "only2x1", "shared mesh vertex"]) {
+      expectSameRanking(ix.search(q, all, 1000), reference.search(q, all, 1000), q);
+    }
+    expect(ix.search("only3x5", all, 10).every((m) => m.coverage < 1)).toBe(true);
+    expect(ix.size).toBe(live.size);
   });
 });

@@ -1,0 +1,211 @@
+import { ensure, u32, u8 } from "./grow.js";
+
+/**
+ * Documents, field lengths, document frequencies and postings of the lexical
+ * index, all in flat typed arrays.
+ *
+ * A document lives in a slot; a posting is (slot, field, tf) for one term.
+ * Postings sit in two places: `main`, a compressed-row layout (per term one
+ * contiguous range) built by `compact()`, and `delta`, an append log of what
+ * was added since. Removing a document only clears its slot's `alive` flag
+ * and takes its counts out of the statistics; its postings are dropped at the
+ * next compaction, which also renumbers slots and, when many terms died,
+ * terms. The owner compacts when `needsCompaction` says the delta or the
+ * dead share has grown past what a query should scan.
+ */
+export class PostingStore<D> {
+  readonly fields: number;
+  /** Per slot: its id. Dead slots keep theirs until compaction. */
+  ids: string[] = [];
+  /** Per live slot: the document, to find its terms again when it is removed. */
+  private docs: (D | undefined)[] = [];
+  /** Live id -> slot. */
+  slotOf = new Map<string, number>();
+  alive: Uint8Array = new Uint8Array(0);
+  /** slot * fields + field -> length of that field (unique tokens, as MiniSearch counts). */
+  lengths: Uint32Array = new Uint32Array(0);
+  /** Sum of each field's length over live documents. */
+  readonly lengthSum: Float64Array;
+  /** term * fields + field -> live documents holding the term in that field. */
+  df: Uint32Array = new Uint32Array(0);
+  /** Main postings: term t's pairs are main[2*offsets[t] .. 2*offsets[t+1]). */
+  offsets: Uint32Array = new Uint32Array(1);
+  main: Uint32Array = new Uint32Array(0);
+  /** Delta postings since the last compaction, one (term, slot, meta) triple each. */
+  delta: Uint32Array = new Uint32Array(0);
+  deltaCount = 0;
+  slotCount = 0;
+  liveCount = 0;
+  private deadPostings = 0;
+  private postingsPerSlot: Uint32Array = new Uint32Array(0);
+
+  constructor(fields: number) {
+    this.fields = fields;
+    this.lengthSum = new Float64Array(fields);
+  }
+
+  /** Terms the main layout covers; newer ids have delta postings only. */
+  get mainTerms(): number {
+    return this.offsets.length - 1;
+  }
+
+  /** Opens a slot for a document; its postings and lengths follow. */
+  openSlot(id: string, doc: D): number {
+    const slot = this.slotCount++;
+    this.ids[slot] = id;
+    this.docs[slot] = doc;
+    this.slotOf.set(id, slot);
+    this.alive = ensure(this.alive, this.slotCount, u8);
+    this.alive[slot] = 1;
+    this.lengths = ensure(this.lengths, this.slotCount * this.fields, u32);
+    this.postingsPerSlot = ensure(this.postingsPerSlot, this.slotCount, u32);
+    this.liveCount++;
+    return slot;
+  }
+
+  setLength(slot: number, field: number, length: number): void {
+    this.lengths[slot * this.fields + field] = length;
+    this.lengthSum[field]! += length;
+  }
+
+  /** One (term, field, tf) of the document in `slot`. */
+  addPosting(term: number, slot: number, field: number, tf: number): void {
+    const cell = term * this.fields + field;
+    if (cell >= this.df.length) this.df = ensure(this.df, cell + 1, u32);
+    this.df[cell]!++;
+    const at = this.deltaCount++ * 3;
+    if (at + 3 > this.delta.length) this.delta = ensure(this.delta, at + 3, u32);
+    this.delta[at] = term;
+    this.delta[at + 1] = slot;
+    this.delta[at + 2] = field | (Math.min(tf, 0x1fffffff) << 3);
+    this.postingsPerSlot[slot]!++;
+  }
+
+  /** Takes a slot's document out; `termsOf` lists its (term, field) pairs once each. */
+  doc(slot: number): D | undefined {
+    return this.docs[slot];
+  }
+
+  kill(slot: number, termsOf: (visit: (term: number, field: number) => void) => void): void {
+    if (!this.alive[slot]) return;
+    this.alive[slot] = 0;
+    this.slotOf.delete(this.ids[slot]!);
+    this.docs[slot] = undefined;
+    this.liveCount--;
+    for (let f = 0; f < this.fields; f++) this.lengthSum[f]! -= this.lengths[slot * this.fields + f]!;
+    termsOf((term, field) => {
+      this.df[term * this.fields + field]!--;
+    });
+    this.deadPostings += this.postingsPerSlot[slot]!;
+  }
+
+  /** Live documents holding `term`, approximated by its most common field (as MiniSearch's callers did). */
+  documentFrequency(term: number): number {
+    let best = 0;
+    const base = term * this.fields;
+    if (base >= this.df.length) return 0;
+    for (let f = 0; f < this.fields; f++) if (this.df[base + f]! > best) best = this.df[base + f]!;
+    return best;
+  }
+
+  needsCompaction(deltaLimit: number): boolean {
+    if (this.deltaCount > deltaLimit) return true;
+    return this.deadPostings > Math.max(deltaLimit, (this.main.length / 2 + this.deltaCount) / 4);
+  }
+
+  /** Terms with no live posting left (candidates for the dictionary to drop). */
+  deadTerms(termCount: number): number {
+    let dead = 0;
+    for (let t = 0; t < termCount; t++) if (this.documentFrequency(t) === 0) dead++;
+    return dead;
+  }
+
+  /**
+   * Rebuilds main from the live postings of main and delta, renumbering slots
+   * densely; `termMap` (old term -> new term, -1 dropped) renumbers terms too.
+   */
+  compact(termCount: number, termMap: Int32Array | null): void {
+    const F = this.fields;
+    const newTerms = termMap ? countKept(termMap) : termCount;
+    const slotMap = new Int32Array(this.slotCount).fill(-1);
+    let slots = 0;
+    for (let s = 0; s < this.slotCount; s++) if (this.alive[s]) slotMap[s] = slots++;
+    const mapTerm = (t: number): number => (termMap ? termMap[t]! : t);
+
+    const counts = new Uint32Array(newTerms + 1);
+    const oldTerms = this.mainTerms;
+    for (let t = 0; t < oldTerms; t++) {
+      const to = mapTerm(t);
+      if (to < 0) continue;
+      for (let p = this.offsets[t]!; p < this.offsets[t + 1]!; p++) if (slotMap[this.main[2 * p]!]! >= 0) counts[to + 1]!++;
+    }
+    for (let i = 0; i < this.deltaCount; i++) {
+      const to = mapTerm(this.delta[3 * i]!);
+      if (to >= 0 && slotMap[this.delta[3 * i + 1]!]! >= 0) counts[to + 1]!++;
+    }
+    for (let t = 0; t < newTerms; t++) counts[t + 1]! += counts[t]!;
+    const offsets = counts;
+    const fill = offsets.slice(0, newTerms);
+    const main = new Uint32Array(2 * offsets[newTerms]!);
+    for (let t = 0; t < oldTerms; t++) {
+      const to = mapTerm(t);
+      if (to < 0) continue;
+      for (let p = this.offsets[t]!; p < this.offsets[t + 1]!; p++) {
+        const slot = slotMap[this.main[2 * p]!]!;
+        if (slot < 0) continue;
+        const at = fill[to]!++;
+        main[2 * at] = slot;
+        main[2 * at + 1] = this.main[2 * p + 1]!;
+      }
+    }
+    for (let i = 0; i < this.deltaCount; i++) {
+      const to = mapTerm(this.delta[3 * i]!);
+      const slot = slotMap[this.delta[3 * i + 1]!]!;
+      if (to < 0 || slot < 0) continue;
+      const at = fill[to]!++;
+      main[2 * at] = slot;
+      main[2 * at + 1] = this.delta[3 * i + 2]!;
+    }
+
+    const ids: string[] = new Array<string>(slots);
+    const docs: (D | undefined)[] = new Array<D | undefined>(slots);
+    const slotOf = new Map<string, number>();
+    const lengths = new Uint32Array(slots * F);
+    const perSlot = new Uint32Array(slots);
+    for (let s = 0; s < this.slotCount; s++) {
+      const to = slotMap[s]!;
+      if (to < 0) continue;
+      ids[to] = this.ids[s]!;
+      docs[to] = this.docs[s];
+      slotOf.set(this.ids[s]!, to);
+      lengths.set(this.lengths.subarray(s * F, s * F + F), to * F);
+      perSlot[to] = this.postingsPerSlot[s]!;
+    }
+    if (termMap) {
+      const df = new Uint32Array(newTerms * F);
+      for (let t = 0; t < termMap.length; t++) {
+        const to = termMap[t]!;
+        if (to >= 0) df.set(this.df.subarray(t * F, t * F + F), to * F);
+      }
+      this.df = df;
+    }
+    this.ids = ids;
+    this.docs = docs;
+    this.slotOf = slotOf;
+    this.alive = new Uint8Array(slots).fill(1);
+    this.lengths = lengths;
+    this.postingsPerSlot = perSlot;
+    this.slotCount = slots;
+    this.offsets = offsets;
+    this.main = main;
+    this.delta = new Uint32Array(0);
+    this.deltaCount = 0;
+    this.deadPostings = 0;
+  }
+}
+
+function countKept(map: Int32Array): number {
+  let n = 0;
+  for (let i = 0; i < map.length; i++) if (map[i]! >= 0) n++;
+  return n;
+}
