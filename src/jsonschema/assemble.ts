@@ -18,10 +18,11 @@ import { lengthWithin } from "./keywords/string-length.js";
 const ALWAYS: Check = () => true;
 
 export function assembleNode(compiled: readonly CompiledKeyword[]): Check {
-  const general = assembleGeneral(compiled);
-  if (compiled.some((c) => c.late === true)) return general;
   const typed = compiled.find((c) => c.singleType !== undefined);
-  if (typed === undefined) return general;
+  if (typed === undefined || compiled.some((c) => c.late === true)) return assembleGeneral(compiled);
+  // Built on first use: most nodes of most schemas never collect an error.
+  let built: Check | null = null;
+  const general: Check = (inst, st, ev, path) => (built ??= assembleGeneral(compiled))(inst, st, ev, path);
   const kind = typed.singleType!;
   const group = groupOf(kind);
   const rest: CompiledKeyword[] = [];

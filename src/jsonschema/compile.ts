@@ -9,10 +9,11 @@ import type { Check, CompiledKeyword, KeywordContext, SchemaNode } from "./conte
 import type { SchemaErrorCode as Code } from "./types.js";
 import { own, pushError, schemaFault } from "./context.js";
 import { assembleNode } from "./assemble.js";
+import type { AnchorResult } from "./anchors.js";
 import { collectAnchors, refusedCoreKeyword } from "./anchors.js";
 import { findCycle } from "./cycles.js";
 import { isPlainObject } from "./json.js";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES, jsonByteLength, measure } from "./limits.js";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES, measureSchema } from "./limits.js";
 import {
   IN_PLACE_APPLICATORS,
   KEYWORD_TABLE,
@@ -43,13 +44,14 @@ export function compileSchema(schema: unknown, options?: CompileOptions): Compil
   const maxNodes = options?.maxNodes ?? DEFAULT_MAX_NODES;
   const maxBytes = options?.maxBytes ?? DEFAULT_MAX_BYTES;
 
-  const fault = measure(schema, maxDepth, maxNodes, true);
+  const { fault, special } = measureSchema(schema, maxDepth, maxNodes, maxBytes);
   if (fault === "too_deep") return refuse("too_deep", `Schema nests deeper than ${maxDepth} levels`, "");
   if (fault === "too_many_nodes") return refuse("too_many_nodes", `Schema has more than ${maxNodes} nodes`, "");
   if (fault === "not_json") return refuse("malformed", "Schema is not a JSON value", "");
-  if (jsonByteLength(schema) > maxBytes) return refuse("too_large", `Schema is larger than ${maxBytes} bytes of JSON`, "");
+  if (fault === "too_large") return refuse("too_large", `Schema is larger than ${maxBytes} bytes of JSON`, "");
 
-  const anchors = collectAnchors(schema);
+  // Without any key it could report, the anchor walk finds nothing and refuses nothing.
+  const anchors: AnchorResult = special ? collectAnchors(schema) : { ok: true, anchors: new Map() };
   if (!anchors.ok) return { ok: false, error: anchors.error };
 
   const cc: CompileContext = {
@@ -85,6 +87,21 @@ function fail(cc: CompileContext, code: SchemaErrorCode, message: string, pointe
 }
 
 const ALWAYS: Check = () => true;
+
+/** keyword → indices of the KEYWORD_TABLE entries it switches on (read-only after load). */
+const ENTRIES_BY_KEYWORD: ReadonlyMap<string, readonly number[]> = (() => {
+  const map = new Map<string, number[]>();
+  KEYWORD_TABLE.forEach((entry, i) => {
+    for (const k of entry.keywords) {
+      const list = map.get(k);
+      if (list === undefined) map.set(k, [i]);
+      else list.push(i);
+    }
+  });
+  return map;
+})();
+
+const IN_PLACE: ReadonlySet<string> = new Set(IN_PLACE_APPLICATORS);
 
 function compileNode(cc: CompileContext, value: unknown, pointer: string): SchemaNode {
   const cached = cc.nodes.get(pointer);
@@ -124,13 +141,21 @@ function compileInto(cc: CompileContext, value: unknown, node: SchemaNode): Sche
   if (!checkCoreKeywords(cc, value, pointer)) return node;
 
   const kc = new NodeContext(cc, value, pointer);
-  const hasInPlace = IN_PLACE_APPLICATORS.some((k) => Object.hasOwn(value, k));
+  // One pass over the schema's own keys marks the table entries it uses.
+  const present = new Uint8Array(KEYWORD_TABLE.length);
+  let hasInPlace = false;
+  for (const k in value) {
+    const entries = ENTRIES_BY_KEYWORD.get(k);
+    if (entries !== undefined) for (const e of entries) present[e] = 1;
+    if (IN_PLACE.has(k)) hasInPlace = true;
+  }
   const staticProps = !hasInPlace && Object.hasOwn(value, "unevaluatedProperties") && !Object.hasOwn(value, "additionalProperties");
   const staticItems =
     !hasInPlace && Object.hasOwn(value, "unevaluatedItems") && !Object.hasOwn(value, "items") && !Object.hasOwn(value, "contains");
   const compiled: CompiledKeyword[] = [];
-  for (const entry of KEYWORD_TABLE) {
-    if (!entry.keywords.some((k) => Object.hasOwn(value, k))) {
+  for (let e = 0; e < KEYWORD_TABLE.length; e++) {
+    const entry = KEYWORD_TABLE[e]!;
+    if (present[e] === 0) {
       // The static variants also run when only the unevaluated keyword is present.
       if (!(staticProps && entry.compile === compileProperties) && !(staticItems && entry.compile === compileItems)) continue;
     }

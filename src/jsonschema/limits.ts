@@ -19,7 +19,7 @@ export function measure(value: unknown, maxDepth: number, maxNodes: number, stri
   if (typeof value !== "object" || value === null) {
     return strict && !isJsonScalar(value) ? "not_json" : maxNodes < 1 ? "too_many_nodes" : null;
   }
-  const left = strict ? walkStrict(value, 1, maxDepth, maxNodes - 1) : walk(value, 1, maxDepth, maxNodes - 1);
+  const left = strict ? walkStrict(value, 1, maxDepth, maxNodes - 1, null) : walk(value, 1, maxDepth, maxNodes - 1);
   return left >= 0 ? null : left === TOO_DEEP ? "too_deep" : left === TOO_MANY ? "too_many_nodes" : "not_json";
 }
 
@@ -54,18 +54,77 @@ function walk(v: object, depth: number, maxDepth: number, budget: number): numbe
   return budget;
 }
 
-function walkStrict(v: object, depth: number, maxDepth: number, budget: number): number {
+function walkStrict(v: object, depth: number, maxDepth: number, budget: number, tally: SchemaTally | null): number {
   if (depth > maxDepth) return TOO_DEEP;
   if (!Array.isArray(v) && !isPlainRecord(v)) return NOT_JSON;
-  const values = Array.isArray(v) ? v : Object.keys(v).map((k) => (v as Record<string, unknown>)[k]);
-  if ((budget -= values.length) < 0) return TOO_MANY;
-  for (const x of values) {
-    if (typeof x === "object" && x !== null) {
-      budget = walkStrict(x as object, depth + 1, maxDepth, budget);
+  if (Array.isArray(v)) {
+    if ((budget -= v.length) < 0) return TOO_MANY;
+    if (tally !== null) tally.bytes += 2 + v.length;
+    for (let i = 0; i < v.length; i++) {
+      budget = walkValue(v[i], depth, maxDepth, budget, tally);
       if (budget < 0) return budget;
-    } else if (!isJsonScalar(x)) return NOT_JSON;
+    }
+    return budget;
+  }
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o);
+  if ((budget -= keys.length) < 0) return TOO_MANY;
+  if (tally !== null) tally.bytes += 2;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    if (tally !== null) {
+      // quotes, colon, comma; at most 6 bytes per UTF-16 unit (\u001f, \udc00).
+      tally.bytes += 4 + 6 * k.length;
+      if (k.charCodeAt(0) === 36 /* $ */ && (k !== "$schema" || depth > 1) && SPECIAL_KEYS.has(k)) tally.special = true;
+    }
+    budget = walkValue(o[k], depth, maxDepth, budget, tally);
+    if (budget < 0) return budget;
   }
   return budget;
+}
+
+function walkValue(x: unknown, depth: number, maxDepth: number, budget: number, tally: SchemaTally | null): number {
+  if (typeof x === "object" && x !== null) return walkStrict(x, depth + 1, maxDepth, budget, tally);
+  if (!isJsonScalar(x)) return NOT_JSON;
+  if (tally !== null) tally.bytes += typeof x === "string" ? 2 + 6 * x.length : 32;
+  return budget;
+}
+
+/**
+ * Keys that can make `collectAnchors` find something: `$anchor`, and the keywords it
+ * refuses. A `$schema` in the root object is not counted (compiling the root checks it first).
+ */
+const SPECIAL_KEYS: ReadonlySet<string> = new Set(["$anchor", "$id", "$dynamicRef", "$dynamicAnchor", "$schema"]);
+
+interface SchemaTally {
+  /** An upper bound on the UTF-8 size of the value's JSON text. */
+  bytes: number;
+  special: boolean;
+}
+
+export interface SchemaMeasure {
+  readonly fault: MeasureFault | "too_large" | null;
+  /** A key that `collectAnchors` must look at occurs somewhere (see SPECIAL_KEYS). */
+  readonly special: boolean;
+}
+
+/**
+ * The schema's bounds in one walk: levels, nodes, JSON-ness, and size. The size is bounded
+ * from above on the way; only a schema whose bound passes `maxBytes` is serialised to be
+ * measured exactly.
+ */
+export function measureSchema(value: unknown, maxDepth: number, maxNodes: number, maxBytes: number): SchemaMeasure {
+  const tally: SchemaTally = { bytes: 0, special: false };
+  let fault: MeasureFault | "too_large" | null;
+  if (typeof value !== "object" || value === null) {
+    fault = !isJsonScalar(value) ? "not_json" : maxNodes < 1 ? "too_many_nodes" : null;
+    tally.bytes = 32 + (typeof value === "string" ? 6 * value.length : 0);
+  } else {
+    const left = walkStrict(value, 1, maxDepth, maxNodes - 1, tally);
+    fault = left >= 0 ? null : left === TOO_DEEP ? "too_deep" : left === TOO_MANY ? "too_many_nodes" : "not_json";
+  }
+  if (fault === null && tally.bytes > maxBytes && jsonByteLength(value) > maxBytes) fault = "too_large";
+  return { fault, special: tally.special };
 }
 
 function isJsonScalar(v: unknown): boolean {

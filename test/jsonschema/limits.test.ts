@@ -1,7 +1,8 @@
 /** Schema and instance bounds (SPEC §7): 128 levels, 10,000 nodes, 1 MiB of schema JSON. */
 import { describe, expect, it } from "vitest";
 import { compileSchema } from "../../src/jsonschema/index.js";
-import { measure } from "../../src/jsonschema/limits.js";
+import fc from "fast-check";
+import { measure, measureSchema } from "../../src/jsonschema/limits.js";
 import { compiled, refusal } from "./helpers.js";
 
 /** `levels` nested `not` objects: each is one container level. */
@@ -104,5 +105,51 @@ describe("instance limits", () => {
     const deep = nestedArray(200);
     expect(compiled({ const: [] }).validate(deep).valid).toBe(false);
     expect(compiled({ uniqueItems: true }).validate([deep, deep]).errors[0]!.keyword).toBe("maxDepth");
+  });
+});
+
+describe("measureSchema (one walk for levels, nodes, size and special keys)", () => {
+  const utf8 = (v: unknown) => Buffer.byteLength(JSON.stringify(v), "utf8");
+
+  it("refuses too_large exactly when the JSON text passes maxBytes", () => {
+    const json = fc.letrec<{ v: unknown }>((tie) => ({
+      v: fc.oneof(
+        { depthSize: "small" },
+        fc.oneof(fc.string({ unit: "binary" }), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null)),
+        fc.array(tie("v"), { maxLength: 4 }),
+        fc.dictionary(fc.string({ unit: "binary", maxLength: 4 }), tie("v"), { maxKeys: 4 }),
+      ),
+    })).v.map((v) => JSON.parse(JSON.stringify(v)) as unknown);
+    fc.assert(
+      fc.property(json, fc.integer({ min: -2, max: 2 }), (v, delta) => {
+        const limit = Math.max(0, utf8(v) + delta);
+        expect(measureSchema(v, 128, 10_000, limit).fault === "too_large").toBe(utf8(v) > limit);
+      }),
+      { numRuns: 300, seed: 7 },
+    );
+  });
+
+  it("escapes and lone surrogates count as JSON.stringify writes them", () => {
+    const v = { description: "\u0001\n\"\\\ud800é😀" };
+    expect(measureSchema(v, 128, 10_000, utf8(v)).fault).toBeNull();
+    expect(measureSchema(v, 128, 10_000, utf8(v) - 1).fault).toBe("too_large");
+  });
+
+  it("flags keys the anchor walk must see; a root $schema alone is not one", () => {
+    const special = (v: unknown) => measureSchema(v, 128, 10_000, 1 << 20).special;
+    expect(special({ $schema: "https://json-schema.org/draft/2020-12/schema", type: "object" })).toBe(false);
+    expect(special({ properties: { a: { $anchor: "a" } } })).toBe(true);
+    expect(special({ items: { $schema: "x" } })).toBe(true);
+    expect(special({ $defs: { a: { $id: "x" } } })).toBe(true);
+    expect(special({ properties: { a: { $ref: "#/$defs/b" } } })).toBe(false);
+  });
+
+  it("still finds anchors and refuses nested $id, $dynamicRef and foreign $schema", () => {
+    expect(compileSchema({ properties: { a: { $ref: "#x" } }, $defs: { b: { $anchor: "x", type: "string" } } }).ok).toBe(true);
+    expect(refusal({ items: { $id: "urn:x" } }).code).toBe("id_unsupported");
+    expect(refusal({ items: { $dynamicRef: "#x" } }).code).toBe("dynamic_ref_unsupported");
+    expect(refusal({ items: { $schema: "http://json-schema.org/draft-07/schema#" } }).code).toBe("unsupported_dialect");
+    expect(refusal({ $schema: "http://json-schema.org/draft-07/schema#" }).code).toBe("unsupported_dialect");
+    expect(compileSchema({ enum: [{ $id: "data, not a schema" }] }).ok).toBe(true);
   });
 });

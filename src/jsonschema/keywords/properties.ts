@@ -46,8 +46,8 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
 
     const keys = Object.keys(props ?? {});
     const nodes: SchemaNode[] = keys.map((k) => kc.sub(props![k], `${kc.at}/properties/${escapeToken(k)}`, false));
-    const byKey = new Map<string, SchemaNode>();
-    keys.forEach((k, i) => byKey.set(k, nodes[i]!));
+    const indexOf = new Map<string, number>();
+    keys.forEach((k, i) => indexOf.set(k, i));
     const patterns: RegExp[] = [];
     const patternNodes: SchemaNode[] = [];
     for (const p of Object.keys(patternProps ?? {})) {
@@ -61,8 +61,6 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
     const forbidAdditional = additionalValue === false;
     const nPatterns = patterns.length;
 
-    const indexOf = new Map<string, number>();
-    keys.forEach((k, i) => indexOf.set(k, i));
     // 0: not required; 1: required, present when defined; 2: required and named like a
     // member of Object.prototype, present when own (as the required keyword reads them).
     const folded = requiredFoldedIntoProperties(kc.schema);
@@ -78,8 +76,8 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
     };
     // Instances of one schema usually list their keys in one order: remember which
     // declared name each position held last time, so most keys cost one comparison.
-    const seenKeys: string[] = new Array<string>(KEY_CACHE).fill("");
-    const seenIndex: number[] = new Array<number>(KEY_CACHE).fill(-1);
+    let seenKeys: string[] | null = null;
+    let seenIndex: number[] | null = null;
 
     /**
      * Fast path (no errors, no annotations, no patternProperties), also checking a folded
@@ -88,6 +86,10 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
     const fast = (o: Record<string, unknown>, st: State, path: string): boolean => {
       let pos = 0;
       let requiredSeen = 0;
+      if (seenKeys === null || seenIndex === null) {
+        seenKeys = new Array<string>(KEY_CACHE).fill("");
+        seenIndex = new Array<number>(KEY_CACHE).fill(-1);
+      }
       for (const key in o) {
         let i: number;
         if (pos < KEY_CACHE) {
@@ -119,7 +121,8 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
       if (!st.collect && ev === null && nPatterns === 0) return fast(o, st, path);
       let ok = true;
       for (const key in o) {
-        const node = byKey.get(key);
+        const at = indexOf.get(key);
+        const node = at === undefined ? undefined : nodes[at];
         let matched = false;
         if (node !== undefined) {
           matched = true;
