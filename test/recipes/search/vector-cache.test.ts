@@ -34,6 +34,18 @@ describe("vector cache", () => {
     expect([...loaded.vectors.get(hash(7))!]).toEqual([...v.get(hash(7))!]);
   });
 
+  it("writes vectors that are views into one shared array (as the semantic index holds them)", async () => {
+    const dim = 8;
+    const all = Float32Array.from({ length: 3 * dim + 1 }, (_, i) => i * 0.25);
+    // Offset by one float so no view starts at the buffer's beginning.
+    const views = new Map([0, 1, 2].map((i) => [hash(i), all.subarray(1 + i * dim, 1 + (i + 1) * dim)] as const));
+    await new VectorCache(dir, "model-a", () => dim).save(views);
+    const loaded = await new VectorCache(dir, "model-a", () => dim).load();
+    expect(loaded.ok).toBe(true);
+    if (!loaded.ok) return;
+    for (const [h, v] of views) expect([...loaded.vectors.get(h)!]).toEqual([...v]);
+  });
+
   it("reports a missing file as missing", async () => {
     expect(await new VectorCache(dir, "model-a", () => 8).load()).toEqual({ ok: false, reason: "missing" });
   });
