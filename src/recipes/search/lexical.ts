@@ -219,7 +219,6 @@ export class LexicalIndex {
     }
     this.store.compact(count, map);
     if (this.raw.size > RAW_PER_TERM * this.terms.count + 65_536) this.raw.clear();
-    this.terms.ensureSorted();
   }
 
   /** Matches sorted by raw score, ties by id; `accept` filters before ranking. */

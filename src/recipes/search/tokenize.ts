@@ -74,31 +74,35 @@ function regexTokens(text: string, emit: RangeSink): void {
   }
 }
 
-/** Splits one ASCII word [start, end) holding a separator or a capital, as regexTokens would. */
+/**
+ * Splits one ASCII word [start, end) holding a separator or a capital, as
+ * regexTokens would: parts as they are found, then the whole compound.
+ */
 function compoundTokens(text: string, start: number, end: number, emit: RangeSink): void {
-  // Part boundaries: each part is [cuts[i], stops[i]).
-  const cuts: number[] = [start];
-  const stops: number[] = [];
+  let partStart = start;
+  let parts = 0;
   let separators = 0;
   let prev = 0;
   for (let k = start; k < end; k++) {
     const cls = classAt(text, k);
     if (cls & SEP) {
-      stops.push(k);
-      cuts.push(k + 1);
+      if (k - partStart <= MAX_TOKEN) emit(text, partStart, k, false);
+      parts++;
       separators++;
+      partStart = k + 1;
       prev = 0;
       continue;
     }
     if (cls & UPPER && (prev & LOWER || (prev & UPPER && k + 1 < end && classAt(text, k + 1) & LOWER))) {
-      stops.push(k);
-      cuts.push(k);
+      if (k - partStart <= MAX_TOKEN) emit(text, partStart, k, false);
+      parts++;
+      partStart = k;
     }
     prev = cls;
   }
-  stops.push(end);
-  for (let i = 0; i < cuts.length; i++) if (stops[i]! - cuts[i]! <= MAX_TOKEN) emit(text, cuts[i]!, stops[i]!, false);
-  if (cuts.length > 1 && end - start - separators <= MAX_TOKEN) emit(text, start, end, separators > 0);
+  if (end - partStart <= MAX_TOKEN) emit(text, partStart, end, false);
+  parts++;
+  if (parts > 1 && end - start - separators <= MAX_TOKEN) emit(text, start, end, separators > 0);
 }
 
 /**

@@ -55,10 +55,12 @@ export class PostingStore<D> {
     this.ids[slot] = id;
     this.docs[slot] = doc;
     this.slotOf.set(id, slot);
-    this.alive = ensure(this.alive, this.slotCount, u8);
+    if (slot >= this.alive.length) {
+      this.alive = ensure(this.alive, this.slotCount, u8);
+      this.lengths = ensure(this.lengths, this.alive.length * this.fields, u32);
+      this.postingsPerSlot = ensure(this.postingsPerSlot, this.alive.length, u32);
+    }
     this.alive[slot] = 1;
-    this.lengths = ensure(this.lengths, this.slotCount * this.fields, u32);
-    this.postingsPerSlot = ensure(this.postingsPerSlot, this.slotCount, u32);
     this.liveCount++;
     return slot;
   }
@@ -130,41 +132,48 @@ export class PostingStore<D> {
     const slotMap = new Int32Array(this.slotCount).fill(-1);
     let slots = 0;
     for (let s = 0; s < this.slotCount; s++) if (this.alive[s]) slotMap[s] = slots++;
-    const mapTerm = (t: number): number => (termMap ? termMap[t]! : t);
 
     const counts = new Uint32Array(newTerms + 1);
     const oldTerms = this.mainTerms;
+    const { offsets: oldOffsets, main: oldMain, delta } = this;
+    const deltaEnd = this.deltaCount * 3;
     for (let t = 0; t < oldTerms; t++) {
-      const to = mapTerm(t);
+      const to = termMap ? termMap[t]! : t;
       if (to < 0) continue;
-      for (let p = this.offsets[t]!; p < this.offsets[t + 1]!; p++) if (slotMap[this.main[2 * p]!]! >= 0) counts[to + 1]!++;
+      let live = 0;
+      const end = 2 * oldOffsets[t + 1]!;
+      for (let p = 2 * oldOffsets[t]!; p < end; p += 2) if (slotMap[oldMain[p]!]! >= 0) live++;
+      counts[to + 1]! += live;
     }
-    for (let i = 0; i < this.deltaCount; i++) {
-      const to = mapTerm(this.delta[3 * i]!);
-      if (to >= 0 && slotMap[this.delta[3 * i + 1]!]! >= 0) counts[to + 1]!++;
+    for (let i = 0; i < deltaEnd; i += 3) {
+      const to = termMap ? termMap[delta[i]!]! : delta[i]!;
+      if (to >= 0 && slotMap[delta[i + 1]!]! >= 0) counts[to + 1]!++;
     }
     for (let t = 0; t < newTerms; t++) counts[t + 1]! += counts[t]!;
     const offsets = counts;
     const fill = offsets.slice(0, newTerms);
     const main = new Uint32Array(2 * offsets[newTerms]!);
     for (let t = 0; t < oldTerms; t++) {
-      const to = mapTerm(t);
+      const to = termMap ? termMap[t]! : t;
       if (to < 0) continue;
-      for (let p = this.offsets[t]!; p < this.offsets[t + 1]!; p++) {
-        const slot = slotMap[this.main[2 * p]!]!;
+      const end = 2 * oldOffsets[t + 1]!;
+      let at = 2 * fill[to]!;
+      for (let p = 2 * oldOffsets[t]!; p < end; p += 2) {
+        const slot = slotMap[oldMain[p]!]!;
         if (slot < 0) continue;
-        const at = fill[to]!++;
-        main[2 * at] = slot;
-        main[2 * at + 1] = this.main[2 * p + 1]!;
+        main[at] = slot;
+        main[at + 1] = oldMain[p + 1]!;
+        at += 2;
       }
+      fill[to] = at / 2;
     }
-    for (let i = 0; i < this.deltaCount; i++) {
-      const to = mapTerm(this.delta[3 * i]!);
-      const slot = slotMap[this.delta[3 * i + 1]!]!;
+    for (let i = 0; i < deltaEnd; i += 3) {
+      const to = termMap ? termMap[delta[i]!]! : delta[i]!;
+      const slot = slotMap[delta[i + 1]!]!;
       if (to < 0 || slot < 0) continue;
-      const at = fill[to]!++;
-      main[2 * at] = slot;
-      main[2 * at + 1] = this.delta[3 * i + 2]!;
+      const at = 2 * fill[to]!++;
+      main[at] = slot;
+      main[at + 1] = delta[i + 2]!;
     }
 
     const ids: string[] = new Array<string>(slots);
