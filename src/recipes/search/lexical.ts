@@ -1,5 +1,5 @@
 import { FIELD_BOOST, SEARCH_FIELDS, type SearchDocument } from "./document.js";
-import { ensure, f64, i32, u32 } from "./lexical/grow.js";
+import { ensure, f64, i32 } from "./lexical/grow.js";
 import { PostingStore } from "./lexical/postings.js";
 import { TermDictionary } from "./lexical/terms.js";
 import { TokenTable } from "./lexical/tokens.js";
@@ -117,13 +117,15 @@ export class LexicalIndex {
   // Tokenizing: raw token -> id in a table, whose entry names the processed
   // term (-1 for a stop word), so each distinct spelling is processed once.
   private readonly raw = new TokenTable();
-  private rawTerm: Int32Array = new Int32Array(0);
-  private rawSeen: Int32Array = new Int32Array(0);
-  private termSeen: Int32Array = new Int32Array(0);
-  private termTf: Uint32Array = new Uint32Array(0);
+  /** Per raw id: (term id or -1, stamp of the field scan that last saw it). */
+  private rawInfo: Int32Array = new Int32Array(0);
+  /** Per term id: (stamp of the field scan that last saw it, its count in that field). */
+  private termInfo: Int32Array = new Int32Array(0);
   private stamp = 0;
   private unique = 0;
-  private readonly fieldTerms: number[] = [];
+  /** Distinct terms of the field being scanned: fieldTerms[0, fieldTermCount). */
+  private fieldTerms: Int32Array = new Int32Array(256);
+  private fieldTermCount = 0;
   private readonly sink = (text: string, start: number, end: number, joined: boolean): void => this.count(text, start, end, joined);
 
   // Per-query scratch, indexed by slot; zero outside a search.
@@ -131,6 +133,7 @@ export class LexicalIndex {
   private sourceBits: Int32Array = new Int32Array(0);
   private exactBits: Int32Array = new Int32Array(0);
   private prefixBits: Int32Array = new Int32Array(0);
+  private touched: Int32Array = new Int32Array(0);
   private busy = false;
   private readonly compactAfter: number;
 
@@ -148,7 +151,10 @@ export class LexicalIndex {
     for (let f = 0; f < FIELDS; f++) {
       this.scanField(doc[SEARCH_FIELDS[f]!]);
       this.store.setLength(slot, f, this.unique);
-      for (const term of this.fieldTerms) this.store.addPosting(term, slot, f, this.termTf[term]!);
+      for (let i = 0; i < this.fieldTermCount; i++) {
+        const term = this.fieldTerms[i]!;
+        this.store.addPosting(term, slot, f, this.termInfo[2 * term + 1]!);
+      }
     }
   }
 
@@ -159,7 +165,7 @@ export class LexicalIndex {
     this.store.kill(slot, (visit) => {
       for (let f = 0; f < FIELDS; f++) {
         this.scanField(doc[SEARCH_FIELDS[f]!]);
-        for (const term of this.fieldTerms) visit(term, f);
+        for (let i = 0; i < this.fieldTermCount; i++) visit(this.fieldTerms[i]!, f);
       }
     });
   }
@@ -167,12 +173,12 @@ export class LexicalIndex {
   /** Fills fieldTerms / termTf / unique for one field's text. */
   private scanField(text: string): void {
     if (++this.stamp > 0x3fffffff) {
-      this.rawSeen.fill(0);
-      this.termSeen.fill(0);
+      for (let i = 1; i < this.rawInfo.length; i += 2) this.rawInfo[i] = 0;
+      for (let i = 0; i < this.termInfo.length; i += 2) this.termInfo[i] = 0;
       this.stamp = 1;
     }
     this.unique = 0;
-    this.fieldTerms.length = 0;
+    this.fieldTermCount = 0;
     eachTokenRange(text, this.sink);
   }
 
@@ -181,30 +187,27 @@ export class LexicalIndex {
     if (r < 0) {
       const token = tokenText(text, start, end, joined);
       r = this.raw.add(token);
-      if (r >= this.rawTerm.length) {
-        this.rawTerm = ensure(this.rawTerm, r + 1, i32);
-        this.rawSeen = ensure(this.rawSeen, r + 1, i32);
-      }
+      if (2 * r + 2 > this.rawInfo.length) this.rawInfo = ensure(this.rawInfo, 2 * r + 2, i32);
       const processed = processTerm(token);
-      this.rawTerm[r] = processed ? this.terms.intern(processed) : -1;
+      this.rawInfo[2 * r] = processed ? this.terms.intern(processed) : -1;
     }
+    const raw = this.rawInfo;
     // Field length counts distinct raw tokens, stop words and case variants included (as MiniSearch).
-    if (this.rawSeen[r] !== this.stamp) {
-      this.rawSeen[r] = this.stamp;
+    if (raw[2 * r + 1] !== this.stamp) {
+      raw[2 * r + 1] = this.stamp;
       this.unique++;
     }
-    const term = this.rawTerm[r]!;
+    const term = raw[2 * r]!;
     if (term < 0) return;
-    if (term >= this.termSeen.length) {
-      this.termSeen = ensure(this.termSeen, this.terms.count, i32);
-      this.termTf = ensure(this.termTf, this.terms.count, u32);
-    }
-    if (this.termSeen[term] !== this.stamp) {
-      this.termSeen[term] = this.stamp;
-      this.termTf[term] = 1;
-      this.fieldTerms.push(term);
+    if (2 * term + 2 > this.termInfo.length) this.termInfo = ensure(this.termInfo, 2 * this.terms.count, i32);
+    const info = this.termInfo;
+    if (info[2 * term] !== this.stamp) {
+      info[2 * term] = this.stamp;
+      info[2 * term + 1] = 1;
+      if (this.fieldTermCount === this.fieldTerms.length) this.fieldTerms = ensure(this.fieldTerms, this.fieldTermCount + 1, i32);
+      this.fieldTerms[this.fieldTermCount++] = term;
     } else {
-      this.termTf[term]!++;
+      info[2 * term + 1]!++;
     }
   }
 
@@ -297,12 +300,14 @@ export class LexicalIndex {
     this.sourceBits = ensure(this.sourceBits, store.slotCount, i32);
     this.exactBits = ensure(this.exactBits, store.slotCount, i32);
     this.prefixBits = ensure(this.prefixBits, store.slotCount, i32);
-    const touched: number[] = [];
+    this.touched = ensure(this.touched, store.slotCount, i32);
+    let count = 0;
     try {
-      this.accumulate(derived, touched);
-      return this.select(touched, words, wordDf, n, accept, k);
+      count = this.accumulate(derived);
+      return this.select(count, words, wordDf, n, accept, k);
     } finally {
-      for (const slot of touched) {
+      for (let i = 0; i < count; i++) {
+        const slot = this.touched[i]!;
         this.acc[slot] = 0;
         this.sourceBits[slot] = 0;
         this.exactBits[slot] = 0;
@@ -311,8 +316,8 @@ export class LexicalIndex {
     }
   }
 
-  /** Adds every live posting of the derived terms into the per-slot scratch. */
-  private accumulate(derived: readonly Derived[], touched: number[]): void {
+  /** Adds every live posting of the derived terms into the per-slot scratch; returns how many slots it touched (listed in `touched`). */
+  private accumulate(derived: readonly Derived[]): number {
     const store = this.store;
     const { acc, sourceBits, exactBits, prefixBits } = this;
     const { alive, lengths, df, offsets, main } = store;
@@ -329,25 +334,30 @@ export class LexicalIndex {
         factor[i * FIELDS + f] = d.weight * BOOST[f]! * Math.log(1 + (n - m + 0.5) / (m + 0.5));
       }
     });
-    const add = (i: number, slot: number, meta: number): void => {
-      if (!alive[slot]) return;
+    let count = 0;
+    const touched = this.touched;
+    const scoreRange = (i: number, postings: Uint32Array, from: number, to: number, stride: number): void => {
       const d = derived[i]!;
-      const f = meta & 7;
-      const tf = meta >>> 3;
-      const score = factor[i * FIELDS + f]! * (DELTA + (tf * (K1 + 1)) / (tf + base + perLength[f]! * lengths[slot * FIELDS + f]!));
-      if (sourceBits[slot] === 0) touched.push(slot);
-      acc[slot]! += score;
-      sourceBits[slot]! |= d.source;
-      exactBits[slot]! |= d.exact;
-      prefixBits[slot]! |= d.prefix;
+      const { source, exact, prefix } = d;
+      const at = i * FIELDS;
+      for (let p = from; p < to; p += stride) {
+        const slot = postings[p]!;
+        if (!alive[slot]) continue;
+        const meta = postings[p + 1]!;
+        const f = meta & 7;
+        const tf = meta >>> 3;
+        const score = factor[at + f]! * (DELTA + (tf * (K1 + 1)) / (tf + base + perLength[f]! * lengths[slot * FIELDS + f]!));
+        if (sourceBits[slot] === 0) touched[count++] = slot;
+        acc[slot]! += score;
+        sourceBits[slot]! |= source;
+        exactBits[slot]! |= exact;
+        prefixBits[slot]! |= prefix;
+      }
     };
     const mainTerms = store.mainTerms;
     let deltaTerms: Map<number, number[]> | null = null;
     derived.forEach((d, i) => {
-      if (d.term < mainTerms) {
-        const end = offsets[d.term + 1]!;
-        for (let p = offsets[d.term]!; p < end; p++) add(i, main[2 * p]!, main[2 * p + 1]!);
-      }
+      if (d.term < mainTerms) scoreRange(i, main, 2 * offsets[d.term]!, 2 * offsets[d.term + 1]!, 2);
       if (store.deltaCount > 0) {
         deltaTerms ??= new Map();
         const list = deltaTerms.get(d.term);
@@ -356,21 +366,26 @@ export class LexicalIndex {
       }
     });
     if (deltaTerms) {
-      const delta = store.delta;
       const terms: Map<number, number[]> = deltaTerms;
-      for (let j = 0; j < store.deltaCount; j++) {
-        const list = terms.get(delta[3 * j]!);
-        if (list) for (const i of list) add(i, delta[3 * j + 1]!, delta[3 * j + 2]!);
-      }
+      store.eachDeltaChunk((delta, end) => {
+        for (let j = 0; j < end; j += 3) {
+          const list = terms.get(delta[j]!);
+          // A delta triple is (term, slot, meta): score the (slot, meta) pair at j + 1.
+          if (list) for (const i of list) scoreRange(i, delta, j + 1, j + 2, 3);
+        }
+      });
     }
+    return count;
   }
 
   /** Top k accepted documents with their coverage; `accept` runs only for contenders. */
-  private select(touched: readonly number[], words: readonly string[], wordDf: readonly number[], n: number, accept: (id: string) => boolean, k: number): LexicalMatch[] {
+  private select(count: number, words: readonly string[], wordDf: readonly number[], n: number, accept: (id: string) => boolean, k: number): LexicalMatch[] {
     const { acc, sourceBits, exactBits, prefixBits } = this;
     const ids = this.store.ids;
-    const top = new TopK(k, ids);
-    for (const slot of touched) {
+    const top = new TopK(k, ids, this.store.orderedSlots);
+    const touched = this.touched;
+    for (let i = 0; i < count; i++) {
+      const slot = touched[i]!;
       const score = acc[slot]! * popcount(sourceBits[slot]!);
       if (top.admits(score, slot) && accept(ids[slot]!)) top.push(score, slot);
     }

@@ -13,6 +13,9 @@ import { ensure, u32, u8 } from "./grow.js";
  * terms. The owner compacts when `needsCompaction` says the delta or the
  * dead share has grown past what a query should scan.
  */
+const DELTA_SHIFT = 14;
+const DELTA_CHUNK = 1 << DELTA_SHIFT;
+
 export class PostingStore<D> {
   readonly fields: number;
   /** Per slot: its id. Dead slots keep theirs until compaction. */
@@ -31,10 +34,16 @@ export class PostingStore<D> {
   /** Main postings: term t's pairs are main[2*offsets[t] .. 2*offsets[t+1]). */
   offsets: Uint32Array = new Uint32Array(1);
   main: Uint32Array = new Uint32Array(0);
-  /** Delta postings since the last compaction, one (term, slot, meta) triple each. */
-  delta: Uint32Array = new Uint32Array(0);
+  /**
+   * Delta postings since the last compaction, one (term, slot, meta) triple
+   * each, in chunks of DELTA_CHUNK triples: appending never copies, and a
+   * bulk load touches its memory once.
+   */
+  deltaChunks: Uint32Array[] = [];
   deltaCount = 0;
   slotCount = 0;
+  /** Slots below this are numbered in id order (those placed by the last compaction). */
+  orderedSlots = 0;
   liveCount = 0;
   private deadPostings = 0;
   private postingsPerSlot: Uint32Array = new Uint32Array(0);
@@ -75,11 +84,14 @@ export class PostingStore<D> {
     const cell = term * this.fields + field;
     if (cell >= this.df.length) this.df = ensure(this.df, cell + 1, u32);
     this.df[cell]!++;
-    const at = this.deltaCount++ * 3;
-    if (at + 3 > this.delta.length) this.delta = ensure(this.delta, at + 3, u32);
-    this.delta[at] = term;
-    this.delta[at + 1] = slot;
-    this.delta[at + 2] = field | (Math.min(tf, 0x1fffffff) << 3);
+    const index = this.deltaCount++;
+    const chunk = index >>> DELTA_SHIFT;
+    if (chunk === this.deltaChunks.length) this.deltaChunks.push(new Uint32Array(3 * DELTA_CHUNK));
+    const delta = this.deltaChunks[chunk]!;
+    const at = 3 * (index & (DELTA_CHUNK - 1));
+    delta[at] = term;
+    delta[at + 1] = slot;
+    delta[at + 2] = field | (Math.min(tf, 0x1fffffff) << 3);
     this.postingsPerSlot[slot]!++;
   }
 
@@ -110,6 +122,16 @@ export class PostingStore<D> {
     return best;
   }
 
+  /** Each delta chunk with the end (exclusive, in numbers) of its used part. */
+  eachDeltaChunk(visit: (chunk: Uint32Array, end: number) => void): void {
+    let left = this.deltaCount;
+    for (const chunk of this.deltaChunks) {
+      if (left <= 0) return;
+      visit(chunk, 3 * Math.min(left, DELTA_CHUNK));
+      left -= DELTA_CHUNK;
+    }
+  }
+
   needsCompaction(deltaLimit: number): boolean {
     if (this.deltaCount > deltaLimit) return true;
     return this.deadPostings > Math.max(deltaLimit, (this.main.length / 2 + this.deltaCount) / 4);
@@ -129,14 +151,19 @@ export class PostingStore<D> {
   compact(termCount: number, termMap: Int32Array | null): void {
     const F = this.fields;
     const newTerms = termMap ? countKept(termMap) : termCount;
+    // Live slots renumbered in id order, so that ranking ties (broken by id)
+    // compare two numbers instead of two strings.
+    const live: number[] = [];
+    for (let s = 0; s < this.slotCount; s++) if (this.alive[s]) live.push(s);
+    const ids0 = this.ids;
+    live.sort((a, b) => (ids0[a]! < ids0[b]! ? -1 : 1));
     const slotMap = new Int32Array(this.slotCount).fill(-1);
-    let slots = 0;
-    for (let s = 0; s < this.slotCount; s++) if (this.alive[s]) slotMap[s] = slots++;
+    const slots = live.length;
+    for (let i = 0; i < slots; i++) slotMap[live[i]!] = i;
 
     const counts = new Uint32Array(newTerms + 1);
     const oldTerms = this.mainTerms;
-    const { offsets: oldOffsets, main: oldMain, delta } = this;
-    const deltaEnd = this.deltaCount * 3;
+    const { offsets: oldOffsets, main: oldMain } = this;
     for (let t = 0; t < oldTerms; t++) {
       const to = termMap ? termMap[t]! : t;
       if (to < 0) continue;
@@ -145,10 +172,12 @@ export class PostingStore<D> {
       for (let p = 2 * oldOffsets[t]!; p < end; p += 2) if (slotMap[oldMain[p]!]! >= 0) live++;
       counts[to + 1]! += live;
     }
-    for (let i = 0; i < deltaEnd; i += 3) {
-      const to = termMap ? termMap[delta[i]!]! : delta[i]!;
-      if (to >= 0 && slotMap[delta[i + 1]!]! >= 0) counts[to + 1]!++;
-    }
+    this.eachDeltaChunk((delta, end) => {
+      for (let i = 0; i < end; i += 3) {
+        const to = termMap ? termMap[delta[i]!]! : delta[i]!;
+        if (to >= 0 && slotMap[delta[i + 1]!]! >= 0) counts[to + 1]!++;
+      }
+    });
     for (let t = 0; t < newTerms; t++) counts[t + 1]! += counts[t]!;
     const offsets = counts;
     const fill = offsets.slice(0, newTerms);
@@ -167,14 +196,16 @@ export class PostingStore<D> {
       }
       fill[to] = at / 2;
     }
-    for (let i = 0; i < deltaEnd; i += 3) {
-      const to = termMap ? termMap[delta[i]!]! : delta[i]!;
-      const slot = slotMap[delta[i + 1]!]!;
-      if (to < 0 || slot < 0) continue;
-      const at = 2 * fill[to]!++;
-      main[at] = slot;
-      main[at + 1] = delta[i + 2]!;
-    }
+    this.eachDeltaChunk((delta, end) => {
+      for (let i = 0; i < end; i += 3) {
+        const to = termMap ? termMap[delta[i]!]! : delta[i]!;
+        const slot = slotMap[delta[i + 1]!]!;
+        if (to < 0 || slot < 0) continue;
+        const at = 2 * fill[to]!++;
+        main[at] = slot;
+        main[at + 1] = delta[i + 2]!;
+      }
+    });
 
     const ids: string[] = new Array<string>(slots);
     const docs: (D | undefined)[] = new Array<D | undefined>(slots);
@@ -205,9 +236,10 @@ export class PostingStore<D> {
     this.lengths = lengths;
     this.postingsPerSlot = perSlot;
     this.slotCount = slots;
+    this.orderedSlots = slots;
     this.offsets = offsets;
     this.main = main;
-    this.delta = new Uint32Array(0);
+    this.deltaChunks = [];
     this.deltaCount = 0;
     this.deadPostings = 0;
   }

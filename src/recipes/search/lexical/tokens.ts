@@ -12,7 +12,8 @@ function isSeparator(c: number): boolean {
 }
 
 export class TokenTable {
-  private slots: Int32Array = new Int32Array(1024).fill(EMPTY);
+  /** Pairs (id, hash) side by side: a probe touches one cache line. */
+  private slots: Int32Array = new Int32Array(2048).fill(EMPTY);
   private hashes: Int32Array = new Int32Array(256);
   private strings: string[] = [];
 
@@ -21,7 +22,7 @@ export class TokenTable {
   }
 
   clear(): void {
-    this.slots = new Int32Array(1024).fill(EMPTY);
+    this.slots = new Int32Array(2048).fill(EMPTY);
     this.hashes = new Int32Array(256);
     this.strings = [];
   }
@@ -29,11 +30,12 @@ export class TokenTable {
   /** Id of the token text[start, end) (separators skipped when `joined`), or -1. */
   find(text: string, start: number, end: number, joined: boolean): number {
     const hash = hashRange(text, start, end, joined);
-    const mask = this.slots.length - 1;
+    const slots = this.slots;
+    const mask = (slots.length >> 1) - 1;
     for (let at = hash & mask; ; at = (at + 1) & mask) {
-      const id = this.slots[at]!;
+      const id = slots[2 * at]!;
       if (id === EMPTY) return -1;
-      if (this.hashes[id] === hash && equalsRange(this.strings[id]!, text, start, end, joined)) return id;
+      if (slots[2 * at + 1] === hash && equalsRange(this.strings[id]!, text, start, end, joined)) return id;
     }
   }
 
@@ -48,16 +50,18 @@ export class TokenTable {
     }
     this.hashes[id] = hash;
     this.strings.push(token);
-    if ((id + 1) * 2 > this.slots.length) this.rehash(this.slots.length * 2);
+    // Load factor at most 1/2 (slots holds two numbers per entry).
+    if ((id + 1) * 4 > this.slots.length) this.rehash(this.slots.length * 2);
     else this.place(id, hash);
     return id;
   }
 
   private place(id: number, hash: number): void {
-    const mask = this.slots.length - 1;
+    const mask = (this.slots.length >> 1) - 1;
     let at = hash & mask;
-    while (this.slots[at] !== EMPTY) at = (at + 1) & mask;
-    this.slots[at] = id;
+    while (this.slots[2 * at] !== EMPTY) at = (at + 1) & mask;
+    this.slots[2 * at] = id;
+    this.slots[2 * at + 1] = hash;
   }
 
   private rehash(size: number): void {

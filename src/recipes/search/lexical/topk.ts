@@ -7,14 +7,21 @@ export class TopK {
   private readonly slots: number[] = [];
   private readonly scores: number[] = [];
 
+  /**
+   * `ids` by slot; slots below `ordered` are numbered in id order, so two of
+   * them compare as numbers.
+   */
   constructor(
     private readonly k: number,
     private readonly ids: readonly string[],
+    private readonly ordered = 0,
   ) {}
 
   /** a ranks below b. */
   private below(scoreA: number, slotA: number, scoreB: number, slotB: number): boolean {
-    return scoreA < scoreB || (scoreA === scoreB && this.ids[slotA]! > this.ids[slotB]!);
+    if (scoreA !== scoreB) return scoreA < scoreB;
+    if (slotA < this.ordered && slotB < this.ordered) return slotA > slotB;
+    return this.ids[slotA]! > this.ids[slotB]!;
   }
 
   /** Whether an entry with this score would be kept (cheap test before the caller's filter). */
