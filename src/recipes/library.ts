@@ -195,9 +195,10 @@ export class RecipeLibrary {
     await this.whenIdle();
   }
 
-  /** Resolves when no reload batch is queued or running. */
+  /** Resolves when no reload batch is queued or running and no background write is in flight. */
   async whenIdle(): Promise<void> {
     while (this.draining !== null) await this.draining;
+    await this.parseCache.idle();
   }
 
   private enqueue(batch: WatchBatch): void {

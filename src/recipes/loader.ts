@@ -2,20 +2,20 @@
  * Turns one skill's recipe files into frozen Recipe objects (SPEC §4).
  * Bad files become diagnostics; nothing here throws for author mistakes.
  */
-import { compileSchema } from "../jsonschema/index.js";
-import type { CompileResult, SchemaError, Validator } from "../jsonschema/types.js";
 import { diagnostic, type Diagnostic } from "../skills/diagnostics.js";
 import { readBounded } from "../skills/read-bounded.js";
 import { resolveRecipePaths, skillRelative } from "../skills/recipe-paths.js";
 import type { SkillInfo } from "../skills/types.js";
 import { parseMarkdownAnchors } from "./markdown.js";
-import type { MarkdownRecipe, Recipe, YamlRecipe } from "./types.js";
+import type { MarkdownRecipe, Recipe } from "./types.js";
 import type { ParseCache } from "./parse-cache.js";
-import { hasOutputSchema, inputsSchemaOf, parsePack, type ParsedPack } from "./parsed-pack.js";
+import { deepFreeze } from "./freeze.js";
+import { parsePack, type PackRecord } from "./parsed-pack.js";
+import { yamlRecipes } from "./yaml-recipe.js";
 import { MAX_RECIPE_FILE_BYTES } from "./yaml-pack.js";
 
 /** A pack's parse from the cache when its name and text were parsed before. */
-function parseCached(cache: ParseCache | undefined, file: string, text: string): { parsed: ParsedPack; cacheKey?: string } {
+function parseCached(cache: ParseCache | undefined, file: string, text: string): { parsed: PackRecord; cacheKey?: string } {
   if (cache === undefined) return { parsed: parsePack(text, file) };
   const cacheKey = cache.keyOf(file, text);
   let parsed = cache.get(cacheKey);
@@ -43,13 +43,7 @@ export interface RecipeFileResult {
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 const DESCRIPTION_MAX = 200;
 
-export function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
+export { deepFreeze };
 
 export function isYamlFile(file: string): boolean {
   return /\.ya?ml$/i.test(file);
@@ -184,93 +178,4 @@ export function markdownDescription(content: string): string {
 function clip(s: string): string {
   const chars = [...s];
   return chars.length <= DESCRIPTION_MAX ? s : `${chars.slice(0, DESCRIPTION_MAX - 1).join("").trimEnd()}…`;
-}
-
-function yamlRecipes(skill: SkillInfo, file: string, parsed: ParsedPack): RecipeFileResult {
-  const withSkill = (d: Diagnostic): Diagnostic => diagnostic(d.severity, d.code, d.message, { ...d, skill: skill.name });
-  const { result, verdicts } = parsed;
-  if (!result.ok) return { recipes: [], diagnostics: result.diagnostics.map(withSkill) };
-
-  const diagnostics = result.diagnostics.map(withSkill);
-  const pack = deepFreeze(result.pack);
-  const recipes = result.entries.map(({ entry, line }, i): YamlRecipe => {
-    const name = entry["name"] as string;
-    const at = { skill: skill.name, file, line };
-    const inputsSchema = inputsSchemaOf(entry);
-    const outputContract = entry["output_contract"];
-    const verdict = verdicts[i]!;
-    const inputValidator = checked(inputsSchema, verdict.input, `recipe "${name}" inputs_schema`, at, diagnostics);
-    const outputValidator = hasOutputSchema(outputContract)
-      ? checked(outputContract, verdict.output, `recipe "${name}" output_contract`, at, diagnostics)
-      : null;
-    const steps = Array.isArray(entry["steps"]) ? (entry["steps"] as unknown[]) : [];
-    if (entry["steps"] !== undefined && !Array.isArray(entry["steps"])) {
-      diagnostics.push(diagnostic("warning", "recipe_invalid_entry", `recipe "${name}" steps must be a list; treated as empty`, at));
-    }
-    const description = typeof entry["description"] === "string" ? entry["description"].trim() : "";
-    const dcc = typeof entry["dcc"] === "string" && entry["dcc"].trim() !== "" ? entry["dcc"].trim().toLowerCase() : skill.dcc;
-    const r: YamlRecipe = {
-      format: "yaml",
-      recipeId: `${skill.name}/${name}`,
-      skill: skill.name,
-      name,
-      dcc,
-      description,
-      tags: skill.tags,
-      ...(skill.searchHint !== undefined ? { searchHint: skill.searchHint } : {}),
-      file,
-      line,
-      visibility: "public",
-      entry: deepFreeze(entry),
-      inputsSchema: deepFreeze(inputsSchema),
-      steps: deepFreeze(steps),
-      outputContract: deepFreeze(outputContract),
-      toolsetProfiles: deepFreeze((entry["toolset_profiles"] as string[] | undefined) ?? []),
-      pack,
-      inputValidator,
-      outputValidator,
-    };
-    return Object.freeze(r);
-  });
-  return { recipes, diagnostics };
-}
-
-/**
- * The schema was compiled once when its pack was parsed (a failure is a
- * diagnostic at once); only the verdict is kept: a compiled validator weighs
- * ~11 KB, and 20,000 recipes' worth (≈ 440 MB) is most of the daemon's
- * memory at that scale. The validator is rebuilt on first use (≈ 35 µs) and
- * held through a WeakRef, so recipes in use stay compiled and idle ones cost
- * nothing.
- */
-function checked(
-  schema: unknown,
-  fault: SchemaError | null,
-  label: string,
-  at: { skill: string; file: string; line: number },
-  diagnostics: Diagnostic[],
-): CompileResult {
-  if (fault !== null) {
-    const loc = fault.schemaPath ? ` at ${fault.schemaPath}` : "";
-    diagnostics.push(diagnostic("error", "schema_fails_closed", `${label} fails closed (${fault.code}${loc}): ${fault.message}`, at));
-    return { ok: false, error: fault };
-  }
-  return lazyValidator(schema);
-}
-
-function lazyValidator(schema: unknown): CompileResult {
-  let cached: WeakRef<Validator> | null = null;
-  const current = (): Validator => {
-    const held = cached?.deref();
-    if (held !== undefined) return held;
-    const again = compileSchema(schema);
-    // The schema compiled when its pack was parsed and is frozen since: a refusal now is a bug.
-    if (!again.ok) throw new Error(`schema compiled at load but not on reuse: ${again.error.message}`);
-    cached = new WeakRef(again.validator);
-    return again.validator;
-  };
-  return Object.freeze({
-    ok: true as const,
-    validator: Object.freeze({ validate: (instance: unknown) => current().validate(instance) }),
-  });
 }

@@ -17,7 +17,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { deserialize, serialize } from "node:v8";
 import { writeFileAtomic } from "./private/atomic-write.js";
-import type { ParsedPack } from "./parsed-pack.js";
+import type { PackRecord } from "./parsed-pack.js";
 
 const MAGIC = "recipe-server parse cache 1\n";
 /** Work done between yields while persisting, so requests keep flowing. */
@@ -33,7 +33,7 @@ export interface ParseCacheStats {
 }
 
 /**
- * Hash of the modules whose behaviour decides a ParsedPack (loaders, YAML
+ * Hash of the modules whose behaviour decides a PackRecord (loaders, YAML
  * fast path, validator) and of package.json (which pins the YAML parsers).
  */
 function codeFingerprint(): string {
@@ -59,7 +59,7 @@ function codeFingerprint(): string {
 export class ParseCache {
   /** Entries read from disk, deserialised on first use. */
   private stored = new Map<string, Uint8Array>();
-  private live = new Map<string, ParsedPack>();
+  private live = new Map<string, PackRecord>();
   private hits = 0;
   private misses = 0;
   private persisting: Promise<void> | null = null;
@@ -83,7 +83,7 @@ export class ParseCache {
     return createHash("sha256").update(this.fingerprint).update("\0").update(file).update("\0").update(text).digest("base64url");
   }
 
-  get(key: string): ParsedPack | undefined {
+  get(key: string): PackRecord | undefined {
     const live = this.live.get(key);
     if (live !== undefined) {
       this.hits += 1;
@@ -95,9 +95,9 @@ export class ParseCache {
       return undefined;
     }
     this.stored.delete(key);
-    let parsed: ParsedPack;
+    let parsed: PackRecord;
     try {
-      parsed = deserialize(bytes) as ParsedPack;
+      parsed = deserialize(bytes) as PackRecord;
     } catch {
       this.misses += 1;
       return undefined;
@@ -107,7 +107,7 @@ export class ParseCache {
     return parsed;
   }
 
-  set(key: string, parsed: ParsedPack): void {
+  set(key: string, parsed: PackRecord): void {
     this.live.set(key, parsed);
   }
 
@@ -117,13 +117,22 @@ export class ParseCache {
 
   /**
    * Writes the entries named by `keep` (the files the catalog serves now) and
-   * forgets the rest. Concurrent calls share one write.
+   * forgets the rest. Calls run one after another; one that finds the file
+   * already holding exactly these entries writes nothing.
    */
   persist(keep: ReadonlySet<string>): Promise<void> {
-    this.persisting ??= this.write(keep).finally(() => {
-      this.persisting = null;
-    });
-    return this.persisting;
+    const run = (this.persisting ?? Promise.resolve()).then(() => this.write(keep));
+    this.persisting = run;
+    const settle = (): void => {
+      if (this.persisting === run) this.persisting = null;
+    };
+    run.then(settle, settle);
+    return run;
+  }
+
+  /** Resolves when no write is in flight. */
+  async idle(): Promise<void> {
+    while (this.persisting !== null) await this.persisting;
   }
 
   private async write(keep: ReadonlySet<string>): Promise<void> {

@@ -1,12 +1,18 @@
 /**
- * Everything expensive about a YAML pack, as plain data: the parsed pack and
- * each entry's schema verdicts. It depends on the file's text and name only,
- * so it can be cached across restarts (parse-cache.ts) and turned into
- * Recipe objects cheaply (loader.ts).
+ * A parsed YAML pack as compact data: what the catalog needs of every entry
+ * up front (name, line, dcc, description, profiles, schema verdicts) and the
+ * full entries, v8-serialised, for the few requests that read them (get,
+ * apply, validate). 20,000 recipes held as live object graphs cost ~100 MB of
+ * heap and most of a start's garbage collection; as bytes, a fifth of that.
+ *
+ * It depends on the file's text and name only, so it is cached across
+ * restarts as is (parse-cache.ts).
  */
+import { deserialize, serialize } from "node:v8";
 import { compileSchema } from "../jsonschema/index.js";
 import type { SchemaError } from "../jsonschema/types.js";
-import { parseRecipePack, type ParsePackResult } from "./yaml-pack.js";
+import type { Diagnostic } from "../skills/diagnostics.js";
+import { parseRecipePack } from "./yaml-pack.js";
 
 /** Why a recipe's schema fails closed; null when it compiles (or, for an output contract, when there is none). */
 export interface SchemaVerdicts {
@@ -14,15 +20,41 @@ export interface SchemaVerdicts {
   readonly output: SchemaError | null;
 }
 
-export interface ParsedPack {
-  readonly result: ParsePackResult;
-  /** One per `result.entries` item, in order; empty when the pack failed. */
-  readonly verdicts: readonly SchemaVerdicts[];
+/** What the catalog holds of an entry without reading the entry itself. */
+export interface EntrySummary {
+  readonly name: string;
+  readonly line: number;
+  /** The entry's own `dcc`, normalised; null = the skill's. */
+  readonly dcc: string | null;
+  readonly description: string;
+  readonly toolsetProfiles: readonly string[];
+  /** `steps` is present but not a list (a warning; treated as empty). */
+  readonly stepsNotList: boolean;
+  readonly hasOutputSchema: boolean;
+  readonly verdicts: SchemaVerdicts;
 }
 
+/** The pack's full data: pack-level keys and every entry as written. */
+export interface PackBody {
+  readonly pack: Readonly<Record<string, unknown>>;
+  readonly entries: readonly Readonly<Record<string, unknown>>[];
+}
+
+export interface PackRecord {
+  /** false: the file is not a usable pack; `diagnostics` say why, there are no entries. */
+  readonly ok: boolean;
+  /** Parser diagnostics, without the skill (the loader adds it). */
+  readonly diagnostics: readonly Diagnostic[];
+  readonly entries: readonly EntrySummary[];
+  /** v8-serialised PackBody (see readPackBody). */
+  readonly body: Uint8Array;
+}
+
+const EMPTY_SCHEMA: Readonly<Record<string, never>> = Object.freeze({});
+
 /** What a recipe's inputs_schema is when the entry has none: any object. */
-export function inputsSchemaOf(entry: Record<string, unknown>): unknown {
-  return entry["inputs_schema"] === undefined ? {} : entry["inputs_schema"];
+export function inputsSchemaOf(entry: Readonly<Record<string, unknown>>): unknown {
+  return entry["inputs_schema"] === undefined ? EMPTY_SCHEMA : entry["inputs_schema"];
 }
 
 /** Absent, null or a prose string: a contract nothing is validated against. */
@@ -35,12 +67,37 @@ function verdict(schema: unknown): SchemaError | null {
   return compiled.ok ? null : compiled.error;
 }
 
-export function parsePack(text: string, file: string): ParsedPack {
+function summarise(entry: Record<string, unknown>, line: number): EntrySummary {
+  const dcc = entry["dcc"];
+  const description = entry["description"];
+  const contract = entry["output_contract"];
+  return {
+    name: entry["name"] as string,
+    line,
+    dcc: typeof dcc === "string" && dcc.trim() !== "" ? dcc.trim().toLowerCase() : null,
+    description: typeof description === "string" ? description.trim() : "",
+    toolsetProfiles: (entry["toolset_profiles"] as string[] | undefined) ?? [],
+    stepsNotList: entry["steps"] !== undefined && !Array.isArray(entry["steps"]),
+    hasOutputSchema: hasOutputSchema(contract),
+    verdicts: {
+      input: verdict(inputsSchemaOf(entry)),
+      output: hasOutputSchema(contract) ? verdict(contract) : null,
+    },
+  };
+}
+
+export function parsePack(text: string, file: string): PackRecord {
   const result = parseRecipePack(text, file);
-  if (!result.ok) return { result, verdicts: [] };
-  const verdicts = result.entries.map(({ entry }) => ({
-    input: verdict(inputsSchemaOf(entry)),
-    output: hasOutputSchema(entry["output_contract"]) ? verdict(entry["output_contract"]) : null,
-  }));
-  return { result, verdicts };
+  if (!result.ok) return { ok: false, diagnostics: result.diagnostics, entries: [], body: serialize({ pack: {}, entries: [] }) };
+  const body: PackBody = { pack: result.pack, entries: result.entries.map((e) => e.entry) };
+  return {
+    ok: true,
+    diagnostics: result.diagnostics,
+    entries: result.entries.map(({ entry, line }) => summarise(entry, line)),
+    body: serialize(body),
+  };
+}
+
+export function readPackBody(bytes: Uint8Array): PackBody {
+  return deserialize(bytes) as PackBody;
 }

@@ -9,6 +9,7 @@ import path from "node:path";
 import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CatalogSnapshot } from "../../src/recipes/catalog.js";
+import type { Recipe } from "../../src/recipes/types.js";
 import { RecipeLibrary } from "../../src/recipes/library.js";
 import { createSearchEngine } from "../../src/recipes/search/engine.js";
 
@@ -52,7 +53,10 @@ async function start(): Promise<{ snapshot: CatalogSnapshot; cache: { hits: numb
 /** Everything a client can see of a snapshot, validators aside. */
 function visible(snapshot: CatalogSnapshot): unknown {
   return {
-    recipes: [...snapshot.recipes.values()].map(({ inputValidator: _i, outputValidator: _o, ...rest }: Record<string, unknown>) => rest),
+    recipes: [...snapshot.recipes.values()].map((recipe) => {
+      const { inputValidator: _i, outputValidator: _o, ...rest } = recipe as Recipe & { inputValidator?: unknown; outputValidator?: unknown };
+      return rest;
+    }),
     diagnostics: snapshot.diagnostics,
   };
 }

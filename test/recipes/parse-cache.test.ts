@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ParseCache } from "../../src/recipes/parse-cache.js";
-import { parsePack } from "../../src/recipes/parsed-pack.js";
+import { parsePack, readPackBody } from "../../src/recipes/parsed-pack.js";
 
 const PACK = `pack:
   name: demo
@@ -56,8 +56,8 @@ describe("ParseCache", () => {
     expect(second.stats()).toEqual({ hits: 1, misses: 0 });
     const fresh = parsePack(PACK, "RECIPES.yaml");
     expect(cached).toEqual(fresh);
-    expect(cached!.verdicts.map((v) => v.input?.code ?? null)).toEqual([null, "id_unsupported"]);
-    const entry = cached!.result.ok ? cached!.result.entries[0]!.entry : {};
+    expect(cached!.entries.map((e) => e.verdicts.input?.code ?? null)).toEqual([null, "id_unsupported"]);
+    const entry = readPackBody(cached!.body).entries[0]!;
     expect(entry["limit"]).toBe(Infinity);
     expect(Object.hasOwn(entry, "__proto__")).toBe(true);
     expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
@@ -105,7 +105,7 @@ describe("ParseCache", () => {
     expect(reread.get(reread.keyOf("a.yaml", PACK))).toBeDefined();
   });
 
-  it("does not rewrite an unchanged cache, and concurrent persists share one write", async () => {
+  it("does not rewrite an unchanged cache, and concurrent persists write once", async () => {
     const cache = new ParseCache(file, logger);
     const { key } = through(cache, "a.yaml", PACK);
     await Promise.all([cache.persist(new Set([key])), cache.persist(new Set([key]))]);

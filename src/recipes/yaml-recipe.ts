@@ -1,0 +1,159 @@
+/**
+ * YAML pack entries as Recipe objects. Each recipe holds its pack's summary
+ * data directly and reads the entry itself (steps, schemas, extra keys) from
+ * the pack's serialised body on first use; the materialised body is kept
+ * through a WeakRef, so the packs in use stay live and idle ones are bytes.
+ */
+import { compileSchema } from "../jsonschema/index.js";
+import type { CompileResult, SchemaError, Validator } from "../jsonschema/types.js";
+import { diagnostic, type Diagnostic } from "../skills/diagnostics.js";
+import type { SkillInfo } from "../skills/types.js";
+import { deepFreeze } from "./freeze.js";
+import { inputsSchemaOf, readPackBody, type EntrySummary, type PackBody, type PackRecord } from "./parsed-pack.js";
+import type { YamlRecipe } from "./types.js";
+
+const NO_STEPS: readonly unknown[] = Object.freeze([]);
+
+/** A pack's body, deserialised (and frozen) when read, dropped when nothing holds it. */
+class LazyPackBody {
+  private held: WeakRef<PackBody> | null = null;
+
+  constructor(private readonly bytes: Uint8Array) {}
+
+  get(): PackBody {
+    const live = this.held?.deref();
+    if (live !== undefined) return live;
+    const body = deepFreeze(readPackBody(this.bytes));
+    this.held = new WeakRef(body);
+    return body;
+  }
+}
+
+/**
+ * One entry of a pack. Summary fields are own data properties; the entry's
+ * parts are prototype getters over the pack body, so 20,000 recipes share
+ * one hidden class (own accessors made each object a ~2 KB dictionary).
+ */
+class LazyYamlRecipe implements YamlRecipe {
+  readonly format = "yaml" as const;
+  readonly recipeId: string;
+  readonly skill: string;
+  readonly name: string;
+  readonly dcc: string;
+  readonly description: string;
+  readonly tags: readonly string[];
+  readonly searchHint?: string;
+  readonly file: string;
+  readonly line: number;
+  readonly visibility = "public" as const;
+  readonly toolsetProfiles: readonly string[];
+  readonly inputValidator: CompileResult;
+  readonly outputValidator: CompileResult | null;
+  readonly #body: LazyPackBody;
+  readonly #index: number;
+
+  constructor(skill: SkillInfo, file: string, summary: EntrySummary, body: LazyPackBody, index: number, diagnostics: Diagnostic[]) {
+    const name = summary.name;
+    const at = { skill: skill.name, file, line: summary.line };
+    this.recipeId = `${skill.name}/${name}`;
+    this.skill = skill.name;
+    this.name = name;
+    this.dcc = summary.dcc ?? skill.dcc;
+    this.description = summary.description;
+    this.tags = skill.tags;
+    if (skill.searchHint !== undefined) this.searchHint = skill.searchHint;
+    this.file = file;
+    this.line = summary.line;
+    this.toolsetProfiles = deepFreeze(summary.toolsetProfiles);
+    this.#body = body;
+    this.#index = index;
+    this.inputValidator = checked(() => this.inputsSchema, summary.verdicts.input, `recipe "${name}" inputs_schema`, at, diagnostics);
+    this.outputValidator = summary.hasOutputSchema
+      ? checked(() => this.outputContract, summary.verdicts.output, `recipe "${name}" output_contract`, at, diagnostics)
+      : null;
+    Object.freeze(this);
+  }
+
+  get entry(): Readonly<Record<string, unknown>> {
+    return this.#body.get().entries[this.#index]!;
+  }
+
+  get inputsSchema(): unknown {
+    return inputsSchemaOf(this.entry);
+  }
+
+  get steps(): readonly unknown[] {
+    const steps = this.entry["steps"];
+    return Array.isArray(steps) ? (steps as readonly unknown[]) : NO_STEPS;
+  }
+
+  get outputContract(): unknown {
+    return this.entry["output_contract"];
+  }
+
+  get pack(): Readonly<Record<string, unknown>> {
+    return this.#body.get().pack;
+  }
+
+  /** JSON sees the whole recipe, as it would a plain object (reload compares recipes through it). */
+  toJSON(): Record<string, unknown> {
+    const own: Record<string, unknown> = Object.fromEntries(Object.entries(this));
+    return { ...own, entry: this.entry, inputsSchema: this.inputsSchema, steps: this.steps, outputContract: this.outputContract, pack: this.pack };
+  }
+}
+
+export function yamlRecipes(skill: SkillInfo, file: string, record: PackRecord): { recipes: YamlRecipe[]; diagnostics: Diagnostic[] } {
+  const withSkill = (d: Diagnostic): Diagnostic => diagnostic(d.severity, d.code, d.message, { ...d, skill: skill.name });
+  const diagnostics = record.diagnostics.map(withSkill);
+  if (!record.ok) return { recipes: [], diagnostics };
+  const body = new LazyPackBody(record.body);
+  const recipes = record.entries.map((summary, i): YamlRecipe => {
+    const recipe = new LazyYamlRecipe(skill, file, summary, body, i, diagnostics);
+    if (summary.stepsNotList) {
+      const at = { skill: skill.name, file, line: summary.line };
+      diagnostics.push(diagnostic("warning", "recipe_invalid_entry", `recipe "${summary.name}" steps must be a list; treated as empty`, at));
+    }
+    return recipe;
+  });
+  return { recipes, diagnostics };
+}
+
+/**
+ * The schema was compiled once when its pack was parsed (a failure is a
+ * diagnostic at once); only the verdict is kept: a compiled validator weighs
+ * ~11 KB, and 20,000 recipes' worth (≈ 440 MB) is most of the daemon's
+ * memory at that scale. The validator is rebuilt on first use (≈ 35 µs) and
+ * held through a WeakRef, so recipes in use stay compiled and idle ones cost
+ * nothing.
+ */
+function checked(
+  schema: () => unknown,
+  fault: SchemaError | null,
+  label: string,
+  at: { skill: string; file: string; line: number },
+  diagnostics: Diagnostic[],
+): CompileResult {
+  if (fault !== null) {
+    const loc = fault.schemaPath ? ` at ${fault.schemaPath}` : "";
+    diagnostics.push(diagnostic("error", "schema_fails_closed", `${label} fails closed (${fault.code}${loc}): ${fault.message}`, at));
+    return { ok: false, error: fault };
+  }
+  return lazyValidator(schema);
+}
+
+function lazyValidator(schema: () => unknown): CompileResult {
+  let cached: WeakRef<Validator> | null = null;
+  const current = (): Validator => {
+    const held = cached?.deref();
+    if (held !== undefined) return held;
+    const again = compileSchema(schema());
+    // The schema compiled when its pack was parsed and is frozen since: a refusal now is a bug.
+    if (!again.ok) throw new Error(`schema compiled at load but not on reuse: ${again.error.message}`);
+    cached = new WeakRef(again.validator);
+    return again.validator;
+  };
+  return Object.freeze({
+    ok: true as const,
+    validator: Object.freeze({ validate: (instance: unknown) => current().validate(instance) }),
+  });
+}
