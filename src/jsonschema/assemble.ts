@@ -21,8 +21,7 @@ export function assembleNode(compiled: readonly CompiledKeyword[]): Check {
   const typed = compiled.find((c) => c.singleType !== undefined);
   if (typed === undefined || compiled.some((c) => c.late === true)) return assembleGeneral(compiled);
   // Built on first use: most nodes of most schemas never collect an error.
-  let built: Check | null = null;
-  const general: Check = (inst, st, ev, path) => (built ??= assembleGeneral(compiled))(inst, st, ev, path);
+  const general: LazyCheck = { check: null, compiled };
   const kind = typed.singleType!;
   const group = groupOf(kind);
   const rest: CompiledKeyword[] = [];
@@ -91,25 +90,35 @@ function groupOf(kind: JsonType): Group {
  * length) test everything in this one closure, and short lists are called directly.
  * `withEv` serves callers that want annotations; `noEv` drops checks folded elsewhere.
  */
-function typedFast(code: number, withEv: readonly Check[], noEv: readonly CompiledKeyword[], general: Check): Check {
+interface LazyCheck {
+  check: Check | null;
+  readonly compiled: readonly CompiledKeyword[];
+}
+
+/** Small and top-level, so V8 inlines it: the collecting path costs one call, not two. */
+function generalOf(lazy: LazyCheck): Check {
+  return (lazy.check ??= assembleGeneral(lazy.compiled));
+}
+
+function typedFast(code: number, withEv: readonly Check[], noEv: readonly CompiledKeyword[], general: LazyCheck): Check {
   if (withEv.length === 0) {
-    return (inst, st, ev, path) => (st.collect ? general(inst, st, ev, path) : typeMatches(code, inst));
+    return (inst, st, ev, path) => (st.collect ? generalOf(general)(inst, st, ev, path) : typeMatches(code, inst));
   }
   const only = withEv.length === 1 && noEv.length === 1 ? noEv[0]! : undefined;
   const range = only?.range;
   if (range !== undefined && (code === 3 || code === 4)) {
-    return (inst, st, ev, path) => (st.collect ? general(inst, st, ev, path) : typeMatches(code, inst) && inRange(inst as number, range));
+    return (inst, st, ev, path) => (st.collect ? generalOf(general)(inst, st, ev, path) : typeMatches(code, inst) && inRange(inst as number, range));
   }
   const length = only?.length;
   if (length !== undefined && code === 2) {
-    return (inst, st, ev, path) => (st.collect ? general(inst, st, ev, path) : typeof inst === "string" && lengthWithin(inst, length));
+    return (inst, st, ev, path) => (st.collect ? generalOf(general)(inst, st, ev, path) : typeof inst === "string" && lengthWithin(inst, length));
   }
   const list = noEv.map((c) => c.check);
   const n = list.length;
   const a = list[0] ?? ALWAYS;
   const b = list[1] ?? ALWAYS;
   return (inst, st, ev, path) => {
-    if (st.collect) return general(inst, st, ev, path);
+    if (st.collect) return generalOf(general)(inst, st, ev, path);
     if (!typeMatches(code, inst)) return false;
     if (ev !== null) return runFrom(withEv, 0, inst, st, ev, path);
     if (n === 0) return true;

@@ -42,6 +42,18 @@ interface CompileContext {
 export function compileSchema(schema: unknown, options?: CompileOptions): CompileResult {
   const maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH;
   const maxNodes = options?.maxNodes ?? DEFAULT_MAX_NODES;
+  const compiled = compileGraph(schema, options);
+  if (!compiled.ok) return compiled;
+  return { ok: true, validator: createValidator(compiled.root, { maxDepth, maxNodes, allErrors: options?.allErrors ?? true }) };
+}
+
+/** The compiled node graph behind a validator (also what tests of the analyses read). */
+export function compileGraph(
+  schema: unknown,
+  options?: CompileOptions,
+): { readonly ok: true; readonly root: SchemaNode } | { readonly ok: false; readonly error: SchemaError } {
+  const maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const maxNodes = options?.maxNodes ?? DEFAULT_MAX_NODES;
   const maxBytes = options?.maxBytes ?? DEFAULT_MAX_BYTES;
 
   const { fault, special } = measureSchema(schema, maxDepth, maxNodes, maxBytes);
@@ -74,10 +86,10 @@ export function compileSchema(schema: unknown, options?: CompileOptions): Compil
   if (cycle !== null) {
     return refuse("malformed", "$ref cycle that makes no progress on the instance", cycle);
   }
-  return { ok: true, validator: createValidator(root, { maxDepth, maxNodes, allErrors: options?.allErrors ?? true }) };
+  return { ok: true, root };
 }
 
-function refuse(code: SchemaErrorCode, message: string, schemaPath: string): CompileResult {
+function refuse(code: SchemaErrorCode, message: string, schemaPath: string): { readonly ok: false; readonly error: SchemaError } {
   return { ok: false, error: schemaFault(code, message, schemaPath) };
 }
 
@@ -106,7 +118,7 @@ const IN_PLACE: ReadonlySet<string> = new Set(IN_PLACE_APPLICATORS);
 function compileNode(cc: CompileContext, value: unknown, pointer: string): SchemaNode {
   const cached = cc.nodes.get(pointer);
   if (cached !== undefined) return cached;
-  const node: SchemaNode = { validate: ALWAYS, pointer };
+  const node: SchemaNode = { validate: ALWAYS, pointer, keywords: null, rejectsAll: false, cover: undefined };
   cc.nodes.set(pointer, node);
   compileInto(cc, value, node);
   return node;
@@ -116,7 +128,7 @@ function compileNode(cc: CompileContext, value: unknown, pointer: string): Schem
 function deferNode(cc: CompileContext, value: unknown, pointer: string): SchemaNode {
   const cached = cc.nodes.get(pointer);
   if (cached !== undefined) return cached;
-  const node: SchemaNode = { validate: ALWAYS, pointer };
+  const node: SchemaNode = { validate: ALWAYS, pointer, keywords: null, rejectsAll: false, cover: undefined };
   cc.nodes.set(pointer, node);
   cc.pending.push([value, node]);
   return node;
@@ -128,6 +140,7 @@ function compileInto(cc: CompileContext, value: unknown, node: SchemaNode): Sche
 
   if (value === true) return node;
   if (value === false) {
+    node.rejectsAll = true;
     node.validate = (_inst, st, _ev, path) => {
       if (st.collect) pushError(st, path, pointer, "false", "No value is allowed here");
       return false;
@@ -180,6 +193,7 @@ function compileInto(cc: CompileContext, value: unknown, node: SchemaNode): Sche
     else for (const k of Object.keys(defs)) compileNode(cc, defs[k], `${pointer}/$defs/${escapeKey(k)}`);
   }
   node.validate = assembleNode(compiled);
+  node.keywords = compiled;
   return node;
 }
 

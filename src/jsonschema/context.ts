@@ -49,6 +49,12 @@ export interface State {
   readonly errors: ValidationError[];
   refDepth: number;
   readonly maxRefDepth: number;
+  /**
+   * Fast pass only (see cover.ts): members of containers the pass iterated completely, and
+   * whether some container reached a schema that does not account for all of it.
+   */
+  nodes: number;
+  partial: boolean;
 }
 
 /**
@@ -61,6 +67,30 @@ export type Check = (inst: unknown, st: State, ev: Annotations | null, path: str
 export interface SchemaNode {
   validate: Check;
   readonly pointer: string;
+  /** The node's keywords, for the static analysis in cover.ts; null for boolean schemas. */
+  keywords: readonly CompiledKeyword[] | null;
+  /** `false` schema: accepts nothing. */
+  rejectsAll: boolean;
+  /**
+   * -1: a container that passes may hold values the fast pass never visited. d >= 0: after a
+   * successful fast pass, every member of the value was counted in State.nodes (or
+   * State.partial was set) and the value nests at most d levels. Computed on first use.
+   */
+  cover: number | undefined;
+}
+
+/** What a keyword tells cover.ts about the values that can pass it. */
+export interface CoverInfo {
+  /** Kinds of container that can pass (type, enum, const restrict them). */
+  readonly object?: boolean;
+  readonly array?: boolean;
+  /** Iterates every member of this kind of container on the fast path, counting them. */
+  readonly iterates?: "object" | "array";
+  /** Schemas the iterated members are validated by. */
+  readonly children?: readonly SchemaNode[];
+  /** In-place subschemas: "all" must pass (allOf, $ref), or one of "any" passes (anyOf, oneOf). */
+  readonly all?: readonly SchemaNode[];
+  readonly any?: readonly SchemaNode[];
 }
 
 export type Group = "any" | "object" | "array" | "string" | "number";
@@ -84,6 +114,7 @@ export interface CompiledKeyword {
   readonly range?: NumericRange;
   /** String length bounds in code points, for nodes that test them inline. */
   readonly length?: LengthRange;
+  readonly cover?: CoverInfo;
 }
 
 export interface NumericRange {

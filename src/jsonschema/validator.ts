@@ -5,6 +5,7 @@
  */
 import type { ValidationError, ValidationResult, Validator } from "./types.js";
 import type { SchemaNode, State } from "./context.js";
+import { coverOf } from "./cover.js";
 import { measure } from "./limits.js";
 
 export interface InstanceLimits {
@@ -22,13 +23,27 @@ export function createValidator(root: SchemaNode, limits: InstanceLimits): Valid
   // Every ref link can cost one instance level or one link of a chain; 4 per level is
   // more than any real schema needs and keeps the JS stack far from overflowing.
   const maxRefDepth = limits.maxDepth * 4;
+  // Whether the fast pass can stand in for the instance walk (cover.ts); decided on first use
+  // so compiling stays cheap for schemas that are never used.
+  let trusted: boolean | undefined;
   return {
     validate(instance: unknown): ValidationResult {
-      const fault = measure(instance, limits.maxDepth, limits.maxNodes, false);
-      if (fault !== null) return invalid(limitError(fault, limits));
-      const fast: State = { collect: false, stop: true, errors: NEVER_WRITTEN, refDepth: 0, maxRefDepth };
-      if (run(root, instance, fast)) return VALID;
-      const slow: State = { collect: true, stop: !limits.allErrors, errors: [], refDepth: 0, maxRefDepth };
+      trusted ??= isTrusted(root, limits.maxDepth);
+      const fast: State = { collect: false, stop: true, errors: NEVER_WRITTEN, refDepth: 0, maxRefDepth, nodes: 0, partial: false };
+      if (trusted) {
+        // Safe before the walk: recursion is bounded by the ref depth and caught, and the work
+        // is linear in the instance. A pass that accounted for every member has measured it.
+        const ok = run(root, instance, fast);
+        if (ok && !fast.partial && fast.nodes < limits.maxNodes) return VALID;
+        const fault = measure(instance, limits.maxDepth, limits.maxNodes, false);
+        if (fault !== null) return invalid(limitError(fault, limits));
+        if (ok) return VALID;
+      } else {
+        const fault = measure(instance, limits.maxDepth, limits.maxNodes, false);
+        if (fault !== null) return invalid(limitError(fault, limits));
+        if (run(root, instance, fast)) return VALID;
+      }
+      const slow: State = { collect: true, stop: !limits.allErrors, errors: [], refDepth: 0, maxRefDepth, nodes: 0, partial: false };
       run(root, instance, slow);
       if (slow.errors.length === 0) {
         slow.errors.push({ instancePath: "", keywordLocation: "", keyword: "schema", message: "Value does not match the schema" });
@@ -36,6 +51,15 @@ export function createValidator(root: SchemaNode, limits: InstanceLimits): Valid
       return { valid: false, errors: slow.errors };
     },
   };
+}
+
+/**
+ * The root covers (cover.ts) within the depth limit, and the node limit allows a container
+ * at all: then a successful, non-partial fast pass bounds depth statically and counts nodes.
+ */
+function isTrusted(root: SchemaNode, maxDepth: number): boolean {
+  const d = coverOf(root);
+  return d >= 0 && d <= maxDepth;
 }
 
 function run(root: SchemaNode, instance: unknown, st: State): boolean {

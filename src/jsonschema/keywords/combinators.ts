@@ -27,7 +27,7 @@ export const compileAllOf: KeywordCompiler = (kc) => {
     }
     return ok;
   };
-  return { check, group: "any" };
+  return { check, group: "any", cover: { all: nodes } };
 };
 
 export const compileAnyOf: KeywordCompiler = (kc) => {
@@ -62,7 +62,7 @@ export const compileAnyOf: KeywordCompiler = (kc) => {
     if (!matched && st.collect) pushError(st, path, loc, "anyOf", "Expected a value matching at least one schema in anyOf");
     return matched;
   };
-  return { check, group: "any" };
+  return { check, group: "any", cover: { any: nodes } };
 };
 
 export const compileOneOf: KeywordCompiler = (kc) => {
@@ -111,7 +111,7 @@ export const compileOneOf: KeywordCompiler = (kc) => {
     }
     return false;
   };
-  return { check, group: "any" };
+  return { check, group: "any", cover: { any: nodes } };
 };
 
 export const compileNot: KeywordCompiler = (kc) => {

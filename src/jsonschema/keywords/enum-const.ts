@@ -8,6 +8,9 @@ import { canonicalJson, jsonEqual } from "../json.js";
 
 const MAX_LISTED = 20;
 
+/** Only scalars can pass: no container to account for (cover.ts). */
+const SCALARS_ONLY = Object.freeze({ object: false, array: false });
+
 export const compileEnum: KeywordCompiler = (kc) => {
   if (!Object.hasOwn(kc.schema, "enum")) return null;
   const values = own(kc.schema, "enum");
@@ -34,7 +37,7 @@ export const compileEnum: KeywordCompiler = (kc) => {
     if (!ok && st.collect) pushError(st, path, loc, "enum", message);
     return ok;
   };
-  return { check, group: "any" };
+  return composites.size === 0 ? { check, group: "any", cover: SCALARS_ONLY } : { check, group: "any" };
 };
 
 export const compileConst: KeywordCompiler = (kc) => {
@@ -48,5 +51,5 @@ export const compileConst: KeywordCompiler = (kc) => {
     if (!ok && st.collect) pushError(st, path, loc, "const", message);
     return ok;
   };
-  return { check, group: "any" };
+  return composite ? { check, group: "any" } : { check, group: "any", cover: SCALARS_ONLY };
 };

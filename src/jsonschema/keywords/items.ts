@@ -1,5 +1,5 @@
 /** `prefixItems` and `items` (items applies after the prefix); both annotate for unevaluatedItems. */
-import type { Check, KeywordCompiler, SchemaNode } from "../context.js";
+import type { Annotations, Check, KeywordCompiler, SchemaNode, State } from "../context.js";
 import { own, pushError } from "../context.js";
 import { childPointer } from "../pointer.js";
 import { readSchemaArray } from "./util.js";
@@ -26,8 +26,43 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
     const forbidRest = itemsValue === false;
     const n = prefix.length;
 
+    /**
+     * The fast path also counts the items for the instance limits (cover.ts): an item that
+     * is a container and goes to a schema that does not account for all of it, or items
+     * past a prefix with no `items`, mark the pass partial.
+     */
+    const fast = (arr: unknown[], st: State, ev: Annotations | null, path: string): boolean => {
+      const len = arr.length;
+      const upto = len < n ? len : n;
+      for (let i = 0; i < upto; i++) {
+        const v = arr[i];
+        const node = prefix[i]!;
+        if (typeof v === "object" && v !== null && !(node.cover! >= 0)) st.partial = true;
+        if (!node.validate(v, st, null, path)) return false;
+      }
+      if (items !== null) {
+        if (forbidRest) {
+          if (len > n) return false;
+        } else {
+          const covered = items.cover! >= 0;
+          for (let i = n; i < len; i++) {
+            const v = arr[i];
+            if (!covered && typeof v === "object" && v !== null) st.partial = true;
+            if (!items.validate(v, st, null, path)) return false;
+          }
+        }
+        if (ev !== null) ev.allItems = true;
+      } else {
+        if (len > n) st.partial = true;
+        if (ev !== null && upto > ev.items) ev.items = upto;
+      }
+      st.nodes += len;
+      return true;
+    };
+
     const check: Check = (inst, st, ev, path) => {
       const arr = inst as unknown[];
+      if (!st.collect) return fast(arr, st, ev, path);
       const len = arr.length;
       let ok = true;
       const upto = len < n ? len : n;
@@ -59,7 +94,8 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
       } else if (ev !== null && upto > ev.items) ev.items = upto;
       return ok;
     };
-    return { check, group: "array" };
+    if (items === null) return { check, group: "array" };
+    return { check, group: "array", cover: { iterates: "array", children: forbidRest ? prefix : [...prefix, items] } };
   };
 }
 

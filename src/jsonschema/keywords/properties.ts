@@ -90,6 +90,7 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
         seenKeys = new Array<string>(KEY_CACHE).fill("");
         seenIndex = new Array<number>(KEY_CACHE).fill(-1);
       }
+      let count = 0;
       for (const key in o) {
         let i: number;
         if (pos < KEY_CACHE) {
@@ -101,13 +102,19 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
           }
           pos++;
         } else i = indexOf.get(key) ?? -1;
+        count++;
         const v = o[key];
+        // Members are counted for the instance limits (cover.ts); a container handed to a
+        // schema that does not account for all of it marks the pass partial.
+        const node = i >= 0 ? nodes[i]! : additional;
+        if (typeof v === "object" && v !== null && (node === null || !(node.cover! >= 0))) st.partial = true;
         if (i >= 0) {
           const r = requiredKind[i]!;
           if (r !== 0 && (r === 1 ? v !== undefined : Object.hasOwn(o, key))) requiredSeen++;
           if (!nodes[i]!.validate(v, st, null, path)) return false;
         } else if (additional !== null && (forbidAdditional || !additional.validate(v, st, null, path))) return false;
       }
+      st.nodes += count;
       // A required name that for-in does not list (an inherited, non-enumerable member of a
       // non-JSON object) is settled the way the required keyword reads it.
       return requiredSeen === nRequired || requiredMet(o);
@@ -118,7 +125,11 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
     // enumerable keys; one that did would be treated as an undeclared property.
     const check: Check = (inst, st, ev, path) => {
       const o = inst as Record<string, unknown>;
-      if (!st.collect && ev === null && nPatterns === 0) return fast(o, st, path);
+      if (!st.collect) {
+        if (ev === null && nPatterns === 0) return fast(o, st, path);
+        // This path does not count members for the instance limits.
+        st.partial = true;
+      }
       let ok = true;
       for (const key in o) {
         const at = indexOf.get(key);
@@ -155,7 +166,8 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
       if (additional !== null && ev !== null) ev.allProps = true;
       return ok;
     };
-    return { check, group: "object" };
+    if (nPatterns > 0) return { check, group: "object" };
+    return { check, group: "object", cover: { iterates: "object", children: additional === null ? nodes : [...nodes, additional] } };
   };
 }
 

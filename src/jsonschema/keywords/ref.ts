@@ -26,5 +26,5 @@ export const compileRef: KeywordCompiler = (kc) => {
     st.refDepth--;
     return ok;
   };
-  return { check, group: "any" };
+  return { check, group: "any", cover: { all: [target] } };
 };

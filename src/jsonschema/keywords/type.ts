@@ -65,6 +65,9 @@ export const compileType: KeywordCompiler = (kc) => {
   const impliedByGroup: Group | undefined =
     only === "object" || only === "array" || only === "string" || only === "number" ? only : undefined;
   const singleType = only as JsonType | undefined;
-  if (singleType === undefined) return { check, group: "any" };
-  return impliedByGroup === undefined ? { check, group: "any", singleType } : { check, group: "any", impliedByGroup, singleType };
+  const cover = { object: unique.includes("object"), array: unique.includes("array") };
+  if (singleType === undefined) return { check, group: "any", cover };
+  return impliedByGroup === undefined
+    ? { check, group: "any", singleType, cover }
+    : { check, group: "any", impliedByGroup, singleType, cover };
 };
