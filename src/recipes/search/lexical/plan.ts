@@ -1,0 +1,105 @@
+import type { PostingStore } from "./postings.js";
+import type { TermDictionary } from "./terms.js";
+
+/** Prefix expansion below this length fans out over most of the vocabulary. */
+const PREFIX_MIN = 3;
+/** Fuzzy matching below this length turns "uv" into every two-letter word. */
+const FUZZY_MIN = 5;
+/** Edit bound: this share of the word's length, at most MAX_EDITS. */
+const FUZZY_SHARE = 0.2;
+const MAX_EDITS = 2;
+/** Query words in more than this share (idf below ~2.3) of a catalog of at least COMMON_MIN_DOCS recipes are skipped. */
+const COMMON_SHARE = 0.1;
+const COMMON_MIN_DOCS = 500;
+/**
+ * Expansions kept per unknown query word, the closest (shortest) first: a
+ * three-letter stub can prefix thousands of terms, each with its postings.
+ */
+const MAX_EXPANSIONS = 256;
+/** Weights of an expanded term (MiniSearch's), decaying with its distance from the word. */
+const PREFIX_WEIGHT = 0.375;
+const FUZZY_WEIGHT = 0.45;
+
+/** A term scored for one query word: itself, or a prefix/typo expansion of it. */
+export interface Derived {
+  readonly term: number;
+  readonly weight: number;
+  /** Bit of the query word it was reached from. */
+  readonly source: number;
+  /** Bits of the query words it equals / extends (for coverage). */
+  readonly exact: number;
+  readonly prefix: number;
+}
+
+export interface QueryPlan {
+  /** Query words kept (at most 32: one bit each), with their document frequencies. */
+  readonly words: readonly string[];
+  readonly df: readonly number[];
+  readonly derived: readonly Derived[];
+}
+
+/**
+ * Which terms a query scores. `all` are its distinct processed words; words
+ * the index holds score as themselves, unknown ones through their prefix
+ * and typo neighbours.
+ */
+export function planQuery<D>(all: readonly string[], terms: TermDictionary, store: PostingStore<D>): QueryPlan {
+  const n = store.liveCount;
+  const ids = all.map((t) => terms.id(t));
+  const allDf = ids.map((id) => (id === undefined ? 0 : Math.min(n, store.documentFrequency(id))));
+  // On a large catalog a word found in most recipes adds almost nothing to
+  // BM25 (idf ~0) yet costs a posting per recipe: leave such words out,
+  // keeping at least the rarest term.
+  const common = Math.max(COMMON_MIN_DOCS, n * COMMON_SHARE);
+  const rarest = Math.min(...allDf);
+  const keep = all.map((_, i) => allDf[i]! <= common || allDf[i] === rarest);
+  const words = all.filter((_, i) => keep[i]);
+  const wordIds = ids.filter((_, i) => keep[i]);
+  const df = allDf.filter((_, i) => keep[i]);
+
+  const masks = (term: string): { exact: number; prefix: number } => {
+    let exact = 0;
+    let prefix = 0;
+    words.forEach((w, i) => {
+      if (term === w) exact |= 1 << i;
+      else if (term.startsWith(w)) prefix |= 1 << i;
+    });
+    return { exact, prefix };
+  };
+  const derived: Derived[] = [];
+  words.forEach((word, i) => {
+    const source = 1 << i;
+    if (df[i]! > 0) {
+      derived.push({ term: wordIds[i]!, weight: 1, source, ...masks(word) });
+      return;
+    }
+    // Expansion only for words the index does not hold: a known word's
+    // prefix/typo neighbours multiply the postings to score (the bulk of
+    // the cost on a large catalog) and rarely improve its ranking.
+    for (const e of expansions(word, terms, store)) derived.push({ term: e.term, weight: e.weight, source, ...masks(e.text) });
+  });
+  return { words, df, derived };
+}
+
+function expansions<D>(word: string, terms: TermDictionary, store: PostingStore<D>): { term: number; text: string; weight: number }[] {
+  const out: { term: number; text: string; weight: number }[] = [];
+  if (word.length >= PREFIX_MIN) {
+    terms.withPrefix(word, (term, t) => {
+      if (t.length === word.length || store.documentFrequency(term) === 0) return;
+      out.push({ term, text: t, weight: (PREFIX_WEIGHT * t.length) / (t.length + 0.3 * (t.length - word.length)) });
+    });
+  }
+  const edits = word.length >= FUZZY_MIN ? Math.min(MAX_EDITS, Math.round(word.length * FUZZY_SHARE)) : 0;
+  if (edits > 0) {
+    terms.fuzzy(word, edits, (term, t, distance) => {
+      // A term that extends the word counts as a prefix match only.
+      if (distance === 0 || t.startsWith(word) || store.documentFrequency(term) === 0) return;
+      out.push({ term, text: t, weight: (FUZZY_WEIGHT * t.length) / (t.length + distance) });
+    });
+  }
+  if (out.length > MAX_EXPANSIONS) {
+    out.sort((a, b) => b.weight - a.weight || (a.text < b.text ? -1 : 1));
+    out.length = MAX_EXPANSIONS;
+  }
+  return out;
+}
