@@ -10,7 +10,7 @@
  * returns at the first failure. Collecting runs the general check, so errors and their
  * order never depend on the path taken.
  */
-import type { Annotations, Check, CompiledKeyword, Group, JsonType, State } from "./context.js";
+import type { Annotations, Check, CompiledKeyword, Group, JsonType, LeafTest, State } from "./context.js";
 import { mergeAnnotations, newAnnotations } from "./context.js";
 import { inRange } from "./keywords/numeric.js";
 import { lengthWithin } from "./keywords/string-length.js";
@@ -33,6 +33,30 @@ export function assembleNode(compiled: readonly CompiledKeyword[]): Check {
     rest.filter((c) => c.fastSkip !== true),
     general,
   );
+}
+
+/**
+ * The node as a leaf test: a single-type `type` (not object or array), alone or with only
+ * numeric bounds (number, integer) or only a string length (string).
+ */
+export function leafOf(compiled: readonly CompiledKeyword[]): LeafTest | null {
+  const typed = compiled.find((c) => c.singleType !== undefined);
+  if (typed === undefined || typed.singleType === "object" || typed.singleType === "array") return null;
+  const code = TYPE_CODES[typed.singleType!];
+  if (compiled.length === 1) return { code, range: null, length: null };
+  if (compiled.length !== 2) return null;
+  const other = compiled[0] === typed ? compiled[1]! : compiled[0]!;
+  if (other.range !== undefined && (code === 3 || code === 4)) return { code, range: other.range, length: null };
+  if (other.length !== undefined && code === 2) return { code, range: null, length: other.length };
+  return null;
+}
+
+/** A leaf test, inline: small and top-level, so V8 inlines it into the loops that call it. */
+export function leafPasses(leaf: LeafTest, v: unknown): boolean {
+  if (!typeMatches(leaf.code, v)) return false;
+  if (leaf.range !== null) return inRange(v as number, leaf.range);
+  if (leaf.length !== null) return lengthWithin(v as string, leaf.length);
+  return true;
 }
 
 const TYPE_CODES: Readonly<Record<JsonType, number>> = {

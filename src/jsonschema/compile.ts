@@ -8,7 +8,7 @@ import type { CompileOptions, CompileResult, SchemaError, SchemaErrorCode } from
 import type { Check, CompiledKeyword, KeywordContext, SchemaNode } from "./context.js";
 import type { SchemaErrorCode as Code } from "./types.js";
 import { own, pushError, schemaFault } from "./context.js";
-import { assembleNode } from "./assemble.js";
+import { assembleNode, leafOf } from "./assemble.js";
 import type { AnchorResult } from "./anchors.js";
 import { collectAnchors, refusedCoreKeyword } from "./anchors.js";
 import { findCycle } from "./cycles.js";
@@ -118,7 +118,7 @@ const IN_PLACE: ReadonlySet<string> = new Set(IN_PLACE_APPLICATORS);
 function compileNode(cc: CompileContext, value: unknown, pointer: string): SchemaNode {
   const cached = cc.nodes.get(pointer);
   if (cached !== undefined) return cached;
-  const node: SchemaNode = { validate: ALWAYS, pointer, keywords: null, rejectsAll: false, cover: undefined };
+  const node: SchemaNode = { validate: ALWAYS, pointer, keywords: null, rejectsAll: false, cover: undefined, leaf: null };
   cc.nodes.set(pointer, node);
   compileInto(cc, value, node);
   return node;
@@ -128,7 +128,7 @@ function compileNode(cc: CompileContext, value: unknown, pointer: string): Schem
 function deferNode(cc: CompileContext, value: unknown, pointer: string): SchemaNode {
   const cached = cc.nodes.get(pointer);
   if (cached !== undefined) return cached;
-  const node: SchemaNode = { validate: ALWAYS, pointer, keywords: null, rejectsAll: false, cover: undefined };
+  const node: SchemaNode = { validate: ALWAYS, pointer, keywords: null, rejectsAll: false, cover: undefined, leaf: null };
   cc.nodes.set(pointer, node);
   cc.pending.push([value, node]);
   return node;
@@ -194,6 +194,7 @@ function compileInto(cc: CompileContext, value: unknown, node: SchemaNode): Sche
   }
   node.validate = assembleNode(compiled);
   node.keywords = compiled;
+  node.leaf = leafOf(compiled);
   return node;
 }
 

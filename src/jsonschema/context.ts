@@ -77,6 +77,18 @@ export interface SchemaNode {
    * State.partial was set) and the value nests at most d levels. Computed on first use.
    */
   cover: number | undefined;
+  /**
+   * Set when the node is only a type test, maybe with numeric bounds or a string length:
+   * loops over members test it inline on the fast path instead of calling `validate`.
+   */
+  leaf: LeafTest | null;
+}
+
+export interface LeafTest {
+  /** See assemble.ts TYPE_CODES. */
+  readonly code: number;
+  readonly range: NumericRange | null;
+  readonly length: LengthRange | null;
 }
 
 /** What a keyword tells cover.ts about the values that can pass it. */

@@ -1,6 +1,7 @@
 /** `prefixItems` and `items` (items applies after the prefix); both annotate for unevaluatedItems. */
 import type { Annotations, Check, KeywordCompiler, SchemaNode, State } from "../context.js";
 import { own, pushError } from "../context.js";
+import { leafPasses } from "../assemble.js";
 import { childPointer } from "../pointer.js";
 import { readSchemaArray } from "./util.js";
 
@@ -38,17 +39,23 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
         const v = arr[i];
         const node = prefix[i]!;
         if (typeof v === "object" && v !== null && !(node.cover! >= 0)) st.partial = true;
-        if (!node.validate(v, st, null, path)) return false;
+        const leaf = node.leaf;
+        if (leaf !== null ? !leafPasses(leaf, v) : !node.validate(v, st, null, path)) return false;
       }
       if (items !== null) {
         if (forbidRest) {
           if (len > n) return false;
         } else {
           const covered = items.cover! >= 0;
-          for (let i = n; i < len; i++) {
-            const v = arr[i];
-            if (!covered && typeof v === "object" && v !== null) st.partial = true;
-            if (!items.validate(v, st, null, path)) return false;
+          const leaf = items.leaf;
+          if (leaf !== null) {
+            for (let i = n; i < len; i++) if (!leafPasses(leaf, arr[i])) return false;
+          } else {
+            for (let i = n; i < len; i++) {
+              const v = arr[i];
+              if (!covered && typeof v === "object" && v !== null) st.partial = true;
+              if (!items.validate(v, st, null, path)) return false;
+            }
           }
         }
         if (ev !== null) ev.allItems = true;

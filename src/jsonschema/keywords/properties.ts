@@ -8,6 +8,7 @@
  */
 import type { Check, KeywordCompiler, SchemaNode, State } from "../context.js";
 import { addProp, own, pushError } from "../context.js";
+import { leafPasses } from "../assemble.js";
 import { isPlainObject } from "../json.js";
 import { childPointer, escapeToken } from "../pointer.js";
 import { readSchemaMap } from "./util.js";
@@ -111,7 +112,8 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
         if (i >= 0) {
           const r = requiredKind[i]!;
           if (r !== 0 && (r === 1 ? v !== undefined : Object.hasOwn(o, key))) requiredSeen++;
-          if (!nodes[i]!.validate(v, st, null, path)) return false;
+          const leaf = node!.leaf;
+          if (leaf !== null ? !leafPasses(leaf, v) : !node!.validate(v, st, null, path)) return false;
         } else if (additional !== null && (forbidAdditional || !additional.validate(v, st, null, path))) return false;
       }
       st.nodes += count;
