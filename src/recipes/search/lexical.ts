@@ -56,13 +56,15 @@ export function lexicalTerms(text: string): string[] {
 
 /**
  * BM25+ over weighted fields in a compact in-memory index (term dictionary,
- * typed-array postings, tombstones with periodic compaction). Documents are
- * keyed by recipeId; the caller decides what changed and calls `put` /
+ * typed-array postings, tombstones with periodic compaction). It keeps no
+ * document text: a document's terms are found again from its slot's own
+ * list. Documents are keyed by recipeId; the caller decides what changed
+ * and calls `put` /
  * `remove`. `search` must not be re-entered from its `accept` callback.
  */
 export class LexicalIndex {
   private readonly terms = new TermDictionary();
-  private readonly store = new PostingStore<SearchDocument>(FIELDS);
+  private readonly store = new PostingStore(FIELDS);
 
   // Tokenizing: raw token -> id in a table, whose entry names the processed
   // term (-1 for a stop word), so each distinct spelling is processed once.
@@ -92,7 +94,7 @@ export class LexicalIndex {
 
   put(doc: SearchDocument): void {
     this.remove(doc.id);
-    const slot = this.store.openSlot(doc.id, doc);
+    const slot = this.store.openSlot(doc.id);
     for (let f = 0; f < FIELDS; f++) {
       this.scanField(doc[SEARCH_FIELDS[f]!]);
       this.store.setLength(slot, f, this.unique);
@@ -105,14 +107,7 @@ export class LexicalIndex {
 
   remove(id: string): void {
     const slot = this.store.slotOf.get(id);
-    if (slot === undefined) return;
-    const doc = this.store.doc(slot)!;
-    this.store.kill(slot, (visit) => {
-      for (let f = 0; f < FIELDS; f++) {
-        this.scanField(doc[SEARCH_FIELDS[f]!]);
-        for (let i = 0; i < this.fieldTermCount; i++) visit(this.fieldTerms[i]!, f);
-      }
-    });
+    if (slot !== undefined) this.store.kill(slot);
   }
 
   /** Fills fieldTerms / termTf / unique for one field's text. */

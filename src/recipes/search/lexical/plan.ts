@@ -43,7 +43,7 @@ export interface QueryPlan {
  * the index holds score as themselves, unknown ones through their prefix
  * and typo neighbours.
  */
-export function planQuery<D>(all: readonly string[], terms: TermDictionary, store: PostingStore<D>): QueryPlan {
+export function planQuery(all: readonly string[], terms: TermDictionary, store: PostingStore): QueryPlan {
   const n = store.liveCount;
   const ids = all.map((t) => terms.id(t));
   const allDf = ids.map((id) => (id === undefined ? 0 : Math.min(n, store.documentFrequency(id))));
@@ -81,7 +81,7 @@ export function planQuery<D>(all: readonly string[], terms: TermDictionary, stor
   return { words, df, derived };
 }
 
-function expansions<D>(word: string, terms: TermDictionary, store: PostingStore<D>): { term: number; text: string; weight: number }[] {
+function expansions(word: string, terms: TermDictionary, store: PostingStore): { term: number; text: string; weight: number }[] {
   const out: { term: number; text: string; weight: number }[] = [];
   if (word.length >= PREFIX_MIN) {
     terms.withPrefix(word, (term, t) => {

@@ -2,26 +2,27 @@ import { ensure, u32, u8 } from "./grow.js";
 
 /**
  * Documents, field lengths, document frequencies and postings of the lexical
- * index, all in flat typed arrays.
+ * index, all in flat typed arrays; no document text is kept.
  *
  * A document lives in a slot; a posting is (slot, field, tf) for one term.
  * Postings sit in two places: `main`, a compressed-row layout (per term one
- * contiguous range) built by `compact()`, and `delta`, an append log of what
- * was added since. Removing a document only clears its slot's `alive` flag
- * and takes its counts out of the statistics; its postings are dropped at the
- * next compaction, which also renumbers slots and, when many terms died,
- * terms. The owner compacts when `needsCompaction` says the delta or the
- * dead share has grown past what a query should scan.
+ * contiguous range) built by `compact()`, and the delta, an append log of
+ * what was added since. Each slot also lists its own (term, field) pairs in
+ * `forward`, so removing a document takes its counts out of the statistics
+ * at once; its postings only go at the next compaction, which also
+ * renumbers slots (in id order) and, when many terms died, terms. The owner
+ * compacts when `needsCompaction` says the delta or the dead share has grown
+ * past what a query should scan.
  */
 const DELTA_SHIFT = 14;
 const DELTA_CHUNK = 1 << DELTA_SHIFT;
+/** forward entries are term * FORWARD_FIELDS + field. */
+const FORWARD_FIELDS = 8;
 
-export class PostingStore<D> {
+export class PostingStore {
   readonly fields: number;
   /** Per slot: its id. Dead slots keep theirs until compaction. */
   ids: string[] = [];
-  /** Per live slot: the document, to find its terms again when it is removed. */
-  private docs: (D | undefined)[] = [];
   /** Live id -> slot. */
   slotOf = new Map<string, number>();
   alive: Uint8Array = new Uint8Array(0);
@@ -31,7 +32,9 @@ export class PostingStore<D> {
   readonly lengthSum: Float64Array;
   /** term * fields + field -> live documents holding the term in that field. */
   df: Uint32Array = new Uint32Array(0);
-  /** Main postings: term t's pairs are main[2*offsets[t] .. 2*offsets[t+1]). */
+  /** term -> its live postings (main and delta), so compaction sizes ranges without a counting pass. */
+  private termPostings: Uint32Array = new Uint32Array(0);
+  /** Main postings: term t's (slot, meta) pairs are main[2*offsets[t] .. 2*offsets[t+1]). */
   offsets: Uint32Array = new Uint32Array(1);
   main: Uint32Array = new Uint32Array(0);
   /**
@@ -39,16 +42,21 @@ export class PostingStore<D> {
    * each, in chunks of DELTA_CHUNK triples: appending never copies, and a
    * bulk load touches its memory once.
    */
-  deltaChunks: Uint32Array[] = [];
+  private deltaChunks: Uint32Array[] = [];
   deltaCount = 0;
+  /** Per slot: where its (term, field) pairs start in `forward`; postingsPerSlot says how many. */
+  private forwardStart: Uint32Array = new Uint32Array(0);
+  private postingsPerSlot: Uint32Array = new Uint32Array(0);
+  private forward: Uint32Array = new Uint32Array(0);
+  private forwardCount = 0;
   slotCount = 0;
   /** Slots below this are numbered in id order (those placed by the last compaction). */
   orderedSlots = 0;
   liveCount = 0;
   private deadPostings = 0;
-  private postingsPerSlot: Uint32Array = new Uint32Array(0);
 
   constructor(fields: number) {
+    if (fields > FORWARD_FIELDS) throw new Error(`at most ${FORWARD_FIELDS} fields`);
     this.fields = fields;
     this.lengthSum = new Float64Array(fields);
   }
@@ -58,18 +66,19 @@ export class PostingStore<D> {
     return this.offsets.length - 1;
   }
 
-  /** Opens a slot for a document; its postings and lengths follow. */
-  openSlot(id: string, doc: D): number {
+  /** Opens a slot for a document; its postings and lengths follow before the next slot opens. */
+  openSlot(id: string): number {
     const slot = this.slotCount++;
     this.ids[slot] = id;
-    this.docs[slot] = doc;
     this.slotOf.set(id, slot);
     if (slot >= this.alive.length) {
       this.alive = ensure(this.alive, this.slotCount, u8);
       this.lengths = ensure(this.lengths, this.alive.length * this.fields, u32);
       this.postingsPerSlot = ensure(this.postingsPerSlot, this.alive.length, u32);
+      this.forwardStart = ensure(this.forwardStart, this.alive.length, u32);
     }
     this.alive[slot] = 1;
+    this.forwardStart[slot] = this.forwardCount;
     this.liveCount++;
     return slot;
   }
@@ -79,11 +88,13 @@ export class PostingStore<D> {
     this.lengthSum[field]! += length;
   }
 
-  /** One (term, field, tf) of the document in `slot`. */
+  /** One (term, field, tf) of the document in the slot opened last. */
   addPosting(term: number, slot: number, field: number, tf: number): void {
     const cell = term * this.fields + field;
     if (cell >= this.df.length) this.df = ensure(this.df, cell + 1, u32);
     this.df[cell]!++;
+    if (term >= this.termPostings.length) this.termPostings = ensure(this.termPostings, term + 1, u32);
+    this.termPostings[term]!++;
     const index = this.deltaCount++;
     const chunk = index >>> DELTA_SHIFT;
     if (chunk === this.deltaChunks.length) this.deltaChunks.push(new Uint32Array(3 * DELTA_CHUNK));
@@ -92,24 +103,27 @@ export class PostingStore<D> {
     delta[at] = term;
     delta[at + 1] = slot;
     delta[at + 2] = field | (Math.min(tf, 0x1fffffff) << 3);
+    if (this.forwardCount === this.forward.length) this.forward = ensure(this.forward, this.forwardCount + 1, u32);
+    this.forward[this.forwardCount++] = term * FORWARD_FIELDS + field;
     this.postingsPerSlot[slot]!++;
   }
 
-  /** Takes a slot's document out; `termsOf` lists its (term, field) pairs once each. */
-  doc(slot: number): D | undefined {
-    return this.docs[slot];
-  }
-
-  kill(slot: number, termsOf: (visit: (term: number, field: number) => void) => void): void {
+  /** Takes a slot's document out of the statistics; its postings stay until compaction. */
+  kill(slot: number): void {
     if (!this.alive[slot]) return;
     this.alive[slot] = 0;
     this.slotOf.delete(this.ids[slot]!);
-    this.docs[slot] = undefined;
     this.liveCount--;
-    for (let f = 0; f < this.fields; f++) this.lengthSum[f]! -= this.lengths[slot * this.fields + f]!;
-    termsOf((term, field) => {
-      this.df[term * this.fields + field]!--;
-    });
+    const F = this.fields;
+    for (let f = 0; f < F; f++) this.lengthSum[f]! -= this.lengths[slot * F + f]!;
+    const start = this.forwardStart[slot]!;
+    const end = start + this.postingsPerSlot[slot]!;
+    for (let i = start; i < end; i++) {
+      const entry = this.forward[i]!;
+      const term = Math.floor(entry / FORWARD_FIELDS);
+      this.df[term * F + (entry % FORWARD_FIELDS)]!--;
+      this.termPostings[term]!--;
+    }
     this.deadPostings += this.postingsPerSlot[slot]!;
   }
 
@@ -140,49 +154,40 @@ export class PostingStore<D> {
   /** Terms with no live posting left (candidates for the dictionary to drop). */
   deadTerms(termCount: number): number {
     let dead = 0;
-    for (let t = 0; t < termCount; t++) if (this.documentFrequency(t) === 0) dead++;
+    for (let t = 0; t < termCount; t++) if (!(this.termPostings[t]! > 0)) dead++;
     return dead;
   }
 
   /**
    * Rebuilds main from the live postings of main and delta, renumbering slots
-   * densely; `termMap` (old term -> new term, -1 dropped) renumbers terms too.
+   * densely in id order; `termMap` (old term -> new term, -1 dropped)
+   * renumbers terms too.
    */
   compact(termCount: number, termMap: Int32Array | null): void {
     const F = this.fields;
     const newTerms = termMap ? countKept(termMap) : termCount;
+    const mapTerm = (t: number): number => (termMap ? termMap[t]! : t);
     // Live slots renumbered in id order, so that ranking ties (broken by id)
     // compare two numbers instead of two strings.
     const live: number[] = [];
     for (let s = 0; s < this.slotCount; s++) if (this.alive[s]) live.push(s);
-    const ids0 = this.ids;
-    live.sort((a, b) => (ids0[a]! < ids0[b]! ? -1 : 1));
+    const oldIds = this.ids;
+    live.sort((a, b) => (oldIds[a]! < oldIds[b]! ? -1 : 1));
     const slotMap = new Int32Array(this.slotCount).fill(-1);
     const slots = live.length;
     for (let i = 0; i < slots; i++) slotMap[live[i]!] = i;
 
-    const counts = new Uint32Array(newTerms + 1);
-    const oldTerms = this.mainTerms;
-    const { offsets: oldOffsets, main: oldMain } = this;
-    for (let t = 0; t < oldTerms; t++) {
-      const to = termMap ? termMap[t]! : t;
-      if (to < 0) continue;
-      let live = 0;
-      const end = 2 * oldOffsets[t + 1]!;
-      for (let p = 2 * oldOffsets[t]!; p < end; p += 2) if (slotMap[oldMain[p]!]! >= 0) live++;
-      counts[to + 1]! += live;
+    const offsets = new Uint32Array(newTerms + 1);
+    const known = Math.min(termCount, this.termPostings.length);
+    for (let t = 0; t < known; t++) {
+      const to = mapTerm(t);
+      if (to >= 0) offsets[to + 1] = this.termPostings[t]!;
     }
-    this.eachDeltaChunk((delta, end) => {
-      for (let i = 0; i < end; i += 3) {
-        const to = termMap ? termMap[delta[i]!]! : delta[i]!;
-        if (to >= 0 && slotMap[delta[i + 1]!]! >= 0) counts[to + 1]!++;
-      }
-    });
-    for (let t = 0; t < newTerms; t++) counts[t + 1]! += counts[t]!;
-    const offsets = counts;
+    for (let t = 0; t < newTerms; t++) offsets[t + 1]! += offsets[t]!;
     const fill = offsets.slice(0, newTerms);
     const main = new Uint32Array(2 * offsets[newTerms]!);
-    for (let t = 0; t < oldTerms; t++) {
+    const { offsets: oldOffsets, main: oldMain } = this;
+    for (let t = 0; t < this.mainTerms; t++) {
       const to = termMap ? termMap[t]! : t;
       if (to < 0) continue;
       const end = 2 * oldOffsets[t + 1]!;
@@ -208,33 +213,48 @@ export class PostingStore<D> {
     });
 
     const ids: string[] = new Array<string>(slots);
-    const docs: (D | undefined)[] = new Array<D | undefined>(slots);
-    const slotOf = new Map<string, number>();
     const lengths = new Uint32Array(slots * F);
     const perSlot = new Uint32Array(slots);
-    for (let s = 0; s < this.slotCount; s++) {
-      const to = slotMap[s]!;
-      if (to < 0) continue;
-      ids[to] = this.ids[s]!;
-      docs[to] = this.docs[s];
-      slotOf.set(this.ids[s]!, to);
-      lengths.set(this.lengths.subarray(s * F, s * F + F), to * F);
-      perSlot[to] = this.postingsPerSlot[s]!;
+    const forwardStart = new Uint32Array(slots);
+    let forwardSize = 0;
+    for (const s of live) forwardSize += this.postingsPerSlot[s]!;
+    const forward = new Uint32Array(forwardSize);
+    let w = 0;
+    for (let to = 0; to < slots; to++) {
+      const s = live[to]!;
+      const id = oldIds[s]!;
+      ids[to] = id;
+      // Removed ids already left slotOf; the live ones move in place.
+      this.slotOf.set(id, to);
+      for (let f = 0; f < F; f++) lengths[to * F + f] = this.lengths[s * F + f]!;
+      const count = this.postingsPerSlot[s]!;
+      perSlot[to] = count;
+      forwardStart[to] = w;
+      const start = this.forwardStart[s]!;
+      for (let i = start; i < start + count; i++) {
+        const entry = this.forward[i]!;
+        forward[w++] = termMap ? mapTerm(Math.floor(entry / FORWARD_FIELDS)) * FORWARD_FIELDS + (entry % FORWARD_FIELDS) : entry;
+      }
     }
     if (termMap) {
       const df = new Uint32Array(newTerms * F);
+      const termPostings = new Uint32Array(newTerms);
       for (let t = 0; t < termMap.length; t++) {
         const to = termMap[t]!;
-        if (to >= 0) df.set(this.df.subarray(t * F, t * F + F), to * F);
+        if (to < 0) continue;
+        for (let f = 0; f < F; f++) df[to * F + f] = this.df[t * F + f] ?? 0;
+        termPostings[to] = this.termPostings[t] ?? 0;
       }
       this.df = df;
+      this.termPostings = termPostings;
     }
     this.ids = ids;
-    this.docs = docs;
-    this.slotOf = slotOf;
     this.alive = new Uint8Array(slots).fill(1);
     this.lengths = lengths;
     this.postingsPerSlot = perSlot;
+    this.forwardStart = forwardStart;
+    this.forward = forward;
+    this.forwardCount = forwardSize;
     this.slotCount = slots;
     this.orderedSlots = slots;
     this.offsets = offsets;

@@ -49,7 +49,7 @@ export class Scorer {
   private prefixBits: Int32Array = new Int32Array(0);
   private touched: Int32Array = new Int32Array(0);
 
-  rank<D>(store: PostingStore<D>, plan: QueryPlan, accept: (id: string) => boolean, k: number): ScoredMatch[] {
+  rank(store: PostingStore, plan: QueryPlan, accept: (id: string) => boolean, k: number): ScoredMatch[] {
     if (plan.derived.length === 0) return [];
     const slots = store.slotCount;
     this.acc = ensure(this.acc, slots, f64);
@@ -73,7 +73,7 @@ export class Scorer {
   }
 
   /** Adds every live posting of the derived terms into the per-slot scratch; returns how many slots it touched (listed in `touched`). */
-  private accumulate<D>(store: PostingStore<D>, derived: readonly Derived[]): number {
+  private accumulate(store: PostingStore, derived: readonly Derived[]): number {
     const { acc, sourceBits, exactBits, prefixBits } = this;
     const { alive, lengths, df, offsets, main } = store;
     const n = store.liveCount;
@@ -134,7 +134,7 @@ export class Scorer {
   }
 
   /** Top k accepted documents with their coverage; `accept` runs only for contenders. */
-  private select<D>(store: PostingStore<D>, count: number, plan: QueryPlan, accept: (id: string) => boolean, k: number): ScoredMatch[] {
+  private select(store: PostingStore, count: number, plan: QueryPlan, accept: (id: string) => boolean, k: number): ScoredMatch[] {
     const { acc, sourceBits, exactBits, prefixBits } = this;
     const { words, df: wordDf } = plan;
     const n = store.liveCount;
