@@ -344,3 +344,17 @@ describe("lexical index compaction", () => {
     expect(ix.size).toBe(live.size);
   });
 });
+
+describe("lexical index keeps no document", () => {
+  it("removes a document by what it indexed, even when the caller's object changed since", () => {
+    const ix = new LexicalIndex();
+    const kept = doc("s/kept", { name: "scatter points", body: "scatter" });
+    const changing = { ...doc("s/gone", { name: "scatter rocks", description: "rocks on terrain" }) };
+    ix.put(kept);
+    ix.put(changing);
+    (changing as { name: string }).name = "entirely different words";
+    ix.remove("s/gone");
+    const reference = new MiniSearchReference([kept]);
+    for (const q of ["scatter", "rocks", "terrain scatter", "entirely"]) expectSameRanking(ix.search(q, all, 10), reference.search(q, all, 10), q);
+  });
+});
