@@ -1,5 +1,5 @@
 /** `prefixItems` and `items` (items applies after the prefix); both annotate for unevaluatedItems. */
-import type { Annotations, Check, KeywordCompiler, SchemaNode, State } from "../context.js";
+import type { Check, KeywordCompiler, SchemaNode } from "../context.js";
 import { own, pushError } from "../context.js";
 import { leafPasses } from "../assemble.js";
 import { childPointer } from "../pointer.js";
@@ -32,7 +32,9 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
      * is a container and goes to a schema that does not account for all of it, or items
      * past a prefix with no `items`, mark the pass partial.
      */
-    const fast = (arr: unknown[], st: State, ev: Annotations | null, path: string): boolean => {
+    const fast: Check = (inst, st, ev, path) => {
+      if (st.collect) return collecting(inst, st, ev, path);
+      const arr = inst as unknown[];
       const len = arr.length;
       const upto = len < n ? len : n;
       for (let i = 0; i < upto; i++) {
@@ -67,9 +69,8 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
       return true;
     };
 
-    const check: Check = (inst, st, ev, path) => {
+    const collecting: Check = (inst, st, ev, path) => {
       const arr = inst as unknown[];
-      if (!st.collect) return fast(arr, st, ev, path);
       const len = arr.length;
       let ok = true;
       const upto = len < n ? len : n;
@@ -101,8 +102,8 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
       } else if (ev !== null && upto > ev.items) ev.items = upto;
       return ok;
     };
-    if (items === null) return { check, group: "array" };
-    return { check, group: "array", cover: { iterates: "array", children: forbidRest ? prefix : [...prefix, items] } };
+    if (items === null) return { check: fast, group: "array" };
+    return { check: fast, group: "array", cover: { iterates: "array", children: forbidRest ? prefix : [...prefix, items] } };
   };
 }
 

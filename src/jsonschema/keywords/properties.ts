@@ -6,7 +6,7 @@
  * `additionalKeyword` lets a schema whose `unevaluatedProperties` can only ever see these
  * three keywords' annotations run it here, as a static check (see compile.ts).
  */
-import type { Check, KeywordCompiler, SchemaNode, State } from "../context.js";
+import type { Check, KeywordCompiler, SchemaNode } from "../context.js";
 import { addProp, own, pushError } from "../context.js";
 import { leafPasses } from "../assemble.js";
 import { isPlainObject } from "../json.js";
@@ -77,61 +77,18 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
     };
     // Instances of one schema usually list their keys in one order: remember which
     // declared name each position held last time, so most keys cost one comparison.
-    let seenKeys: string[] | null = null;
-    let seenIndex: number[] | null = null;
-
-    /**
-     * Fast path (no errors, no annotations, no patternProperties), also checking a folded
-     * `required`. Only a yes/no is needed, so it returns at the first failure.
-     */
-    const fast = (o: Record<string, unknown>, st: State, path: string): boolean => {
-      let pos = 0;
-      let requiredSeen = 0;
-      if (seenKeys === null || seenIndex === null) {
-        seenKeys = new Array<string>(KEY_CACHE).fill("");
-        seenIndex = new Array<number>(KEY_CACHE).fill(-1);
-      }
-      let count = 0;
-      for (const key in o) {
-        let i: number;
-        if (pos < KEY_CACHE) {
-          if (seenKeys[pos] === key) i = seenIndex[pos]!;
-          else {
-            i = indexOf.get(key) ?? -1;
-            seenKeys[pos] = key;
-            seenIndex[pos] = i;
-          }
-          pos++;
-        } else i = indexOf.get(key) ?? -1;
-        count++;
-        const v = o[key];
-        // Members are counted for the instance limits (cover.ts); a container handed to a
-        // schema that does not account for all of it marks the pass partial.
-        const node = i >= 0 ? nodes[i]! : additional;
-        if (typeof v === "object" && v !== null && (node === null || !(node.cover! >= 0))) st.partial = true;
-        if (i >= 0) {
-          const r = requiredKind[i]!;
-          if (r !== 0 && (r === 1 ? v !== undefined : Object.hasOwn(o, key))) requiredSeen++;
-          const leaf = node!.leaf;
-          if (leaf !== null ? !leafPasses(leaf, v) : !node!.validate(v, st, null, path)) return false;
-        } else if (additional !== null && (forbidAdditional || !additional.validate(v, st, null, path))) return false;
-      }
-      st.nodes += count;
-      // A required name that for-in does not list (an inherited, non-enumerable member of a
-      // non-JSON object) is settled the way the required keyword reads it.
-      return requiredSeen === nRequired || requiredMet(o);
-    };
+    // Sized for the instances this schema describes: its names plus a few extra keys.
+    const cacheSize = Math.min(KEY_CACHE, keys.length + 4);
+    const seenKeys: string[] = new Array<string>(cacheSize).fill("");
+    const seenIndex: number[] = new Array<number>(cacheSize).fill(-1);
 
     // One for-in pass over the instance: V8 reads `o[key]` from the enum cache there, and
     // the key's hash is cached, so the Map lookup is cheap. JSON objects have no inherited
     // enumerable keys; one that did would be treated as an undeclared property.
-    const check: Check = (inst, st, ev, path) => {
+    const general: Check = (inst, st, ev, path) => {
       const o = inst as Record<string, unknown>;
-      if (!st.collect) {
-        if (ev === null && nPatterns === 0) return fast(o, st, path);
-        // This path does not count members for the instance limits.
-        st.partial = true;
-      }
+      // This path does not count members for the instance limits.
+      if (!st.collect) st.partial = true;
       let ok = true;
       for (const key in o) {
         const at = indexOf.get(key);
@@ -168,7 +125,47 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
       if (additional !== null && ev !== null) ev.allProps = true;
       return ok;
     };
-    if (nPatterns > 0) return { check, group: "object" };
+    if (nPatterns > 0) return { check: general, group: "object" };
+
+    /**
+     * Fast path (no errors, no annotations, no patternProperties), also checking a folded
+     * `required`. Only a yes/no is needed, so it returns at the first failure.
+     */
+    const check: Check = (inst, st, ev, path) => {
+      if (st.collect || ev !== null) return general(inst, st, ev, path);
+      const o = inst as Record<string, unknown>;
+      let pos = 0;
+      let requiredSeen = 0;
+      let count = 0;
+      for (const key in o) {
+        let i: number;
+        if (pos < cacheSize) {
+          if (seenKeys[pos] === key) i = seenIndex[pos]!;
+          else {
+            i = indexOf.get(key) ?? -1;
+            seenKeys[pos] = key;
+            seenIndex[pos] = i;
+          }
+          pos++;
+        } else i = indexOf.get(key) ?? -1;
+        count++;
+        const v = o[key];
+        // Members are counted for the instance limits (cover.ts); a container handed to a
+        // schema that does not account for all of it marks the pass partial.
+        const node = i >= 0 ? nodes[i]! : additional;
+        if (typeof v === "object" && v !== null && (node === null || !(node.cover! >= 0))) st.partial = true;
+        if (i >= 0) {
+          const r = requiredKind[i]!;
+          if (r !== 0 && (r === 1 ? v !== undefined : Object.hasOwn(o, key))) requiredSeen++;
+          const leaf = node!.leaf;
+          if (leaf !== null ? !leafPasses(leaf, v) : !node!.validate(v, st, null, path)) return false;
+        } else if (additional !== null && (forbidAdditional || !additional.validate(v, st, null, path))) return false;
+      }
+      st.nodes += count;
+      // A required name that for-in does not list (an inherited, non-enumerable member of a
+      // non-JSON object) is settled the way the required keyword reads it.
+      return requiredSeen === nRequired || requiredMet(o);
+    };
     return { check, group: "object", cover: { iterates: "object", children: additional === null ? nodes : [...nodes, additional] } };
   };
 }
