@@ -39,7 +39,8 @@ export interface ParseCacheStats {
 function codeFingerprint(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const hash = createHash("sha256");
-  for (const dir of [here, path.join(here, "../skills"), path.join(here, "../jsonschema"), path.join(here, "../jsonschema/keywords")]) {
+  const dirs = [here, path.join(here, "search"), path.join(here, "../skills"), path.join(here, "../jsonschema"), path.join(here, "../jsonschema/keywords")];
+  for (const dir of dirs) {
     let names: string[];
     try {
       names = readdirSync(dir).filter((n) => /\.(js|ts)$/.test(n) && !n.endsWith(".d.ts")).sort();

@@ -12,6 +12,7 @@ import { deserialize, serialize } from "node:v8";
 import { compileSchema } from "../jsonschema/index.js";
 import type { SchemaError } from "../jsonschema/types.js";
 import type { Diagnostic } from "../skills/diagnostics.js";
+import { yamlEntryText } from "./search/document.js";
 import { parseRecipePack } from "./yaml-pack.js";
 
 /** Why a recipe's schema fails closed; null when it compiles (or, for an output contract, when there is none). */
@@ -48,6 +49,8 @@ export interface PackRecord {
   readonly entries: readonly EntrySummary[];
   /** v8-serialised PackBody (see readPackBody). */
   readonly body: Uint8Array;
+  /** v8-serialised search text of every entry (see readIndexTexts): indexing reads this, not the body. */
+  readonly text: Uint8Array;
 }
 
 const EMPTY_SCHEMA: Readonly<Record<string, never>> = Object.freeze({});
@@ -88,16 +91,27 @@ function summarise(entry: Record<string, unknown>, line: number): EntrySummary {
 
 export function parsePack(text: string, file: string): PackRecord {
   const result = parseRecipePack(text, file);
-  if (!result.ok) return { ok: false, diagnostics: result.diagnostics, entries: [], body: serialize({ pack: {}, entries: [] }) };
+  if (!result.ok) return { ok: false, diagnostics: result.diagnostics, entries: [], body: serialize({ pack: {}, entries: [] }), text: serialize([]) };
   const body: PackBody = { pack: result.pack, entries: result.entries.map((e) => e.entry) };
+  // Flat [steps, body, steps, body …]: strings only, cheap to read back.
+  const texts = result.entries.flatMap(({ entry }) => {
+    const t = yamlEntryText(entry);
+    return [t.steps, t.body];
+  });
   return {
     ok: true,
     diagnostics: result.diagnostics,
     entries: result.entries.map(({ entry, line }) => summarise(entry, line)),
     body: serialize(body),
+    text: serialize(texts),
   };
 }
 
 export function readPackBody(bytes: Uint8Array): PackBody {
   return deserialize(bytes) as PackBody;
+}
+
+/** Entry i's search text is at [2i] (steps) and [2i + 1] (body). */
+export function readIndexTexts(bytes: Uint8Array): readonly string[] {
+  return deserialize(bytes) as string[];
 }

@@ -27,6 +27,12 @@ export interface MarkdownRecipe extends RecipeBase {
   readonly content: string;
 }
 
+/** What search indexes of a YAML entry beyond its name and description. */
+export interface YamlIndexText {
+  readonly steps: string;
+  readonly body: string;
+}
+
 export interface YamlRecipe extends RecipeBase {
   readonly format: "yaml";
   /** The entry exactly as written (every key, `undo`, `recovery` …). */
@@ -43,6 +49,8 @@ export interface YamlRecipe extends RecipeBase {
   readonly inputValidator: CompileResult;
   /** null when the contract is absent or a legacy string label. */
   readonly outputValidator: CompileResult | null;
+  /** Precomputed by the loader; absent, search derives it from `entry`. */
+  readonly indexText?: YamlIndexText;
 }
 
 export interface PlaybookStep {

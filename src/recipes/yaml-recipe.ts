@@ -9,24 +9,33 @@ import type { CompileResult, SchemaError, Validator } from "../jsonschema/types.
 import { diagnostic, type Diagnostic } from "../skills/diagnostics.js";
 import type { SkillInfo } from "../skills/types.js";
 import { deepFreeze } from "./freeze.js";
-import { inputsSchemaOf, readPackBody, type EntrySummary, type PackBody, type PackRecord } from "./parsed-pack.js";
-import type { YamlRecipe } from "./types.js";
+import { inputsSchemaOf, readIndexTexts, readPackBody, type EntrySummary, type PackBody, type PackRecord } from "./parsed-pack.js";
+import type { YamlIndexText, YamlRecipe } from "./types.js";
 
 const NO_STEPS: readonly unknown[] = Object.freeze([]);
 
-/** A pack's body, deserialised (and frozen) when read, dropped when nothing holds it. */
-class LazyPackBody {
-  private held: WeakRef<PackBody> | null = null;
+/** A value deserialised (and frozen) when read, dropped when nothing holds it. */
+class Lazy<T extends object> {
+  private held: WeakRef<T> | null = null;
 
-  constructor(private readonly bytes: Uint8Array) {}
+  constructor(
+    private readonly bytes: Uint8Array,
+    private readonly read: (bytes: Uint8Array) => T,
+  ) {}
 
-  get(): PackBody {
+  get(): T {
     const live = this.held?.deref();
     if (live !== undefined) return live;
-    const body = deepFreeze(readPackBody(this.bytes));
-    this.held = new WeakRef(body);
-    return body;
+    const value = deepFreeze(this.read(this.bytes));
+    this.held = new WeakRef(value);
+    return value;
   }
+}
+
+/** The pieces of one pack its recipes read on demand. */
+interface PackParts {
+  readonly body: Lazy<PackBody>;
+  readonly texts: Lazy<readonly string[]>;
 }
 
 /**
@@ -49,10 +58,10 @@ class LazyYamlRecipe implements YamlRecipe {
   readonly toolsetProfiles: readonly string[];
   readonly inputValidator: CompileResult;
   readonly outputValidator: CompileResult | null;
-  readonly #body: LazyPackBody;
+  readonly #pack: PackParts;
   readonly #index: number;
 
-  constructor(skill: SkillInfo, file: string, summary: EntrySummary, body: LazyPackBody, index: number, diagnostics: Diagnostic[]) {
+  constructor(skill: SkillInfo, file: string, summary: EntrySummary, pack: PackParts, index: number, diagnostics: Diagnostic[]) {
     const name = summary.name;
     const at = { skill: skill.name, file, line: summary.line };
     this.recipeId = `${skill.name}/${name}`;
@@ -65,7 +74,7 @@ class LazyYamlRecipe implements YamlRecipe {
     this.file = file;
     this.line = summary.line;
     this.toolsetProfiles = deepFreeze(summary.toolsetProfiles);
-    this.#body = body;
+    this.#pack = pack;
     this.#index = index;
     this.inputValidator = checked(() => this.inputsSchema, summary.verdicts.input, `recipe "${name}" inputs_schema`, at, diagnostics);
     this.outputValidator = summary.hasOutputSchema
@@ -75,7 +84,7 @@ class LazyYamlRecipe implements YamlRecipe {
   }
 
   get entry(): Readonly<Record<string, unknown>> {
-    return this.#body.get().entries[this.#index]!;
+    return this.#pack.body.get().entries[this.#index]!;
   }
 
   get inputsSchema(): unknown {
@@ -92,7 +101,12 @@ class LazyYamlRecipe implements YamlRecipe {
   }
 
   get pack(): Readonly<Record<string, unknown>> {
-    return this.#body.get().pack;
+    return this.#pack.body.get().pack;
+  }
+
+  get indexText(): YamlIndexText {
+    const texts = this.#pack.texts.get();
+    return { steps: texts[2 * this.#index]!, body: texts[2 * this.#index + 1]! };
   }
 
   /** JSON sees the whole recipe, as it would a plain object (reload compares recipes through it). */
@@ -106,9 +120,9 @@ export function yamlRecipes(skill: SkillInfo, file: string, record: PackRecord):
   const withSkill = (d: Diagnostic): Diagnostic => diagnostic(d.severity, d.code, d.message, { ...d, skill: skill.name });
   const diagnostics = record.diagnostics.map(withSkill);
   if (!record.ok) return { recipes: [], diagnostics };
-  const body = new LazyPackBody(record.body);
+  const pack: PackParts = { body: new Lazy(record.body, readPackBody), texts: new Lazy(record.text, readIndexTexts) };
   const recipes = record.entries.map((summary, i): YamlRecipe => {
-    const recipe = new LazyYamlRecipe(skill, file, summary, body, i, diagnostics);
+    const recipe = new LazyYamlRecipe(skill, file, summary, pack, i, diagnostics);
     if (summary.stepsNotList) {
       const at = { skill: skill.name, file, line: summary.line };
       diagnostics.push(diagnostic("warning", "recipe_invalid_entry", `recipe "${summary.name}" steps must be a list; treated as empty`, at));

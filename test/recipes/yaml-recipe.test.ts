@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parsePack } from "../../src/recipes/parsed-pack.js";
 import type { YamlRecipe } from "../../src/recipes/types.js";
+import { toDocument, yamlEntryText } from "../../src/recipes/search/document.js";
 import { yamlRecipes } from "../../src/recipes/yaml-recipe.js";
 import type { SkillInfo } from "../../src/skills/types.js";
 
@@ -92,5 +93,13 @@ describe("yamlRecipes", () => {
     expect(o?.ok && o.validator.validate({ changed: true }).valid).toBe(true);
     const { diagnostics } = yamlRecipes(skill, "RECIPES.yaml", parsePack(PACK, "RECIPES.yaml"));
     expect(diagnostics.map((d) => [d.code, d.skill, d.line])).toEqual([["recipe_invalid_entry", "modeling", 14]]);
+  });
+
+  it("carries the search text indexing would derive from the entry, without reading the entry", () => {
+    for (const recipe of load()) expect(recipe.indexText).toEqual(yamlEntryText(recipe.entry));
+    const [bevel] = load();
+    const plain = { ...JSON.parse(JSON.stringify(bevel)), format: "yaml" } as YamlRecipe;
+    expect(toDocument(bevel!)).toEqual(toDocument(plain));
+    expect(toDocument(bevel!).steps).toContain("target");
   });
 });

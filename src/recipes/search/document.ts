@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Recipe } from "../types.js";
+import type { Recipe, YamlIndexText } from "../types.js";
 
 /** The searchable text of one recipe, split into weighted fields. */
 export interface SearchDocument {
@@ -90,6 +90,25 @@ function clip(text: string, limit: number): string {
   return text.length > limit ? text.slice(0, limit) : text;
 }
 
+/**
+ * The steps and body text of a YAML entry, as toDocument indexes them. The
+ * loader computes it when it parses a pack (and caches it with the pack),
+ * so indexing never has to read the entries back.
+ */
+export function yamlEntryText(
+  entry: Readonly<Record<string, unknown>>,
+  stepList: readonly unknown[] = Array.isArray(entry["steps"]) ? entry["steps"] : [],
+  inputsSchema: unknown = entry["inputs_schema"] ?? {},
+): YamlIndexText {
+  const steps = [yamlStepsText(stepList), schemaPropertyText(inputsSchema)].join(" ");
+  const extra: string[] = [];
+  const budget = { left: BODY_LIMIT };
+  for (const [key, value] of Object.entries(entry)) {
+    if (!ENTRY_SKIP.has(key)) stringLeaves(value, extra, budget);
+  }
+  return { steps: clip(steps, STEPS_LIMIT), body: clip(extra.join(" "), BODY_LIMIT) };
+}
+
 export function toDocument(recipe: Recipe): SearchDocument {
   let name = recipe.name;
   let description = recipe.description;
@@ -99,16 +118,9 @@ export function toDocument(recipe: Recipe): SearchDocument {
     case "markdown":
       body = recipe.content;
       break;
-    case "yaml": {
-      steps = [yamlStepsText(recipe.steps), schemaPropertyText(recipe.inputsSchema)].join(" ");
-      const extra: string[] = [];
-      const budget = { left: BODY_LIMIT };
-      for (const [key, value] of Object.entries(recipe.entry)) {
-        if (!ENTRY_SKIP.has(key)) stringLeaves(value, extra, budget);
-      }
-      body = extra.join(" ");
+    case "yaml":
+      ({ steps, body } = recipe.indexText ?? yamlEntryText(recipe.entry, recipe.steps, recipe.inputsSchema));
       break;
-    }
     case "private": {
       const p = recipe.playbook;
       name = `${recipe.name} ${p.title}`;

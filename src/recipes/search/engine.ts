@@ -78,9 +78,14 @@ interface Indexed {
   readonly hash: string;
 }
 
+/**
+ * What the engine remembers of a recipe object between updates. Not the
+ * document: at 20,000 recipes the documents' text is ~40 MB, and an
+ * unchanged recipe (same object, same hash) is never indexed again.
+ */
 interface Prepared {
-  readonly doc: SearchDocument;
   readonly hash: string;
+  /** Empty when the engine has no semantic side. */
   readonly views: readonly SemanticView[];
 }
 
@@ -109,15 +114,15 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   // Catalog snapshots reuse the frozen Recipe objects of unchanged files, so a
   // reload only pays document building and hashing for what it replaced.
   const prepared = new WeakMap<Recipe, Prepared>();
-  const prepare = (recipe: Recipe): Prepared => {
-    let p = prepared.get(recipe);
-    if (!p) {
-      const doc = toDocument(recipe);
-      const views = embeddingViews(doc).map((text) => ({ text, hash: textHash(text) }));
-      p = { doc, hash: contentHash(doc), views };
-      prepared.set(recipe, p);
-    }
-    return p;
+  /** The recipe's hash and views; its document too when it was built just now. */
+  const prepare = (recipe: Recipe): Prepared & { doc?: SearchDocument } => {
+    const known = prepared.get(recipe);
+    if (known) return known;
+    const doc = toDocument(recipe);
+    const views = semantic ? embeddingViews(doc).map((text) => ({ text, hash: textHash(text) })) : [];
+    const fresh = { hash: contentHash(doc), views };
+    prepared.set(recipe, fresh);
+    return { ...fresh, doc };
   };
   let revision = 0;
   let closed = false;
@@ -187,7 +192,9 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
         if (next.has(recipe.recipeId)) continue;
         const { doc, hash, views } = prepare(recipe);
         const previous = indexed.get(recipe.recipeId);
-        if (!previous || previous.hash !== hash) lexical.put(doc);
+        // A recipe object seen before but not indexed now (a skill dropped and
+        // restored with its recipes kept) rebuilds its document.
+        if (!previous || previous.hash !== hash) lexical.put(doc ?? toDocument(recipe));
         next.set(recipe.recipeId, { recipe, hash });
         if (semantic) entries.set(recipe.recipeId, { id: recipe.recipeId, views });
       }
