@@ -10,7 +10,7 @@
  * returns at the first failure. Collecting runs the general check, so errors and their
  * order never depend on the path taken.
  */
-import type { Annotations, Check, CompiledKeyword, Group, JsonType, LeafTest, State } from "./context.js";
+import type { Annotations, Check, CompiledKeyword, Group, JsonType, LeafTest, LengthRange, NumericRange, State } from "./context.js";
 import { mergeAnnotations, newAnnotations } from "./context.js";
 import { inRange } from "./keywords/numeric.js";
 import { lengthWithin } from "./keywords/string-length.js";
@@ -36,27 +36,39 @@ export function assembleNode(compiled: readonly CompiledKeyword[]): Check {
 }
 
 /**
- * The node as a leaf test: a single-type `type` (not object or array), alone or with only
- * numeric bounds (number, integer) or only a string length (string).
+ * The node as a leaf test: at most one each of a scalar single-type `type`, an `enum` or
+ * `const` of scalars, numeric bounds (under number or integer), a string length and a
+ * `pattern` (under string), and nothing else.
  */
 export function leafOf(compiled: readonly CompiledKeyword[]): LeafTest | null {
-  const typed = compiled.find((c) => c.singleType !== undefined);
-  if (typed === undefined || typed.singleType === "object" || typed.singleType === "array") return null;
-  const code = TYPE_CODES[typed.singleType!];
-  if (compiled.length === 1) return { code, range: null, length: null };
-  if (compiled.length !== 2) return null;
-  const other = compiled[0] === typed ? compiled[1]! : compiled[0]!;
-  if (other.range !== undefined && (code === 3 || code === 4)) return { code, range: other.range, length: null };
-  if (other.length !== undefined && code === 2) return { code, range: null, length: other.length };
-  return null;
+  let code = -1;
+  let range: NumericRange | null = null;
+  let length: LengthRange | null = null;
+  let pattern: RegExp | null = null;
+  let scalars: ReadonlySet<unknown> | null = null;
+  for (const c of compiled) {
+    if (c.singleType !== undefined && code === -1 && c.singleType !== "object" && c.singleType !== "array") {
+      code = TYPE_CODES[c.singleType];
+    } else if (c.scalars !== undefined && scalars === null) scalars = c.scalars;
+    else if (c.range !== undefined && range === null) range = c.range;
+    else if (c.length !== undefined && length === null) length = c.length;
+    else if (c.regex !== undefined && pattern === null) pattern = c.regex;
+    else return null;
+  }
+  if (code === -1 && scalars === null) return null;
+  // Bounds, lengths and patterns only apply to their own type: the type must pin it.
+  if (range !== null && code !== 3 && code !== 4) return null;
+  if ((length !== null || pattern !== null) && code !== 2) return null;
+  return { code, range, length, pattern, scalars };
 }
 
 /** A leaf test, inline: small and top-level, so V8 inlines it into the loops that call it. */
 export function leafPasses(leaf: LeafTest, v: unknown): boolean {
-  if (!typeMatches(leaf.code, v)) return false;
-  if (leaf.range !== null) return inRange(v as number, leaf.range);
-  if (leaf.length !== null) return lengthWithin(v as string, leaf.length);
-  return true;
+  if (leaf.code >= 0 && !typeMatches(leaf.code, v)) return false;
+  if (leaf.scalars !== null && !leaf.scalars.has(v)) return false;
+  if (leaf.range !== null && !inRange(v as number, leaf.range)) return false;
+  if (leaf.length !== null && !lengthWithin(v as string, leaf.length)) return false;
+  return leaf.pattern === null || leaf.pattern.test(v as string);
 }
 
 const TYPE_CODES: Readonly<Record<JsonType, number>> = {

@@ -85,10 +85,13 @@ export interface SchemaNode {
 }
 
 export interface LeafTest {
-  /** See assemble.ts TYPE_CODES. */
+  /** See assemble.ts TYPE_CODES; -1 when the node has no `type`. */
   readonly code: number;
   readonly range: NumericRange | null;
   readonly length: LengthRange | null;
+  readonly pattern: RegExp | null;
+  /** `enum` / `const` made only of scalars. */
+  readonly scalars: ReadonlySet<unknown> | null;
 }
 
 /** What a keyword tells cover.ts about the values that can pass it. */
@@ -127,6 +130,10 @@ export interface CompiledKeyword {
   /** String length bounds in code points, for nodes that test them inline. */
   readonly length?: LengthRange;
   readonly cover?: CoverInfo;
+  /** `pattern`'s regex, for leaf tests. */
+  readonly regex?: RegExp;
+  /** `enum` / `const` of scalars only: the allowed values, for leaf tests. */
+  readonly scalars?: ReadonlySet<unknown>;
 }
 
 export interface NumericRange {

@@ -37,7 +37,7 @@ export const compileEnum: KeywordCompiler = (kc) => {
     if (!ok && st.collect) pushError(st, path, loc, "enum", message);
     return ok;
   };
-  return composites.size === 0 ? { check, group: "any", cover: SCALARS_ONLY } : { check, group: "any" };
+  return composites.size === 0 ? { check, group: "any", cover: SCALARS_ONLY, scalars } : { check, group: "any" };
 };
 
 export const compileConst: KeywordCompiler = (kc) => {
@@ -51,5 +51,5 @@ export const compileConst: KeywordCompiler = (kc) => {
     if (!ok && st.collect) pushError(st, path, loc, "const", message);
     return ok;
   };
-  return composite ? { check, group: "any" } : { check, group: "any", cover: SCALARS_ONLY };
+  return composite ? { check, group: "any" } : { check, group: "any", cover: SCALARS_ONLY, scalars: new Set([expected]) };
 };

@@ -14,5 +14,5 @@ export const compilePattern: KeywordCompiler = (kc) => {
     if (st.collect) pushError(st, path, loc, "pattern", message);
     return false;
   };
-  return { check, group: "string" };
+  return { check, group: "string", regex: re };
 };
