@@ -7,8 +7,9 @@
  *
  * A schema with a single-type `type` and no late keyword also gets a fast path: while no
  * errors are collected, the type is tested inline and the rest runs as one list that
- * returns at the first failure. Collecting runs the general check, so errors and their
- * order never depend on the path taken.
+ * returns at the first failure. Collecting runs the general check (built on first use), so
+ * errors and their order never depend on the path taken. Nodes that are only a scalar test
+ * (`leafOf`) are also run inline by the property and item loops.
  */
 import type { Annotations, Check, CompiledKeyword, Group, JsonType, LeafTest, LengthRange, NumericRange, State } from "./context.js";
 import { mergeAnnotations, newAnnotations } from "./context.js";

@@ -1,7 +1,8 @@
 /**
- * The compiled validator. The instance is measured first (depth and node bounds), then
- * validated on the fast path with no error objects; only a failure re-runs with collection
- * on to build errors and paths.
+ * The compiled validator. The instance is validated on the fast path (no error objects, no
+ * paths) and its size bounds are checked, by a separate walk or, when the schema covers the
+ * instance (cover.ts), by the fast pass itself; only a failure re-runs with collection on to
+ * build errors and paths. A limit error always takes precedence over schema errors.
  */
 import type { ValidationError, ValidationResult, Validator } from "./types.js";
 import type { SchemaNode, State } from "./context.js";
