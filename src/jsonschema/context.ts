@@ -121,8 +121,9 @@ export interface CompiledKeyword {
   /** Set on `type` when it names one type: the node tests it inline on the fast path. */
   readonly singleType?: JsonType;
   /**
-   * The check always passes on the fast path when no annotations are wanted (collect and
-   * ev both off): `required` folded into the properties fast path.
+   * Another keyword of the node checks this on the fast path when no annotations are wanted
+   * (collect and ev both off), so typed nodes leave it out there: `required` folded into
+   * the properties loop, `minItems` / `maxItems` into the items loop.
    */
   readonly fastSkip?: boolean;
   /** Numeric bounds, for nodes that test them inline (see assemble.ts). */

@@ -1,6 +1,7 @@
 /** `minItems` / `maxItems`, fused into one check. */
 import type { Check, KeywordCompiler } from "../context.js";
 import { pushError } from "../context.js";
+import { boundsFoldedIntoItems } from "./items.js";
 import { plural, readNonNegativeInteger } from "./util.js";
 
 export const compileArrayBounds: KeywordCompiler = (kc) => {
@@ -18,5 +19,6 @@ export const compileArrayBounds: KeywordCompiler = (kc) => {
     else pushError(st, path, `${at}/maxItems`, "maxItems", `Expected at most ${plural(hi, "item")}`);
     return false;
   };
-  return { check, group: "array" };
+  // The items fast path checks these bounds itself (see items.ts).
+  return boundsFoldedIntoItems(kc.schema) ? { check, group: "array", fastSkip: true } : { check, group: "array" };
 };

@@ -9,6 +9,25 @@ import { readSchemaArray } from "./util.js";
  * `restKeyword` lets a schema whose `unevaluatedItems` can only see prefixItems/items
  * annotations run it here, as a static check (see compile.ts).
  */
+/**
+ * True when `minItems` / `maxItems` are checked inside the items fast path (the schema has
+ * `items` or a non-empty `prefixItems`, so this keyword always compiles); the bounds keyword
+ * is then left out of that node's fast list.
+ */
+export function boundsFoldedIntoItems(schema: Readonly<Record<string, unknown>>): boolean {
+  const prefix = own(schema, "prefixItems");
+  return Object.hasOwn(schema, "items") || (Array.isArray(prefix) && prefix.length > 0);
+}
+
+/** minItems / maxItems when both are absent or valid; null otherwise (then nothing is folded). */
+function readBounds(schema: Readonly<Record<string, unknown>>): { lo: number; hi: number } | null {
+  const min = own(schema, "minItems");
+  const max = own(schema, "maxItems");
+  const valid = (v: unknown): boolean => v === undefined || (typeof v === "number" && Number.isInteger(v) && v >= 0);
+  if (!valid(min) || !valid(max)) return null;
+  return { lo: (min as number | undefined) ?? 0, hi: (max as number | undefined) ?? Infinity };
+}
+
 export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): KeywordCompiler {
   return (kc) => {
     const prefixValues = readSchemaArray(kc, "prefixItems");
@@ -26,6 +45,9 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
     if (prefix.length === 0 && items === null) return null;
     const forbidRest = itemsValue === false;
     const n = prefix.length;
+    const bounds = readBounds(kc.schema);
+    const lo = bounds?.lo ?? 0;
+    const hi = bounds?.hi ?? Infinity;
 
     /**
      * The fast path also counts the items for the instance limits (cover.ts): an item that
@@ -36,6 +58,7 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
       if (st.collect) return collecting(inst, st, ev, path);
       const arr = inst as unknown[];
       const len = arr.length;
+      if (len < lo || len > hi) return false;
       const upto = len < n ? len : n;
       for (let i = 0; i < upto; i++) {
         const v = arr[i];

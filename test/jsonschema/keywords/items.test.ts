@@ -27,4 +27,14 @@ describe("prefixItems / items", () => {
     expect(refusal({ prefixItems: [] }).code).toBe("malformed");
     expect(refusal({ prefixItems: {} }).code).toBe("malformed");
   });
+
+  it("minItems / maxItems folded into the items loop answer as on their own", () => {
+    const typed = accepts({ type: "array", items: { type: "number" }, minItems: 2, maxItems: 3 });
+    const prefixed = accepts({ type: "array", prefixItems: [{ type: "number" }], minItems: 2 });
+    const untyped = accepts({ items: { type: "number" }, maxItems: 1 });
+    expect([[], [1], [1, 2], [1, 2, 3], [1, 2, 3, 4], [1, "2"]].map(typed)).toEqual([false, false, true, true, false, false]);
+    expect([[], [1], [1, "x"], ["x", 1]].map(prefixed)).toEqual([false, false, true, false]);
+    expect([[], [1], [1, 2], "x"].map(untyped)).toEqual([true, true, false, true]);
+    expect(errorsOf({ type: "array", items: {}, maxItems: 1 }, [1, 2]).map((e) => e.keyword)).toEqual(["maxItems"]);
+  });
 });
