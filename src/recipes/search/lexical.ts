@@ -27,6 +27,8 @@ const FIELDS = SEARCH_FIELDS.length;
 
 /** Delta postings a query may scan linearly before the index compacts. */
 const DELTA_LIMIT = 8192;
+/** A run of puts may leave this many times compactAfter delta postings (2M by default) before put compacts by itself. */
+const PUT_COMPACT_FACTOR = 256;
 /** Dead terms the dictionary keeps before renumbering (also at most a quarter of it). */
 const DEAD_TERMS = 1024;
 /** Token table entries beyond this many per live term are dropped at compaction (hostile churn). */
@@ -103,9 +105,13 @@ export class LexicalIndex {
         this.store.addPosting(term, slot, f, this.termInfo[2 * term + 1]!);
       }
     }
+    // Queries compact a grown delta; an index only written to (reloads and
+    // no searches) compacts here once the delta outweighs the main postings.
+    if (this.store.deltaCount > Math.max(PUT_COMPACT_FACTOR * this.compactAfter, this.store.main.length)) this.compact();
   }
 
   remove(id: string): void {
+    if (this.busy) throw new Error("LexicalIndex changed from a search's accept callback");
     const slot = this.store.slotOf.get(id);
     if (slot !== undefined) this.store.kill(slot);
   }
