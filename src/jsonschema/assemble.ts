@@ -166,6 +166,28 @@ function typedFast(code: number, withEv: readonly Check[], noEv: readonly Compil
   };
 }
 
+interface Lists {
+  readonly other: readonly Check[];
+  readonly obj: readonly Check[];
+  readonly arr: readonly Check[];
+  readonly str: readonly Check[];
+  readonly num: readonly Check[];
+}
+
+/** Top-level, so V8 inlines it into every node's check. */
+function checksFor(lists: Lists, inst: unknown): readonly Check[] {
+  switch (typeof inst) {
+    case "object":
+      return inst === null ? lists.other : Array.isArray(inst) ? lists.arr : lists.obj;
+    case "string":
+      return lists.str;
+    case "number":
+      return lists.num;
+    default:
+      return lists.other;
+  }
+}
+
 function assembleGeneral(compiled: readonly CompiledKeyword[]): Check {
   const listFor = (group: Group | null): Check[] => {
     const out: Check[] = [];
@@ -175,24 +197,15 @@ function assembleGeneral(compiled: readonly CompiledKeyword[]): Check {
     for (const c of compiled) if (c.group === group && c.late === true) out.push(c.check);
     return out;
   };
-  const other = listFor(null);
-  const obj = listFor("object");
-  const arr = listFor("array");
-  const str = listFor("string");
-  const num = listFor("number");
-  const owns = compiled.some((c) => c.late === true);
-  const checksFor = (inst: unknown): Check[] => {
-    switch (typeof inst) {
-      case "object":
-        return inst === null ? other : Array.isArray(inst) ? arr : obj;
-      case "string":
-        return str;
-      case "number":
-        return num;
-      default:
-        return other;
-    }
+  const lists: Lists = {
+    other: listFor(null),
+    obj: listFor("object"),
+    arr: listFor("array"),
+    str: listFor("string"),
+    num: listFor("number"),
   };
+  const other = lists.other;
+  const owns = compiled.some((c) => c.late === true);
 
   if (!owns && compiled.every((c) => c.group === "any" && c.impliedByGroup === undefined)) {
     if (other.length === 0) return ALWAYS;
@@ -201,7 +214,7 @@ function assembleGeneral(compiled: readonly CompiledKeyword[]): Check {
 
   if (!owns) {
     return (inst, st, ev, path) => {
-      const list = checksFor(inst);
+      const list = checksFor(lists, inst);
       const n = list.length;
       if (n === 0) return true;
       if (n === 1) return list[0]!(inst, st, ev, path);
@@ -217,7 +230,7 @@ function assembleGeneral(compiled: readonly CompiledKeyword[]): Check {
   }
 
   return (inst, st, ev, path) => {
-    const list = checksFor(inst);
+    const list = checksFor(lists, inst);
     const local: Annotations = newAnnotations();
     let ok = true;
     for (let i = 0; i < list.length; i++) {
