@@ -10,17 +10,26 @@ import { parseMarkdownAnchors } from "./markdown.js";
 import type { MarkdownRecipe, Recipe } from "./types.js";
 import type { ParseCache } from "./parse-cache.js";
 import { deepFreeze } from "./freeze.js";
-import { parsePack, type PackRecord } from "./parsed-pack.js";
+import { inlineParser, type PackParser } from "./parse-pool.js";
+import type { PackRecord } from "./parsed-pack.js";
 import { yamlRecipes } from "./yaml-recipe.js";
 import { MAX_RECIPE_FILE_BYTES } from "./yaml-pack.js";
 
+/** How a load parses packs: a cache across restarts, worker threads for large loads. */
+export interface PackSources {
+  readonly cache?: ParseCache;
+  readonly parser?: PackParser;
+}
+
 /** A pack's parse from the cache when its name and text were parsed before. */
-function parseCached(cache: ParseCache | undefined, file: string, text: string): { parsed: PackRecord; cacheKey?: string } {
-  if (cache === undefined) return { parsed: parsePack(text, file) };
+async function parseCached(sources: PackSources, file: string, text: string): Promise<{ parsed: PackRecord; cacheKey?: string }> {
+  const parser = sources.parser ?? inlineParser;
+  const cache = sources.cache;
+  if (cache === undefined) return { parsed: await parser.parse(text, file) };
   const cacheKey = cache.keyOf(file, text);
   let parsed = cache.get(cacheKey);
   if (parsed === undefined) {
-    parsed = parsePack(text, file);
+    parsed = await parser.parse(text, file);
     cache.set(cacheKey, parsed);
   }
   return { parsed, cacheKey };
@@ -91,7 +100,7 @@ export function dedupeRecipes(recipes: readonly Recipe[]): RecipeFileResult {
 }
 
 /** Reads one recipe file of a skill (YAML pack or Markdown anchors). */
-export async function loadRecipeFile(skill: SkillInfo, absPath: string, cache?: ParseCache): Promise<RecipeFileResult> {
+export async function loadRecipeFile(skill: SkillInfo, absPath: string, sources: PackSources = {}): Promise<RecipeFileResult> {
   const file = skillRelative(skill.dir, absPath);
   const where = { skill: skill.name, file };
   const fail = (d: Diagnostic): RecipeFileResult => ({ recipes: [], diagnostics: [d] });
@@ -122,7 +131,7 @@ export async function loadRecipeFile(skill: SkillInfo, absPath: string, cache?: 
     const merged = dedupeRecipes(raw.recipes);
     return { recipes: merged.recipes, diagnostics: [...raw.diagnostics, ...merged.diagnostics] };
   }
-  const { parsed, cacheKey } = parseCached(cache, file, text);
+  const { parsed, cacheKey } = await parseCached(sources, file, text);
   const raw = yamlRecipes(skill, file, parsed);
   const merged = dedupeRecipes(raw.recipes);
   const result = { recipes: merged.recipes, diagnostics: [...raw.diagnostics, ...merged.diagnostics] };

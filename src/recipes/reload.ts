@@ -21,11 +21,14 @@ import type { SkillInfo } from "../skills/types.js";
 import { skillServesDcc, type LoadedSkill } from "./catalog.js";
 import { dedupeRecipes, loadRecipeFile } from "./loader.js";
 import type { ParseCache } from "./parse-cache.js";
+import { createPackParser, inlineParser, parseWorkerCount, type PackParser } from "./parse-pool.js";
 import { toPrivateRecipe, type PrivateStore } from "./private/store.js";
 import type { Playbook, PrivateRecipe, Recipe } from "./types.js";
 
 /** Skills read at once during a (re)load: enough to overlap file I/O, few enough to bound peak memory. */
 const LOAD_CONCURRENCY = 8;
+/** Skills to (re)load at once from which parse workers are started. */
+const POOL_MIN_SKILLS = 64;
 /** Longest stretch of loading between two turns of the event loop. */
 const PACE_MS = 10;
 
@@ -106,6 +109,8 @@ export interface IncrementalCatalogOptions {
   readonly store: PrivateStore;
   /** Parsed packs across restarts; absent = parse every pack. */
   readonly parseCache?: ParseCache;
+  /** Worker threads for large loads; default parseWorkerCount(), 0 = the calling thread only. */
+  readonly parseWorkers?: number;
 }
 
 function dirKey(rootIndex: number, dir: string): string {
@@ -132,6 +137,7 @@ export class IncrementalCatalog {
   private readonly roots: readonly string[];
   private readonly store: PrivateStore;
   private readonly parseCache: ParseCache | undefined;
+  private readonly parseWorkers: number;
   /** Skill directories per root, in discovery order. */
   private dirsByRoot = new Map<number, string[]>();
   private dirs = new Map<string, DirState>();
@@ -147,6 +153,7 @@ export class IncrementalCatalog {
     this.roots = options.roots.map((r) => path.resolve(r));
     this.store = options.store;
     this.parseCache = options.parseCache;
+    this.parseWorkers = options.parseWorkers ?? parseWorkerCount();
   }
 
   /** Full load from disk. */
@@ -230,10 +237,17 @@ export class IncrementalCatalog {
         if (previous !== undefined && !dirty.has(key) && previous.info === info) nextSkills.set(key, previous);
         else toLoad.push(info);
       }
-      const loaded = await mapLimit(toLoad, LOAD_CONCURRENCY, async (info) => {
-        await pace();
-        return this.loadSkillFiles(info, this.skills.get(dirKey(info.rootIndex, info.dir)));
-      });
+      // Worker threads pay off for a full load, not for a reload of a few skills.
+      const parser = toLoad.length >= POOL_MIN_SKILLS ? createPackParser(this.parseWorkers) : inlineParser;
+      let loaded: SkillState[];
+      try {
+        loaded = await mapLimit(toLoad, LOAD_CONCURRENCY, async (info) => {
+          await pace();
+          return this.loadSkillFiles(info, this.skills.get(dirKey(info.rootIndex, info.dir)), parser);
+        });
+      } finally {
+        await parser.close();
+      }
       for (const state of loaded) {
         const key = dirKey(state.info.rootIndex, state.info.dir);
         nextSkills.set(key, state);
@@ -323,7 +337,7 @@ export class IncrementalCatalog {
     return { skill: good, diagnostics: [...withSkill, kept({ ...bad, skill: good.name, file: "SKILL.md" }, "SKILL.md")] };
   }
 
-  private async loadSkillFiles(info: SkillInfo, previous: SkillState | undefined): Promise<SkillState> {
+  private async loadSkillFiles(info: SkillInfo, previous: SkillState | undefined, parser: PackParser): Promise<SkillState> {
     const resolved = await resolveRecipePaths(info.dir, info.recipePatterns, info.name);
     // Last good recipes only carry over while they would get the same identity.
     const reusable = previous !== undefined && previous.info.name === info.name ? previous.files : new Map<string, FileState>();
@@ -331,7 +345,7 @@ export class IncrementalCatalog {
     const states = await Promise.all(
       resolved.files.map(async (abs): Promise<FileState> => {
         const rel = skillRelative(info.dir, abs);
-        const result = await loadRecipeFile(info, abs, this.parseCache);
+        const result = await loadRecipeFile(info, abs, { ...(this.parseCache ? { cache: this.parseCache } : {}), parser });
         const fresh: FileState = { rel, recipes: result.recipes, diagnostics: result.diagnostics, ...(result.cacheKey !== undefined ? { cacheKey: result.cacheKey } : {}) };
         const last = reusable.get(rel);
         if (result.recipes.length > 0 || last === undefined || last.recipes.length === 0) return fresh;

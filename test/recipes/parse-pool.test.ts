@@ -1,0 +1,60 @@
+/**
+ * The worker pool runs compiled JavaScript only, so these tests drive the
+ * built module in dist/ (`npm ci` builds it); the TypeScript module's own
+ * fallback (the calling thread) is tested beside it.
+ */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { createPackParser, inlineParser, parseWorkerCount } from "../../src/recipes/parse-pool.js";
+import { parsePack } from "../../src/recipes/parsed-pack.js";
+
+const built = path.resolve(import.meta.dirname, "../../dist/recipes/parse-pool.js");
+const haveBuild = existsSync(built);
+if (!haveBuild) console.warn(`parse-pool worker tests skipped: ${built} is missing (run npm run build)`);
+
+const pack = (n: number): string =>
+  `recipes:\n  - name: r${n}\n    description: recipe ${n}\n    inputs_schema: { type: object, properties: { x: { type: number, minimum: ${n} } } }\n    steps: [{ tool: t${n} }]\n` +
+  (n % 5 === 0 ? "  - name: broken\n    inputs_schema: { $dynamicRef: '#x' }\n" : "");
+
+describe("parse pool (TypeScript module)", () => {
+  it("starts no worker where it cannot run one, and parses in the calling thread", async () => {
+    expect(parseWorkerCount()).toBe(0);
+    expect(createPackParser(0)).toBe(inlineParser);
+    expect(await inlineParser.parse(pack(1), "p.yaml")).toEqual(parsePack(pack(1), "p.yaml"));
+  });
+});
+
+describe.skipIf(!haveBuild)("parse pool (built, with worker threads)", () => {
+  it("gives exactly what parsing in the calling thread gives, for 200 packs in flight at once", async () => {
+    const mod = (await import(pathToFileURL(built).href)) as typeof import("../../src/recipes/parse-pool.js");
+    const parsed = (await import(pathToFileURL(path.resolve(built, "../parsed-pack.js")).href)) as typeof import("../../src/recipes/parsed-pack.js");
+    expect(mod.parseWorkerCount(8)).toBeGreaterThanOrEqual(1);
+    const parser = mod.createPackParser(2);
+    try {
+      const texts = Array.from({ length: 200 }, (_, i) => pack(i));
+      const records = await Promise.all(texts.map((t, i) => parser.parse(t, `p${i}.yaml`)));
+      records.forEach((record, i) => {
+        const reference = parsed.parsePack(texts[i]!, `p${i}.yaml`);
+        // Bytes compare as bytes whatever typed array a thread hop hands back.
+        expect({ ...record, body: [...record.body], text: [...record.text] }).toEqual({ ...reference, body: [...reference.body], text: [...reference.text] });
+        expect(parsed.readPackBody(record.body).entries[0]!["name"]).toBe(`r${i}`);
+      });
+      expect(records.filter((r) => r.entries.some((e) => e.verdicts.input?.code === "dynamic_ref_unsupported")).length).toBe(40);
+    } finally {
+      await parser.close();
+    }
+  });
+
+  it("parses in the calling thread once closed, and closes without a parse having started a worker", async () => {
+    const mod = (await import(pathToFileURL(built).href)) as typeof import("../../src/recipes/parse-pool.js");
+    const untouched = mod.createPackParser(2);
+    await untouched.close();
+    const parser = mod.createPackParser(1);
+    await parser.parse(pack(1), "a.yaml");
+    await parser.close();
+    const after = await parser.parse(pack(2), "b.yaml");
+    expect(after.entries[0]!.name).toBe("r2");
+  });
+});
