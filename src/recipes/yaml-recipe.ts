@@ -155,19 +155,28 @@ function checked(
   return lazyValidator(schema);
 }
 
+/** Validates against a recipe's schema, compiled on first use and then held only weakly. */
+class LazyValidator implements Validator {
+  #held: WeakRef<Validator> | null = null;
+  readonly #schema: () => unknown;
+
+  constructor(schema: () => unknown) {
+    this.#schema = schema;
+  }
+
+  validate(instance: unknown): ReturnType<Validator["validate"]> {
+    let validator = this.#held?.deref();
+    if (validator === undefined) {
+      const again = compileSchema(this.#schema());
+      // The schema compiled when its pack was parsed and is frozen since: a refusal now is a bug.
+      if (!again.ok) throw new Error(`schema compiled at load but not on reuse: ${again.error.message}`);
+      validator = again.validator;
+      this.#held = new WeakRef(validator);
+    }
+    return validator.validate(instance);
+  }
+}
+
 function lazyValidator(schema: () => unknown): CompileResult {
-  let cached: WeakRef<Validator> | null = null;
-  const current = (): Validator => {
-    const held = cached?.deref();
-    if (held !== undefined) return held;
-    const again = compileSchema(schema());
-    // The schema compiled when its pack was parsed and is frozen since: a refusal now is a bug.
-    if (!again.ok) throw new Error(`schema compiled at load but not on reuse: ${again.error.message}`);
-    cached = new WeakRef(again.validator);
-    return again.validator;
-  };
-  return Object.freeze({
-    ok: true as const,
-    validator: Object.freeze({ validate: (instance: unknown) => current().validate(instance) }),
-  });
+  return Object.freeze({ ok: true as const, validator: new LazyValidator(schema) });
 }

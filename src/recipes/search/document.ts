@@ -206,7 +206,8 @@ export function contentHash(doc: SearchDocument): string {
     h.update(doc[field]);
     h.update("\u0000");
   }
-  return h.digest("hex").slice(0, 32);
+  // Hex of the first 16 bytes directly: a slice of the full hex string would keep all of it alive.
+  return h.digest().toString("hex", 0, 16);
 }
 
 /** Key of an embedding: the exact text the model reads. */
