@@ -31,11 +31,17 @@ interface Reply {
   readonly error?: string;
 }
 
-/** Workers worth starting here: one per core beside the calling thread, at most `max`. */
+/**
+ * Workers worth starting here, at most `max`. Two cores are left to the
+ * calling thread and V8's own background threads (garbage collection,
+ * compilation): on a 2-core host bench:server measured no gain from a
+ * worker (cold start 4.1–4.2 s without, 4.3–4.9 s with one), so there are
+ * none; a workstation's spare cores parse packs in parallel.
+ */
 export function parseWorkerCount(max = 3): number {
   // The worker runs compiled JavaScript only (see parse-worker.ts).
   if (!import.meta.url.endsWith(".js")) return 0;
-  return Math.max(0, Math.min(max, availableParallelism() - 1));
+  return Math.max(0, Math.min(max, availableParallelism() - 2));
 }
 
 /** The calling thread only. */
@@ -44,67 +50,72 @@ export const inlineParser: PackParser = {
   close: () => Promise.resolve(),
 };
 
+/**
+ * Packs a worker holds at once. The calling thread only reads a worker's
+ * replies when it yields (between files, or every few ms of a load), so
+ * each worker gets a backlog to chew on meanwhile.
+ */
+const BACKLOG = 3;
+
 export function createPackParser(workers: number, logger?: PackParserLogger): PackParser {
   if (workers <= 0) return inlineParser;
-  const idle: Worker[] = [];
-  const running = new Map<Worker, Job>();
+  const pool = new Map<Worker, Map<number, Job>>();
   let nextId = 0;
   let closed = false;
 
   // A worker that fails (a bug, never an author's file: parsePack turns those
-  // into diagnostics) hands its job back and leaves; the rest, or the calling
-  // thread, parse on.
+  // into diagnostics) hands its jobs back and leaves; the rest, or the
+  // calling thread, parse on.
   const retire = (worker: Worker, reason: string): void => {
-    const job = running.get(worker);
-    running.delete(worker);
-    const at = idle.indexOf(worker);
-    if (at >= 0) idle.splice(at, 1);
+    const jobs = pool.get(worker);
+    if (jobs === undefined) return;
+    pool.delete(worker);
     if (!closed) logger?.warn({ reason }, "parse worker stopped; parsing continues without it");
-    if (job !== undefined) job.resolve(parsePack(job.text, job.file));
+    for (const job of jobs.values()) job.resolve(parsePack(job.text, job.file));
     void worker.terminate();
   };
 
   // Started on the first parse: a restart whose packs all come from the
   // parse cache never pays for them.
   let started = false;
-  const start = (): void => {
-    started = true;
-    for (let i = 0; i < workers; i++) spawn();
-  };
   const spawn = (): void => {
     const worker = new Worker(new URL("./parse-worker.js", import.meta.url));
+    const jobs = new Map<number, Job>();
+    pool.set(worker, jobs);
     worker.on("message", (reply: Reply) => {
-      const job = running.get(worker);
-      if (job === undefined || job.id !== reply.id) return;
+      const job = jobs.get(reply.id);
+      if (job === undefined) return;
       if (reply.record === undefined) return retire(worker, reply.error ?? "no record");
-      running.delete(worker);
-      idle.push(worker);
+      jobs.delete(reply.id);
       job.resolve(reply.record);
     });
     worker.on("error", (err) => retire(worker, err.message));
-    worker.on("exit", (code) => {
-      if (running.has(worker) || idle.includes(worker)) retire(worker, `exited ${code}`);
-    });
-    idle.push(worker);
+    worker.on("exit", (code) => retire(worker, `exited ${code}`));
   };
 
   return {
     parse(text, file) {
-      if (!started && !closed) start();
-      const worker = idle.pop();
-      // Every worker busy (or none left): the calling thread takes this one.
-      if (worker === undefined) return Promise.resolve(parsePack(text, file));
+      if (!started && !closed) {
+        started = true;
+        for (let i = 0; i < workers; i++) spawn();
+      }
+      let target: [Worker, Map<number, Job>] | undefined;
+      for (const entry of pool) if (entry[1].size < BACKLOG && (target === undefined || entry[1].size < target[1].size)) target = entry;
+      // Every worker's backlog full (or none left): the calling thread takes this one.
+      if (target === undefined) return Promise.resolve(parsePack(text, file));
+      const [worker, jobs] = target;
       return new Promise<PackRecord>((resolve) => {
         const job: Job = { id: nextId++, text, file, resolve };
-        running.set(worker, job);
+        jobs.set(job.id, job);
         worker.postMessage({ id: job.id, text, file });
       });
     },
     async close() {
       closed = true;
-      const all = [...idle, ...running.keys()];
-      idle.length = 0;
-      await Promise.all(all.map((w) => w.terminate()));
+      const workersLeft = [...pool.keys()];
+      // Anything still queued is parsed here rather than lost.
+      for (const worker of workersLeft) retire(worker, "closed");
+      await Promise.all(workersLeft.map((w) => w.terminate()));
     },
   };
 }

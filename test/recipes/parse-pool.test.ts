@@ -30,7 +30,6 @@ describe.skipIf(!haveBuild)("parse pool (built, with worker threads)", () => {
   it("gives exactly what parsing in the calling thread gives, for 200 packs in flight at once", async () => {
     const mod = (await import(pathToFileURL(built).href)) as typeof import("../../src/recipes/parse-pool.js");
     const parsed = (await import(pathToFileURL(path.resolve(built, "../parsed-pack.js")).href)) as typeof import("../../src/recipes/parsed-pack.js");
-    expect(mod.parseWorkerCount(8)).toBeGreaterThanOrEqual(1);
     const parser = mod.createPackParser(2);
     try {
       const texts = Array.from({ length: 200 }, (_, i) => pack(i));
