@@ -62,4 +62,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
 # handlers (close sessions, stop the watcher, flush pending playbook writes,
 # exit 0), so `docker stop` is a clean shutdown without an init shim.
 STOPSIGNAL SIGTERM
-CMD ["node", "--max-semi-space-size=64", "dist/cli.js", "--skills-path", "/skills", "--skills-path", "/app/skills-example"]
+CMD ["node", "dist/cli.js", "--skills-path", "/skills", "--skills-path", "/app/skills-example"]

@@ -74,7 +74,7 @@ async function startRecipeServer(tree: string, dataDir: string): Promise<{ child
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    ["--max-semi-space-size=64", path.join(ROOT, "dist/cli.js"), "--dcc", "maya", "--port", "0", "--skills-path", tree, "--embeddings", "none", "--no-watch", "--log-level", "info", "--max-concurrent-per-session", "64"],
+    [path.join(ROOT, "dist/cli.js"), "--dcc", "maya", "--port", "0", "--skills-path", tree, "--embeddings", "none", "--no-watch", "--log-level", "info", "--max-concurrent-per-session", "64"],
     { env: { PATH: process.env.PATH ?? "", HOME: dataDir, XDG_DATA_HOME: dataDir, DCC_MCP_DISABLE_DEFAULT_SKILL_PATHS: "1" }, stdio: ["ignore", "pipe", "inherit"] },
   );
   const line = await waitForJsonLine(child, "url");

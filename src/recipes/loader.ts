@@ -21,17 +21,26 @@ export interface PackSources {
   readonly parser?: PackParser;
 }
 
-/** A pack's parse from the cache when its name and text were parsed before. */
-async function parseCached(sources: PackSources, file: string, text: string): Promise<{ parsed: PackRecord; cacheKey?: string }> {
+/**
+ * A pack's parse from the cache when its name and bytes were parsed before
+ * (a hit skips decoding too); null when the bytes are not UTF-8.
+ */
+async function parseCached(
+  sources: PackSources,
+  file: string,
+  bytes: Uint8Array,
+  decode: () => string | null,
+): Promise<{ parsed: PackRecord; cacheKey?: string } | null> {
   const parser = sources.parser ?? inlineParser;
   const cache = sources.cache;
-  if (cache === undefined) return { parsed: await parser.parse(text, file) };
-  const cacheKey = cache.keyOf(file, text);
-  let parsed = cache.get(cacheKey);
-  if (parsed === undefined) {
-    parsed = await parser.parse(text, file);
-    cache.set(cacheKey, parsed);
-  }
+  const cacheKey = cache?.keyOf(file, bytes);
+  const hit = cacheKey === undefined ? undefined : cache!.get(cacheKey);
+  if (hit !== undefined) return { parsed: hit, cacheKey: cacheKey! };
+  const text = decode();
+  if (text === null) return null;
+  const parsed = await parser.parse(text, file);
+  if (cacheKey === undefined) return { parsed };
+  cache!.set(cacheKey, parsed);
   return { parsed, cacheKey };
 }
 
@@ -119,23 +128,28 @@ export async function loadRecipeFile(skill: SkillInfo, absPath: string, sources:
     }
   }
   const bytes = read.bytes;
-  let text: string;
-  try {
-    text = utf8.decode(bytes);
-  } catch {
-    return fail(diagnostic("error", "not_utf8", `${file} is not valid UTF-8`, where));
-  }
+  const decode = (): string | null => {
+    try {
+      return utf8.decode(bytes);
+    } catch {
+      return null;
+    }
+  };
+  const notUtf8 = (): RecipeFileResult => fail(diagnostic("error", "not_utf8", `${file} is not valid UTF-8`, where));
 
   if (!isYamlFile(absPath)) {
+    const text = decode();
+    if (text === null) return notUtf8();
     const raw = markdownRecipes(skill, file, text);
     const merged = dedupeRecipes(raw.recipes);
     return { recipes: merged.recipes, diagnostics: [...raw.diagnostics, ...merged.diagnostics] };
   }
-  const { parsed, cacheKey } = await parseCached(sources, file, text);
-  const raw = yamlRecipes(skill, file, parsed);
+  const cached = await parseCached(sources, file, bytes, decode);
+  if (cached === null) return notUtf8();
+  const raw = yamlRecipes(skill, file, cached.parsed);
   const merged = dedupeRecipes(raw.recipes);
   const result = { recipes: merged.recipes, diagnostics: [...raw.diagnostics, ...merged.diagnostics] };
-  return cacheKey === undefined ? result : { ...result, cacheKey };
+  return cached.cacheKey === undefined ? result : { ...result, cacheKey: cached.cacheKey };
 }
 
 function markdownRecipes(skill: SkillInfo, file: string, text: string): RecipeFileResult {

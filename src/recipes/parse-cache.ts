@@ -80,8 +80,9 @@ export class ParseCache {
     if (this.file !== null) await this.read(this.file);
   }
 
-  keyOf(file: string, text: string): string {
-    return createHash("sha256").update(this.fingerprint).update("\0").update(file).update("\0").update(text).digest("base64url");
+  /** Key of a pack file by its skill-relative name and raw content. */
+  keyOf(file: string, content: string | Uint8Array): string {
+    return createHash("sha256").update(this.fingerprint).update("\0").update(file).update("\0").update(content).digest("base64url");
   }
 
   get(key: string): PackRecord | undefined {

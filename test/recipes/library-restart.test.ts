@@ -88,4 +88,14 @@ describe("restart with the parse cache", () => {
     expect(again.cache).toEqual({ hits: 0, misses: 2 });
     expect(visible(again.snapshot)).toEqual(visible(cold.snapshot));
   });
+
+  it("reports a pack that stopped being UTF-8 while the daemon was down, though its old bytes are cached", async () => {
+    await start();
+    const file = path.join(tmp, "skills", "modeling", "RECIPES.yaml");
+    await fs.writeFile(file, Buffer.concat([Buffer.from(pack("modeling_a")), Buffer.from([0xc3, 0x28, 0x0a])]));
+    const warm = await start();
+    expect(warm.cache).toEqual({ hits: 1, misses: 1 });
+    expect(warm.snapshot.diagnostics.filter((d) => d.skill === "modeling").map((d) => d.code)).toEqual(["not_utf8"]);
+    expect([...warm.snapshot.recipes.keys()].some((id) => id.startsWith("modeling/"))).toBe(false);
+  });
 });

@@ -199,13 +199,12 @@ function prose(body: string): string {
   return out.join(" ");
 }
 
+const HASHED_FIELDS = ["id", ...SEARCH_FIELDS] as const;
+
 /** Identity of a document's indexed content: equal hash, nothing to redo. */
 export function contentHash(doc: SearchDocument): string {
-  const h = createHash("sha256");
-  for (const field of ["id", ...SEARCH_FIELDS] as const) {
-    h.update(doc[field]);
-    h.update("\u0000");
-  }
+  // One update of the joined fields: per-field updates cost more than the hashing at 20,000 documents.
+  const h = createHash("sha256").update(HASHED_FIELDS.map((field) => doc[field]).join("\u0000"));
   // Hex of the first 16 bytes directly: a slice of the full hex string would keep all of it alive.
   return h.digest().toString("hex", 0, 16);
 }
