@@ -30,7 +30,7 @@ import v8 from "node:v8";
 import { runInNewContext } from "node:vm";
 import yaml from "js-yaml";
 import MiniSearch, { type SearchResult } from "minisearch";
-import { FIELD_BOOST, SEARCH_FIELDS, embeddingText, textHash, toDocument, type SearchDocument } from "../src/recipes/search/document.js";
+import { FIELD_BOOST, SEARCH_FIELDS, embeddingText, embeddingViews, textHash, toDocument, type SearchDocument } from "../src/recipes/search/document.js";
 import { LexicalIndex, lexicalTerms } from "../src/recipes/search/lexical.js";
 import { processTerm, tokenize } from "../src/recipes/search/tokenize.js";
 import { packYaml, skillMarkdown } from "./lib/generate.js";
@@ -166,11 +166,14 @@ async function randomCache(dir: string, recipes: readonly Recipe[], providerId: 
   const cache = new VectorCache(dir, providerId, () => dim);
   const loaded = merge ? await cache.load() : null;
   const vectors = loaded?.ok ? loaded.vectors : new Map<string, Float32Array>();
+  // Every view the engine embeds (embeddingViews), or a restart would embed the missing ones for real.
   for (const recipe of recipes) {
-    const v = Float32Array.from({ length: dim }, () => r() - 0.5);
-    const n = Math.hypot(...v);
-    for (let i = 0; i < dim; i++) v[i]! /= n;
-    vectors.set(textHash(embeddingText(toDocument(recipe))), v);
+    for (const text of embeddingViews(toDocument(recipe))) {
+      const v = Float32Array.from({ length: dim }, () => r() - 0.5);
+      const n = Math.hypot(...v);
+      for (let i = 0; i < dim; i++) v[i]! /= n;
+      vectors.set(textHash(text), v);
+    }
   }
   await cache.save(vectors);
 }
