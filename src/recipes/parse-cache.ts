@@ -24,6 +24,7 @@ const MAGIC = "recipe-server parse cache 1\n";
 const SLICE_MS = 5;
 
 export interface ParseCacheLogger {
+  info(obj: Record<string, unknown>, msg: string): void;
   warn(obj: Record<string, unknown>, msg: string): void;
 }
 
@@ -175,8 +176,13 @@ export class ParseCache {
       return; // no cache yet
     }
     const entries = readFrames(bytes, this.fingerprint);
+    if (entries === "foreign") {
+      // Expected once after every upgrade: nothing is wrong, the packs are parsed afresh.
+      this.logger?.info({ cache: path.basename(file) }, "parse cache is from another build of the daemon; packs are parsed afresh");
+      return;
+    }
     if (entries === null) {
-      this.logger?.warn({ cache: path.basename(file) }, "parse cache is corrupt or from another build; discarded");
+      this.logger?.warn({ cache: path.basename(file) }, "parse cache is corrupt; discarded, packs are parsed afresh");
       return;
     }
     this.stored = entries;
@@ -184,9 +190,15 @@ export class ParseCache {
   }
 }
 
-/** The cache's entries, or null unless the whole file reads back under this fingerprint. */
-function readFrames(bytes: Buffer, fingerprint: string): Map<string, Uint8Array> | null {
+/**
+ * The cache's entries; "foreign" when another build wrote it; null unless
+ * the whole file reads back.
+ */
+function readFrames(bytes: Buffer, fingerprint: string): Map<string, Uint8Array> | "foreign" | null {
   const header = MAGIC + fingerprint + "\n";
+  if (bytes.subarray(0, MAGIC.length).toString() === MAGIC && bytes.indexOf(10, MAGIC.length) === header.length - 1 && bytes.subarray(0, header.length).toString() !== header) {
+    return "foreign";
+  }
   if (bytes.length < header.length || bytes.subarray(0, header.length).toString() !== header) return null;
   const entries = new Map<string, Uint8Array>();
   let at = header.length;

@@ -20,12 +20,17 @@ recipes:
 let dir: string;
 let file: string;
 const warnings: string[] = [];
-const logger = { warn: (_obj: Record<string, unknown>, msg: string) => void warnings.push(msg) };
+const notes: string[] = [];
+const logger = {
+  info: (_obj: Record<string, unknown>, msg: string) => void notes.push(msg),
+  warn: (_obj: Record<string, unknown>, msg: string) => void warnings.push(msg),
+};
 
 beforeEach(async () => {
   dir = await fs.mkdtemp(path.join(os.tmpdir(), "parse-cache-"));
   file = path.join(dir, "state", "parsed-packs");
   warnings.length = 0;
+  notes.length = 0;
 });
 afterEach(async () => {
   await fs.rm(dir, { recursive: true, force: true });
@@ -72,15 +77,15 @@ describe("ParseCache", () => {
   });
 
   it.each([
-    ["a truncated file", (b: Buffer) => b.subarray(0, b.length - 3)],
-    ["a file from another build", (b: Buffer) => Buffer.concat([Buffer.from("recipe-server parse cache 1\nsomeone-else\n"), b.subarray(b.indexOf(10, 30) + 1)])],
-    ["garbage", () => Buffer.from("not a cache at all")],
-    ["an entry whose bytes are not a serialised value", (b: Buffer) => {
+    ["a truncated file", "warn", (b: Buffer) => b.subarray(0, b.length - 3)],
+    ["a file from another build", "info", (b: Buffer) => Buffer.concat([Buffer.from("recipe-server parse cache 1\n" + "x".repeat(43) + "\n"), b.subarray(b.indexOf(10, 30) + 1)])],
+    ["garbage", "warn", () => Buffer.from("not a cache at all")],
+    ["an entry whose bytes are not a serialised value", "none", (b: Buffer) => {
       const copy = Buffer.from(b);
       copy.fill(0xff, copy.length - 20);
       return copy;
     }],
-  ])("discards %s and parses again", async (_name, damage) => {
+  ])("discards %s and parses again (logged: %s)", async (_name, logged, damage) => {
     const first = new ParseCache(file, logger);
     const { key } = through(first, "RECIPES.yaml", PACK);
     await first.persist(new Set([key]));
@@ -91,6 +96,8 @@ describe("ParseCache", () => {
     const again = through(second, "RECIPES.yaml", PACK);
     expect(again.parsed).toEqual(parsePack(PACK, "RECIPES.yaml"));
     expect(second.stats().misses).toBe(1);
+    // An upgrade is routine (info); damage is worth a warning; a bad entry is just a miss.
+    expect([warnings.length > 0 ? "warn" : notes.length > 0 ? "info" : "none"]).toEqual([logged]);
   });
 
   it("keeps only the entries the catalog still serves", async () => {

@@ -157,7 +157,8 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     const queryVector = wantSemantic ? semantic.embedQuery(text) : null;
     // Handled below; without this a rejection during the lexical pass would count as unhandled.
     queryVector?.catch(() => undefined);
-    const lex = ranking === "semantic" ? [] : lexical.search(text, accept, FUSION_DEPTH);
+    // Fusion needs candidates beyond the page; a lexical answer only its page.
+    const lex = ranking === "semantic" ? [] : lexical.search(text, accept, queryVector ? FUSION_DEPTH : limit);
     const coverage = new Map(lex.map((m) => [m.id, m.coverage]));
     let sem: Ranked[] | null = null;
     if (semantic && queryVector) {
