@@ -269,7 +269,7 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
   const missing = new Set<string>();
   /** The directory each watched target was when its watch was set up. */
   const identities = new Map<string, string>();
-  /** ancestor → how many missing targets it stands in for */
+  /** Nearest existing ancestors of the missing targets: what the sentinel watches. */
   let sentinelPaths = new Set<string>();
   let sentinel: FSWatcher | null = null;
   let sentinelReady: Promise<void> = Promise.resolve();
@@ -283,15 +283,23 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
     return true;
   };
 
-  const ensureSentinel = (): FSWatcher => {
-    if (sentinel === null) {
-      const created = watch([], { ignoreInitial: true, persistent: true, depth: 0, ignored: sentinelIgnored });
-      sentinelReady = new Promise<void>((resolve) => created.once("ready", () => resolve()));
-      created.on("all", () => void recheck());
-      created.on("error", (error) => logger?.debug({ err: error }, "missing-root watcher error"));
-      sentinel = created;
-    }
-    return sentinel;
+  /**
+   * A fresh sentinel for each new set of ancestors, for the reason targets
+   * get fresh watchers: an ancestor unwatched when its root appeared and
+   * added back when the root went away again (rm -r, mkdir -p) sometimes
+   * stayed unwatched on the same chokidar instance, so the root's return
+   * went unnoticed.
+   */
+  const replaceSentinel = (paths: readonly string[]): void => {
+    if (sentinel !== null) void sentinel.close();
+    sentinel = null;
+    if (paths.length === 0) return;
+    const created = watch([], { ignoreInitial: true, persistent: true, depth: 0, ignored: sentinelIgnored });
+    sentinelReady = new Promise<void>((resolve) => created.once("ready", () => resolve()));
+    created.on("all", () => void recheck());
+    created.on("error", (error) => logger?.debug({ err: error }, "missing-root watcher error"));
+    created.add([...paths]);
+    sentinel = created;
   };
 
   const recheck = (): Promise<void> => {
@@ -316,8 +324,7 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
       const added = [...wanted].filter((p) => !sentinelPaths.has(p));
       const removed = [...sentinelPaths].filter((p) => !wanted.has(p));
       sentinelPaths = wanted;
-      if (added.length > 0) ensureSentinel().add(added);
-      if (removed.length > 0) sentinel?.unwatch(removed);
+      if (added.length > 0 || removed.length > 0) replaceSentinel([...wanted]);
       // Something may have been created between the check and the watch.
       if (added.length > 0) {
         setTimeout(() => {

@@ -93,11 +93,11 @@ describe("watchSkills", () => {
     await eventually(() => sawRoot(0));
   });
 
-  // retry: a root whose ancestors are removed and re-created within a few ms
-  // can still, rarely under heavy load (about 1 run in 15 at three suites in
-  // parallel), be left without a live watch; a known residual race, noted in
-  // the closing note, not a timing assertion.
-  it("picks up a root that does not exist at start, several levels down, and one removed and re-created", { retry: 2 }, async () => {
+  // Regression: this test once needed retries (about 1 run in 15 under load):
+  // the missing-root sentinel unwatched an ancestor when the root appeared and
+  // re-added it on the same chokidar instance when the root went away, and
+  // that watch sometimes never came back. Each ancestor set now gets a fresh sentinel.
+  it("picks up a root that does not exist at start, several levels down, and one removed and re-created", async () => {
     const root = path.join(tmp, "not", "yet", "skills");
     await start([root]);
     await mkdir(root, { recursive: true });
