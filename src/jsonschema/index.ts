@@ -39,7 +39,15 @@ export function validateRecipeInputs(recipe: RecipeWithInputsSchema, inputs: unk
 
 function readInputsSchema(recipe: RecipeWithInputsSchema): unknown {
   if (recipe === null || typeof recipe !== "object") return undefined;
-  if (Object.hasOwn(recipe, "inputs_schema")) return (recipe as { inputs_schema?: unknown }).inputs_schema;
-  if (Object.hasOwn(recipe, "inputsSchema")) return (recipe as { inputsSchema?: unknown }).inputsSchema;
+  if (holds(recipe, "inputs_schema")) return (recipe as { inputs_schema?: unknown }).inputs_schema;
+  if (holds(recipe, "inputsSchema")) return (recipe as { inputsSchema?: unknown }).inputsSchema;
   return undefined;
+}
+
+/**
+ * An own property, or one its class defines (a getter on the prototype):
+ * never one that reached Object.prototype through pollution.
+ */
+function holds(value: object, key: string): boolean {
+  return Object.hasOwn(value, key) || (key in value && !(key in Object.prototype));
 }

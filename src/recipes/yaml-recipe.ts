@@ -51,7 +51,8 @@ class LazyYamlRecipe implements YamlRecipe {
   readonly dcc: string;
   readonly description: string;
   readonly tags: readonly string[];
-  readonly searchHint?: string;
+  // Declared, not defined: a recipe of a skill without a hint has no such key (as plain recipes).
+  declare readonly searchHint?: string;
   readonly file: string;
   readonly line: number;
   readonly visibility = "public" as const;

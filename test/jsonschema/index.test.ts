@@ -58,3 +58,24 @@ describe("validateRecipeInputs", () => {
     results.forEach((r, i) => expect(r).toEqual(i % 2 ? [] : ["Missing required input: name"]));
   });
 });
+
+describe("validateRecipeInputs and a polluted Object.prototype", () => {
+  it("never takes a schema from Object.prototype", () => {
+    const proto = Object.prototype as Record<string, unknown>;
+    proto["inputsSchema"] = { type: "object", required: ["x"] };
+    try {
+      expect(validateRecipeInputs({}, {})).toEqual([]);
+    } finally {
+      delete proto["inputsSchema"];
+    }
+  });
+
+  it("reads a schema a class exposes through a getter", () => {
+    class Recipe {
+      get inputsSchema(): unknown {
+        return { type: "object", required: ["x"] };
+      }
+    }
+    expect(validateRecipeInputs(new Recipe(), {})).toEqual(["Missing required input: x"]);
+  });
+});

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { validateRecipeInputs } from "../../src/jsonschema/index.js";
 import { parsePack } from "../../src/recipes/parsed-pack.js";
 import type { YamlRecipe } from "../../src/recipes/types.js";
 import { toDocument, yamlEntryText } from "../../src/recipes/search/document.js";
@@ -101,5 +102,17 @@ describe("yamlRecipes", () => {
     const plain = { ...JSON.parse(JSON.stringify(bevel)), format: "yaml" } as YamlRecipe;
     expect(toDocument(bevel!)).toEqual(toDocument(plain));
     expect(toDocument(bevel!).steps).toContain("target");
+  });
+
+  it("regression: validateRecipeInputs reads the schema of a loaded recipe (it once found no own inputsSchema and accepted anything)", () => {
+    const [bevel] = load();
+    expect(validateRecipeInputs(bevel!, { target: 5 })).toEqual(["$.target: Expected type string, got integer"]);
+    expect(validateRecipeInputs(bevel!, { target: "pCube1" })).toEqual([]);
+  });
+
+  it("regression: a skill without a search hint gives its recipes no searchHint key at all", () => {
+    const bare = { ...skill, searchHint: undefined } as unknown as SkillInfo;
+    const [bevel] = yamlRecipes(bare, "RECIPES.yaml", parsePack(PACK, "RECIPES.yaml")).recipes;
+    expect(Object.hasOwn(bevel!, "searchHint")).toBe(false);
   });
 });
