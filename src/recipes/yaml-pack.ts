@@ -50,7 +50,7 @@ export function parseRecipePack(text: string, file: string): ParsePackResult {
     };
   }
 
-  const parsed = parsePackFast(text.replace(/^\uFEFF/, "")) ?? parseExactly(text, file);
+  const parsed = parseBounded(text, file);
   if ("diagnostics" in parsed) return { ok: false, diagnostics: parsed.diagnostics };
   const { data } = parsed;
   if (!isRecord(data) || !Array.isArray(data["recipes"])) {
@@ -94,6 +94,46 @@ export function parseRecipePack(text: string, file: string): ParsePackResult {
   });
 
   return { ok: true, pack, entries, diagnostics };
+}
+
+/**
+ * Nesting no recipe needs (a schema may nest 128 levels, inside a few of the
+ * pack's own). Deeper documents are refused with one stable message: where a
+ * parser runs out of stack depends on the thread parsing it (workers have
+ * larger stacks) and its error text on the run, and the verdict is cached.
+ */
+export const MAX_YAML_DEPTH = 160;
+
+function tooDeep(file: string): { diagnostics: Diagnostic[] } {
+  return { diagnostics: [diagnostic("error", "yaml_parse_error", `${file} nests deeper than ${MAX_YAML_DEPTH} levels`, { file })] };
+}
+
+function isStackOverflow(err: unknown): boolean {
+  return err instanceof RangeError || (err instanceof Error && /call stack/i.test(err.message));
+}
+
+/** True when `value` holds containers nested deeper than `limit`; iterative, so any depth is safe to measure. */
+function nestsDeeper(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+function parseBounded(text: string, file: string): ReturnType<typeof parseExactly> {
+  let parsed: ReturnType<typeof parseExactly>;
+  try {
+    parsed = parsePackFast(text.replace(/^\uFEFF/, "")) ?? parseExactly(text, file);
+  } catch (err) {
+    if (isStackOverflow(err)) return tooDeep(file);
+    throw err;
+  }
+  if ("diagnostics" in parsed) return parsed.diagnostics.some((d) => /call stack/i.test(d.message)) ? tooDeep(file) : parsed;
+  return nestsDeeper(parsed.data, MAX_YAML_DEPTH) ? tooDeep(file) : parsed;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_RECIPE_FILE_BYTES, parseRecipePack } from "../../src/recipes/yaml-pack.js";
+import { MAX_RECIPE_FILE_BYTES, MAX_YAML_DEPTH, parseRecipePack } from "../../src/recipes/yaml-pack.js";
 
 const codes = (r: ReturnType<typeof parseRecipePack>): string[] => r.diagnostics.map((d) => d.code);
 
@@ -113,5 +113,23 @@ describe("parseRecipePack", () => {
   it("tolerates a BOM and CRLF", () => {
     const r = parseRecipePack("\uFEFFrecipes:\r\n  - name: a\r\n", "R.yaml");
     expect(r.ok).toBe(true);
+  });
+});
+
+describe("nesting depth", () => {
+  const flow = (depth: number): string => `recipes:\n  - name: deep\n    x: ${"[".repeat(depth)}1${"]".repeat(depth)}\n`;
+  // The document's own levels: root mapping, recipes list, entry, then x's arrays.
+  const own = 3;
+
+  it("accepts a pack nested exactly MAX_YAML_DEPTH levels and refuses one level more", () => {
+    expect(parseRecipePack(flow(MAX_YAML_DEPTH - own), "p.yaml").ok).toBe(true);
+    const deeper = parseRecipePack(flow(MAX_YAML_DEPTH - own + 1), "p.yaml");
+    expect(deeper.ok).toBe(false);
+    expect(deeper.diagnostics.map((d) => [d.code, d.message])).toEqual([["yaml_parse_error", `p.yaml nests deeper than ${MAX_YAML_DEPTH} levels`]]);
+  });
+
+  it.each([3_000, 20_000])("regression: %i levels give the same stable diagnostic, never a stack-dependent one", (depth) => {
+    const result = parseRecipePack(flow(depth), "p.yaml");
+    expect(result.diagnostics.map((d) => d.message)).toEqual([`p.yaml nests deeper than ${MAX_YAML_DEPTH} levels`]);
   });
 });
