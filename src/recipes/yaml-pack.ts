@@ -97,12 +97,15 @@ export function parseRecipePack(text: string, file: string): ParsePackResult {
 }
 
 /**
- * Nesting no recipe needs (a schema may nest 128 levels, inside a few of the
- * pack's own). Deeper documents are refused with one stable message: where a
- * parser runs out of stack depends on the thread parsing it (workers have
- * larger stacks) and its error text on the run, and the verdict is cached.
+ * Far more nesting than a recipe needs: a schema past 128 levels fails
+ * closed on its own and its recipe stays listable; this bound only keeps
+ * every parser within its stack (the exact parser overflows somewhere past
+ * 800 levels on a default main-thread stack). Deeper documents get one
+ * stable diagnostic: where a parser runs out of stack depends on the thread
+ * (workers have larger stacks) and the error text on the run, and verdicts
+ * are cached.
  */
-export const MAX_YAML_DEPTH = 160;
+export const MAX_YAML_DEPTH = 500;
 
 function tooDeep(file: string): { diagnostics: Diagnostic[] } {
   return { diagnostics: [diagnostic("error", "yaml_parse_error", `${file} nests deeper than ${MAX_YAML_DEPTH} levels`, { file })] };

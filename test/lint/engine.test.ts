@@ -135,7 +135,8 @@ describe("hostile and malformed input", () => {
     const laughs = ["a: &a [x, x, x, x, x, x, x, x, x]"];
     for (let i = 1; i < 9; i++) laughs.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(", ")}]`);
     let deep: unknown = { type: "string" };
-    for (let i = 0; i < 300; i++) deep = { type: "object", properties: { n: deep } };
+    // 400 levels: far past the schema limit (128), within a pack's own (MAX_YAML_DEPTH).
+    for (let i = 0; i < 200; i++) deep = { type: "object", properties: { n: deep } };
     const { findings } = await lintTree({
       "s/SKILL.md": skillMd("s", ["laughs.yaml", "deep.yaml"]),
       "s/laughs.yaml": `${laughs.join("\n")}\nrecipes: []\n`,
