@@ -148,6 +148,8 @@ export class RecipeLibrary {
     return this.serialize(async () => {
       const started = performance.now();
       const result = await this.catalog.apply(changes);
+      // Parses of packs since replaced would otherwise pile up until the next write.
+      this.parseCache.forget(this.catalog.cacheKeys());
       const read = performance.now();
       if (result.changed && this.snapshot !== null) {
         // Built from the catalog state at this instant, so a playbook the
@@ -257,7 +259,10 @@ export class RecipeLibrary {
 
   /** Flush pending writes (usage counts, queued playbook writes, the parse cache). */
   async flush(): Promise<void> {
-    await Promise.all([this.store.flush(), this.usage.flush(), this.persistParseCache()]);
+    // The cache is written between loads and reload batches, when the set of
+    // packs in use is whole; before the first load there is nothing to keep.
+    const parsed = this.snapshot === null ? Promise.resolve() : this.serialize(() => this.persistParseCache());
+    await Promise.all([this.store.flush(), this.usage.flush(), parsed]);
   }
 
   /** Never rejects: a cache that cannot be written only costs the next start its speed. */

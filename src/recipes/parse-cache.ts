@@ -133,13 +133,18 @@ export class ParseCache {
     return run;
   }
 
+  /** Drops parses the catalog no longer serves (memory only; the file changes on the next persist). */
+  forget(keep: ReadonlySet<string>): void {
+    for (const key of [...this.live.keys()]) if (!keep.has(key)) this.live.delete(key);
+  }
+
   /** Resolves when no write is in flight. */
   async idle(): Promise<void> {
     while (this.persisting !== null) await this.persisting;
   }
 
   private async write(keep: ReadonlySet<string>): Promise<void> {
-    for (const key of [...this.live.keys()]) if (!keep.has(key)) this.live.delete(key);
+    this.forget(keep);
     this.stored.clear();
     if (this.file === null) return;
     // Nothing parsed or dropped since the file was read or written: keep it.

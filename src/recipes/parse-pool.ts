@@ -23,6 +23,7 @@ interface Job {
   readonly text: string;
   readonly file: string;
   resolve(record: PackRecord): void;
+  reject(error: unknown): void;
 }
 
 interface Reply {
@@ -71,7 +72,14 @@ export function createPackParser(workers: number, logger?: PackParserLogger): Pa
     if (jobs === undefined) return;
     pool.delete(worker);
     if (!closed) logger?.warn({ reason }, "parse worker stopped; parsing continues without it");
-    for (const job of jobs.values()) job.resolve(parsePack(job.text, job.file));
+    for (const job of jobs.values()) {
+      // In an event handler: a parse that throws here too (a bug) must fail its load, not the process.
+      try {
+        job.resolve(parsePack(job.text, job.file));
+      } catch (error) {
+        job.reject(error);
+      }
+    }
     void worker.terminate();
   };
 
@@ -104,8 +112,8 @@ export function createPackParser(workers: number, logger?: PackParserLogger): Pa
       // Every worker's backlog full (or none left): the calling thread takes this one.
       if (target === undefined) return Promise.resolve(parsePack(text, file));
       const [worker, jobs] = target;
-      return new Promise<PackRecord>((resolve) => {
-        const job: Job = { id: nextId++, text, file, resolve };
+      return new Promise<PackRecord>((resolve, reject) => {
+        const job: Job = { id: nextId++, text, file, resolve, reject };
         jobs.set(job.id, job);
         worker.postMessage({ id: job.id, text, file });
       });

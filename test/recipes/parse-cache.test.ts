@@ -133,4 +133,16 @@ describe("ParseCache", () => {
     expect(warnings.some((w) => w.includes("not written"))).toBe(true);
     expect(cache.get(key)).toBeDefined();
   });
+
+  it("forgets parses the catalog no longer serves, without touching the file", async () => {
+    const cache = new ParseCache(file, logger);
+    const a = through(cache, "a.yaml", PACK);
+    const b = through(cache, "b.yaml", PACK);
+    await cache.persist(new Set([a.key, b.key]));
+    const before = await fs.readFile(file);
+    cache.forget(new Set([a.key]));
+    expect(cache.get(b.key)).toBeUndefined();
+    expect(cache.get(a.key)).toBeDefined();
+    expect(await fs.readFile(file)).toEqual(before);
+  });
 });
