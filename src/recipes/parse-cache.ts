@@ -19,7 +19,11 @@ import { deserialize, serialize } from "node:v8";
 import { writeFileAtomic } from "./private/atomic-write.js";
 import type { PackRecord } from "./parsed-pack.js";
 
-const MAGIC = "recipe-server parse cache 1\n";
+/** Any version of the format starts so; the version and the code fingerprint follow. */
+const FAMILY = "recipe-server parse cache ";
+const MAGIC = `${FAMILY}2\n`;
+/** Per-entry digest length (sha256, truncated): a damaged entry is a miss, not a wrong recipe. */
+const DIGEST_BYTES = 16;
 /** Work done between yields while persisting, so requests keep flowing. */
 const SLICE_MS = 5;
 
@@ -60,7 +64,7 @@ function codeFingerprint(): string {
 
 export class ParseCache {
   /** Entries read from disk, deserialised on first use. */
-  private stored = new Map<string, Uint8Array>();
+  private stored = new Map<string, Frame>();
   private live = new Map<string, PackRecord>();
   private hits = 0;
   private misses = 0;
@@ -92,16 +96,19 @@ export class ParseCache {
       this.hits += 1;
       return live;
     }
-    const bytes = this.stored.get(key);
-    if (bytes === undefined) {
+    const frame = this.stored.get(key);
+    if (frame === undefined) {
       this.misses += 1;
       return undefined;
     }
     this.stored.delete(key);
-    let parsed: PackRecord;
+    let parsed: unknown;
     try {
-      parsed = deserialize(bytes) as PackRecord;
+      parsed = digestOf(frame.value).equals(frame.digest) ? deserialize(frame.value) : null;
     } catch {
+      parsed = null;
+    }
+    if (!isPackRecord(parsed)) {
       this.misses += 1;
       return undefined;
     }
@@ -155,9 +162,10 @@ export class ParseCache {
     for (const [key, parsed] of entries) {
       const keyBytes = Buffer.from(key);
       const value = serialize(parsed);
-      const head = Buffer.alloc(8);
+      const head = Buffer.alloc(8 + DIGEST_BYTES);
       head.writeUInt32LE(keyBytes.length, 0);
       head.writeUInt32LE(value.length, 4);
+      digestOf(value).copy(head, 8);
       chunks.push(head, keyBytes, value);
       if (performance.now() - sliceStart > SLICE_MS) {
         await new Promise((resolve) => setImmediate(resolve));
@@ -199,24 +207,68 @@ export class ParseCache {
  * The cache's entries; "foreign" when another build wrote it; null unless
  * the whole file reads back.
  */
-function readFrames(bytes: Buffer, fingerprint: string): Map<string, Uint8Array> | "foreign" | null {
+function readFrames(bytes: Buffer, fingerprint: string): Map<string, Frame> | "foreign" | null {
   const header = MAGIC + fingerprint + "\n";
-  if (bytes.subarray(0, MAGIC.length).toString() === MAGIC && bytes.indexOf(10, MAGIC.length) === header.length - 1 && bytes.subarray(0, header.length).toString() !== header) {
-    return "foreign";
-  }
+  const firstLine = bytes.subarray(0, Math.max(0, bytes.indexOf(10, FAMILY.length)) + 1).toString();
+  if (firstLine.startsWith(FAMILY) && bytes.subarray(0, header.length).toString() !== header) return "foreign";
   if (bytes.length < header.length || bytes.subarray(0, header.length).toString() !== header) return null;
-  const entries = new Map<string, Uint8Array>();
+  const entries = new Map<string, Frame>();
   let at = header.length;
   while (at < bytes.length) {
-    if (at + 8 > bytes.length) return null;
+    if (at + 8 + DIGEST_BYTES > bytes.length) return null;
     const keyLength = bytes.readUInt32LE(at);
     const valueLength = bytes.readUInt32LE(at + 4);
-    at += 8;
+    const digest = bytes.subarray(at + 8, at + 8 + DIGEST_BYTES);
+    at += 8 + DIGEST_BYTES;
     if (at + keyLength + valueLength > bytes.length) return null;
     const key = bytes.subarray(at, at + keyLength).toString();
     at += keyLength;
-    entries.set(key, bytes.subarray(at, at + valueLength));
+    entries.set(key, { digest, value: bytes.subarray(at, at + valueLength) });
     at += valueLength;
   }
   return entries;
+}
+
+interface Frame {
+  readonly digest: Uint8Array;
+  readonly value: Uint8Array;
+}
+
+function digestOf(value: Uint8Array): Buffer {
+  return createHash("sha256").update(value).digest().subarray(0, DIGEST_BYTES);
+}
+
+const isString = (v: unknown): v is string => typeof v === "string";
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function isSchemaError(v: unknown): boolean {
+  return v === null || (isRecord(v) && isString(v["code"]) && isString(v["message"]));
+}
+
+/**
+ * The shape the loader relies on. The state directory is ours, but a file
+ * that deserialises to something else (another tool, a damaged disk) must
+ * be a miss, never a crash at every start.
+ */
+function isPackRecord(v: unknown): v is PackRecord {
+  if (!isRecord(v) || typeof v["ok"] !== "boolean" || !(v["body"] instanceof Uint8Array) || !(v["text"] instanceof Uint8Array)) return false;
+  const diagnostics = v["diagnostics"];
+  const entries = v["entries"];
+  if (!Array.isArray(diagnostics) || !Array.isArray(entries)) return false;
+  if (!diagnostics.every((d) => isRecord(d) && isString(d["code"]) && isString(d["message"]) && isString(d["severity"]))) return false;
+  return entries.every(
+    (e) =>
+      isRecord(e) &&
+      isString(e["name"]) &&
+      typeof e["line"] === "number" &&
+      (e["dcc"] === null || isString(e["dcc"])) &&
+      isString(e["description"]) &&
+      Array.isArray(e["toolsetProfiles"]) &&
+      e["toolsetProfiles"].every(isString) &&
+      typeof e["stepsNotList"] === "boolean" &&
+      typeof e["hasOutputSchema"] === "boolean" &&
+      isRecord(e["verdicts"]) &&
+      isSchemaError(e["verdicts"]["input"]) &&
+      isSchemaError(e["verdicts"]["output"]),
+  );
 }

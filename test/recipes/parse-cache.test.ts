@@ -145,4 +145,30 @@ describe("ParseCache", () => {
     expect(cache.get(a.key)).toBeDefined();
     expect(await fs.readFile(file)).toEqual(before);
   });
+
+  it("regression: a byte flipped inside an entry is a miss, never a recipe that differs from the file", async () => {
+    const first = new ParseCache(file, logger);
+    const { key } = through(first, "RECIPES.yaml", PACK);
+    await first.persist(new Set([key]));
+    const bytes = await fs.readFile(file);
+    const at = bytes.indexOf("A value YAML has");
+    expect(at).toBeGreaterThan(0);
+    bytes[at] = "B".charCodeAt(0);
+    await fs.writeFile(file, bytes);
+    const second = new ParseCache(file, logger);
+    await second.load();
+    expect(second.get(key)).toBeUndefined();
+  });
+
+  it("regression: an entry of the wrong shape (sound bytes, foreign content) is a miss, not a crash at every start", async () => {
+    const first = new ParseCache(file, logger);
+    const key = first.keyOf("RECIPES.yaml", PACK);
+    // Deliberately not a PackRecord: what another tool or an old format could leave behind.
+    first.set(key, { ok: true, diagnostics: 5, entries: "x" } as unknown as ReturnType<typeof parsePack>);
+    await first.persist(new Set([key]));
+    const second = new ParseCache(file, logger);
+    await second.load();
+    expect(second.get(key)).toBeUndefined();
+    expect(second.stats()).toEqual({ hits: 0, misses: 1 });
+  });
 });
