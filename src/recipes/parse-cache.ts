@@ -5,9 +5,10 @@
  * a few dozen ms, so a restart only parses what changed.
  *
  * Keyed by a content hash of (the code that parses, the file's skill-relative
- * name, its text): no mtime games, and a new build of the daemon never
+ * name, its bytes): no mtime games, and a new build of the daemon never
  * trusts what an older one parsed. The file is a header line and framed
- * v8-serialised entries; a file that does not read back whole is discarded.
+ * v8-serialised entries, each with a digest; a file that does not read back
+ * whole is discarded, an entry that fails its digest or shape is a miss.
  * Writes happen after the catalog is served, in slices, atomically.
  */
 import { createHash } from "node:crypto";
