@@ -29,11 +29,11 @@ import { fileURLToPath } from "node:url";
 import v8 from "node:v8";
 import { runInNewContext } from "node:vm";
 import yaml from "js-yaml";
-import MiniSearch, { type SearchResult } from "minisearch";
-import { FIELD_BOOST, SEARCH_FIELDS, embeddingText, embeddingViews, textHash, toDocument, type SearchDocument } from "../src/recipes/search/document.js";
-import { LexicalIndex, lexicalTerms } from "../src/recipes/search/lexical.js";
-import { processTerm, tokenize } from "../src/recipes/search/tokenize.js";
+import { SEARCH_FIELDS, embeddingText, embeddingViews, textHash, toDocument, type SearchDocument } from "../src/recipes/search/document.js";
+import { LexicalIndex } from "../src/recipes/search/lexical.js";
+import { tokenize } from "../src/recipes/search/tokenize.js";
 import { packYaml, skillMarkdown } from "./lib/generate.js";
+import { MiniSearchLexical } from "./lib/minisearch-lexical.js";
 import { createSearchEngine, type SearchEngine } from "../src/recipes/search/engine.js";
 import { createLocalProvider } from "../src/recipes/search/embeddings/local.js";
 import { VectorCache } from "../src/recipes/search/vector-cache.js";
@@ -283,52 +283,6 @@ async function main(): Promise<void> {
 // ---------------------------------------------------------------------------
 // Lexical index against MiniSearch (the named peer)
 
-/** The MiniSearch-backed index lexical.ts used before (same tokenizer, options and query path). */
-class MiniSearchLexical {
-  private readonly mini = new (class extends MiniSearch<SearchDocument> {
-    documentFrequency(term: string): number {
-      const fields = this._index.get(term);
-      let df = 0;
-      if (fields) for (const docs of fields.values()) df = Math.max(df, docs.size);
-      return df;
-    }
-  })({
-    idField: "id",
-    fields: SEARCH_FIELDS,
-    storeFields: [],
-    tokenize: (text) => tokenize(text),
-    processTerm: (term) => processTerm(term),
-    searchOptions: { boost: FIELD_BOOST },
-  });
-
-  put(doc: SearchDocument): void {
-    if (this.mini.has(doc.id)) this.mini.discard(doc.id);
-    this.mini.add(doc);
-  }
-
-  search(text: string, accept: (id: string) => boolean, limit: number): { id: string; raw: number }[] {
-    const all = lexicalTerms(text);
-    if (all.length === 0) return [];
-    const n = this.mini.documentCount;
-    const df = all.map((t) => Math.min(n, this.mini.documentFrequency(t)));
-    const common = Math.max(500, n * 0.1);
-    const rarest = Math.min(...df);
-    const terms = all.filter((_, i) => df[i]! <= common || df[i] === rarest);
-    const known = new Set(terms.filter((t) => df[all.indexOf(t)]! > 0));
-    const results = this.mini.search(terms.join(" "), {
-      tokenize: () => terms,
-      processTerm: (t) => t,
-      prefix: (term) => term.length >= 3 && !known.has(term),
-      fuzzy: (term) => (term.length >= 5 && !known.has(term) ? 0.2 : false),
-      maxFuzzy: 2,
-      filter: (r: SearchResult) => accept(r.id as string),
-    });
-    // lexical.ts also computed a coverage per result here; the sort and cut are what cost.
-    const matches = results.map((r) => ({ id: r.id as string, raw: r.score, terms: r.terms.length }));
-    matches.sort((a, b) => b.raw - a.raw || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return matches.slice(0, limit);
-  }
-}
 
 interface LexicalLike {
   put(doc: SearchDocument): void;

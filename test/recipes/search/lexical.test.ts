@@ -1,8 +1,7 @@
-import MiniSearch, { type SearchResult } from "minisearch";
 import { describe, expect, it } from "vitest";
-import { FIELD_BOOST, SEARCH_FIELDS, toDocument, type SearchDocument } from "../../../src/recipes/search/document.js";
+import { toDocument, type SearchDocument } from "../../../src/recipes/search/document.js";
 import { LexicalIndex, lexicalTerms, type LexicalMatch } from "../../../src/recipes/search/lexical.js";
-import { processTerm, tokenize } from "../../../src/recipes/search/tokenize.js";
+import { MiniSearchLexical } from "../../../bench/lib/minisearch-lexical.js";
 import { md, yaml } from "./fixtures.js";
 
 function index(...recipes: Parameters<typeof toDocument>[0][]): LexicalIndex {
@@ -66,67 +65,6 @@ describe("lexical index on a large catalog", () => {
     expect(ix.search("mesh", all, 600)).toHaveLength(600);
   });
 });
-
-/**
- * The MiniSearch-backed index this one replaced, kept as the ranking
- * reference: same options, same query path, same coverage.
- */
-class MiniSearchReference {
-  private readonly mini = new (class extends MiniSearch<SearchDocument> {
-    documentFrequency(term: string): number {
-      const fields = this._index.get(term);
-      let df = 0;
-      if (fields) for (const docs of fields.values()) df = Math.max(df, docs.size);
-      return df;
-    }
-  })({
-    idField: "id",
-    fields: SEARCH_FIELDS,
-    storeFields: [],
-    tokenize: (text) => tokenize(text),
-    processTerm: (term) => processTerm(term),
-    searchOptions: { boost: FIELD_BOOST },
-  });
-
-  constructor(docs: readonly SearchDocument[]) {
-    this.mini.addAll(docs as SearchDocument[]);
-  }
-
-  search(text: string, accept: (id: string) => boolean, limit: number): LexicalMatch[] {
-    const all = lexicalTerms(text);
-    if (all.length === 0) return [];
-    const n = this.mini.documentCount;
-    const df = all.map((t) => Math.min(n, this.mini.documentFrequency(t)));
-    const common = Math.max(500, n * 0.1);
-    const rarest = Math.min(...df);
-    const terms = all.filter((_, i) => df[i]! <= common || df[i] === rarest);
-    const known = new Set(terms.filter((t) => df[all.indexOf(t)]! > 0));
-    const results = this.mini.search(terms.join(" "), {
-      tokenize: () => terms,
-      processTerm: (t) => t,
-      prefix: (term) => term.length >= 3 && !known.has(term),
-      fuzzy: (term) => (term.length >= 5 && !known.has(term) ? 0.2 : false),
-      maxFuzzy: 2,
-      filter: (r: SearchResult) => accept(r.id as string),
-    });
-    const idf = terms.map((t) => {
-      const d = df[all.indexOf(t)]!;
-      return Math.log(1 + (n - d + 0.5) / (d + 0.5));
-    });
-    const total = idf.reduce((a, b) => a + b, 0);
-    const matches = results.map((r) => {
-      let sum = 0;
-      terms.forEach((q, i) => {
-        if (r.terms.includes(q)) sum += idf[i]!;
-        else if (r.terms.some((t) => t.startsWith(q))) sum += 0.7 * idf[i]!;
-        else if (r.queryTerms.includes(q)) sum += 0.4 * idf[i]!;
-      });
-      return { id: r.id as string, raw: r.score, coverage: total > 0 ? sum / total : 0 };
-    });
-    matches.sort((a, b) => b.raw - a.raw || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return matches.slice(0, limit);
-  }
-}
 
 const VOCABULARY = [
   ..."bevel bevelled beveling extrude extruder edge edges mesh meshes vertex vertices smooth smoothing relax uv uvs camera cameras export exporter exports render renderer light".split(" "),
@@ -196,7 +134,7 @@ describe("lexical index ranks as MiniSearch did", () => {
           if (step % 10 === 0) ix.search(randomQuery(r), all, 5);
         }
         expect(ix.size).toBe(live.size);
-        const reference = new MiniSearchReference([...live.values()]);
+        const reference = new MiniSearchLexical([...live.values()]);
         for (let q = 0; q < 40; q++) {
           const query = randomQuery(r);
           expectSameRanking(ix.search(query, all, 1000), reference.search(query, all, 1000), query);
@@ -217,7 +155,7 @@ describe("lexical index ranks as MiniSearch did", () => {
       const docs = Array.from({ length: 700 }, (_, i) => randomDoc(r, `big/${i}`));
       const ix = new LexicalIndex({ compactAfter });
       for (const d of docs) ix.put(d);
-      const reference = new MiniSearchReference(docs);
+      const reference = new MiniSearchLexical(docs);
       for (let q = 0; q < 20; q++) {
         const query = randomQuery(r);
         expectSameRanking(ix.search(query, all, 5000), reference.search(query, all, 5000), query);
@@ -339,7 +277,7 @@ describe("lexical index compaction", () => {
       }
       ix.search("shared", all, 1);
     }
-    const reference = new MiniSearchReference([...live.values()]);
+    const reference = new MiniSearchLexical([...live.values()]);
     for (const q of ["shared", "only5x4", "only0x8 bevel", "only3x5", "onl", "only2x1", "shared mesh vertex"]) {
       expectSameRanking(ix.search(q, all, 1000), reference.search(q, all, 1000), q);
     }
@@ -357,7 +295,7 @@ describe("lexical index keeps no document", () => {
     ix.put(changing);
     (changing as { name: string }).name = "entirely different words";
     ix.remove("s/gone");
-    const reference = new MiniSearchReference([kept]);
+    const reference = new MiniSearchLexical([kept]);
     for (const q of ["scatter", "rocks", "terrain scatter", "entirely"]) expectSameRanking(ix.search(q, all, 10), reference.search(q, all, 10), q);
   });
 });
