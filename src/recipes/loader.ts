@@ -9,7 +9,7 @@ import type { SkillInfo } from "../skills/types.js";
 import { parseMarkdownAnchors } from "./markdown.js";
 import type { MarkdownRecipe, Recipe } from "./types.js";
 import type { ParseCache } from "./parse-cache.js";
-import { deepFreeze } from "./freeze.js";
+import { deepFreeze } from "../skills/freeze.js";
 import { inlineParser, type PackParser } from "./parse-pool.js";
 import type { PackRecord } from "./parsed-pack.js";
 import { yamlRecipes } from "./yaml-recipe.js";
@@ -60,8 +60,6 @@ export interface RecipeFileResult {
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 const DESCRIPTION_MAX = 200;
-
-export { deepFreeze };
 
 export function isYamlFile(file: string): boolean {
   return /\.ya?ml$/i.test(file);

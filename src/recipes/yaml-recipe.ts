@@ -8,7 +8,7 @@ import { compileSchema } from "../jsonschema/index.js";
 import type { CompileResult, SchemaError, Validator } from "../jsonschema/types.js";
 import { diagnostic, type Diagnostic } from "../skills/diagnostics.js";
 import type { SkillInfo } from "../skills/types.js";
-import { deepFreeze } from "./freeze.js";
+import { deepFreeze } from "../skills/freeze.js";
 import { inputsSchemaOf, readIndexTexts, readPackBody, type EntrySummary, type PackBody, type PackRecord } from "./parsed-pack.js";
 import type { YamlIndexText, YamlRecipe } from "./types.js";
 

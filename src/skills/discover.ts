@@ -6,6 +6,7 @@ import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { diagnostic, type Diagnostic } from "./diagnostics.js";
+import { deepFreeze } from "./freeze.js";
 import { parseSkillMarkdown } from "./frontmatter.js";
 import { readBounded, statQuiet } from "./read-bounded.js";
 import type { SkillInfo } from "./types.js";
@@ -37,14 +38,6 @@ function isDir(p: string): boolean {
 
 function isFile(p: string): boolean {
   return statQuiet(p)?.isFile() ?? false;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
 }
 
 /** Reads and parses one skill directory; never throws for a bad file. */
