@@ -50,6 +50,8 @@ export class PostingStore {
   private forward: Uint32Array = new Uint32Array(0);
   private forwardCount = 0;
   slotCount = 0;
+  /** Bumped whenever a field length or the live set changes (derived per-slot data is stale then). */
+  generation = 0;
   /** Slots below this are numbered in id order (those placed by the last compaction). */
   orderedSlots = 0;
   liveCount = 0;
@@ -86,6 +88,7 @@ export class PostingStore {
   setLength(slot: number, field: number, length: number): void {
     this.lengths[slot * this.fields + field] = length;
     this.lengthSum[field]! += length;
+    this.generation++;
   }
 
   /** One (term, field, tf) of the document in the slot opened last. */
@@ -112,6 +115,7 @@ export class PostingStore {
   kill(slot: number): void {
     if (!this.alive[slot]) return;
     this.alive[slot] = 0;
+    this.generation++;
     this.slotOf.delete(this.ids[slot]!);
     this.liveCount--;
     const F = this.fields;
@@ -262,6 +266,7 @@ export class PostingStore {
     this.deltaChunks = [];
     this.deltaCount = 0;
     this.deadPostings = 0;
+    this.generation++;
   }
 }
 

@@ -48,6 +48,10 @@ export class Scorer {
   private exactBits: Int32Array = new Int32Array(0);
   private prefixBits: Int32Array = new Int32Array(0);
   private touched: Int32Array = new Int32Array(0);
+  /** Per slot and field: BM25's length normalisation, k1 * (1 - b + b * len / avg); valid for normsGeneration of normsStore. */
+  private norms: Float64Array = new Float64Array(0);
+  private normsStore: PostingStore | null = null;
+  private normsGeneration = -1;
 
   rank(store: PostingStore, plan: QueryPlan, accept: (id: string) => boolean, k: number): ScoredMatch[] {
     if (plan.derived.length === 0) return [];
@@ -75,12 +79,9 @@ export class Scorer {
   /** Adds every live posting of the derived terms into the per-slot scratch; returns how many slots it touched (listed in `touched`). */
   private accumulate(store: PostingStore, derived: readonly Derived[]): number {
     const { acc, sourceBits, exactBits, prefixBits } = this;
-    const { alive, lengths, df, offsets, main } = store;
+    const { alive, df, offsets, main } = store;
     const n = store.liveCount;
-    // Length normalisation per field: k1 * (1 - b + b * len / avg).
-    const base = K1 * (1 - B);
-    const perLength = new Float64Array(FIELDS);
-    for (let f = 0; f < FIELDS; f++) perLength[f] = n > 0 && store.lengthSum[f]! > 0 ? (K1 * B * n) / store.lengthSum[f]! : 0;
+    const norms = this.normsFor(store);
     // factor[d * FIELDS + f]: weight * boost * idf of derived term d in field f.
     const factor = new Float64Array(derived.length * FIELDS);
     derived.forEach((d, i) => {
@@ -91,17 +92,25 @@ export class Scorer {
     });
     let count = 0;
     const touched = this.touched;
+    // A document's postings of one term sit next to each other (one put adds
+    // them all, compaction keeps their order): sum them first and touch the
+    // per-slot scratch once per document rather than once per field.
     const scoreRange = (i: number, postings: Uint32Array, from: number, to: number, stride: number): void => {
       const d = derived[i]!;
       const { source, exact, prefix } = d;
       const at = i * FIELDS;
-      for (let p = from; p < to; p += stride) {
+      let p = from;
+      while (p < to) {
         const slot = postings[p]!;
+        let score = 0;
+        do {
+          const meta = postings[p + 1]!;
+          const f = meta & 7;
+          const tf = meta >>> 3;
+          score += factor[at + f]! * (DELTA + (tf * (K1 + 1)) / (tf + norms[slot * FIELDS + f]!));
+          p += stride;
+        } while (p < to && postings[p] === slot);
         if (!alive[slot]) continue;
-        const meta = postings[p + 1]!;
-        const f = meta & 7;
-        const tf = meta >>> 3;
-        const score = factor[at + f]! * (DELTA + (tf * (K1 + 1)) / (tf + base + perLength[f]! * lengths[slot * FIELDS + f]!));
         if (sourceBits[slot] === 0) touched[count++] = slot;
         acc[slot]! += score;
         sourceBits[slot]! |= source;
@@ -131,6 +140,24 @@ export class Scorer {
       });
     }
     return count;
+  }
+
+  /** Length normalisation of every slot's fields, recomputed only after the store changed. */
+  private normsFor(store: PostingStore): Float64Array {
+    if (this.normsStore === store && this.normsGeneration === store.generation) return this.norms;
+    const { lengths, slotCount } = store;
+    const n = store.liveCount;
+    const base = K1 * (1 - B);
+    const perLength = new Float64Array(FIELDS);
+    for (let f = 0; f < FIELDS; f++) perLength[f] = n > 0 && store.lengthSum[f]! > 0 ? (K1 * B * n) / store.lengthSum[f]! : 0;
+    const norms = this.norms.length >= slotCount * FIELDS ? this.norms : new Float64Array(slotCount * FIELDS * 2);
+    for (let slot = 0; slot < slotCount; slot++) {
+      for (let f = 0; f < FIELDS; f++) norms[slot * FIELDS + f] = base + perLength[f]! * lengths[slot * FIELDS + f]!;
+    }
+    this.norms = norms;
+    this.normsStore = store;
+    this.normsGeneration = store.generation;
+    return norms;
   }
 
   /** Top k accepted documents with their coverage; `accept` runs only for contenders. */
