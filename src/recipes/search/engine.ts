@@ -75,18 +75,6 @@ const SIMILAR_MIN_COVERAGE = 0.6;
 
 interface Indexed {
   readonly recipe: Recipe;
-  readonly hash: string;
-}
-
-/**
- * What the engine remembers of a recipe object between updates. Not the
- * document: at 20,000 recipes the documents' text is ~40 MB, and an
- * unchanged recipe (same object, same hash) is never indexed again.
- */
-interface Prepared {
-  readonly hash: string;
-  /** Empty when the engine has no semantic side. */
-  readonly views: readonly SemanticView[];
 }
 
 interface Filter {
@@ -112,17 +100,26 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   const semantic = options.provider ? new SemanticIndex(options.provider, options.cacheDir, logger) : null;
   let indexed = new Map<string, Indexed>();
   // Catalog snapshots reuse the frozen Recipe objects of unchanged files, so a
-  // reload only pays document building and hashing for what it replaced.
-  const prepared = new WeakMap<Recipe, Prepared>();
-  /** The recipe's hash and views; its document too when it was built just now. */
-  const prepare = (recipe: Recipe): Prepared & { doc?: SearchDocument } => {
-    const known = prepared.get(recipe);
-    if (known) return known;
-    const doc = toDocument(recipe);
-    const views = semantic ? embeddingViews(doc).map((text) => ({ text, hash: textHash(text) })) : [];
-    const fresh = { hash: contentHash(doc), views };
-    prepared.set(recipe, fresh);
-    return { ...fresh, doc };
+  // reload only pays document building and hashing for what it replaced. The
+  // content hash is computed only when a new object replaces an indexed one
+  // (a first load hashes nothing); views only with a semantic side.
+  const hashes = new WeakMap<Recipe, string>();
+  const hashOf = (recipe: Recipe, doc?: SearchDocument): string => {
+    let hash = hashes.get(recipe);
+    if (hash === undefined) {
+      hash = contentHash(doc ?? toDocument(recipe));
+      hashes.set(recipe, hash);
+    }
+    return hash;
+  };
+  const viewsKnown = new WeakMap<Recipe, readonly SemanticView[]>();
+  const viewsOf = (recipe: Recipe, doc: () => SearchDocument): readonly SemanticView[] => {
+    let views = viewsKnown.get(recipe);
+    if (views === undefined) {
+      views = embeddingViews(doc()).map((text) => ({ text, hash: textHash(text) }));
+      viewsKnown.set(recipe, views);
+    }
+    return views;
   };
   let revision = 0;
   let closed = false;
@@ -191,13 +188,15 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       for (const recipe of recipes) {
         // Catalog ids are unique; should a duplicate slip through, the first wins.
         if (next.has(recipe.recipeId)) continue;
-        const { doc, hash, views } = prepare(recipe);
         const previous = indexed.get(recipe.recipeId);
-        // A recipe object seen before but not indexed now (a skill dropped and
-        // restored with its recipes kept) rebuilds its document.
-        if (!previous || previous.hash !== hash) lexical.put(doc ?? toDocument(recipe));
-        next.set(recipe.recipeId, { recipe, hash });
-        if (semantic) entries.set(recipe.recipeId, { id: recipe.recipeId, views });
+        let built: SearchDocument | undefined;
+        const doc = (): SearchDocument => (built ??= toDocument(recipe));
+        // Same object: unchanged. A recipe object seen before but not indexed
+        // now (a skill dropped and restored with its recipes kept) is indexed afresh.
+        if (previous === undefined) lexical.put(doc());
+        else if (previous.recipe !== recipe && hashOf(previous.recipe) !== hashOf(recipe, doc())) lexical.put(doc());
+        next.set(recipe.recipeId, previous?.recipe === recipe ? previous : { recipe });
+        if (semantic) entries.set(recipe.recipeId, { id: recipe.recipeId, views: viewsOf(recipe, doc) });
       }
       for (const id of indexed.keys()) if (!next.has(id)) lexical.remove(id);
       indexed = next;

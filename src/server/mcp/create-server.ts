@@ -104,6 +104,12 @@ async function callWithTimeout<C>(
   const limit = options.timeoutMs;
   if (limit === undefined) return options.registry.call(name, args, options.contextFor(signal));
   const expiry = new AbortController();
+  // The client's cancellation reaches the handler through the expiry signal:
+  // one listener per call is far cheaper than AbortSignal.any (weak refs and
+  // a finalization registry per combined signal).
+  const forward = (): void => expiry.abort(signal.reason);
+  if (signal.aborted) forward();
+  else signal.addEventListener("abort", forward, { once: true });
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<"timeout">((resolve) => {
     timer = setTimeout(() => {
@@ -112,11 +118,12 @@ async function callWithTimeout<C>(
     }, limit);
   });
   try {
-    const call = options.registry.call(name, args, options.contextFor(AbortSignal.any([signal, expiry.signal])));
+    const call = options.registry.call(name, args, options.contextFor(expiry.signal));
     // A call that loses the race may still settle later; nobody awaits it then.
     call.catch(() => undefined);
     return await Promise.race([call, expired]);
   } finally {
+    signal.removeEventListener("abort", forward);
     clearTimeout(timer);
   }
 }
