@@ -55,6 +55,16 @@ export interface State {
    */
   nodes: number;
   partial: boolean;
+  /**
+   * Fast pass in first-error mode: a failure outside the quiet branches is traced as it
+   * unwinds, so its error is built without a second pass over the instance (see traceChild).
+   * Only ever true while collect is false.
+   */
+  trace: boolean;
+  /** Instance path of the traced failure, innermost key first. */
+  trail: Array<string | number> | null;
+  /** The traced failure's errors, their instance paths relative to `trail`. */
+  traced: ValidationError[] | null;
 }
 
 /**
@@ -176,15 +186,54 @@ export type KeywordCompiler = (kc: KeywordContext) => CompiledKeyword | Compiled
  * propertyNames) run it quietly; `resume` restores the caller's mode afterwards.
  */
 export function quiet(st: State): number {
-  const saved = (st.collect ? 1 : 0) | (st.stop ? 2 : 0);
+  const saved = (st.collect ? 1 : 0) | (st.stop ? 2 : 0) | (st.trace ? 4 : 0);
   st.collect = false;
   st.stop = true;
+  // A failing branch is an answer there, not the instance's error.
+  st.trace = false;
   return saved;
 }
 
 export function resume(st: State, saved: number): void {
   st.collect = (saved & 1) !== 0;
   st.stop = (saved & 2) !== 0;
+  st.trace = (saved & 4) !== 0;
+}
+
+/** A fresh collecting state (errors on; `stop` for the first error only). */
+export function collectingState(stop: boolean, refDepth: number, maxRefDepth: number): State {
+  return { collect: true, stop, errors: [], refDepth, maxRefDepth, nodes: 0, partial: false, trace: false, trail: null, traced: null };
+}
+
+/**
+ * On the traced fast pass, the child at `key` failed. The first failure to unwind re-runs
+ * that child alone with errors on: the fast pass evaluates keywords and members in the
+ * collecting order, so its first failure is where a collecting pass from the root would
+ * have stopped, and this child's first error is that pass's first error. Every loop the
+ * failure unwinds through adds its key. Cold path: called only on failure.
+ */
+export function traceChild(st: State, node: SchemaNode, v: unknown, key: string | number): void {
+  if (st.traced === null) {
+    const sub = collectingState(true, st.refDepth, st.maxRefDepth);
+    node.validate(v, sub, null, "");
+    st.traced = sub.errors;
+  }
+  (st.trail ??= []).push(key);
+}
+
+/**
+ * On the traced fast pass, a keyword failed that both passes evaluate at the same point of
+ * its node (nothing the collecting pass checks first is skipped or reordered on the fast
+ * path): its error, at the instance the keyword sees.
+ */
+export function traceHere(st: State, keywordLocation: string, keyword: string, message: string): void {
+  if (st.traced === null) st.traced = [{ instancePath: "", keywordLocation, keyword, message }];
+}
+
+/** As traceChild, for an error the loop itself reports at `key` (an unexpected property or item). */
+export function traceError(st: State, keywordLocation: string, keyword: string, message: string, key: string | number): void {
+  if (st.traced === null) st.traced = [{ instancePath: "", keywordLocation, keyword, message }];
+  (st.trail ??= []).push(key);
 }
 
 export function pushError(st: State, path: string, keywordLocation: string, keyword: string, message: string): void {

@@ -1,13 +1,18 @@
 /**
  * The compiled validator. The instance is validated on the fast path (no error objects, no
  * paths) and its size bounds are checked, by a separate walk or, when the schema covers the
- * instance (cover.ts), by the fast pass itself; only a failure re-runs with collection on to
- * build errors and paths. A limit error always takes precedence over schema errors.
+ * instance (cover.ts), by the fast pass itself. A limit error always takes precedence over
+ * schema errors. When only the first error is wanted, the fast pass traces its failure
+ * (context.ts traceChild): the error is built from the failing member alone, and only a
+ * failure among the root's own keywords re-runs the root with collection on. When every
+ * error is wanted, a failure re-runs the whole instance collecting errors and paths.
  */
 import type { ValidationError, ValidationResult, Validator } from "./types.js";
 import type { SchemaNode, State } from "./context.js";
+import { collectingState } from "./context.js";
 import { coverOf } from "./cover.js";
 import { measure } from "./limits.js";
+import { childPointer } from "./pointer.js";
 
 export interface InstanceLimits {
   readonly maxDepth: number;
@@ -27,10 +32,22 @@ export function createValidator(root: SchemaNode, limits: InstanceLimits): Valid
   // Whether the fast pass can stand in for the instance walk (cover.ts); decided on first use
   // so compiling stays cheap for schemas that are never used.
   let trusted: boolean | undefined;
+  const trace = !limits.allErrors;
   return {
     validate(instance: unknown): ValidationResult {
       trusted ??= isTrusted(root, limits.maxDepth);
-      const fast: State = { collect: false, stop: true, errors: NEVER_WRITTEN, refDepth: 0, maxRefDepth, nodes: 0, partial: false };
+      const fast: State = {
+        collect: false,
+        stop: true,
+        errors: NEVER_WRITTEN,
+        refDepth: 0,
+        maxRefDepth,
+        nodes: 0,
+        partial: false,
+        trace,
+        trail: null,
+        traced: null,
+      };
       if (trusted) {
         // Safe before the walk: recursion is bounded by the ref depth and caught, and the work
         // is linear in the instance. A pass that accounted for every member has measured it.
@@ -44,7 +61,8 @@ export function createValidator(root: SchemaNode, limits: InstanceLimits): Valid
         if (fault !== null) return invalid(limitError(fault, limits));
         if (run(root, instance, fast)) return VALID;
       }
-      const slow: State = { collect: true, stop: !limits.allErrors, errors: [], refDepth: 0, maxRefDepth, nodes: 0, partial: false };
+      if (fast.traced !== null && fast.traced.length > 0) return { valid: false, errors: located(fast.traced, fast.trail) };
+      const slow = collectingState(!limits.allErrors, 0, maxRefDepth);
       run(root, instance, slow);
       if (slow.errors.length === 0) {
         slow.errors.push({ instancePath: "", keywordLocation: "", keyword: "schema", message: "Value does not match the schema" });
@@ -69,6 +87,9 @@ function run(root: SchemaNode, instance: unknown, st: State): boolean {
   } catch (e) {
     // Last line of defence: the ref depth bound should make this unreachable.
     if (e instanceof RangeError) {
+      // A trace cut short says nothing: the collecting pass reports the failure.
+      st.traced = null;
+      st.trail = null;
       if (st.collect) {
         st.errors.push({ instancePath: "", keywordLocation: "", keyword: "$ref", message: "Schema recursion is too deep for this value" });
       }
@@ -76,6 +97,14 @@ function run(root: SchemaNode, instance: unknown, st: State): boolean {
     }
     throw e;
   }
+}
+
+/** The traced failure's errors at their full instance path (the trail is innermost first). */
+function located(errors: readonly ValidationError[], trail: ReadonlyArray<string | number> | null): ValidationError[] {
+  if (trail === null) return errors as ValidationError[];
+  let prefix = "";
+  for (let i = trail.length - 1; i >= 0; i--) prefix = childPointer(prefix, trail[i]!);
+  return errors.map((e) => ({ instancePath: prefix + e.instancePath, keywordLocation: e.keywordLocation, keyword: e.keyword, message: e.message }));
 }
 
 function invalid(error: ValidationError): ValidationResult {

@@ -1,6 +1,6 @@
 /** `prefixItems` and `items` (items applies after the prefix); both annotate for unevaluatedItems. */
 import type { Check, KeywordCompiler, SchemaNode } from "../context.js";
-import { own, pushError } from "../context.js";
+import { own, pushError, traceChild, traceError } from "../context.js";
 import { leafPasses } from "../assemble.js";
 import { childPointer } from "../pointer.js";
 import { readSchemaArray } from "./util.js";
@@ -27,6 +27,8 @@ function readBounds(schema: Readonly<Record<string, unknown>>): { lo: number; hi
   if (!valid(min) || !valid(max)) return null;
   return { lo: (min as number | undefined) ?? 0, hi: (max as number | undefined) ?? Infinity };
 }
+
+const UNEXPECTED = "Unexpected item";
 
 export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): KeywordCompiler {
   return (kc) => {
@@ -65,21 +67,33 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
         const node = prefix[i]!;
         if (typeof v === "object" && v !== null && !(node.cover! >= 0)) st.partial = true;
         const leaf = node.leaf;
-        if (leaf !== null ? !leafPasses(leaf, v) : !node.validate(v, st, null, path)) return false;
+        if (leaf !== null ? !leafPasses(leaf, v) : !node.validate(v, st, null, path)) {
+          if (st.trace) traceChild(st, node, v, i);
+          return false;
+        }
       }
       if (items !== null) {
         if (forbidRest) {
-          if (len > n) return false;
+          if (len > n) {
+            if (st.trace) traceError(st, itemsLoc, itemsName, UNEXPECTED, n);
+            return false;
+          }
         } else {
           const covered = items.cover! >= 0;
           const leaf = items.leaf;
           if (leaf !== null) {
-            for (let i = n; i < len; i++) if (!leafPasses(leaf, arr[i])) return false;
+            for (let i = n; i < len; i++) {
+              if (leafPasses(leaf, arr[i])) continue;
+              if (st.trace) traceChild(st, items, arr[i], i);
+              return false;
+            }
           } else {
             for (let i = n; i < len; i++) {
               const v = arr[i];
               if (!covered && typeof v === "object" && v !== null) st.partial = true;
-              if (!items.validate(v, st, null, path)) return false;
+              if (items.validate(v, st, null, path)) continue;
+              if (st.trace) traceChild(st, items, v, i);
+              return false;
             }
           }
         }
@@ -108,7 +122,7 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
           if (len > n) {
             if (!st.collect) return false;
             for (let i = n; i < len; i++) {
-              pushError(st, childPointer(path, i), itemsLoc, itemsName, "Unexpected item");
+              pushError(st, childPointer(path, i), itemsLoc, itemsName, UNEXPECTED);
               if (st.stop) return false;
             }
             ok = false;

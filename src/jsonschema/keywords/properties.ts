@@ -7,28 +7,15 @@
  * three keywords' annotations run it here, as a static check (see compile.ts).
  */
 import type { Check, KeywordCompiler, SchemaNode } from "../context.js";
-import { addProp, own, pushError } from "../context.js";
+import { addProp, own, pushError, traceChild, traceError } from "../context.js";
 import { leafPasses } from "../assemble.js";
-import { isPlainObject } from "../json.js";
 import { childPointer, escapeToken } from "../pointer.js";
 import { readSchemaMap } from "./util.js";
 
+const UNEXPECTED = "Unexpected property";
+
 /** Positions of instance keys remembered by the fast path. */
 const KEY_CACHE = 32;
-
-/**
- * True when `required` is checked inside the properties fast path (every required name is
- * declared in `properties` and there are no patternProperties); `required` then skips its
- * own check whenever that fast path runs (no errors collected, no annotations).
- */
-export function requiredFoldedIntoProperties(schema: Readonly<Record<string, unknown>>): boolean {
-  const props = own(schema, "properties");
-  const required = own(schema, "required");
-  const patterns = own(schema, "patternProperties");
-  if (!isPlainObject(props) || !Array.isArray(required) || required.length === 0) return false;
-  if (patterns !== undefined && (!isPlainObject(patterns) || Object.keys(patterns).length > 0)) return false;
-  return required.every((k) => typeof k === "string" && Object.hasOwn(props, k));
-}
 
 export function makePropertiesCompiler(additionalKeyword: "additionalProperties" | "unevaluatedProperties"): KeywordCompiler {
   return (kc) => {
@@ -62,19 +49,6 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
     const forbidAdditional = additionalValue === false;
     const nPatterns = patterns.length;
 
-    // 0: not required; 1: required, present when defined; 2: required and named like a
-    // member of Object.prototype, present when own (as the required keyword reads them).
-    const folded = requiredFoldedIntoProperties(kc.schema);
-    const requiredKind = keys.map(() => 0);
-    if (folded) for (const k of new Set(kc.schema.required as string[])) requiredKind[indexOf.get(k)!] = k in Object.prototype ? 2 : 1;
-    const nRequired = requiredKind.filter((r) => r !== 0).length;
-    const requiredMet = (o: Record<string, unknown>): boolean => {
-      for (let i = 0; i < keys.length; i++) {
-        const r = requiredKind[i]!;
-        if (r === 1 ? o[keys[i]!] === undefined : r === 2 && !Object.hasOwn(o, keys[i]!)) return false;
-      }
-      return true;
-    };
     // Instances of one schema usually list their keys in one order: remember which
     // declared name each position held last time, so most keys cost one comparison.
     // Sized for the instances this schema describes: its names plus a few extra keys.
@@ -98,6 +72,7 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
           matched = true;
           if (ev !== null) addProp(ev, key);
           if (!node.validate(o[key], st, null, st.collect ? childPointer(path, key) : path)) {
+            if (st.trace) traceChild(st, node, o[key], key);
             if (st.stop) return false;
             ok = false;
           }
@@ -107,17 +82,22 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
           if (!matched && ev !== null) addProp(ev, key);
           matched = true;
           if (!patternNodes[j]!.validate(o[key], st, null, st.collect ? childPointer(path, key) : path)) {
+            if (st.trace) traceChild(st, patternNodes[j]!, o[key], key);
             if (st.stop) return false;
             ok = false;
           }
         }
         if (matched || additional === null) continue;
         if (forbidAdditional) {
-          if (!st.collect) return false;
-          pushError(st, childPointer(path, key), additionalLoc, additionalName, "Unexpected property");
+          if (!st.collect) {
+            if (st.trace) traceError(st, additionalLoc, additionalName, UNEXPECTED, key);
+            return false;
+          }
+          pushError(st, childPointer(path, key), additionalLoc, additionalName, UNEXPECTED);
           if (st.stop) return false;
           ok = false;
         } else if (!additional.validate(o[key], st, null, st.collect ? childPointer(path, key) : path)) {
+          if (st.trace) traceChild(st, additional, o[key], key);
           if (st.stop) return false;
           ok = false;
         }
@@ -128,14 +108,13 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
     if (nPatterns > 0) return { check: general, group: "object" };
 
     /**
-     * Fast path (no errors, no annotations, no patternProperties), also checking a folded
-     * `required`. Only a yes/no is needed, so it returns at the first failure.
+     * Fast path (no errors, no annotations, no patternProperties): only a yes/no is needed,
+     * so it returns at the first failure (traced when the pass traces, see traceChild).
      */
     const check: Check = (inst, st, ev, path) => {
       if (st.collect || ev !== null) return general(inst, st, ev, path);
       const o = inst as Record<string, unknown>;
       let pos = 0;
-      let requiredSeen = 0;
       let count = 0;
       for (const key in o) {
         let i: number;
@@ -154,17 +133,19 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
         // schema that does not account for all of it marks the pass partial.
         const node = i >= 0 ? nodes[i]! : additional;
         if (typeof v === "object" && v !== null && (node === null || !(node.cover! >= 0))) st.partial = true;
-        if (i >= 0) {
-          const r = requiredKind[i]!;
-          if (r !== 0 && (r === 1 ? v !== undefined : Object.hasOwn(o, key))) requiredSeen++;
-          const leaf = node!.leaf;
-          if (leaf !== null ? !leafPasses(leaf, v) : !node!.validate(v, st, null, path)) return false;
-        } else if (additional !== null && (forbidAdditional || !additional.validate(v, st, null, path))) return false;
+        if (node === null) continue;
+        if (i < 0 && forbidAdditional) {
+          if (st.trace) traceError(st, additionalLoc, additionalName, UNEXPECTED, key);
+          return false;
+        }
+        const leaf = node.leaf;
+        if (leaf !== null ? !leafPasses(leaf, v) : !node.validate(v, st, null, path)) {
+          if (st.trace) traceChild(st, node, v, key);
+          return false;
+        }
       }
       st.nodes += count;
-      // A required name that for-in does not list (an inherited, non-enumerable member of a
-      // non-JSON object) is settled the way the required keyword reads it.
-      return requiredSeen === nRequired || requiredMet(o);
+      return true;
     };
     return { check, group: "object", cover: { iterates: "object", children: additional === null ? nodes : [...nodes, additional] } };
   };

@@ -1,7 +1,6 @@
 /** `required`, checked with Object.hasOwn so `required: ["__proto__"]` on `{}` fails. */
 import type { Check, KeywordCompiler } from "../context.js";
-import { own, pushError } from "../context.js";
-import { requiredFoldedIntoProperties } from "./properties.js";
+import { own, pushError, traceHere } from "../context.js";
 
 export const compileRequired: KeywordCompiler = (kc) => {
   const value = own(kc.schema, "required");
@@ -15,25 +14,30 @@ export const compileRequired: KeywordCompiler = (kc) => {
   if (keys.length === 0) return null;
   const n = keys.length;
   const protoNamed = keys.map((k) => k in Object.prototype);
+  const messages = keys.map((k) => `Missing required property: ${k}`);
   // A JSON value is never undefined; names inherited from Object.prototype need hasOwn.
   const has = (o: Record<string, unknown>, i: number): boolean =>
     protoNamed[i] ? Object.hasOwn(o, keys[i]!) : o[keys[i]!] !== undefined;
-  const folded = requiredFoldedIntoProperties(kc.schema);
-  const check: Check = (inst, st, ev, path) => {
-    // The properties fast path of this schema object checks these names already.
-    if (folded && !st.collect && ev === null) return true;
+  // Checked before properties (table order), as the collecting pass reports them: an
+  // object missing a name fails here without its members being visited.
+  const check: Check = (inst, st, _ev, path) => {
     const o = inst as Record<string, unknown>;
     for (let i = 0; i < n; i++) {
       if (protoNamed[i] ? Object.hasOwn(o, keys[i]!) : o[keys[i]!] !== undefined) continue;
-      if (!st.collect) return false;
+      if (!st.collect) {
+        // Nothing of this object is checked before required on either pass (and no array
+        // keyword is folded here), so this is the collecting pass's first error too.
+        if (st.trace) traceHere(st, loc, "required", messages[i]!);
+        return false;
+      }
       for (let j = i; j < n; j++) {
         if (has(o, j)) continue;
-        pushError(st, path, loc, "required", `Missing required property: ${keys[j]}`);
+        pushError(st, path, loc, "required", messages[j]!);
         if (st.stop) break;
       }
       return false;
     }
     return true;
   };
-  return folded ? { check, group: "object", fastSkip: true } : { check, group: "object" };
+  return { check, group: "object" };
 };

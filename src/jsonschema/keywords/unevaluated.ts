@@ -3,7 +3,7 @@
  * schema, against what the node's own keywords and its valid in-place branches evaluated.
  */
 import type { Check, KeywordCompiler } from "../context.js";
-import { own, pushError } from "../context.js";
+import { own, pushError, traceChild, traceError } from "../context.js";
 import { childPointer } from "../pointer.js";
 
 export const compileUnevaluatedProperties: KeywordCompiler = (kc) => {
@@ -20,11 +20,15 @@ export const compileUnevaluatedProperties: KeywordCompiler = (kc) => {
     for (const key of Object.keys(inst as object)) {
       if (seen.props !== null && seen.props.has(key)) continue;
       if (forbid) {
-        if (!st.collect) return false;
+        if (!st.collect) {
+          if (st.trace) traceError(st, loc, "unevaluatedProperties", "Unexpected property", key);
+          return false;
+        }
         pushError(st, childPointer(path, key), loc, "unevaluatedProperties", "Unexpected property");
         if (st.stop) return false;
         ok = false;
       } else if (!node.validate((inst as Record<string, unknown>)[key], st, null, st.collect ? childPointer(path, key) : path)) {
+        if (st.trace) traceChild(st, node, (inst as Record<string, unknown>)[key], key);
         if (st.stop) return false;
         ok = false;
       }
@@ -49,11 +53,15 @@ export const compileUnevaluatedItems: KeywordCompiler = (kc) => {
     for (let i = seen.items; i < arr.length; i++) {
       if (seen.containsIdx !== null && seen.containsIdx.has(i)) continue;
       if (forbid) {
-        if (!st.collect) return false;
+        if (!st.collect) {
+          if (st.trace) traceError(st, loc, "unevaluatedItems", "Unexpected item", i);
+          return false;
+        }
         pushError(st, childPointer(path, i), loc, "unevaluatedItems", "Unexpected item");
         if (st.stop) return false;
         ok = false;
       } else if (!node.validate(arr[i], st, null, st.collect ? childPointer(path, i) : path)) {
+        if (st.trace) traceChild(st, node, arr[i], i);
         if (st.stop) return false;
         ok = false;
       }

@@ -1,0 +1,143 @@
+/**
+ * First-error mode (allErrors: false) builds its error from the fast pass's traced failure
+ * (context.ts traceChild) instead of re-running the root with collection on. Regression
+ * guard for that shortcut: it must report exactly what the collecting pass from the root
+ * reports, limits first, as before.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { compileSchema } from "../../src/jsonschema/index.js";
+import type { CompileOptions, ValidationResult } from "../../src/jsonschema/index.js";
+import { compileGraph } from "../../src/jsonschema/compile.js";
+import { collectingState } from "../../src/jsonschema/context.js";
+import type { State } from "../../src/jsonschema/context.js";
+import { measure } from "../../src/jsonschema/limits.js";
+import { DEFS, instance, schema } from "./arbitraries.js";
+
+/** The answer without the shortcut: limits, then a collecting pass from the root. */
+function reference(root: unknown, x: unknown, options: CompileOptions): ValidationResult {
+  const g = compileGraph(root, options);
+  if (!g.ok) throw new Error("refused");
+  const maxDepth = options.maxDepth ?? 128;
+  const maxNodes = options.maxNodes ?? 10_000;
+  const fault = measure(x, maxDepth, maxNodes, false);
+  if (fault === "too_deep") {
+    return { valid: false, errors: [{ instancePath: "", keywordLocation: "", keyword: "maxDepth", message: `Value nests deeper than ${maxDepth} levels` }] };
+  }
+  if (fault === "too_many_nodes") {
+    return { valid: false, errors: [{ instancePath: "", keywordLocation: "", keyword: "maxNodes", message: `Value has more than ${maxNodes} nodes` }] };
+  }
+  const st: State = collectingState(true, 0, maxDepth * 4);
+  const ok = g.root.validate(x, st, null, "");
+  return ok ? { valid: true, errors: [] } : { valid: false, errors: st.errors };
+}
+
+function firstErrors(root: unknown, x: unknown, options: CompileOptions): ValidationResult {
+  const r = compileSchema(root, { ...options, allErrors: false });
+  if (!r.ok) throw new Error("refused");
+  return r.validator.validate(x);
+}
+
+describe("first-error mode (traced fast pass)", () => {
+  it("reports exactly the collecting pass's first error on random schemas and instances", () => {
+    let failures = 0;
+    let nested = 0;
+    fc.assert(
+      fc.property(schema, fc.array(instance, { minLength: 1, maxLength: 6 }), (s, xs) => {
+        const root = typeof s === "boolean" ? s : { ...(s as object), $defs: DEFS };
+        const r = compileSchema(root, { allErrors: false });
+        if (!r.ok) throw new Error("refused");
+        // Each instance twice: remembered key orders are exercised across calls.
+        for (const x of [...xs, ...xs]) {
+          const got = r.validator.validate(x);
+          expect(got, JSON.stringify({ schema: root, instance: x })).toEqual(reference(root, x, {}));
+          if (!got.valid) failures++;
+          if (!got.valid && got.errors[0]!.instancePath !== "") nested++;
+        }
+      }),
+      { numRuns: 400, seed: 20_261_201 },
+    );
+    expect(failures).toBeGreaterThan(200);
+    expect(nested).toBeGreaterThan(50);
+  });
+
+  it("still reports the limit error first on small limits", () => {
+    const options = { maxDepth: 3, maxNodes: 12 };
+    let faults = 0;
+    fc.assert(
+      fc.property(schema, fc.array(instance, { minLength: 1, maxLength: 6 }), (s, xs) => {
+        const root = typeof s === "boolean" ? s : { ...(s as object), $defs: DEFS };
+        fc.pre(compileGraph(root, options).ok);
+        for (const x of xs) {
+          const expected = reference(root, x, options);
+          if (!expected.valid && expected.errors[0]!.keyword.startsWith("max")) faults++;
+          expect(firstErrors(root, x, options), JSON.stringify({ schema: root, instance: x })).toEqual(expected);
+        }
+      }),
+      { numRuns: 300, seed: 20_261_202, maxSkipsPerRun: 1000 },
+    );
+    expect(faults).toBeGreaterThan(20);
+  });
+
+  it("paths through nested loops, refs and in-place applicators", () => {
+    const s = {
+      type: "object",
+      required: ["a"],
+      properties: {
+        a: { type: "array", items: { $ref: "#/$defs/item" } },
+        "x/y~z": { allOf: [{ type: "object", properties: { q: { type: "integer" } } }] },
+      },
+      additionalProperties: false,
+      $defs: { item: { type: "object", properties: { n: { type: "number", minimum: 0 } }, additionalProperties: false } },
+    };
+    const first = (x: unknown) => firstErrors(s, x, {}).errors;
+    expect(first({ a: [{ n: 1 }, { n: -1 }] })).toEqual([
+      { instancePath: "/a/1/n", keywordLocation: "/$defs/item/properties/n/minimum", keyword: "minimum", message: "Expected a number >= 0" },
+    ]);
+    expect(first({ a: [{ m: 1 }] })).toEqual([
+      { instancePath: "/a/0/m", keywordLocation: "/$defs/item/additionalProperties", keyword: "additionalProperties", message: "Unexpected property" },
+    ]);
+    expect(first({ a: [], "x/y~z": { q: 1.5 } })).toEqual([
+      { instancePath: "/x~1y~0z/q", keywordLocation: "/properties/x~1y~0z/allOf/0/properties/q/type", keyword: "type", message: "Expected type integer, got number" },
+    ]);
+    // A missing required name is reported before any member is looked at.
+    expect(first({ b: 1, "x/y~z": 5 })).toEqual([
+      { instancePath: "", keywordLocation: "/required", keyword: "required", message: "Missing required property: a" },
+    ]);
+  });
+
+  it("items and properties a loop itself rejects (items: false, unevaluated*)", () => {
+    const vec = { type: "array", prefixItems: [{ type: "number" }], items: false };
+    expect(firstErrors(vec, [1, 2, 3], {}).errors).toEqual([
+      { instancePath: "/1", keywordLocation: "/items", keyword: "items", message: "Unexpected item" },
+    ]);
+    const closed = { allOf: [{ properties: { a: {} } }], properties: { o: { allOf: [{}], unevaluatedProperties: false } }, unevaluatedProperties: false };
+    expect(firstErrors(closed, { a: 1, o: { z: 1 } }, {}).errors).toEqual([
+      { instancePath: "/o/z", keywordLocation: "/properties/o/unevaluatedProperties", keyword: "unevaluatedProperties", message: "Unexpected property" },
+    ]);
+    expect(firstErrors(closed, { a: 1, b: 2 }, {}).errors).toEqual([
+      { instancePath: "/b", keywordLocation: "/unevaluatedProperties", keyword: "unevaluatedProperties", message: "Unexpected property" },
+    ]);
+    const rest = { prefixItems: [{}], allOf: [{}], unevaluatedItems: { type: "string" } };
+    expect(firstErrors(rest, [1, "a", 2], {}).errors).toEqual([
+      { instancePath: "/2", keywordLocation: "/unevaluatedItems/type", keyword: "type", message: "Expected type string, got integer" },
+    ]);
+    const restClosed = { prefixItems: [{}], allOf: [{}], unevaluatedItems: false };
+    expect(firstErrors(restClosed, [1, "a"], {}).errors).toEqual([
+      { instancePath: "/1", keywordLocation: "/unevaluatedItems", keyword: "unevaluatedItems", message: "Unexpected item" },
+    ]);
+  });
+
+  it("a failure inside anyOf, not or contains branches is not taken for the instance's error", () => {
+    const s = {
+      type: "array",
+      items: { anyOf: [{ type: "string" }, { type: "object", properties: { k: { type: "number" } } }] },
+      contains: { type: "object" },
+    };
+    expect(firstErrors(s, ["a", { k: 1 }], {}).valid).toBe(true);
+    expect(firstErrors(s, ["a", { k: "x" }], {}).errors).toEqual([
+      { instancePath: "/1", keywordLocation: "/items/anyOf", keyword: "anyOf", message: "Expected a value matching at least one schema in anyOf" },
+    ]);
+    expect(firstErrors({ not: { items: { type: "string" } }, items: { type: "number" } }, [1, 2], {}).valid).toBe(true);
+  });
+});
