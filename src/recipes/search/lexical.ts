@@ -41,6 +41,11 @@ export interface LexicalIndexOptions {
    * compaction on small corpora.
    */
   compactAfter?: number;
+  /**
+   * Postings from which a term's per-document sums are kept between queries
+   * (lexical/term-lists.ts); tests lower it to compare kept and direct scoring.
+   */
+  termListMinPostings?: number;
 }
 
 /** Distinct processed query terms, in order, capped. */
@@ -82,12 +87,13 @@ export class LexicalIndex {
   private fieldTermCount = 0;
   private readonly sink = (text: string, start: number, end: number, joined: boolean): void => this.count(text, start, end, joined);
 
-  private readonly scorer = new Scorer();
+  private readonly scorer: Scorer;
   private busy = false;
   private readonly compactAfter: number;
 
   constructor(options: LexicalIndexOptions = {}) {
     this.compactAfter = Math.max(1, options.compactAfter ?? DELTA_LIMIT);
+    this.scorer = new Scorer(options.termListMinPostings);
   }
 
   get size(): number {

@@ -2,6 +2,7 @@ import { FIELD_BOOST, SEARCH_FIELDS } from "../document.js";
 import { ensure, f64, i32 } from "./grow.js";
 import type { Derived, QueryPlan } from "./plan.js";
 import type { PostingStore } from "./postings.js";
+import { TermListCache, type TermList } from "./term-lists.js";
 import { TopK } from "./topk.js";
 
 /** What the scorer returns per match (LexicalMatch's shape). */
@@ -52,6 +53,11 @@ export class Scorer {
   private norms: Float64Array = new Float64Array(0);
   private normsStore: PostingStore | null = null;
   private normsGeneration = -1;
+  private readonly termLists: TermListCache;
+
+  constructor(termListMinPostings?: number) {
+    this.termLists = new TermListCache(termListMinPostings);
+  }
 
   rank(store: PostingStore, plan: QueryPlan, accept: (id: string) => boolean, k: number): ScoredMatch[] {
     if (plan.derived.length === 0) return [];
@@ -78,8 +84,7 @@ export class Scorer {
 
   /** Adds every live posting of the derived terms into the per-slot scratch; returns how many slots it touched (listed in `touched`). */
   private accumulate(store: PostingStore, derived: readonly Derived[]): number {
-    const { acc, sourceBits, exactBits, prefixBits } = this;
-    const { alive, df, offsets, main } = store;
+    const { df, offsets, main } = store;
     const n = store.liveCount;
     const norms = this.normsFor(store);
     // factor[d * FIELDS + f]: weight * boost * idf of derived term d in field f.
@@ -91,37 +96,20 @@ export class Scorer {
       }
     });
     let count = 0;
-    const touched = this.touched;
-    // A document's postings of one term sit next to each other (one put adds
-    // them all, compaction keeps their order): sum them first and touch the
-    // per-slot scratch once per document rather than once per field.
-    const scoreRange = (i: number, postings: Uint32Array, from: number, to: number, stride: number): void => {
-      const d = derived[i]!;
-      const { source, exact, prefix } = d;
-      const at = i * FIELDS;
-      let p = from;
-      while (p < to) {
-        const slot = postings[p]!;
-        let score = 0;
-        do {
-          const meta = postings[p + 1]!;
-          const f = meta & 7;
-          const tf = meta >>> 3;
-          score += factor[at + f]! * (DELTA + (tf * (K1 + 1)) / (tf + norms[slot * FIELDS + f]!));
-          p += stride;
-        } while (p < to && postings[p] === slot);
-        if (!alive[slot]) continue;
-        if (sourceBits[slot] === 0) touched[count++] = slot;
-        acc[slot]! += score;
-        sourceBits[slot]! |= source;
-        exactBits[slot]! |= exact;
-        prefixBits[slot]! |= prefix;
-      }
-    };
     const mainTerms = store.mainTerms;
     let deltaTerms: Map<number, number[]> | null = null;
     derived.forEach((d, i) => {
-      if (d.term < mainTerms) scoreRange(i, main, 2 * offsets[d.term]!, 2 * offsets[d.term + 1]!, 2);
+      if (d.term < mainTerms) {
+        const from = 2 * offsets[d.term]!;
+        const to = 2 * offsets[d.term + 1]!;
+        // A kept list holds the weight-1 sums; an expansion's weight would round differently.
+        if (d.weight === 1 && to - from >= 2 * this.termLists.minPostings) {
+          const list = this.termLists.get(store, d.term, () => this.buildList(store, norms, factor, i, main, from, to));
+          count = this.addList(list, d, count);
+        } else {
+          count = this.scoreRange(store, norms, factor, i, d, main, from, to, 2, count);
+        }
+      }
       if (store.deltaCount > 0) {
         deltaTerms ??= new Map();
         const list = deltaTerms.get(d.term);
@@ -135,9 +123,96 @@ export class Scorer {
         for (let j = 0; j < end; j += 3) {
           const list = terms.get(delta[j]!);
           // A delta triple is (term, slot, meta): score the (slot, meta) pair at j + 1.
-          if (list) for (const i of list) scoreRange(i, delta, j + 1, j + 2, 3);
+          if (list) for (const i of list) count = this.scoreRange(store, norms, factor, i, derived[i]!, delta, j + 1, j + 2, 3, count);
         }
       });
+    }
+    return count;
+  }
+
+  /**
+   * Scores the (slot, meta) postings in [from, to) for derived term i; returns
+   * the touched count. A document's postings of one term sit next to each
+   * other (one put adds them all, compaction keeps their order): they are
+   * summed first, so the per-slot scratch is touched once per document
+   * rather than once per field. A method with its arrays in locals: a closure
+   * over them reloads each from its context on every posting.
+   */
+  private scoreRange(
+    store: PostingStore,
+    norms: Float64Array,
+    factor: Float64Array,
+    i: number,
+    d: Derived,
+    postings: Uint32Array,
+    from: number,
+    to: number,
+    stride: number,
+    touchedCount: number,
+  ): number {
+    const { acc, sourceBits, exactBits, prefixBits, touched } = this;
+    const alive = store.alive;
+    const { source, exact, prefix } = d;
+    const at = i * FIELDS;
+    let count = touchedCount;
+    let p = from;
+    while (p < to) {
+      const slot = postings[p]!;
+      let score = 0;
+      do {
+        const meta = postings[p + 1]!;
+        const f = meta & 7;
+        const tf = meta >>> 3;
+        score += factor[at + f]! * (DELTA + (tf * (K1 + 1)) / (tf + norms[slot * FIELDS + f]!));
+        p += stride;
+      } while (p < to && postings[p] === slot);
+      if (!alive[slot]) continue;
+      if (sourceBits[slot] === 0) touched[count++] = slot;
+      acc[slot]! += score;
+      sourceBits[slot]! |= source;
+      exactBits[slot]! |= exact;
+      prefixBits[slot]! |= prefix;
+    }
+    return count;
+  }
+
+  /** Derived term i's main postings in [from, to) summed per live document, as scoreRange sums them. */
+  private buildList(store: PostingStore, norms: Float64Array, factor: Float64Array, i: number, postings: Uint32Array, from: number, to: number): TermList {
+    const alive = store.alive;
+    const at = i * FIELDS;
+    const slots: number[] = [];
+    const scores: number[] = [];
+    let p = from;
+    while (p < to) {
+      const slot = postings[p]!;
+      let score = 0;
+      do {
+        const meta = postings[p + 1]!;
+        const f = meta & 7;
+        const tf = meta >>> 3;
+        score += factor[at + f]! * (DELTA + (tf * (K1 + 1)) / (tf + norms[slot * FIELDS + f]!));
+        p += 2;
+      } while (p < to && postings[p] === slot);
+      if (!alive[slot]) continue;
+      slots.push(slot);
+      scores.push(score);
+    }
+    return { slots: Int32Array.from(slots), scores: Float64Array.from(scores) };
+  }
+
+  /** Adds a kept term list into the per-slot scratch; returns the touched count. */
+  private addList(list: TermList, d: Derived, touchedCount: number): number {
+    const { acc, sourceBits, exactBits, prefixBits, touched } = this;
+    const { slots, scores } = list;
+    const { source, exact, prefix } = d;
+    let count = touchedCount;
+    for (let j = 0; j < slots.length; j++) {
+      const slot = slots[j]!;
+      if (sourceBits[slot] === 0) touched[count++] = slot;
+      acc[slot]! += scores[j]!;
+      sourceBits[slot]! |= source;
+      exactBits[slot]! |= exact;
+      prefixBits[slot]! |= prefix;
     }
     return count;
   }
@@ -171,6 +246,7 @@ export class Scorer {
     for (let i = 0; i < count; i++) {
       const slot = touched[i]!;
       const score = acc[slot]! * popcount(sourceBits[slot]!);
+      if (score < top.floor) continue;
       if (top.admits(score, slot) && accept(ids[slot]!)) top.push(score, slot);
     }
     // Share of the query's information the document matched: each query term

@@ -6,6 +6,8 @@
 export class TopK {
   private readonly slots: number[] = [];
   private readonly scores: number[] = [];
+  /** Score of the weakest kept entry once k are kept (-Infinity before): anything below it cannot enter. */
+  floor = -Infinity;
 
   /**
    * `ids` by slot; slots below `ordered` are numbered in id order, so two of
@@ -35,10 +37,12 @@ export class TopK {
       slots.push(slot);
       scores.push(score);
       this.up(slots.length - 1);
+      if (slots.length === this.k) this.floor = scores[0]!;
     } else if (this.below(scores[0]!, slots[0]!, score, slot)) {
       slots[0] = slot;
       scores[0] = score;
       this.down(0);
+      this.floor = scores[0]!;
     }
   }
 
