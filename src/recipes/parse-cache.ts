@@ -22,7 +22,7 @@ import type { PackRecord } from "./parsed-pack.js";
 
 /** Any version of the format starts so; the version and the code fingerprint follow. */
 const FAMILY = "recipe-server parse cache ";
-const MAGIC = `${FAMILY}2\n`;
+const MAGIC = `${FAMILY}3\n`;
 /** Per-entry digest length (sha256, truncated): a damaged entry is a miss, not a wrong recipe. */
 const DIGEST_BYTES = 16;
 /** Work done between yields while persisting, so requests keep flowing. */
@@ -246,6 +246,13 @@ function isSchemaError(v: unknown): boolean {
   return v === null || (isRecord(v) && isString(v["code"]) && isString(v["message"]));
 }
 
+/** Offsets that start at 0, never go back and end at the body's end. */
+function partsFit(offsets: unknown, bodyLength: number): boolean {
+  if (!(offsets instanceof Uint32Array) || offsets.length < 2 || offsets[0] !== 0 || offsets[offsets.length - 1] !== bodyLength) return false;
+  for (let i = 1; i < offsets.length; i++) if (offsets[i]! < offsets[i - 1]!) return false;
+  return true;
+}
+
 /**
  * The shape the loader relies on. The state directory is ours, but a file
  * that deserialises to something else (another tool, a damaged disk) must
@@ -253,10 +260,13 @@ function isSchemaError(v: unknown): boolean {
  */
 function isPackRecord(v: unknown): v is PackRecord {
   if (!isRecord(v) || typeof v["ok"] !== "boolean" || !(v["body"] instanceof Uint8Array) || !(v["text"] instanceof Uint8Array)) return false;
+  if (!partsFit(v["bodyOffsets"], v["body"].length)) return false;
   const diagnostics = v["diagnostics"];
   const entries = v["entries"];
   if (!Array.isArray(diagnostics) || !Array.isArray(entries)) return false;
   if (!diagnostics.every((d) => isRecord(d) && isString(d["code"]) && isString(d["message"]) && isString(d["severity"]))) return false;
+  // Part 0 is the pack-level keys, then one part per entry.
+  if ((v["bodyOffsets"] as Uint32Array).length !== entries.length + 2) return false;
   return entries.every(
     (e) =>
       isRecord(e) &&

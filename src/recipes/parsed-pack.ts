@@ -1,9 +1,10 @@
 /**
  * A parsed YAML pack as compact data: what the catalog needs of every entry
  * up front (name, line, dcc, description, profiles, schema verdicts) and the
- * full entries, v8-serialised, for the few requests that read them (get,
- * apply, validate). 20,000 recipes held as live object graphs cost ~100 MB of
- * heap and most of a start's garbage collection; as bytes, a fifth of that.
+ * full entries, each v8-serialised on its own, for the few requests that
+ * read them (get, apply, validate): a get reads its entry, not its whole
+ * pack. 20,000 recipes held as live object graphs cost ~100 MB of heap and
+ * most of a start's garbage collection; as bytes, a fifth of that.
  *
  * It depends on the file's text and name only, so it is cached across
  * restarts as is (parse-cache.ts).
@@ -35,20 +36,19 @@ export interface EntrySummary {
   readonly verdicts: SchemaVerdicts;
 }
 
-/** The pack's full data: pack-level keys and every entry as written. */
-export interface PackBody {
-  readonly pack: Readonly<Record<string, unknown>>;
-  readonly entries: readonly Readonly<Record<string, unknown>>[];
-}
-
 export interface PackRecord {
   /** false: the file is not a usable pack; `diagnostics` say why, there are no entries. */
   readonly ok: boolean;
   /** Parser diagnostics, without the skill (the loader adds it). */
   readonly diagnostics: readonly Diagnostic[];
   readonly entries: readonly EntrySummary[];
-  /** v8-serialised PackBody (see readPackBody). */
+  /**
+   * The pack-level keys (part 0) and entry i (part i + 1), each v8-serialised
+   * on its own and laid end to end (see readPackPart).
+   */
   readonly body: Uint8Array;
+  /** Part i is body[bodyOffsets[i], bodyOffsets[i + 1]). */
+  readonly bodyOffsets: Uint32Array;
   /** v8-serialised search text of every entry (see readIndexTexts): indexing reads this, not the body. */
   readonly text: Uint8Array;
 }
@@ -99,10 +99,21 @@ function summarise(entry: Record<string, unknown>, line: number): EntrySummary {
   };
 }
 
+/** Values serialised one by one into one buffer, with the offsets that delimit them. */
+function serializeParts(parts: readonly unknown[]): { body: Uint8Array; bodyOffsets: Uint32Array } {
+  const chunks = parts.map((part) => serialize(part));
+  const bodyOffsets = new Uint32Array(chunks.length + 1);
+  chunks.forEach((chunk, i) => (bodyOffsets[i + 1] = bodyOffsets[i]! + chunk.length));
+  // A buffer of its own (not a slice of Node's shared pool), so a record copied
+  // to another thread or into the cache carries only its bytes.
+  const body = new Uint8Array(bodyOffsets[chunks.length]!);
+  chunks.forEach((chunk, i) => body.set(chunk, bodyOffsets[i]!));
+  return { body, bodyOffsets };
+}
+
 export function parsePack(text: string, file: string): PackRecord {
   const result = parseRecipePack(text, file);
-  if (!result.ok) return { ok: false, diagnostics: result.diagnostics, entries: [], body: serialize({ pack: {}, entries: [] }), text: serialize([]) };
-  const body: PackBody = { pack: result.pack, entries: result.entries.map((e) => e.entry) };
+  if (!result.ok) return { ok: false, diagnostics: result.diagnostics, entries: [], ...serializeParts([{}]), text: serialize([]) };
   // Flat [steps, body, steps, body …]: strings only, cheap to read back.
   const texts = result.entries.flatMap(({ entry }) => {
     const t = yamlEntryText(entry);
@@ -112,13 +123,15 @@ export function parsePack(text: string, file: string): PackRecord {
     ok: true,
     diagnostics: result.diagnostics,
     entries: result.entries.map(({ entry, line }) => summarise(entry, line)),
-    body: serialize(body),
+    ...serializeParts([result.pack, ...result.entries.map((e) => e.entry)]),
     text: serialize(texts),
   };
 }
 
-export function readPackBody(bytes: Uint8Array): PackBody {
-  return deserialize(bytes) as PackBody;
+/** Part 0: the pack-level keys; part i + 1: entry i. */
+export function readPackPart(record: Pick<PackRecord, "body" | "bodyOffsets">, part: number): Readonly<Record<string, unknown>> {
+  const { body, bodyOffsets } = record;
+  return deserialize(body.subarray(bodyOffsets[part]!, bodyOffsets[part + 1]!)) as Readonly<Record<string, unknown>>;
 }
 
 /** Entry i's search text is at [2i] (steps) and [2i + 1] (body). */

@@ -1,15 +1,15 @@
 /**
  * YAML pack entries as Recipe objects. Each recipe holds its pack's summary
  * data directly and reads the entry itself (steps, schemas, extra keys) from
- * the pack's serialised body on first use; the materialised body is kept
- * through a WeakRef, so the packs in use stay live and idle ones are bytes.
+ * its own serialised part of the pack on first use; what was read is kept
+ * through a WeakRef, so the recipes in use stay live and idle ones are bytes.
  */
 import { compileSchema } from "../jsonschema/index.js";
 import type { CompileResult, SchemaError, Validator } from "../jsonschema/types.js";
 import { diagnostic, type Diagnostic } from "../skills/diagnostics.js";
 import type { SkillInfo } from "../skills/types.js";
 import { deepFreeze } from "../skills/freeze.js";
-import { inputsSchemaOf, readIndexTexts, readPackBody, type EntrySummary, type PackBody, type PackRecord } from "./parsed-pack.js";
+import { inputsSchemaOf, readIndexTexts, readPackPart, type EntrySummary, type PackRecord } from "./parsed-pack.js";
 import type { YamlIndexText, YamlRecipe } from "./types.js";
 
 const NO_STEPS: readonly unknown[] = Object.freeze([]);
@@ -18,15 +18,12 @@ const NO_STEPS: readonly unknown[] = Object.freeze([]);
 class Lazy<T extends object> {
   private held: WeakRef<T> | null = null;
 
-  constructor(
-    private readonly bytes: Uint8Array,
-    private readonly read: (bytes: Uint8Array) => T,
-  ) {}
+  constructor(private readonly read: () => T) {}
 
   get(): T {
     const live = this.held?.deref();
     if (live !== undefined) return live;
-    const value = deepFreeze(this.read(this.bytes));
+    const value = deepFreeze(this.read());
     this.held = new WeakRef(value);
     return value;
   }
@@ -34,7 +31,8 @@ class Lazy<T extends object> {
 
 /** The pieces of one pack its recipes read on demand. */
 interface PackParts {
-  readonly body: Lazy<PackBody>;
+  readonly record: PackRecord;
+  readonly pack: Lazy<Readonly<Record<string, unknown>>>;
   readonly texts: Lazy<readonly string[]>;
 }
 
@@ -61,6 +59,8 @@ class LazyYamlRecipe implements YamlRecipe {
   readonly outputValidator: CompileResult | null;
   readonly #pack: PackParts;
   readonly #index: number;
+  // Private fields are not properties: freezing the recipe leaves this cache writable.
+  #entry: WeakRef<Readonly<Record<string, unknown>>> | null = null;
 
   constructor(skill: SkillInfo, file: string, summary: EntrySummary, pack: PackParts, index: number, diagnostics: Diagnostic[]) {
     const name = summary.name;
@@ -85,7 +85,11 @@ class LazyYamlRecipe implements YamlRecipe {
   }
 
   get entry(): Readonly<Record<string, unknown>> {
-    return this.#pack.body.get().entries[this.#index]!;
+    const live = this.#entry?.deref();
+    if (live !== undefined) return live;
+    const entry = deepFreeze(readPackPart(this.#pack.record, this.#index + 1));
+    this.#entry = new WeakRef(entry);
+    return entry;
   }
 
   get inputsSchema(): unknown {
@@ -102,7 +106,7 @@ class LazyYamlRecipe implements YamlRecipe {
   }
 
   get pack(): Readonly<Record<string, unknown>> {
-    return this.#pack.body.get().pack;
+    return this.#pack.pack.get();
   }
 
   get indexText(): YamlIndexText {
@@ -121,7 +125,7 @@ export function yamlRecipes(skill: SkillInfo, file: string, record: PackRecord):
   const withSkill = (d: Diagnostic): Diagnostic => diagnostic(d.severity, d.code, d.message, { ...d, skill: skill.name });
   const diagnostics = record.diagnostics.map(withSkill);
   if (!record.ok) return { recipes: [], diagnostics };
-  const pack: PackParts = { body: new Lazy(record.body, readPackBody), texts: new Lazy(record.text, readIndexTexts) };
+  const pack: PackParts = { record, pack: new Lazy(() => readPackPart(record, 0)), texts: new Lazy(() => readIndexTexts(record.text)) };
   const recipes = record.entries.map((summary, i): YamlRecipe => {
     const recipe = new LazyYamlRecipe(skill, file, summary, pack, i, diagnostics);
     if (summary.stepsNotList) {

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ParseCache } from "../../src/recipes/parse-cache.js";
-import { parsePack, readPackBody } from "../../src/recipes/parsed-pack.js";
+import { parsePack, readPackPart } from "../../src/recipes/parsed-pack.js";
 
 const PACK = `pack:
   name: demo
@@ -62,7 +62,7 @@ describe("ParseCache", () => {
     const fresh = parsePack(PACK, "RECIPES.yaml");
     expect(cached).toEqual(fresh);
     expect(cached!.entries.map((e) => e.verdicts.input?.code ?? null)).toEqual([null, "id_unsupported"]);
-    const entry = readPackBody(cached!.body).entries[0]!;
+    const entry = readPackPart(cached!, 1);
     expect(entry["limit"]).toBe(Infinity);
     expect(Object.hasOwn(entry, "__proto__")).toBe(true);
     expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
@@ -170,5 +170,43 @@ describe("ParseCache", () => {
     await second.load();
     expect(second.get(key)).toBeUndefined();
     expect(second.stats()).toEqual({ hits: 0, misses: 1 });
+  });
+});
+
+describe("parse cache: entry parts", () => {
+  let dir: string;
+  let file: string;
+  beforeEach(async () => {
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), "parse-cache-parts-"));
+    file = path.join(dir, "parsed-packs");
+  });
+  afterEach(async () => {
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  it("regression: offsets that do not delimit the body (or miss an entry) make the entry a miss, never a wrong recipe", async () => {
+    const fresh = parsePack(PACK, "RECIPES.yaml");
+    const broken = [
+      { ...fresh, bodyOffsets: fresh.bodyOffsets.slice(0, -1) },
+      { ...fresh, bodyOffsets: Uint32Array.from(fresh.bodyOffsets, (o, i) => (i === 1 ? o + 1_000_000 : o)) },
+      { ...fresh, bodyOffsets: Uint32Array.from(fresh.bodyOffsets, (o, i) => (i === fresh.bodyOffsets.length - 1 ? o - 1 : o)) },
+      { ...fresh, bodyOffsets: [...fresh.bodyOffsets] },
+    ];
+    for (const record of broken) {
+      const first = new ParseCache(file, logger);
+      const key = first.keyOf("RECIPES.yaml", PACK);
+      first.set(key, record as unknown as ReturnType<typeof parsePack>);
+      await first.persist(new Set([key]));
+      const second = new ParseCache(file, logger);
+      await second.load();
+      expect(second.get(key)).toBeUndefined();
+    }
+  });
+
+  it("each entry reads back on its own, part 0 being the pack-level keys", () => {
+    const record = parsePack(PACK, "RECIPES.yaml");
+    expect(record.bodyOffsets.length).toBe(record.entries.length + 2);
+    record.entries.forEach((summary, i) => expect(readPackPart(record, i + 1)["name"]).toBe(summary.name));
+    expect(Object.keys(readPackPart(record, 0))).not.toContain("recipes");
   });
 });
