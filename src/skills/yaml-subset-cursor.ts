@@ -93,7 +93,8 @@ export class Cursor {
         continue;
       }
       if (q >= this.len) break;
-      if (c === TAB) outside();
+      // The package drops a byte order mark that opens a line before the document's content.
+      if (c === TAB || c === 0xfeff) outside();
       if (q === p && (c === DASH || c === DOT) && src.charCodeAt(q + 1) === c && src.charCodeAt(q + 2) === c) outside();
       this.pos = q;
       this.indent = q - p;
