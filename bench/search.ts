@@ -37,6 +37,7 @@ import { MiniSearchLexical } from "./lib/minisearch-lexical.js";
 import { createSearchEngine, type SearchEngine } from "../src/recipes/search/engine.js";
 import { createLocalProvider } from "../src/recipes/search/embeddings/local.js";
 import { VectorCache } from "../src/recipes/search/vector-cache.js";
+import { VectorStore } from "../src/recipes/search/vector-store.js";
 import type { MarkdownRecipe, Recipe, YamlRecipe } from "../src/recipes/types.js";
 
 const quick = process.argv.includes("--quick");
@@ -165,14 +166,14 @@ async function randomCache(dir: string, recipes: readonly Recipe[], providerId: 
   const r = rng(3);
   const cache = new VectorCache(dir, providerId, () => dim);
   const loaded = merge ? await cache.load() : null;
-  const vectors = loaded?.ok ? loaded.vectors : new Map<string, Float32Array>();
+  const vectors = loaded?.ok ? loaded.store : new VectorStore();
   // Every view the engine embeds (embeddingViews), or a restart would embed the missing ones for real.
   for (const recipe of recipes) {
     for (const text of embeddingViews(toDocument(recipe))) {
       const v = Float32Array.from({ length: dim }, () => r() - 0.5);
       const n = Math.hypot(...v);
       for (let i = 0; i < dim; i++) v[i]! /= n;
-      vectors.set(textHash(text), v);
+      vectors.add(textHash(text), v);
     }
   }
   await cache.save(vectors);

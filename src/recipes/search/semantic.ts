@@ -1,7 +1,9 @@
 import type { EmbeddingProvider } from "./embeddings/types.js";
 import type { Ranked } from "./fusion.js";
 import type { SearchLogger } from "./logger.js";
-import { VectorCache } from "./vector-cache.js";
+import { HALF_TO_FLOAT } from "./float16.js";
+import { VectorCache, type CacheLoad } from "./vector-cache.js";
+import { VectorStore } from "./vector-store.js";
 
 export type SemanticState = "off" | "warming" | "ready" | "failed";
 
@@ -41,9 +43,10 @@ export class SemanticIndex {
   private stateValue: SemanticState = "warming";
   private live = new Map<string, SemanticEntry>();
   private liveHashes = new Set<string>();
-  private vectors = new Map<string, Float32Array>();
+  private store = new VectorStore();
   private readonly cache: VectorCache | null;
-  private cacheLoaded = false;
+  /** Started at construction so the file is read while the catalog loads; merged by the first pump. */
+  private cacheLoad: Promise<CacheLoad> | null;
   private pumping: Promise<void> | null = null;
   private closed = false;
   private dirty = false;
@@ -57,6 +60,7 @@ export class SemanticIndex {
     private readonly logger: SearchLogger,
   ) {
     this.cache = cacheDir ? new VectorCache(cacheDir, provider.id, () => provider.dimension) : null;
+    this.cacheLoad = this.cache ? this.cache.load() : null;
   }
 
   get state(): SemanticState {
@@ -66,7 +70,7 @@ export class SemanticIndex {
   /** Documents every view of which has a vector. */
   get embedded(): number {
     let n = 0;
-    for (const e of this.live.values()) if (e.views.every((v) => this.vectors.has(v.hash))) n++;
+    for (const e of this.live.values()) if (e.views.every((v) => this.store.has(v.hash))) n++;
     return n;
   }
 
@@ -114,7 +118,7 @@ export class SemanticIndex {
     const hashes = new Set<string>();
     for (const e of this.live.values()) {
       for (const v of e.views) {
-        if (this.vectors.has(v.hash) || hashes.has(v.hash)) continue;
+        if (this.store.has(v.hash) || hashes.has(v.hash)) continue;
         hashes.add(v.hash);
         out.push(v);
       }
@@ -126,14 +130,15 @@ export class SemanticIndex {
 
   private async pump(): Promise<void> {
     const started = Date.now();
-    if (!this.cacheLoaded && this.cache) {
-      this.cacheLoaded = true;
-      const loaded = await this.cache.load();
-      if (loaded.ok) {
-        for (const [hash, vec] of loaded.vectors) this.vectors.set(hash, vec);
+    if (this.cacheLoad && this.cache) {
+      const loaded = await this.cacheLoad;
+      this.cacheLoad = null;
+      // Nothing is embedded before the cache is merged, so the loaded store simply becomes the store.
+      if (loaded.ok && this.store.size === 0) {
+        this.store = loaded.store;
         this.packed = null;
-        this.logger.debug({ vectors: loaded.vectors.size }, "vector cache loaded");
-      } else if (loaded.reason !== "missing") {
+        this.logger.debug({ vectors: loaded.store.size, ms: Date.now() - started }, "vector cache loaded");
+      } else if (!loaded.ok && loaded.reason !== "missing") {
         this.logger.warn({ reason: loaded.reason, detail: loaded.detail, file: this.cache.fileName }, "vector cache discarded");
       }
     }
@@ -145,22 +150,23 @@ export class SemanticIndex {
     for (;;) {
       if (this.closed) return;
       if (queue.length === 0) queue = this.pending(Number.POSITIVE_INFINITY);
-      const batch = queue.splice(0, BATCH).filter((v) => this.liveHashes.has(v.hash) && !this.vectors.has(v.hash));
+      const batch = queue.splice(0, BATCH).filter((v) => this.liveHashes.has(v.hash) && !this.store.has(v.hash));
       if (batch.length === 0) {
         if (queue.length === 0) break;
         continue;
       }
-      let out: Float32Array[];
       try {
-        out = await this.provider.embed(batch.map((v) => v.text));
+        const out = await this.provider.embed(batch.map((v) => v.text));
         if (out.length !== batch.length) throw new Error(`provider returned ${out.length} vectors for ${batch.length} texts`);
+        batch.forEach((v, i) => {
+          if (!this.store.add(v.hash, out[i]!)) throw new Error(`provider returned a vector of ${out[i]!.length} dimensions, expected ${this.store.dimension}`);
+        });
       } catch (err) {
         this.logger.warn({ err: (err as Error).message, provider: this.provider.id }, "embedding failed; search stays lexical");
         await this.save();
         if (this.stateValue === "warming") this.settle("failed");
         return;
       }
-      batch.forEach((v, i) => this.vectors.set(v.hash, out[i]!));
       this.packed = null;
       embeddedNow += batch.length;
       this.dirty = true;
@@ -179,8 +185,7 @@ export class SemanticIndex {
       }
       if (this.closed) return;
       // Pack now rather than in the first query after a restart.
-      const any = this.vectors.values().next().value;
-      if (any) this.pack(any.length);
+      if (this.store.dimension > 0) this.pack(this.store.dimension);
       this.logger.info({ ms: Date.now() - started, textsEmbedded: embeddedNow, total: this.live.size }, "semantic search ready");
       this.settle("ready");
     }
@@ -188,12 +193,10 @@ export class SemanticIndex {
 
   /** Drops vectors no live document uses, so reloads do not grow memory. */
   private prune(): void {
-    for (const hash of this.vectors.keys()) {
-      if (!this.liveHashes.has(hash)) {
-        this.vectors.delete(hash);
-        this.packed = null;
-        this.dirty = true;
-      }
+    if (this.store.retain((hash) => this.liveHashes.has(hash)) > 0) {
+      // Compaction may have moved rows.
+      this.packed = null;
+      this.dirty = true;
     }
   }
 
@@ -202,7 +205,7 @@ export class SemanticIndex {
     if (!this.cache || !this.dirty) return;
     this.dirty = false;
     try {
-      await this.cache.save(this.vectors);
+      await this.cache.save(this.store);
     } catch (err) {
       this.logger.warn({ err: (err as Error).message }, "vector cache not written");
     }
@@ -225,43 +228,35 @@ export class SemanticIndex {
   }
 
   /**
-   * Live vectors packed row by row into Float32Arrays: a linear scan over
-   * contiguous memory is several times faster than chasing 20,000 small
-   * arrays. `primary` holds one row per document; `extra` the further views
-   * of document i in rows extraStart[i] .. extraStart[i+1]. Rebuilt lazily
-   * after the live set or the vectors change.
+   * Which store rows to scan, in document order: `primary` holds one row
+   * per document; `extra` the further views of document i in entries
+   * extraStart[i] .. extraStart[i+1]. Row numbers, not copies: the store
+   * already holds each vector once in one array. Rebuilt lazily after the
+   * live set or the store changes.
    */
   private packed: Packed | null = null;
 
   private pack(dim: number): Packed {
     if (this.packed && this.packed.dim === dim) return this.packed;
     const ids: string[] = [];
-    const primary: SemanticView[] = [];
-    const extra: SemanticView[] = [];
+    const primary: number[] = [];
+    const extra: number[] = [];
     const extraStart: number[] = [0];
-    const usable = (v: SemanticView): boolean => this.vectors.get(v.hash)?.length === dim;
+    const usable = dim === this.store.dimension;
     for (const e of this.live.values()) {
       // A document is ranked once its primary view is in; the others join as they arrive.
-      if (!usable(e.views[0]!)) continue;
+      const first = usable ? this.store.rowOf(e.views[0]!.hash) : undefined;
+      if (first === undefined) continue;
       ids.push(e.id);
-      primary.push(e.views[0]!);
-      for (let i = 1; i < e.views.length; i++) if (usable(e.views[i]!)) extra.push(e.views[i]!);
+      primary.push(first);
+      for (let i = 1; i < e.views.length; i++) {
+        const row = this.store.rowOf(e.views[i]!.hash);
+        if (row !== undefined) extra.push(row);
+      }
       extraStart.push(extra.length);
     }
-    this.packed = { ids, dim, primary: this.concat(primary, dim), extra: this.concat(extra, dim), extraStart: Int32Array.from(extraStart) };
+    this.packed = { ids, dim, primary: Int32Array.from(primary), extra: Int32Array.from(extra), extraStart: Int32Array.from(extraStart) };
     return this.packed;
-  }
-
-  /**
-   * The views' vectors copied row by row into one array; the map then points
-   * into it, so each vector is held once (20,000 recipes x 2 views x 2 KB)
-   * rather than once loose and once packed.
-   */
-  private concat(views: readonly SemanticView[], dim: number): Float32Array {
-    const out = new Float32Array(views.length * dim);
-    views.forEach((v, i) => out.set(this.vectors.get(v.hash)!, i * dim));
-    views.forEach((v, i) => this.vectors.set(v.hash, out.subarray(i * dim, (i + 1) * dim)));
-    return out;
   }
 
   /**
@@ -273,17 +268,18 @@ export class SemanticIndex {
    */
   rank(query: Float32Array, accept: (id: string) => boolean, limit: number, views: "all" | "primary" = "all"): Ranked[] {
     const { ids, dim, primary, extra, extraStart } = this.pack(query.length);
+    const matrix = this.store.matrix;
     const shortlist = new TopK(views === "primary" ? limit : Math.max(limit, PRIMARY_SHORTLIST));
-    for (let row = 0; row < ids.length; row++) {
-      const score = dot(primary, row * dim, query, dim);
-      if (shortlist.admits(score) && accept(ids[row]!)) shortlist.push(ids[row]!, score, row);
+    for (let doc = 0; doc < ids.length; doc++) {
+      const score = dot(matrix, primary[doc]! * dim, query, dim);
+      if (shortlist.admits(score) && accept(ids[doc]!)) shortlist.push(ids[doc]!, score, doc);
     }
     if (views === "primary") return shortlist.sorted();
     const top = new TopK(limit);
-    for (const { id, score, row } of shortlist.items()) {
+    for (const { id, score, doc } of shortlist.items()) {
       let best = score;
-      for (let r = extraStart[row]!; r < extraStart[row + 1]!; r++) best = Math.max(best, dot(extra, r * dim, query, dim));
-      if (top.admits(best)) top.push(id, best, row);
+      for (let e = extraStart[doc]!; e < extraStart[doc + 1]!; e++) best = Math.max(best, dot(matrix, extra[e]! * dim, query, dim));
+      if (top.admits(best)) top.push(id, best, doc);
     }
     return top.sorted();
   }
@@ -299,32 +295,40 @@ export class SemanticIndex {
 interface Packed {
   readonly ids: string[];
   readonly dim: number;
-  readonly primary: Float32Array;
-  readonly extra: Float32Array;
+  /** Store row of each document's primary view. */
+  readonly primary: Int32Array;
+  /** Store rows of the further views, document by document. */
+  readonly extra: Int32Array;
   readonly extraStart: Int32Array;
 }
 
-/** Dot product of matrix[at .. at+dim) and q; four accumulators let the JIT overlap the multiplies. */
-function dot(matrix: Float32Array, at: number, q: Float32Array, dim: number): number {
+/**
+ * Dot product of the halves matrix[at .. at+dim) and q; four accumulators
+ * let the JIT overlap the multiplies. The table lookup costs ~15% of the
+ * scan over float32 (bench/search), for half the memory.
+ */
+function dot(matrix: Uint16Array, at: number, q: Float32Array, dim: number): number {
+  const f = HALF_TO_FLOAT;
   let s0 = 0;
   let s1 = 0;
   let s2 = 0;
   let s3 = 0;
   let i = 0;
   for (; i + 3 < dim; i += 4) {
-    s0 += matrix[at + i]! * q[i]!;
-    s1 += matrix[at + i + 1]! * q[i + 1]!;
-    s2 += matrix[at + i + 2]! * q[i + 2]!;
-    s3 += matrix[at + i + 3]! * q[i + 3]!;
+    s0 += f[matrix[at + i]!]! * q[i]!;
+    s1 += f[matrix[at + i + 1]!]! * q[i + 1]!;
+    s2 += f[matrix[at + i + 2]!]! * q[i + 2]!;
+    s3 += f[matrix[at + i + 3]!]! * q[i + 3]!;
   }
-  for (; i < dim; i++) s0 += matrix[at + i]! * q[i]!;
+  for (; i < dim; i++) s0 += f[matrix[at + i]!]! * q[i]!;
   return s0 + s1 + s2 + s3;
 }
 
 interface Scored {
   readonly id: string;
   readonly score: number;
-  readonly row: number;
+  /** Index into Packed.ids. */
+  readonly doc: number;
 }
 
 /** The k best (score, id) pairs seen, as a min-heap on score; ties prefer the smaller id. */
@@ -338,8 +342,8 @@ class TopK {
     return this.k > 0 && (this.heap.length < this.k || score >= this.heap[0]!.score);
   }
 
-  push(id: string, score: number, row: number): void {
-    const item = { id, score, row };
+  push(id: string, score: number, doc: number): void {
+    const item = { id, score, doc };
     const h = this.heap;
     if (h.length < this.k) {
       h.push(item);

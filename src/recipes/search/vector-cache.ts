@@ -1,23 +1,36 @@
 import { createHash, randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import path from "node:path";
+import { isNonFiniteHalf } from "./float16.js";
+import { VectorStore } from "./vector-store.js";
 
 /**
  * On-disk vector cache: one file per embedding provider id, holding
- * `contentHash -> vector`. Layout:
+ * `contentHash -> vector`. Layout (format 2):
  *
- *   "RSVEC1\n" | u32 header length | header JSON | entries | sha256(all before)
- *   entry = 16-byte content hash | dimension × f32 LE
+ *   "RSVEC2\n" | u32 header length | header JSON, space-padded to a multiple of 4
+ *   | count × 16-byte text hash | count × dimension × IEEE half LE | sha256(all before)
+ *
+ * The vectors form one contiguous, aligned block in the store's own
+ * encoding (halves: see float16.ts), so a load hands the read buffer to a
+ * VectorStore as it is: no vector is copied, converted or allocated on its
+ * own. Format 1 (float32, hash and vector interleaved) cost a
+ * 20,000-recipe restart over a second of allocation and GC.
  *
  * Anything that does not check out (magic, header, provider id, dimension,
- * length, checksum) is discarded and rebuilt: a cache is never trusted over
- * re-embedding. Writes go to a temp file renamed into place, so a crash
- * leaves the old file or the new one, never half of one.
+ * length, checksum, a non-finite value) is discarded and rebuilt: a cache is
+ * never trusted over re-embedding. Writes go to a temp file renamed into
+ * place, so a crash leaves the old file or the new one, never half of one.
  */
 
-const MAGIC = Buffer.from("RSVEC1\n", "latin1");
+const MAGIC = Buffer.from("RSVEC2\n", "latin1");
+const PREFIX = MAGIC.length + 4;
 const HASH_BYTES = 16;
 const CHECKSUM_BYTES = 32;
+/** Reads in slices this large, hashing one while the next is read. */
+const READ_SLICE = 8 << 20;
+/** Larger than any sane cache (50,000 recipes × 3 views × 4,096 dimensions × 2 B is 1.2 GB): a damaged size, not a cache. */
+const MAX_FILE = 2 ** 31;
 
 interface Header {
   readonly providerId: string;
@@ -26,7 +39,7 @@ interface Header {
 }
 
 export type CacheLoad =
-  | { readonly ok: true; readonly vectors: Map<string, Float32Array> }
+  | { readonly ok: true; readonly store: VectorStore }
   | { readonly ok: false; readonly reason: "missing" | "corrupt" | "foreign"; readonly detail?: string };
 
 export class VectorCache {
@@ -48,32 +61,57 @@ export class VectorCache {
   }
 
   async load(): Promise<CacheLoad> {
-    let buf: Buffer;
+    let read: { buf: Buffer; sum: Buffer } | null;
     try {
-      buf = await fs.readFile(this.file);
+      read = await this.read();
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "ENOENT") return { ok: false, reason: "missing" };
       return { ok: false, reason: "corrupt", detail: (err as Error).message };
     }
-    const parsed = this.parse(buf);
+    const parsed: CacheLoad = read ? this.parse(read.buf, read.sum) : { ok: false, reason: "corrupt", detail: "bad size" };
     if (!parsed.ok) await fs.rm(this.file, { force: true }).catch(() => undefined);
     return parsed;
   }
 
-  private parse(buf: Buffer): CacheLoad {
-    const corrupt = (detail: string): CacheLoad => ({ ok: false, reason: "corrupt", detail });
-    if (buf.length < MAGIC.length + 4 + CHECKSUM_BYTES || !buf.subarray(0, MAGIC.length).equals(MAGIC)) {
-      return corrupt("bad magic");
+  /**
+   * The whole file in a buffer of its own (offset 0, so the vector block
+   * keeps the file's 4-byte alignment) and the checksum of all but its
+   * last CHECKSUM_BYTES; null when the size cannot be a cache.
+   */
+  private async read(): Promise<{ buf: Buffer; sum: Buffer } | null> {
+    const handle = await fs.open(this.file, "r");
+    try {
+      const size = (await handle.stat()).size;
+      if (size < PREFIX + CHECKSUM_BYTES || size > MAX_FILE) return null;
+      const buf = Buffer.allocUnsafeSlow(size);
+      const hash = createHash("sha256");
+      const hashed = size - CHECKSUM_BYTES;
+      let done = 0;
+      let reading = handle.read(buf, 0, Math.min(READ_SLICE, size), 0);
+      while (done < size) {
+        const { bytesRead } = await reading;
+        if (bytesRead === 0) return null; // shrank under us
+        const from = done;
+        done += bytesRead;
+        if (done < size) reading = handle.read(buf, done, Math.min(READ_SLICE, size - done), done);
+        if (from < hashed) hash.update(buf.subarray(from, Math.min(done, hashed)));
+      }
+      return { buf, sum: hash.digest() };
+    } finally {
+      await handle.close();
     }
-    const body = buf.subarray(0, buf.length - CHECKSUM_BYTES);
-    const sum = createHash("sha256").update(body).digest();
+  }
+
+  private parse(buf: Buffer, sum: Buffer): CacheLoad {
+    const corrupt = (detail: string): CacheLoad => ({ ok: false, reason: "corrupt", detail });
+    if (!buf.subarray(0, MAGIC.length).equals(MAGIC)) return corrupt("bad magic");
     if (!sum.equals(buf.subarray(buf.length - CHECKSUM_BYTES))) return corrupt("checksum mismatch");
+    const bodyEnd = buf.length - CHECKSUM_BYTES;
     const headerLength = buf.readUInt32LE(MAGIC.length);
-    const headerStart = MAGIC.length + 4;
-    if (headerStart + headerLength > body.length) return corrupt("header overruns file");
+    if (PREFIX + headerLength > bodyEnd || (PREFIX + headerLength) % 4 !== 0) return corrupt("bad header length");
     let header: Header;
     try {
-      header = JSON.parse(buf.subarray(headerStart, headerStart + headerLength).toString("utf8")) as Header;
+      header = JSON.parse(buf.toString("utf8", PREFIX, PREFIX + headerLength)) as Header;
     } catch {
       return corrupt("header is not JSON");
     }
@@ -81,54 +119,51 @@ export class VectorCache {
     if (header.providerId !== this.providerId || (expected !== 0 && header.dimension !== expected)) {
       return { ok: false, reason: "foreign", detail: "written by another embedding model" };
     }
-    const dim = header.dimension;
+    const { dimension: dim, count } = header;
     if (!Number.isInteger(dim) || dim <= 0 || dim > 65_536) return corrupt("bad dimension");
-    const entryBytes = HASH_BYTES + dim * 4;
-    const start = headerStart + headerLength;
-    if (!Number.isInteger(header.count) || header.count < 0 || start + header.count * entryBytes !== body.length) {
-      return corrupt("length does not match header");
-    }
-    const vectors = new Map<string, Float32Array>();
-    for (let i = 0; i < header.count; i++) {
-      const at = start + i * entryBytes;
-      const hash = buf.subarray(at, at + HASH_BYTES).toString("hex");
-      // Copy out: the Buffer's offset may not be 4-byte aligned.
-      const bytes = new Uint8Array(dim * 4);
-      bytes.set(buf.subarray(at + HASH_BYTES, at + entryBytes));
-      const vec = new Float32Array(bytes.buffer);
-      // A plain loop: `every(Number.isFinite)` made this check most of a 40,000-vector load.
-      for (let j = 0; j < dim; j++) if (!Number.isFinite(vec[j]!)) return corrupt("non-finite vector");
-      vectors.set(hash, vec);
-    }
-    return { ok: true, vectors };
+    const hashStart = PREFIX + headerLength;
+    const vectorStart = hashStart + count * HASH_BYTES;
+    if (!Number.isInteger(count) || count < 0 || vectorStart + count * dim * 2 !== bodyEnd) return corrupt("length does not match header");
+    const hashes = new Array<string>(count);
+    for (let i = 0; i < count; i++) hashes[i] = buf.toString("hex", hashStart + i * HASH_BYTES, hashStart + (i + 1) * HASH_BYTES);
+    const data = new Uint16Array(buf.buffer, buf.byteOffset + vectorStart, count * dim);
+    // A plain loop: `every(...)` was most of a 40,000-vector load.
+    for (let i = 0; i < data.length; i++) if (isNonFiniteHalf(data[i]!)) return corrupt("non-finite vector");
+    return { ok: true, store: new VectorStore(dim, hashes, data) };
   }
 
-  async save(vectors: ReadonlyMap<string, Float32Array>): Promise<void> {
+  async save(store: VectorStore): Promise<void> {
     // Vectors are copied as raw bytes; the format is little-endian.
     if (!isLittleEndian()) throw new Error("vector cache requires a little-endian host");
-    const dim = this.dimension() || (vectors.values().next().value?.length ?? 0);
-    const entries = [...vectors].filter(([hash, v]) => /^[0-9a-f]{32}$/.test(hash) && v.length === dim);
-    const header = Buffer.from(
-      JSON.stringify({ providerId: this.providerId, dimension: dim, count: entries.length } satisfies Header),
-      "utf8",
-    );
-    const entryBytes = HASH_BYTES + dim * 4;
-    const size = MAGIC.length + 4 + header.length + entries.length * entryBytes;
+    const dim = store.dimension || this.dimension();
+    const entries = store.entries().filter(([hash]) => /^[0-9a-f]{32}$/.test(hash));
+    const json = JSON.stringify({ providerId: this.providerId, dimension: dim, count: entries.length } satisfies Header);
+    const header = Buffer.from(json.padEnd(json.length + ((4 - ((PREFIX + Buffer.byteLength(json)) % 4)) % 4)), "utf8");
+    const hashStart = PREFIX + header.length;
+    const vectorStart = hashStart + entries.length * HASH_BYTES;
+    const rowBytes = dim * 2;
+    const size = vectorStart + entries.length * rowBytes;
     const buf = Buffer.alloc(size + CHECKSUM_BYTES);
     MAGIC.copy(buf, 0);
     buf.writeUInt32LE(header.length, MAGIC.length);
-    header.copy(buf, MAGIC.length + 4);
-    let at = MAGIC.length + 4 + header.length;
-    for (const [hash, vec] of entries) {
-      buf.write(hash, at, HASH_BYTES, "hex");
-      Buffer.from(vec.buffer, vec.byteOffset, vec.byteLength).copy(buf, at + HASH_BYTES);
-      at += entryBytes;
+    header.copy(buf, PREFIX);
+    const matrix = store.matrix;
+    const bytes = new Uint8Array(matrix.buffer, matrix.byteOffset, matrix.byteLength);
+    // Rows are in row order; copy each run of consecutive rows at once (after a load, all of them).
+    for (let i = 0; i < entries.length; ) {
+      let j = i + 1;
+      while (j < entries.length && entries[j]![1] === entries[j - 1]![1] + 1) j++;
+      const first = entries[i]![1];
+      buf.set(bytes.subarray(first * rowBytes, (first + j - i) * rowBytes), vectorStart + i * rowBytes);
+      for (let k = i; k < j; k++) buf.write(entries[k]![0], hashStart + k * HASH_BYTES, HASH_BYTES, "hex");
+      i = j;
     }
     createHash("sha256").update(buf.subarray(0, size)).digest().copy(buf, size);
     await fs.mkdir(path.dirname(this.file), { recursive: true });
     const tmp = `${this.file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
     try {
-      await fs.writeFile(tmp, buf);
+      // Vectors of private playbooks are derived from their text: owner-only, like the parse cache.
+      await fs.writeFile(tmp, buf, { mode: 0o600 });
       await fs.rename(tmp, this.file);
     } catch (err) {
       await fs.rm(tmp, { force: true }).catch(() => undefined);

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { VectorCache } from "../../../src/recipes/search/vector-cache.js";
+import { VectorStore } from "../../../src/recipes/search/vector-store.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -13,8 +14,8 @@ afterEach(async () => {
 });
 
 const hash = (i: number): string => i.toString(16).padStart(32, "0");
-function vectors(n: number, dim: number): Map<string, Float32Array> {
-  return new Map(Array.from({ length: n }, (_, i) => [hash(i), Float32Array.from({ length: dim }, (_, d) => (i + 1) * 0.001 + d * 0.5)]));
+function vectors(n: number, dim: number): VectorStore {
+  return VectorStore.from(Array.from({ length: n }, (_, i) => [hash(i), Float32Array.from({ length: dim }, (_, d) => (i + 1) * 0.001 + d * 0.5)]));
 }
 async function theFile(): Promise<string> {
   const files = await readdir(dir);
@@ -30,20 +31,50 @@ describe("vector cache", () => {
     const loaded = await new VectorCache(dir, "model-a", () => 8).load();
     expect(loaded.ok).toBe(true);
     if (!loaded.ok) return;
-    expect(loaded.vectors.size).toBe(50);
-    expect([...loaded.vectors.get(hash(7))!]).toEqual([...v.get(hash(7))!]);
+    expect(loaded.store.size).toBe(50);
+    expect([...loaded.store.get(hash(7))!]).toEqual([...v.get(hash(7))!]);
   });
 
-  it("writes vectors that are views into one shared array (as the semantic index holds them)", async () => {
-    const dim = 8;
-    const all = Float32Array.from({ length: 3 * dim + 1 }, (_, i) => i * 0.25);
-    // Offset by one float so no view starts at the buffer's beginning.
-    const views = new Map([0, 1, 2].map((i) => [hash(i), all.subarray(1 + i * dim, 1 + (i + 1) * dim)] as const));
-    await new VectorCache(dir, "model-a", () => dim).save(views);
-    const loaded = await new VectorCache(dir, "model-a", () => dim).load();
+  it("writes only the live rows of a store with dropped vectors, in their order", async () => {
+    const store = vectors(6, 8);
+    store.retain((h) => h !== hash(1) && h !== hash(4));
+    await new VectorCache(dir, "model-a", () => 8).save(store);
+    const loaded = await new VectorCache(dir, "model-a", () => 8).load();
     expect(loaded.ok).toBe(true);
     if (!loaded.ok) return;
-    for (const [h, v] of views) expect([...loaded.vectors.get(h)!]).toEqual([...v]);
+    expect(loaded.store.entries().map(([h]) => h)).toEqual([0, 2, 3, 5].map(hash));
+    for (const i of [0, 2, 3, 5]) expect([...loaded.store.get(hash(i))!]).toEqual([...store.get(hash(i))!]);
+  });
+
+  it("loads the vectors as one aligned block that a store can grow from", async () => {
+    await new VectorCache(dir, "model-a", () => 8).save(vectors(3, 8));
+    const loaded = await new VectorCache(dir, "model-a", () => 8).load();
+    if (!loaded.ok) throw new Error("expected a load");
+    const store = loaded.store;
+    expect(store.matrix.byteOffset % 4).toBe(0);
+    expect(store.add(hash(9), Float32Array.from({ length: 8 }, (_, d) => d))).toBe(true);
+    expect([...store.get(hash(2))!]).toEqual([...vectors(3, 8).get(hash(2))!]);
+    expect([...store.get(hash(9))!]).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it.each([
+    ["NaN", Number.NaN],
+    ["Infinity", Number.POSITIVE_INFINITY],
+  ])("discards a cache holding %s even when its checksum matches", async (_name, bad) => {
+    const store = vectors(2, 8);
+    store.add(hash(1), Float32Array.from({ length: 8 }, (_, d) => (d === 3 ? bad : d)));
+    await new VectorCache(dir, "model-a", () => 8).save(store);
+    expect(await new VectorCache(dir, "model-a", () => 8).load()).toMatchObject({ ok: false, reason: "corrupt", detail: "non-finite vector" });
+  });
+
+  it("reads the format-1 file of an older version as corrupt, not as vectors", async () => {
+    const cache = new VectorCache(dir, "model-a", () => 8);
+    await cache.save(vectors(2, 8));
+    const file = await theFile();
+    const buf = await readFile(file);
+    buf.write("RSVEC1\n", 0, "latin1");
+    await writeFile(file, buf);
+    expect(await cache.load()).toMatchObject({ ok: false, reason: "corrupt", detail: "bad magic" });
   });
 
   it("reports a missing file as missing", async () => {
@@ -96,7 +127,7 @@ describe("vector cache", () => {
   it("learns the dimension from the file when the provider does not know it yet", async () => {
     await new VectorCache(dir, "endpoint", () => 0).save(vectors(4, 5));
     const loaded = await new VectorCache(dir, "endpoint", () => 0).load();
-    expect(loaded.ok && loaded.vectors.get(hash(3))!.length).toBe(5);
+    expect(loaded.ok && loaded.store.get(hash(3))!.length).toBe(5);
   });
 
   it("writes atomically under concurrent saves and leaves no temp files", async () => {
