@@ -1,9 +1,8 @@
 /**
  * A parsed YAML pack as compact data: what the catalog needs of every entry
  * up front (name, line, dcc, description, profiles, schema verdicts) and the
- * full entries, each v8-serialised on its own, for the few requests that
- * read them (get, apply, validate): a get reads its entry, not its whole
- * pack. 20,000 recipes held as live object graphs cost ~100 MB of heap and
+ * full entries, each encoded on its own, for the few requests that read
+ * them (get, apply, validate): a get decodes its entry, not its whole pack. 20,000 recipes held as live object graphs cost ~100 MB of heap and
  * most of a start's garbage collection; as bytes, a fifth of that.
  *
  * It depends on the file's text and name only, so it is cached across
@@ -42,15 +41,30 @@ export interface PackRecord {
   /** Parser diagnostics, without the skill (the loader adds it). */
   readonly diagnostics: readonly Diagnostic[];
   readonly entries: readonly EntrySummary[];
-  /**
-   * The pack-level keys (part 0) and entry i (part i + 1), each v8-serialised
-   * on its own and laid end to end (see readPackPart).
-   */
-  readonly body: Uint8Array;
-  /** Part i is body[bodyOffsets[i], bodyOffsets[i + 1]). */
-  readonly bodyOffsets: Uint32Array;
+  /** The pack-level keys (part 0) and entry i (part i + 1), each encoded on its own (see readPackPart). */
+  readonly parts: readonly PackPart[];
   /** v8-serialised search text of every entry (see readIndexTexts): indexing reads this, not the body. */
   readonly text: Uint8Array;
+}
+
+/**
+ * JSON text when the value is plain JSON data (nearly always: JSON encodes
+ * and decodes an entry several times faster than v8's serializer, whose
+ * per-call setup dominates at 20,000 small entries); v8 bytes otherwise, so
+ * `.inf`, `.nan` and `-0` keep their values.
+ */
+export type PackPart = string | Uint8Array;
+
+function isPlainJson(value: unknown): boolean {
+  if (typeof value === "number") return Number.isFinite(value) && !Object.is(value, -0);
+  if (value === null || typeof value !== "object") return true;
+  if (Array.isArray(value)) return value.every(isPlainJson);
+  for (const key in value) if (!isPlainJson((value as Record<string, unknown>)[key])) return false;
+  return true;
+}
+
+function encodePart(value: unknown): PackPart {
+  return isPlainJson(value) ? JSON.stringify(value) : serialize(value);
 }
 
 const EMPTY_SCHEMA: Readonly<Record<string, never>> = Object.freeze({});
@@ -99,21 +113,9 @@ function summarise(entry: Record<string, unknown>, line: number): EntrySummary {
   };
 }
 
-/** Values serialised one by one into one buffer, with the offsets that delimit them. */
-function serializeParts(parts: readonly unknown[]): { body: Uint8Array; bodyOffsets: Uint32Array } {
-  const chunks = parts.map((part) => serialize(part));
-  const bodyOffsets = new Uint32Array(chunks.length + 1);
-  chunks.forEach((chunk, i) => (bodyOffsets[i + 1] = bodyOffsets[i]! + chunk.length));
-  // A buffer of its own (not a slice of Node's shared pool), so a record copied
-  // to another thread or into the cache carries only its bytes.
-  const body = new Uint8Array(bodyOffsets[chunks.length]!);
-  chunks.forEach((chunk, i) => body.set(chunk, bodyOffsets[i]!));
-  return { body, bodyOffsets };
-}
-
 export function parsePack(text: string, file: string): PackRecord {
   const result = parseRecipePack(text, file);
-  if (!result.ok) return { ok: false, diagnostics: result.diagnostics, entries: [], ...serializeParts([{}]), text: serialize([]) };
+  if (!result.ok) return { ok: false, diagnostics: result.diagnostics, entries: [], parts: [encodePart({})], text: serialize([]) };
   // Flat [steps, body, steps, body …]: strings only, cheap to read back.
   const texts = result.entries.flatMap(({ entry }) => {
     const t = yamlEntryText(entry);
@@ -123,15 +125,16 @@ export function parsePack(text: string, file: string): PackRecord {
     ok: true,
     diagnostics: result.diagnostics,
     entries: result.entries.map(({ entry, line }) => summarise(entry, line)),
-    ...serializeParts([result.pack, ...result.entries.map((e) => e.entry)]),
+    parts: [encodePart(result.pack), ...result.entries.map((e) => encodePart(e.entry))],
     text: serialize(texts),
   };
 }
 
 /** Part 0: the pack-level keys; part i + 1: entry i. */
-export function readPackPart(record: Pick<PackRecord, "body" | "bodyOffsets">, part: number): Readonly<Record<string, unknown>> {
-  const { body, bodyOffsets } = record;
-  return deserialize(body.subarray(bodyOffsets[part]!, bodyOffsets[part + 1]!)) as Readonly<Record<string, unknown>>;
+export function readPackPart(record: Pick<PackRecord, "parts">, part: number): Readonly<Record<string, unknown>> {
+  const encoded = record.parts[part]!;
+  // JSON.parse keeps a "__proto__" key as an own data property, as the YAML parsers do.
+  return (typeof encoded === "string" ? JSON.parse(encoded) : deserialize(encoded)) as Readonly<Record<string, unknown>>;
 }
 
 /** Entry i's search text is at [2i] (steps) and [2i + 1] (body). */

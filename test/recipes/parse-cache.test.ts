@@ -184,14 +184,9 @@ describe("parse cache: entry parts", () => {
     await fs.rm(dir, { recursive: true, force: true });
   });
 
-  it("regression: offsets that do not delimit the body (or miss an entry) make the entry a miss, never a wrong recipe", async () => {
+  it("regression: parts that are not one per entry plus the pack (or not text or bytes) make the entry a miss, never a wrong recipe", async () => {
     const fresh = parsePack(PACK, "RECIPES.yaml");
-    const broken = [
-      { ...fresh, bodyOffsets: fresh.bodyOffsets.slice(0, -1) },
-      { ...fresh, bodyOffsets: Uint32Array.from(fresh.bodyOffsets, (o, i) => (i === 1 ? o + 1_000_000 : o)) },
-      { ...fresh, bodyOffsets: Uint32Array.from(fresh.bodyOffsets, (o, i) => (i === fresh.bodyOffsets.length - 1 ? o - 1 : o)) },
-      { ...fresh, bodyOffsets: [...fresh.bodyOffsets] },
-    ];
+    const broken = [{ ...fresh, parts: fresh.parts.slice(0, -1) }, { ...fresh, parts: [...fresh.parts, "{}"] }, { ...fresh, parts: fresh.parts.map((p, i) => (i === 1 ? 5 : p)) }];
     for (const record of broken) {
       const first = new ParseCache(file, logger);
       const key = first.keyOf("RECIPES.yaml", PACK);
@@ -203,9 +198,20 @@ describe("parse cache: entry parts", () => {
     }
   });
 
+  it("keeps .inf, .nan and -0 exactly (those parts are not JSON)", () => {
+    const record = parsePack("recipes:\n  - name: a\n    limits: [.inf, -.inf, .nan, -0.0, 1.5]\n  - name: b\n    n: 2\n", "RECIPES.yaml");
+    const limits = readPackPart(record, 1)["limits"] as number[];
+    expect(limits[0]).toBe(Infinity);
+    expect(limits[1]).toBe(-Infinity);
+    expect(limits[2]).toBeNaN();
+    expect(Object.is(limits[3], -0)).toBe(true);
+    expect(typeof record.parts[1]).not.toBe("string");
+    expect(typeof record.parts[2]).toBe("string");
+  });
+
   it("each entry reads back on its own, part 0 being the pack-level keys", () => {
     const record = parsePack(PACK, "RECIPES.yaml");
-    expect(record.bodyOffsets.length).toBe(record.entries.length + 2);
+    expect(record.parts.length).toBe(record.entries.length + 1);
     record.entries.forEach((summary, i) => expect(readPackPart(record, i + 1)["name"]).toBe(summary.name));
     expect(Object.keys(readPackPart(record, 0))).not.toContain("recipes");
   });
