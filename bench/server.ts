@@ -20,7 +20,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { closeClients, connectClients, runLoad, type LoadResult } from "./lib/clients.js";
-import { generateTree, recipeName } from "./lib/generate.js";
+import { benchQueries, generateTree, recipeName } from "./lib/generate.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const { values } = parseArgs({
@@ -35,6 +35,7 @@ const SKILLS = Number(values.skills);
 const PER_SKILL = Number(values["recipes-per-skill"]);
 const SECONDS = Number(values.seconds);
 const LEVELS = String(values.concurrency).split(",").map(Number);
+const QUERIES = benchQueries(2000);
 
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
@@ -123,9 +124,11 @@ try {
     console.log(row("bare fastify+SDK constant", bareResult));
 
     const clients = await connectClients(server.url, level);
+    // Distinct queries, clients offset so they do not march in step: repeated words
+    // across queries are realistic, repeated whole queries would flatter any cache.
     const search = await runLoad(clients, SECONDS, (c, i) => ({
       name: "recipes__search",
-      arguments: { query: ["bevel mesh", "bake normals", "smoke cache", "export camera", "rig joints"][(c + i) % 5], limit: 10 },
+      arguments: { query: QUERIES[(c * 397 + i) % QUERIES.length]!, limit: 10 },
     }));
     console.log(row("recipe-server recipes__search", search));
     const get = await runLoad(clients, SECONDS, (c, i) => {

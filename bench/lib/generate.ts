@@ -89,3 +89,25 @@ export async function generateTree(root: string, skills: number, recipesPerSkill
   }
   return { root, skills, recipes: skills * recipesPerSkill, bytes };
 }
+
+/**
+ * `count` distinct search queries over the generated tree's vocabulary: a
+ * verb and a noun, then 0–3 words of the descriptions' prose, and in one
+ * query of five a dropped letter (the typo path). Deterministic.
+ */
+export function benchQueries(count: number): string[] {
+  let state = 5;
+  const next = (): number => ((state = (state * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const prose = ["shot", "asset", "variant", "target", "amount", "quality", "verify", "scene", "object", "generated", "modeling", "balanced", "fast"];
+  const pick = (words: readonly string[]): string => words[Math.floor(next() * words.length)]!;
+  const seen = new Set<string>();
+  while (seen.size < count) {
+    const words = [pick(VERBS), pick(NOUNS), ...Array.from({ length: Math.floor(next() * 4) }, () => pick(prose))];
+    if (next() < 0.2) {
+      const i = words.findIndex((w) => w.length >= 5);
+      if (i >= 0) words[i] = words[i]!.slice(0, 2) + words[i]!.slice(3);
+    }
+    seen.add(words.join(" "));
+  }
+  return [...seen];
+}
