@@ -1,10 +1,116 @@
-import jsyaml from "js-yaml";
-
 /**
- * A YAML recipe entry as text for `content`/`document`. js-yaml's dumper is
- * an order of magnitude faster than the `yaml` package's and this runs on
- * every get; entries hold only plain JSON-like data (they came from YAML).
+ * A YAML recipe entry as text for `content`/`document`. Entries are plain
+ * JSON-like data (they came from YAML), so a small block-style emitter does:
+ * keys in their order, a string plain only where YAML 1.2 (and 1.1 readers)
+ * read it back as that same string, double-quoted otherwise (YAML's escapes
+ * include JSON's), multi-line text as a literal block. It runs on every get;
+ * js-yaml's general dumper cost ~10× JSON.stringify per entry.
  */
+
+/** A plain scalar: starts with a letter, `_`, `$` or `/` and holds nothing an indicator could read. */
+const PLAIN = /^[A-Za-z_$/][\w \-.$/(){}=+<>@%~,'"!?*&|^`[\]]*$/;
+/** Words YAML 1.1 or 1.2 readers take as booleans or null. */
+const RESERVED = /^(?:y|yes|n|no|true|false|on|off|null)$/i;
+/**
+ * What YAML double-quoted text must escape beyond JSON's escapes: the
+ * non-printable characters of YAML 1.2 §5.1, and NEL, LS and PS, which YAML
+ * 1.1 readers take as line breaks.
+ */
+const NON_PRINTABLE = /[\x7F-\x9F\u2028\u2029\uFEFF\uFFFE\uFFFF]/g;
+/** Characters that keep a literal block from holding the text as is. */
+const NOT_LITERAL = /[\r\t\x00-\x08\x0B-\x1F\x7F-\x9F\u2028\u2029\uFEFF\uFFFE\uFFFF]|[ \t]\n|[ \t]$/;
+
+function quoted(s: string): string {
+  return JSON.stringify(s).replace(NON_PRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+function scalarString(s: string): string {
+  // Two spaces in a row, ": " and " #" read differently in some readers: quote them.
+  if (PLAIN.test(s) && !RESERVED.test(s) && !s.endsWith(" ") && !s.includes("  ") && !s.includes(" #")) return s;
+  return quoted(s);
+}
+
+function scalarNumber(n: number): string {
+  if (Number.isNaN(n)) return ".nan";
+  if (n === Infinity) return ".inf";
+  if (n === -Infinity) return "-.inf";
+  if (Object.is(n, -0)) return "-0.0";
+  return String(n);
+}
+
+function scalar(value: unknown): string {
+  switch (typeof value) {
+    case "string":
+      return scalarString(value);
+    case "number":
+      return scalarNumber(value);
+    case "boolean":
+      return value ? "true" : "false";
+    default:
+      return "null";
+  }
+}
+
+function isCollection(value: unknown): value is object {
+  return typeof value === "object" && value !== null;
+}
+
+function isEmpty(value: object): boolean {
+  if (Array.isArray(value)) return value.length === 0;
+  for (const _ in value) return false;
+  return true;
+}
+
+/** Multi-line text as a literal block (`|`, `|-` or `|+` by its trailing newlines), or null when it must be quoted. */
+function literal(s: string, indent: string): string | null {
+  if (!s.includes("\n") || s[0] === " " || s[0] === "\n" || NOT_LITERAL.test(s)) return null;
+  const body = s.replace(/\n+$/, "");
+  const trailing = s.length - body.length;
+  const chomp = trailing === 0 ? "-" : trailing === 1 ? "" : "+";
+  const lines = body.split("\n").map((line) => (line === "" ? "" : indent + line));
+  return `|${chomp}\n${lines.join("\n")}\n${"\n".repeat(Math.max(0, trailing - 1))}`;
+}
+
+/** `value` after a `key:` or `-` that sits at `indent` (the text starts right after the indicator). */
+function emitValue(value: unknown, indent: string, out: string[]): void {
+  if (!isCollection(value)) {
+    const block = typeof value === "string" ? literal(value, `${indent}  `) : null;
+    out.push(block !== null ? ` ${block}` : ` ${scalar(value)}\n`);
+    return;
+  }
+  if (isEmpty(value)) {
+    out.push(Array.isArray(value) ? " []\n" : " {}\n");
+    return;
+  }
+  out.push("\n");
+  emitCollection(value, `${indent}  `, out);
+}
+
+function emitCollection(value: object, indent: string, out: string[]): void {
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      if (isCollection(item) && !isEmpty(item)) {
+        // The item's first line shares the dash's line: "- key: v" / "- - v".
+        const inner: string[] = [];
+        emitCollection(item, `${indent}  `, inner);
+        out.push(`${indent}-${" "}${inner.join("").slice(indent.length + 2)}`);
+      } else {
+        out.push(`${indent}-`);
+        emitValue(item, indent, out);
+      }
+    }
+    return;
+  }
+  for (const [key, child] of Object.entries(value)) {
+    out.push(`${indent}${scalarString(key)}:`);
+    emitValue(child, indent, out);
+  }
+}
+
 export function entryAsYaml(entry: unknown): string {
-  return jsyaml.dump(entry, { lineWidth: -1, noRefs: true, schema: jsyaml.CORE_SCHEMA, sortKeys: false });
+  if (!isCollection(entry)) return `${scalar(entry)}\n`;
+  if (isEmpty(entry)) return Array.isArray(entry) ? "[]\n" : "{}\n";
+  const out: string[] = [];
+  emitCollection(entry, "", out);
+  return out.join("");
 }
