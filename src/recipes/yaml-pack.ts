@@ -117,12 +117,30 @@ function isStackOverflow(err: unknown): boolean {
 
 /** True when `value` holds containers nested deeper than `limit`; iterative, so any depth is safe to measure. */
 function nestsDeeper(value: unknown, limit: number): boolean {
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop()!;
+  // Two parallel stacks rather than a [value, depth] pair per node: this walks every parsed node of every pack.
+  const values: unknown[] = [value];
+  const depths: number[] = [1];
+  while (values.length > 0) {
+    const v = values.pop();
+    const depth = depths.pop()!;
     if (v === null || typeof v !== "object") continue;
     if (depth > limit) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+    if (Array.isArray(v)) {
+      for (const child of v) {
+        if (child !== null && typeof child === "object") {
+          values.push(child);
+          depths.push(depth + 1);
+        }
+      }
+    } else {
+      for (const key in v) {
+        const child = (v as Record<string, unknown>)[key];
+        if (child !== null && typeof child === "object") {
+          values.push(child);
+          depths.push(depth + 1);
+        }
+      }
+    }
   }
   return false;
 }
