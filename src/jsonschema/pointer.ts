@@ -1,8 +1,12 @@
 /** JSON Pointer (RFC 6901) helpers for schema locations and instance paths. */
 
 export function escapeToken(key: string): string {
-  if (key.indexOf("~") === -1 && key.indexOf("/") === -1) return key;
-  return key.replace(/~/g, "~0").replace(/\//g, "~1");
+  // One scan of the (usually short) key; most keys need no escaping.
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    if (c === 126 /* ~ */ || c === 47 /* / */) return key.replace(/~/g, "~0").replace(/\//g, "~1");
+  }
+  return key;
 }
 
 export function unescapeToken(token: string): string {

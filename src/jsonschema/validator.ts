@@ -100,11 +100,13 @@ function run(root: SchemaNode, instance: unknown, st: State): boolean {
 }
 
 /** The traced failure's errors at their full instance path (the trail is innermost first). */
-function located(errors: readonly ValidationError[], trail: ReadonlyArray<string | number> | null): ValidationError[] {
-  if (trail === null) return errors as ValidationError[];
+function located(errors: ValidationError[], trail: ReadonlyArray<string | number> | null): ValidationError[] {
+  if (trail === null) return errors;
   let prefix = "";
   for (let i = trail.length - 1; i >= 0; i--) prefix = childPointer(prefix, trail[i]!);
-  return errors.map((e) => ({ instancePath: prefix + e.instancePath, keywordLocation: e.keywordLocation, keyword: e.keyword, message: e.message }));
+  // Objects this call's trace just built and nothing else holds: completed in place.
+  for (const e of errors) (e as { instancePath: string }).instancePath = prefix + e.instancePath;
+  return errors;
 }
 
 function invalid(error: ValidationError): ValidationResult {
