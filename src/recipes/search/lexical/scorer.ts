@@ -31,6 +31,16 @@ const DELTA = 0.5;
 const FIELDS = SEARCH_FIELDS.length;
 const BOOST = Float64Array.from(SEARCH_FIELDS, (f) => FIELD_BOOST[f]);
 
+/** One term's factor row at weight 1: boost * idf per field (the row accumulate builds for a weight-1 term). */
+function unitFactor(df: Uint32Array, n: number, term: number): Float64Array {
+  const row = new Float64Array(FIELDS);
+  for (let f = 0; f < FIELDS; f++) {
+    const m = df[term * FIELDS + f] ?? 0;
+    row[f] = 1 * BOOST[f]! * Math.log(1 + (n - m + 0.5) / (m + 0.5));
+  }
+  return row;
+}
+
 function popcount(x: number): number {
   x = x >>> 0;
   x -= (x >>> 1) & 0x55555555;
@@ -102,9 +112,9 @@ export class Scorer {
       if (d.term < mainTerms) {
         const from = 2 * offsets[d.term]!;
         const to = 2 * offsets[d.term + 1]!;
-        // A kept list holds the weight-1 sums; an expansion's weight would round differently.
-        if (d.weight === 1 && to - from >= 2 * this.termLists.minPostings) {
-          const list = this.termLists.get(store, d.term, () => this.buildList(store, norms, factor, i, main, from, to));
+        if (to - from >= 2 * this.termLists.minPostings) {
+          // Kept lists hold the term's weight-1 sums; an expansion scales them by its weight.
+          const list = this.termLists.get(store, d.term, () => this.buildList(store, norms, unitFactor(df, n, d.term), 0, main, from, to));
           count = this.addList(list, d, count);
         } else {
           count = this.scoreRange(store, norms, factor, i, d, main, from, to, 2, count);
@@ -204,12 +214,13 @@ export class Scorer {
   private addList(list: TermList, d: Derived, touchedCount: number): number {
     const { acc, sourceBits, exactBits, prefixBits, touched } = this;
     const { slots, scores } = list;
-    const { source, exact, prefix } = d;
+    const { source, exact, prefix, weight } = d;
     let count = touchedCount;
     for (let j = 0; j < slots.length; j++) {
       const slot = slots[j]!;
       if (sourceBits[slot] === 0) touched[count++] = slot;
-      acc[slot]! += scores[j]!;
+      // Exact for weight 1 (the sums scoreRange would add); an expansion's weight rounds once more.
+      acc[slot]! += weight * scores[j]!;
       sourceBits[slot]! |= source;
       exactBits[slot]! |= exact;
       prefixBits[slot]! |= prefix;
