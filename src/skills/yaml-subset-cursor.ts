@@ -3,7 +3,7 @@
  * indentation, comments, plain and quoted scalars, all by char code. Every
  * method either consumes what the subset allows or leaves it via outside().
  */
-import { hexEscape, outside, simpleEscape } from "./yaml-subset-scalars.js";
+import { hexEscape, outside, plainKey, simpleEscape } from "./yaml-subset-scalars.js";
 
 export const TAB = 0x09;
 export const LF = 0x0a;
@@ -37,6 +37,18 @@ export const MAX_SUBSET_DEPTH = 200;
 /** The package refuses an implicit key whose `:` lies more than 1024 chars after its start; stay well inside. */
 export const MAX_KEY_SPAN = 1000;
 
+const FLOW_INDICATOR = 1;
+const SPECIAL = 2;
+/**
+ * Per ASCII code, how a plain scalar treats it: 0 ordinary, FLOW_INDICATOR
+ * (ordinary in block context), SPECIAL (white space, `:`, `#`, line breaks,
+ * controls: the scanner looks closer).
+ */
+const PLAIN_CLASS = new Uint8Array(0x80);
+for (let c = 0; c <= 0x20; c++) PLAIN_CLASS[c] = SPECIAL;
+PLAIN_CLASS[0x3a] = PLAIN_CLASS[0x23] = SPECIAL;
+for (const c of [0x2c, 0x5b, 0x5d, 0x7b, 0x7d]) PLAIN_CLASS[c] = FLOW_INDICATOR;
+
 export function isFlowIndicator(c: number): boolean {
   return c === COMMA || c === LBRACKET || c === RBRACKET || c === LBRACE || c === RBRACE;
 }
@@ -58,10 +70,14 @@ export class Cursor {
   /** How the last scanPlain ended. */
   protected stop: Stop = Stop.Eol;
   protected depth = 0;
-
   constructor(src: string) {
     this.src = src;
     this.len = src.length;
+  }
+
+  /** The object key the plain key text `src[start, end)` stands for. */
+  protected plainKeyAt(start: number, end: number): string {
+    return plainKey(this.src.slice(start, end));
   }
 
   protected enter(): void {
@@ -142,22 +158,16 @@ export class Cursor {
    */
   protected scanPlain(p: number, inFlow: boolean): number {
     const src = this.src;
-    const len = this.len;
+    // Flow indicators are ordinary characters in block context.
+    const limit = inFlow ? FLOW_INDICATOR : SPECIAL;
     let end = p;
     let i = p;
     for (;;) {
-      if (i >= len) {
-        this.stop = Stop.Eol;
-        break;
-      }
-      const c = src.charCodeAt(i);
-      if (c > COLON) {
-        if (inFlow && (c === LBRACKET || c === RBRACKET || c === LBRACE || c === RBRACE)) {
-          this.stop = Stop.FlowIndicator;
-          break;
-        }
-        end = ++i;
-        continue;
+      let c = src.charCodeAt(i);
+      if (c >= 0x80 || PLAIN_CLASS[c]! < limit) {
+        do c = src.charCodeAt(++i);
+        while (c >= 0x80 || PLAIN_CLASS[c]! < limit);
+        end = i;
       }
       if (c === SP || c === TAB) {
         i++;
@@ -181,16 +191,16 @@ export class Cursor {
         end = ++i;
         continue;
       }
-      if (c === LF || c === CR) {
+      if (c === LF || c === CR || i >= this.len) {
         this.stop = Stop.Eol;
         break;
       }
-      if (inFlow && c === COMMA) {
+      if (c >= SP) {
+        // A flow indicator, in flow context.
         this.stop = Stop.FlowIndicator;
         break;
       }
-      if (c < SP) outside();
-      end = ++i;
+      outside();
     }
     this.pos = i;
     return end;

@@ -26,7 +26,7 @@ import {
   Stop,
   TAB,
 } from "./yaml-subset-cursor.js";
-import { outside, plainKey, resolvePlain, setKey } from "./yaml-subset-scalars.js";
+import { outside, resolvePlain, setKey } from "./yaml-subset-scalars.js";
 
 export class FlowParser extends Cursor {
   /** Set by the root mapping just before its `recipes` value: if that value is a sequence, it records its items' lines. */
@@ -46,6 +46,9 @@ export class FlowParser extends Cursor {
   /** Refuses a plain scalar starting at `p` with an indicator or anything else the subset leaves to the exact parser. */
   protected vetPlainStart(p: number, inFlow: boolean): void {
     const c = this.src.charCodeAt(p);
+    // Letters and digits: by far the most common, never an indicator.
+    const lower = c | 0x20;
+    if ((lower >= 0x61 && lower <= 0x7a) || (c >= 0x30 && c <= 0x39)) return;
     switch (c) {
       case DASH: {
         const n = this.src.charCodeAt(p + 1);
@@ -138,7 +141,7 @@ export class FlowParser extends Cursor {
       const end = this.scanPlain(keyStart, true);
       // A key running into a comment or the next line is an implicit multi-line key.
       if (this.stop === Stop.Eol || this.stop === Stop.Comment) outside();
-      key = plainKey(src.slice(keyStart, end));
+      key = this.plainKeyAt(keyStart, end);
     }
     let p = this.pos;
     c = src.charCodeAt(p);

@@ -29,7 +29,7 @@ import {
   TAB,
 } from "./yaml-subset-cursor.js";
 import { BlockScalarParser } from "./yaml-subset-block.js";
-import { OUTSIDE_SUBSET, outside, plainKey, resolvePlain, setKey } from "./yaml-subset-scalars.js";
+import { OUTSIDE_SUBSET, outside, resolvePlain, setKey } from "./yaml-subset-scalars.js";
 
 export { MAX_SUBSET_DEPTH } from "./yaml-subset-cursor.js";
 
@@ -125,7 +125,7 @@ class BlockParser extends BlockScalarParser {
     const end = this.scanPlain(p, false);
     if (this.stop === Stop.Colon) {
       if (this.pos - p > MAX_KEY_SPAN) outside();
-      return this.parseMap(col, plainKey(src.slice(p, end)), this.pos + 1);
+      return this.parseMap(col, this.plainKeyAt(p, end), this.pos + 1);
     }
     const value = resolvePlain(src.slice(p, end));
     this.finishLine(end);
@@ -168,7 +168,7 @@ class BlockParser extends BlockScalarParser {
         this.vetPlainStart(k, false);
         const end = this.scanPlain(k, false);
         if (this.stop !== Stop.Colon || this.pos - k > MAX_KEY_SPAN) outside();
-        key = plainKey(src.slice(k, end));
+        key = this.plainKeyAt(k, end);
         p = this.pos + 1;
       }
     }
