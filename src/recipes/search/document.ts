@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, hash } from "node:crypto";
 import type { Recipe, YamlIndexText } from "../types.js";
 
 /** The searchable text of one recipe, split into weighted fields. */
@@ -150,8 +150,42 @@ export function toDocument(recipe: Recipe): SearchDocument {
  * characters as good as 1,500 raw ones at a fraction of the warm-up time).
  */
 export function embeddingText(doc: SearchDocument): string {
-  const parts = [humanise(doc.name), doc.description, doc.hint, doc.tags, prose(doc.body), humanise(doc.steps)];
-  return clip(parts.filter((p) => p.trim() !== "").join(". ").replace(/\s+/g, " "), EMBED_LIMIT);
+  return blend(doc, humanise(doc.name));
+}
+
+/** embeddingText with the name already humanised (embeddingViews needs it twice). */
+function blend(doc: SearchDocument, name: string): string {
+  // Parts are built only while the text is short of EMBED_LIMIT (every
+  // recipe pays this at start-up) and collapsed one by one, not the whole
+  // text again per part. The result equals joining all parts, collapsing
+  // whitespace and clipping: test/recipes/search/document.test.ts checks it.
+  let text = "";
+  for (let i = 0; i < EMBED_PARTS && text.length < EMBED_LIMIT; i++) {
+    const part = i === 0 ? name : embedPart(doc, i);
+    if (part.trim() === "") continue;
+    const piece = part.replace(/\s+/g, " ");
+    // A piece opening with a space merges with the separator's, as in a collapse of the joined text.
+    text = text === "" ? piece : text + (piece.charCodeAt(0) === 32 ? "." : ". ") + piece;
+  }
+  return clip(text, EMBED_LIMIT);
+}
+
+const EMBED_PARTS = 6;
+
+/** Part i (from 1) of the blended text, in order: (name), description, hint, tags, prose of the body, steps. */
+function embedPart(doc: SearchDocument, i: number): string {
+  switch (i) {
+    case 1:
+      return doc.description;
+    case 2:
+      return doc.hint;
+    case 3:
+      return doc.tags;
+    case 4:
+      return prose(doc.body, EMBED_LIMIT);
+    default:
+      return humanise(doc.steps);
+  }
 }
 
 /** The short view: what a recipe is called and what it says it does. */
@@ -170,8 +204,9 @@ const SUMMARY_LIMIT = 300;
  * The first view is the primary one: the index pre-ranks large catalogs by it.
  */
 export function embeddingViews(doc: SearchDocument): string[] {
-  const whole = embeddingText(doc);
-  const summary = clip([humanise(doc.name), doc.description].filter((p) => p.trim() !== "").join(". ").replace(/\s+/g, " "), SUMMARY_LIMIT);
+  const name = humanise(doc.name);
+  const whole = blend(doc, name);
+  const summary = clip([name, doc.description].filter((p) => p.trim() !== "").join(". ").replace(/\s+/g, " "), SUMMARY_LIMIT);
   return summary.trim() === "" || summary === whole ? [whole] : [whole, summary];
 }
 
@@ -179,21 +214,33 @@ function humanise(text: string): string {
   return text.replace(/[_\-]+/g, " ").replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2");
 }
 
-/** Markdown without fenced code, keeping `#` comment lines from inside fences. */
-function prose(body: string): string {
+/**
+ * Markdown without fenced code, keeping `#` comment lines from inside
+ * fences. With `enough`, stops once the text holds that many characters
+ * after whitespace collapses (a prefix of the whole).
+ */
+function prose(body: string, enough = Number.POSITIVE_INFINITY): string {
   const out: string[] = [];
   let fence: string | null = null;
-  for (const line of body.split("\n")) {
+  let raw = 0;
+  for (let start = 0; start <= body.length; ) {
+    const newline = body.indexOf("\n", start);
+    const end = newline < 0 ? body.length : newline;
+    const line = body.slice(start, end);
+    start = end + 1;
+    // Collapsed length never exceeds raw length: only then is the exact check worth its join.
+    if (raw >= enough && out.join(" ").replace(/\s+/g, " ").length >= enough) break;
     const marker = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
     if (marker && (fence === null || (marker[0] === fence[0] && marker.length >= fence.length))) {
       fence = fence === null ? marker : null;
       continue;
     }
-    if (fence !== null) {
-      const comment = /^\s*(?:#|\/\/)\s?(.*)$/.exec(line)?.[1];
-      if (comment) out.push(comment);
-    } else if (!/^\s*(?:-{3,}|#{1,6}\s)/.test(line)) {
-      out.push(line.replace(/[*`>|]/g, " "));
+    let kept: string | undefined;
+    if (fence !== null) kept = /^\s*(?:#|\/\/)\s?(.*)$/.exec(line)?.[1] || undefined;
+    else if (!/^\s*(?:-{3,}|#{1,6}\s)/.test(line)) kept = line.replace(/[*`>|]/g, " ");
+    if (kept !== undefined) {
+      out.push(kept);
+      raw += kept.length + 1;
     }
   }
   return out.join(" ");
@@ -211,5 +258,6 @@ export function contentHash(doc: SearchDocument): string {
 
 /** Key of an embedding: the exact text the model reads. */
 export function textHash(text: string): string {
-  return createHash("sha256").update(text).digest("hex").slice(0, 32);
+  // One-shot: no Hash object per text (40,000 of them at start-up).
+  return hash("sha256", text).slice(0, 32);
 }

@@ -52,6 +52,7 @@ export class SemanticIndex {
   private dirty = false;
   private lastSave = 0;
   private waiters: (() => void)[] = [];
+  private embeddedCount = -1;
   private readonly queryVectors = new Map<string, Float32Array>();
 
   constructor(
@@ -69,9 +70,19 @@ export class SemanticIndex {
 
   /** Documents every view of which has a vector. */
   get embedded(): number {
-    let n = 0;
-    for (const e of this.live.values()) if (e.views.every((v) => this.store.has(v.hash))) n++;
-    return n;
+    // Memoised: /readyz and /metrics ask on every poll, and a count walks every view.
+    if (this.embeddedCount < 0) {
+      let n = 0;
+      for (const e of this.live.values()) if (e.views.every((v) => this.store.has(v.hash))) n++;
+      this.embeddedCount = n;
+    }
+    return this.embeddedCount;
+  }
+
+  /** The live set or the store changed: derived views of them are stale. */
+  private changed(): void {
+    this.packed = null;
+    this.embeddedCount = -1;
   }
 
   get total(): number {
@@ -82,7 +93,7 @@ export class SemanticIndex {
     this.live = new Map(entries);
     this.liveHashes = new Set();
     for (const e of this.live.values()) for (const v of e.views) this.liveHashes.add(v.hash);
-    this.packed = null;
+    this.changed();
     // A failed provider gets another chance with every catalog change.
     if (this.stateValue === "failed") this.stateValue = "warming";
     this.kick();
@@ -136,7 +147,7 @@ export class SemanticIndex {
       // Nothing is embedded before the cache is merged, so the loaded store simply becomes the store.
       if (loaded.ok && this.store.size === 0) {
         this.store = loaded.store;
-        this.packed = null;
+        this.changed();
         this.logger.debug({ vectors: loaded.store.size, ms: Date.now() - started }, "vector cache loaded");
       } else if (!loaded.ok && loaded.reason !== "missing") {
         this.logger.warn({ reason: loaded.reason, detail: loaded.detail, file: this.cache.fileName }, "vector cache discarded");
@@ -167,7 +178,7 @@ export class SemanticIndex {
         if (this.stateValue === "warming") this.settle("failed");
         return;
       }
-      this.packed = null;
+      this.changed();
       embeddedNow += batch.length;
       this.dirty = true;
       if (Date.now() - this.lastSave > SAVE_EVERY_MS) await this.save();
@@ -195,7 +206,7 @@ export class SemanticIndex {
   private prune(): void {
     if (this.store.retain((hash) => this.liveHashes.has(hash)) > 0) {
       // Compaction may have moved rows.
-      this.packed = null;
+      this.changed();
       this.dirty = true;
     }
   }
