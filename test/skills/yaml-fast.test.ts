@@ -1,7 +1,7 @@
 /**
- * The js-yaml fast path must agree with the `yaml` package (data and entry
- * lines) wherever it answers, and step aside wherever exact diagnostics or
- * alias caps matter.
+ * The fast path (the subset parser, then js-yaml) must agree with the `yaml`
+ * package (data and entry lines) wherever it answers, and step aside wherever
+ * exact diagnostics or alias caps matter.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -9,6 +9,7 @@ import fg from "fast-glob";
 import { isSeq, LineCounter, parseDocument } from "yaml";
 import { describe, expect, it } from "vitest";
 import { parsePackFast, parsePlainFast } from "../../src/skills/yaml-fast.js";
+import { parseYamlSubset } from "../../src/skills/yaml-subset.js";
 import { EXAMPLE_SKILLS, REAL_SKILLS } from "../e2e/harness.js";
 
 function exact(text: string): { data: unknown; lines: number[] | null } {
@@ -18,6 +19,9 @@ function exact(text: string): { data: unknown; lines: number[] | null } {
   const lines = isSeq(seq) ? seq.items.map((n) => lineCounter.linePos((n as { range: number[] }).range[0]!).line) : null;
   return { data: doc.toJS(), lines };
 }
+
+/** A pack opening whose multi-line plain description the subset parser leaves to js-yaml. */
+const OUTSIDE_SUBSET = "recipes:\n  - name: x\n    description: a\n      b\n";
 
 const packs = fg.sync(["**/*.yaml", "**/*.yml"], { cwd: REAL_SKILLS, absolute: true }).concat(
   fg.sync(["**/*.yaml", "**/*.yml"], { cwd: EXAMPLE_SKILLS, absolute: true }),
@@ -43,12 +47,29 @@ describe("parsePackFast", () => {
     ["an unknown tag", "recipes:\n  - name: !custom x\n"],
     ["two documents", "recipes: []\n---\nrecipes: []\n"],
     ["broken syntax", "recipes: [\n  - name: x\n"],
-    ["an underscored number", "recipes:\n  - name: x\n    n: 1_000\n"],
-    ["a binary number", "recipes:\n  - name: x\n    n: 0b11\n"],
-    ["an underscored hex number", "recipes:\n  - name: x\n    n: 0x_1F\n"],
-    ["a signed leading-dot float", "recipes:\n  - name: x\n    n: +.5\n"],
+    // A multi-line plain scalar puts each pack outside the subset, so js-yaml would read it.
+    ["an underscored number", `${OUTSIDE_SUBSET}    n: 1_000\n`],
+    ["a binary number", `${OUTSIDE_SUBSET}    n: 0b11\n`],
+    ["an underscored hex number", `${OUTSIDE_SUBSET}    n: 0x_1F\n`],
+    ["a signed leading-dot float", `${OUTSIDE_SUBSET}    n: +.5\n`],
   ])("steps aside for %s", (_name, text) => {
     expect(parsePackFast(text)).toBeNull();
+  });
+
+  it("answers plain packs with the subset parser, and plain packs outside it with js-yaml", () => {
+    const inside = "pack: p\nrecipes:\n  - name: a\n    n: 1_000\n  - name: b\n    f: +.5\n";
+    expect(parseYamlSubset(inside)).not.toBeNull();
+    expect(parsePackFast(inside)).toEqual({ data: exact(inside).data, recipeLines: exact(inside).lines });
+    const outside = `${OUTSIDE_SUBSET}    n: 7\n`;
+    expect(parseYamlSubset(outside)).toBeNull();
+    expect(parsePackFast(outside)).toEqual({ data: exact(outside).data, recipeLines: exact(outside).lines });
+  });
+
+  it("types the scalars js-yaml reads differently exactly as the yaml package does", () => {
+    for (const value of ["1_000", "0b11", "0x_1F", "+.5", "-.5", "2024_01"]) {
+      const text = `recipes:\n  - name: x\n    n: ${value}\n`;
+      expect(parsePackFast(text)?.data).toStrictEqual(exact(text).data);
+    }
   });
 
   it("regression: a value never changes type with the parser (no divergent scalar reaches js-yaml)", async () => {
@@ -102,17 +123,22 @@ describe("parsePlainFast", () => {
   it.each([
     ["an anchor and alias", "a: &x 1\nb: *x\n"],
     ["a duplicate key", "name: a\nname: b\n"],
-    ["an underscored number", "version: 1_000\n"],
-    ["a signed leading-dot float", "n: -.5\n"],
+    ["an underscored number", "d: 'multi\n  line'\nversion: 1_000\n"],
+    ["a signed leading-dot float", "d: 'multi\n  line'\nn: -.5\n"],
     ["broken syntax", "name: [a\n"],
   ])("steps aside for %s", (_name, text) => {
     expect(parsePlainFast(text)).toBeNull();
   });
 
   it("regression: the cheap divergence hint never hides a divergent scalar", () => {
-    // Each hides a divergent scalar after text that passes the hint alone.
+    // Each hides a divergent scalar after text that passes the hint alone; the
+    // multi-line quoted scalar keeps the subset parser out, so js-yaml is asked.
     for (const text of ["a: x\nn: 1_0\n", "a: [0b1]\n", "a: {k: 0x_F}\n", "a: +.5 # c\n"]) {
-      expect(parsePlainFast(text)).toBeNull();
+      const outside = `d: 'multi\n  line'\n${text}`;
+      expect(parseYamlSubset(outside)).toBeNull();
+      expect(parsePlainFast(outside)).toBeNull();
+      // Inside the subset the same scalars are answered, typed as the yaml package types them.
+      expect(parsePlainFast(text)?.data).toStrictEqual(parseDocument(text).toJS());
     }
   });
 });
