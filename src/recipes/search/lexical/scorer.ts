@@ -31,6 +31,38 @@ const DELTA = 0.5;
 const FIELDS = SEARCH_FIELDS.length;
 const BOOST = Float64Array.from(SEARCH_FIELDS, (f) => FIELD_BOOST[f]);
 
+/** BM25+'s term-frequency part of a posting's score: delta + tf (k1 + 1) / (tf + norm). */
+function tfNorm(meta: number, norms: Float64Array, slot: number): number {
+  const tf = meta >>> 3;
+  return DELTA + (tf * (K1 + 1)) / (tf + norms[slot * FIELDS + (meta & 7)]!);
+}
+
+/**
+ * A term's main postings in [from, to) summed per live document with its
+ * per-field factors. A document's postings of one term sit next to each
+ * other (one put adds them all, compaction keeps their order), so the
+ * per-slot scratch is later touched once per document, not once per field.
+ */
+function buildList(store: PostingStore, norms: Float64Array, factor: Float64Array, postings: Uint32Array, from: number, to: number): TermList {
+  const alive = store.alive;
+  const slots: number[] = [];
+  const scores: number[] = [];
+  let p = from;
+  while (p < to) {
+    const slot = postings[p]!;
+    let score = 0;
+    do {
+      const meta = postings[p + 1]!;
+      score += factor[meta & 7]! * tfNorm(meta, norms, slot);
+      p += 2;
+    } while (p < to && postings[p] === slot);
+    if (!alive[slot]) continue;
+    slots.push(slot);
+    scores.push(score);
+  }
+  return { slots: Int32Array.from(slots), scores: Float64Array.from(scores) };
+}
+
 /** One term's factor row at weight 1: boost * idf per field (the row accumulate builds for a weight-1 term). */
 function unitFactor(df: Uint32Array, n: number, term: number): Float64Array {
   const row = new Float64Array(FIELDS);
@@ -114,10 +146,10 @@ export class Scorer {
         const to = 2 * offsets[d.term + 1]!;
         if (to - from >= 2 * this.termLists.minPostings) {
           // Kept lists hold the term's weight-1 sums; an expansion scales them by its weight.
-          const list = this.termLists.get(store, d.term, () => this.buildList(store, norms, unitFactor(df, n, d.term), 0, main, from, to));
-          count = this.addList(list, d, count);
+          const list = this.termLists.get(store, d.term, () => buildList(store, norms, unitFactor(df, n, d.term), main, from, to));
+          count = this.addList(list, d, d.weight, count);
         } else {
-          count = this.scoreRange(store, norms, factor, i, d, main, from, to, 2, count);
+          count = this.addList(buildList(store, norms, factor.subarray(i * FIELDS, (i + 1) * FIELDS), main, from, to), d, 1, count);
         }
       }
       if (store.deltaCount > 0) {
@@ -129,98 +161,43 @@ export class Scorer {
     });
     if (deltaTerms) {
       const terms: Map<number, number[]> = deltaTerms;
+      const alive = store.alive;
       store.eachDeltaChunk((delta, end) => {
         for (let j = 0; j < end; j += 3) {
+          // A delta triple is (term, slot, meta).
           const list = terms.get(delta[j]!);
-          // A delta triple is (term, slot, meta): score the (slot, meta) pair at j + 1.
-          if (list) for (const i of list) count = this.scoreRange(store, norms, factor, i, derived[i]!, delta, j + 1, j + 2, 3, count);
+          const slot = delta[j + 1]!;
+          if (list === undefined || !alive[slot]) continue;
+          const meta = delta[j + 2]!;
+          for (const i of list) count = this.addScore(derived[i]!, slot, factor[i * FIELDS + (meta & 7)]! * tfNorm(meta, norms, slot), count);
         }
       });
     }
     return count;
   }
 
-  /**
-   * Scores the (slot, meta) postings in [from, to) for derived term i; returns
-   * the touched count. A document's postings of one term sit next to each
-   * other (one put adds them all, compaction keeps their order): they are
-   * summed first, so the per-slot scratch is touched once per document
-   * rather than once per field. A method with its arrays in locals: a closure
-   * over them reloads each from its context on every posting.
-   */
-  private scoreRange(
-    store: PostingStore,
-    norms: Float64Array,
-    factor: Float64Array,
-    i: number,
-    d: Derived,
-    postings: Uint32Array,
-    from: number,
-    to: number,
-    stride: number,
-    touchedCount: number,
-  ): number {
-    const { acc, sourceBits, exactBits, prefixBits, touched } = this;
-    const alive = store.alive;
-    const { source, exact, prefix } = d;
-    const at = i * FIELDS;
+  /** Adds one document's score for a derived term; returns the touched count. */
+  private addScore(d: Derived, slot: number, score: number, touchedCount: number): number {
     let count = touchedCount;
-    let p = from;
-    while (p < to) {
-      const slot = postings[p]!;
-      let score = 0;
-      do {
-        const meta = postings[p + 1]!;
-        const f = meta & 7;
-        const tf = meta >>> 3;
-        score += factor[at + f]! * (DELTA + (tf * (K1 + 1)) / (tf + norms[slot * FIELDS + f]!));
-        p += stride;
-      } while (p < to && postings[p] === slot);
-      if (!alive[slot]) continue;
-      if (sourceBits[slot] === 0) touched[count++] = slot;
-      acc[slot]! += score;
-      sourceBits[slot]! |= source;
-      exactBits[slot]! |= exact;
-      prefixBits[slot]! |= prefix;
-    }
+    if (this.sourceBits[slot] === 0) this.touched[count++] = slot;
+    this.acc[slot]! += score;
+    this.sourceBits[slot]! |= d.source;
+    this.exactBits[slot]! |= d.exact;
+    this.prefixBits[slot]! |= d.prefix;
     return count;
   }
 
-  /** Derived term i's main postings in [from, to) summed per live document, as scoreRange sums them. */
-  private buildList(store: PostingStore, norms: Float64Array, factor: Float64Array, i: number, postings: Uint32Array, from: number, to: number): TermList {
-    const alive = store.alive;
-    const at = i * FIELDS;
-    const slots: number[] = [];
-    const scores: number[] = [];
-    let p = from;
-    while (p < to) {
-      const slot = postings[p]!;
-      let score = 0;
-      do {
-        const meta = postings[p + 1]!;
-        const f = meta & 7;
-        const tf = meta >>> 3;
-        score += factor[at + f]! * (DELTA + (tf * (K1 + 1)) / (tf + norms[slot * FIELDS + f]!));
-        p += 2;
-      } while (p < to && postings[p] === slot);
-      if (!alive[slot]) continue;
-      slots.push(slot);
-      scores.push(score);
-    }
-    return { slots: Int32Array.from(slots), scores: Float64Array.from(scores) };
-  }
-
-  /** Adds a kept term list into the per-slot scratch; returns the touched count. */
-  private addList(list: TermList, d: Derived, touchedCount: number): number {
+  /** Adds a term list, scaled, into the per-slot scratch; returns the touched count. */
+  private addList(list: TermList, d: Derived, scale: number, touchedCount: number): number {
     const { acc, sourceBits, exactBits, prefixBits, touched } = this;
     const { slots, scores } = list;
-    const { source, exact, prefix, weight } = d;
+    const { source, exact, prefix } = d;
     let count = touchedCount;
     for (let j = 0; j < slots.length; j++) {
       const slot = slots[j]!;
       if (sourceBits[slot] === 0) touched[count++] = slot;
-      // Exact for weight 1 (the sums scoreRange would add); an expansion's weight rounds once more.
-      acc[slot]! += weight * scores[j]!;
+      // Exact at scale 1; an expansion's weight rounds once more than a sum built with it.
+      acc[slot]! += scale * scores[j]!;
       sourceBits[slot]! |= source;
       exactBits[slot]! |= exact;
       prefixBits[slot]! |= prefix;
