@@ -2,8 +2,9 @@
  * A parsed YAML pack as compact data: what the catalog needs of every entry
  * up front (name, line, dcc, description, profiles, schema verdicts) and the
  * full entries, each encoded on its own, for the few requests that read
- * them (get, apply, validate): a get decodes its entry, not its whole pack. 20,000 recipes held as live object graphs cost ~100 MB of heap and
- * most of a start's garbage collection; as bytes, a fifth of that.
+ * them (get, apply, validate): a get decodes its entry, not its whole pack.
+ * 20,000 recipes held as live object graphs cost ~100 MB of heap and most of
+ * a start's garbage collection; encoded, a fifth of that.
  *
  * It depends on the file's text and name only, so it is cached across
  * restarts as is (parse-cache.ts).

@@ -1,8 +1,8 @@
 /**
  * YAML pack entries as Recipe objects. Each recipe holds its pack's summary
  * data directly and reads the entry itself (steps, schemas, extra keys) from
- * its own serialised part of the pack on first use; what was read is kept
- * through a WeakRef, so the recipes in use stay live and idle ones are bytes.
+ * its own encoded part of the pack on first use; what was read is kept
+ * through a WeakRef, so the recipes in use stay live and idle ones are text.
  */
 import { compileSchema } from "../jsonschema/index.js";
 import type { CompileResult, SchemaError, Validator } from "../jsonschema/types.js";
