@@ -106,6 +106,20 @@ describe("first-error mode (traced fast pass)", () => {
     ]);
   });
 
+  it("a required name checked inside the properties loop is still reported before the members", () => {
+    const s = { type: "object", required: ["b", "a"], properties: { a: { type: "number" }, b: {}, c: { type: "string" } } };
+    const required = (name: string) => [
+      { instancePath: "", keywordLocation: "/required", keyword: "required", message: `Missing required property: ${name}` },
+    ];
+    expect(firstErrors(s, { c: 1, b: 1 }, {}).errors).toEqual(required("a"));
+    expect(firstErrors(s, { c: 1, a: 1 }, {}).errors).toEqual(required("b"));
+    expect(firstErrors(s, { a: 1 }, {}).errors).toEqual(required("b"));
+    expect(firstErrors({ ...s, additionalProperties: false }, { x: 1, b: 2 }, {}).errors).toEqual(required("a"));
+    expect(firstErrors(s, { c: 1, a: 1, b: 1 }, {}).errors).toEqual([
+      { instancePath: "/c", keywordLocation: "/properties/c/type", keyword: "type", message: "Expected type string, got integer" },
+    ]);
+  });
+
   it("items and properties a loop itself rejects (items: false, unevaluated*)", () => {
     const vec = { type: "array", prefixItems: [{ type: "number" }], items: false };
     expect(firstErrors(vec, [1, 2, 3], {}).errors).toEqual([

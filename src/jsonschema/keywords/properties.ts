@@ -6,9 +6,10 @@
  * `additionalKeyword` lets a schema whose `unevaluatedProperties` can only ever see these
  * three keywords' annotations run it here, as a static check (see compile.ts).
  */
-import type { Check, KeywordCompiler, SchemaNode } from "../context.js";
-import { addProp, own, pushError, traceChild, traceError } from "../context.js";
+import type { Check, KeywordCompiler, SchemaNode, State } from "../context.js";
+import { addProp, own, pushError, traceChild, traceError, traceHere } from "../context.js";
 import { leafPasses } from "../assemble.js";
+import { isPlainObject } from "../json.js";
 import { childPointer, escapeToken } from "../pointer.js";
 import { readSchemaMap } from "./util.js";
 
@@ -16,6 +17,22 @@ const UNEXPECTED = "Unexpected property";
 
 /** Positions of instance keys remembered by the fast path. */
 const KEY_CACHE = 32;
+
+/**
+ * True when `required` is checked by the properties fast path: every required name is
+ * declared in `properties`, none is named like a member of Object.prototype (those need
+ * Object.hasOwn), and there are no patternProperties. `required` then skips its own check
+ * whenever that fast path runs (no errors collected, no annotations): counting the names
+ * the loop meets costs nothing, a lookup per name does (megamorphic keyed loads).
+ */
+export function requiredFoldedIntoProperties(schema: Readonly<Record<string, unknown>>): boolean {
+  const props = own(schema, "properties");
+  const required = own(schema, "required");
+  const patterns = own(schema, "patternProperties");
+  if (!isPlainObject(props) || !Array.isArray(required) || required.length === 0) return false;
+  if (patterns !== undefined && (!isPlainObject(patterns) || Object.keys(patterns).length > 0)) return false;
+  return required.every((k) => typeof k === "string" && Object.hasOwn(props, k) && !(k in Object.prototype));
+}
 
 export function makePropertiesCompiler(additionalKeyword: "additionalProperties" | "unevaluatedProperties"): KeywordCompiler {
   return (kc) => {
@@ -48,6 +65,25 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
     const additional = additionalValue === undefined ? null : kc.sub(additionalValue, additionalLoc, false);
     const forbidAdditional = additionalValue === false;
     const nPatterns = patterns.length;
+
+    const folded = requiredFoldedIntoProperties(kc.schema);
+    const requiredNames = folded ? [...new Set(kc.schema.required as string[])] : [];
+    const isRequired = keys.map((k) => requiredNames.includes(k));
+    const nRequired = requiredNames.length;
+    const requiredLoc = `${kc.at}/required`;
+    /**
+     * Whether a folded required name is missing, as the required keyword reads it; when the
+     * pass traces, that keyword's first error is the collecting pass's first error here (it
+     * runs before properties), so it is recorded instead of the member that failed.
+     */
+    const missing = (st: State, o: Record<string, unknown>): boolean => {
+      for (let j = 0; j < nRequired; j++) {
+        if (o[requiredNames[j]!] !== undefined) continue;
+        if (st.trace) traceHere(st, requiredLoc, "required", `Missing required property: ${requiredNames[j]}`);
+        return true;
+      }
+      return false;
+    };
 
     // Instances of one schema usually list their keys in one order: remember which
     // declared name each position held last time, so most keys cost one comparison.
@@ -108,14 +144,16 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
     if (nPatterns > 0) return { check: general, group: "object" };
 
     /**
-     * Fast path (no errors, no annotations, no patternProperties): only a yes/no is needed,
-     * so it returns at the first failure (traced when the pass traces, see traceChild).
+     * Fast path (no errors, no annotations, no patternProperties), also checking a folded
+     * `required`: only a yes/no is needed, so it returns at the first failure (traced when
+     * the pass traces, see traceChild).
      */
     const check: Check = (inst, st, ev, path) => {
       if (st.collect || ev !== null) return general(inst, st, ev, path);
       const o = inst as Record<string, unknown>;
       let pos = 0;
       let count = 0;
+      let requiredSeen = 0;
       for (const key in o) {
         let i: number;
         if (pos < cacheSize) {
@@ -135,15 +173,17 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
         if (typeof v === "object" && v !== null && (node === null || !(node.cover! >= 0))) st.partial = true;
         if (node === null) continue;
         if (i < 0 && forbidAdditional) {
-          if (st.trace) traceError(st, additionalLoc, additionalName, UNEXPECTED, key);
+          if (st.trace && !(nRequired > 0 && missing(st, o))) traceError(st, additionalLoc, additionalName, UNEXPECTED, key);
           return false;
         }
+        if (i >= 0 && isRequired[i] && v !== undefined) requiredSeen++;
         const leaf = node.leaf;
         if (leaf !== null ? !leafPasses(leaf, v) : !node.validate(v, st, null, path)) {
-          if (st.trace) traceChild(st, node, v, key);
+          if (st.trace && !(nRequired > 0 && missing(st, o))) traceChild(st, node, v, key);
           return false;
         }
       }
+      if (requiredSeen !== nRequired && missing(st, o)) return false;
       st.nodes += count;
       return true;
     };

@@ -1,6 +1,7 @@
 /** `required`, checked with Object.hasOwn so `required: ["__proto__"]` on `{}` fails. */
 import type { Check, KeywordCompiler } from "../context.js";
 import { own, pushError, traceHere } from "../context.js";
+import { requiredFoldedIntoProperties } from "./properties.js";
 
 export const compileRequired: KeywordCompiler = (kc) => {
   const value = own(kc.schema, "required");
@@ -18,15 +19,16 @@ export const compileRequired: KeywordCompiler = (kc) => {
   // A JSON value is never undefined; names inherited from Object.prototype need hasOwn.
   const has = (o: Record<string, unknown>, i: number): boolean =>
     protoNamed[i] ? Object.hasOwn(o, keys[i]!) : o[keys[i]!] !== undefined;
-  // Checked before properties (table order), as the collecting pass reports them: an
-  // object missing a name fails here without its members being visited.
-  const check: Check = (inst, st, _ev, path) => {
+  const folded = requiredFoldedIntoProperties(kc.schema);
+  const check: Check = (inst, st, ev, path) => {
+    // The properties fast path of this schema object checks these names already.
+    if (folded && !st.collect && ev === null) return true;
     const o = inst as Record<string, unknown>;
     for (let i = 0; i < n; i++) {
       if (protoNamed[i] ? Object.hasOwn(o, keys[i]!) : o[keys[i]!] !== undefined) continue;
       if (!st.collect) {
-        // Nothing of this object is checked before required on either pass (and no array
-        // keyword is folded here), so this is the collecting pass's first error too.
+        // Both passes run this object's keywords in one order and nothing before required
+        // is folded away, so this is the collecting pass's first error too.
         if (st.trace) traceHere(st, loc, "required", messages[i]!);
         return false;
       }
@@ -39,5 +41,5 @@ export const compileRequired: KeywordCompiler = (kc) => {
     }
     return true;
   };
-  return { check, group: "object" };
+  return folded ? { check, group: "object", fastSkip: true } : { check, group: "object" };
 };
