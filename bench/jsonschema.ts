@@ -154,8 +154,8 @@ function run(s: Scenario): Map<string, Row> {
     }
   }
   const samples = engines.map(() => ({ compile: [] as number[], valid: [] as number[], invalid: [] as number[] }));
-  // Throughput first, compile after: ajv's compile leaves ~100 ms of garbage per round, and
-  // timed right before its slices it slowed ajv's own validation (ratios ~20% in our favour).
+  // Throughput first, compile after: ajv's compile leaves ~100 ms of garbage per round,
+  // which would otherwise be collected inside the slices timed right after it.
   for (let r = 0; r < ROUNDS; r++) {
     engines.forEach((_engine, e) => {
       samples[e]!.valid.push(slice(valid[e]!, SLICE_MS) * n);
