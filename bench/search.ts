@@ -7,6 +7,7 @@
  *
  *   npm run bench:search            (add --quick for 1,000 only)
  *   npm run bench:search -- --lexical   (only the lexical index against MiniSearch)
+ *   npm run bench:search -- --restart   (only the warm-cache restart at 20,000, five times, with its parts)
  *
  * First, the lexical index on its own against MiniSearch 7.2 (the index it
  * replaced, driven exactly as lexical.ts drove it, as the named peer): build
@@ -42,6 +43,7 @@ import type { MarkdownRecipe, Recipe, YamlRecipe } from "../src/recipes/types.js
 
 const quick = process.argv.includes("--quick");
 const lexicalOnly = process.argv.includes("--lexical");
+const restartOnly = process.argv.includes("--restart");
 const SIZES = quick ? [1_000] : [1_000, 20_000];
 const QUERIES = 300;
 /** Recipes embedded for real to time a cold warm-up. */
@@ -179,8 +181,57 @@ async function randomCache(dir: string, recipes: readonly Recipe[], providerId: 
   await cache.save(vectors);
 }
 
+/**
+ * Restart to hybrid-ready over a warm cache, repeated, split into its parts:
+ * lexical ready (update() returned), vector cache merged, model ready (the
+ * worker's load and first inference), semantic ready; CPU of the process
+ * (all threads) next to wall time, since the machine is shared.
+ */
+async function restartOnlyBench(n: number, runs: number): Promise<void> {
+  const recipes = generate(n);
+  const dir = await mkdtemp(path.join(os.tmpdir(), "bench-restart-"));
+  try {
+    await randomCache(dir, recipes, "energetic-ai/use-lite@0.2.0", 512, false);
+    console.log(`restart at ${n.toLocaleString("en")} recipes, warm cache; ms from the provider's creation (process CPU ms in brackets)`);
+    console.log("| run | lexical ready | cache merged | model ready | hybrid ready | first query |");
+    console.log("|---|---|---|---|---|---|");
+    for (let run = 1; run <= runs; run++) {
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      const mark = (): string => {
+        const c = process.cpuUsage(c0);
+        return `${(performance.now() - t0).toFixed(0)} (${((c.user + c.system) / 1000).toFixed(0)})`;
+      };
+      let merged = "-";
+      const logger = { info: () => undefined, warn: () => undefined, debug: (_o: object, msg?: string) => void (msg === "vector cache loaded" && (merged = mark())) };
+      const fresh = createLocalProvider();
+      let model = "-";
+      void fresh.ready.then(() => (model = mark()));
+      const engine = createSearchEngine({ provider: fresh, cacheDir: dir, logger });
+      engine.update(recipes, 1);
+      const lexical = mark();
+      await engine.whenSemanticReady();
+      await fresh.ready;
+      const hybrid = mark();
+      const q = performance.now();
+      const answer = await engine.search({ text: "round off corners", limit: 10 });
+      if (answer.mode !== "hybrid" || engine.status().embedded !== n) throw new Error("restart did not reach hybrid from the cache");
+      console.log(`| ${run} | ${lexical} | ${merged} | ${model} | ${hybrid} | ${ms(performance.now() - q)} |`);
+      await engine.close();
+      await fresh.close();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   console.log(`node ${process.version}, ${os.cpus().length} cpus, load average ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}\n`);
+  if (restartOnly) {
+    await restartOnlyBench(SIZES[SIZES.length - 1]!, Number(process.env.RUNS ?? 5));
+    console.log(`\nload average after: ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}`);
+    return;
+  }
   lexicalVersusMiniSearch();
   if (lexicalOnly) return;
   const rssStart = mb();

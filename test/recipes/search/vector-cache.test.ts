@@ -77,6 +77,20 @@ describe("vector cache", () => {
     expect(await cache.load()).toMatchObject({ ok: false, reason: "corrupt", detail: "bad magic" });
   });
 
+  it("loads the same vectors when the file is read in a worker thread, and discards a damaged one there too", async () => {
+    await new VectorCache(dir, "model-a", () => 8).save(vectors(20, 8));
+    const loaded = await new VectorCache(dir, "model-a", () => 8, 0).load();
+    if (!loaded.ok) throw new Error(`expected a load, got ${loaded.reason}`);
+    expect(loaded.store.entries()).toEqual(vectors(20, 8).entries());
+    for (let i = 0; i < 20; i++) expect([...loaded.store.get(hash(i))!]).toEqual([...vectors(20, 8).get(hash(i))!]);
+    const file = await theFile();
+    const buf = await readFile(file);
+    buf[buf.length - 40] = buf[buf.length - 40]! ^ 1;
+    await writeFile(file, buf);
+    expect(await new VectorCache(dir, "model-a", () => 8, 0).load()).toMatchObject({ ok: false, reason: "corrupt", detail: "checksum mismatch" });
+    expect(await new VectorCache(dir, "model-a", () => 8, 0).load()).toEqual({ ok: false, reason: "missing" });
+  });
+
   it("reports a missing file as missing", async () => {
     expect(await new VectorCache(dir, "model-a", () => 8).load()).toEqual({ ok: false, reason: "missing" });
   });
