@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { promises as fs } from "node:fs";
+import { promises as fs, statSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 
 /**
@@ -62,9 +62,19 @@ export interface ReadCheckedOptions {
   readonly offThreadFrom: number;
 }
 
-/** Rejects with the file system's error (code ENOENT for a missing file). */
-export async function readChecked(file: string, options: ReadCheckedOptions): Promise<CheckedRead | null> {
-  const size = (await fs.stat(file)).size;
+/**
+ * Rejects with the file system's error (code ENOENT for a missing file).
+ * The worker, when used, starts before this returns: a caller that goes on
+ * with synchronous work (a first catalog indexed in one go) gets the read
+ * done meanwhile, where an awaited stat would wait for that work to finish.
+ */
+export function readChecked(file: string, options: ReadCheckedOptions): Promise<CheckedRead | null> {
+  let size: number;
+  try {
+    size = statSync(file).size;
+  } catch (err) {
+    return Promise.reject(err as Error);
+  }
   return size >= options.offThreadFrom ? readInWorker(file, options) : readHere(file, options);
 }
 
