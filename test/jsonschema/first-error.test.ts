@@ -61,6 +61,40 @@ describe("first-error mode (traced fast pass)", () => {
     expect(nested).toBeGreaterThan(50);
   });
 
+  it("agrees on objects whose required names the properties loop checks (random)", () => {
+    const names = ["a", "b", "c", "d"];
+    const leaf = fc.constantFrom({ type: "number" }, { type: "string" }, { enum: [1, "a"] }, { type: "array", items: { type: "number" } }, {});
+    const objectSchema = fc
+      .record({
+        properties: fc.dictionary(fc.constantFrom(...names), leaf, { minKeys: 1, maxKeys: 4 }),
+        additionalProperties: fc.constantFrom(undefined, false, { type: "boolean" }),
+        pick: fc.uniqueArray(fc.nat(3), { maxLength: 3 }),
+      })
+      .map(({ properties, additionalProperties, pick }) => {
+        const declared = Object.keys(properties);
+        const required = [...new Set(pick.map((i) => declared[i % declared.length]!))];
+        const schema: Record<string, unknown> = { type: "object", properties, required };
+        if (additionalProperties !== undefined) schema.additionalProperties = additionalProperties;
+        return schema;
+      });
+    const member = fc.constantFrom<unknown>(1, "a", true, [1], ["x"], { k: 1 });
+    const object = fc.dictionary(fc.constantFrom(...names, "e"), member, { maxKeys: 5 });
+    let requiredFirst = 0;
+    fc.assert(
+      fc.property(objectSchema, fc.array(object, { minLength: 1, maxLength: 6 }), (s, xs) => {
+        const r = compileSchema(s, { allErrors: false });
+        if (!r.ok) throw new Error("refused");
+        for (const x of xs) {
+          const got = r.validator.validate(x);
+          expect(got, JSON.stringify({ schema: s, instance: x })).toEqual(reference(s, x, {}));
+          if (!got.valid && got.errors[0]!.keyword === "required") requiredFirst++;
+        }
+      }),
+      { numRuns: 300, seed: 20_261_203 },
+    );
+    expect(requiredFirst).toBeGreaterThan(50);
+  });
+
   it("still reports the limit error first on small limits", () => {
     const options = { maxDepth: 3, maxNodes: 12 };
     let faults = 0;
@@ -115,6 +149,9 @@ describe("first-error mode (traced fast pass)", () => {
     expect(firstErrors(s, { c: 1, a: 1 }, {}).errors).toEqual(required("b"));
     expect(firstErrors(s, { a: 1 }, {}).errors).toEqual(required("b"));
     expect(firstErrors({ ...s, additionalProperties: false }, { x: 1, b: 2 }, {}).errors).toEqual(required("a"));
+    // A member that fails deeper down has traced its own error first; required still wins.
+    const nested = { ...s, properties: { ...s.properties, c: { type: "array", items: { type: "number" } } } };
+    expect(firstErrors(nested, { c: ["x"], b: 1 }, {}).errors).toEqual(required("a"));
     expect(firstErrors(s, { c: 1, a: 1, b: 1 }, {}).errors).toEqual([
       { instancePath: "/c", keywordLocation: "/properties/c/type", keyword: "type", message: "Expected type string, got integer" },
     ]);

@@ -7,7 +7,7 @@
  * three keywords' annotations run it here, as a static check (see compile.ts).
  */
 import type { Check, KeywordCompiler, SchemaNode, State } from "../context.js";
-import { addProp, own, pushError, traceChild, traceError, traceHere } from "../context.js";
+import { addProp, own, pushError, retraceHere, traceChild, traceError } from "../context.js";
 import { leafPasses } from "../assemble.js";
 import { isPlainObject } from "../json.js";
 import { childPointer, escapeToken } from "../pointer.js";
@@ -74,12 +74,12 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
     /**
      * Whether a folded required name is missing, as the required keyword reads it; when the
      * pass traces, that keyword's first error is the collecting pass's first error here (it
-     * runs before properties), so it is recorded instead of the member that failed.
+     * runs before properties), so it replaces what a failing member traced.
      */
     const missing = (st: State, o: Record<string, unknown>): boolean => {
       for (let j = 0; j < nRequired; j++) {
         if (o[requiredNames[j]!] !== undefined) continue;
-        if (st.trace) traceHere(st, requiredLoc, "required", `Missing required property: ${requiredNames[j]}`);
+        if (st.trace) retraceHere(st, requiredLoc, "required", `Missing required property: ${requiredNames[j]}`);
         return true;
       }
       return false;
