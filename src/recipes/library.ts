@@ -80,7 +80,13 @@ export class RecipeLibrary {
     this.store = openPrivateStore({ dir: options.settings.privateDir, logger: this.logger });
     this.usage = openUsageStore({ file: path.join(options.settings.stateDir, "usage.json") });
     this.parseCache = new ParseCache(path.join(options.settings.stateDir, "parsed-packs"), this.logger);
-    this.catalog = new IncrementalCatalog({ dcc: this.dcc, roots: this.settings.skillRoots, store: this.store, parseCache: this.parseCache });
+    this.catalog = new IncrementalCatalog({
+      dcc: this.dcc,
+      roots: this.settings.skillRoots,
+      store: this.store,
+      parseCache: this.parseCache,
+      onSkillLoaded: (recipes) => this.search.warm(recipes),
+    });
   }
 
   /** The snapshot a request should use, or null before the first load. */

@@ -33,16 +33,14 @@ interface Reply {
 }
 
 /**
- * Workers worth starting here, at most `max`. Two cores are left to the
- * calling thread and V8's own background threads (garbage collection,
- * compilation): on a 2-core host bench:server measured no gain from a
- * worker (cold start 4.1–4.2 s without, 4.3–4.9 s with one), so there are
- * none; a workstation's spare cores parse packs in parallel.
+ * Workers worth starting here, at most `max`: one core is left to the
+ * calling thread, which reads the files, builds the recipes and indexes them
+ * as the workers' parses come back (see SearchEngine.warm).
  */
 export function parseWorkerCount(max = 3): number {
   // The worker runs compiled JavaScript only (see parse-worker.ts).
   if (!import.meta.url.endsWith(".js")) return 0;
-  return Math.max(0, Math.min(max, availableParallelism() - 2));
+  return Math.max(0, Math.min(max, availableParallelism() - 1));
 }
 
 /** The calling thread only. */
@@ -52,11 +50,12 @@ export const inlineParser: PackParser = {
 };
 
 /**
- * Packs a worker holds at once. The calling thread only reads a worker's
- * replies when it yields (between files, or every few ms of a load), so
- * each worker gets a backlog to chew on meanwhile.
+ * Packs a worker holds at once. The calling thread parses only when every
+ * worker holds this many: it has its own share of a load (reading, building
+ * recipes, indexing), so the workers take the parsing; a load keeps fewer
+ * packs than this in flight.
  */
-const BACKLOG = 3;
+const BACKLOG = 16;
 
 export function createPackParser(workers: number, logger?: PackParserLogger): PackParser {
   if (workers <= 0) return inlineParser;

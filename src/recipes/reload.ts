@@ -111,6 +111,11 @@ export interface IncrementalCatalogOptions {
   readonly parseCache?: ParseCache;
   /** Worker threads for large loads; default parseWorkerCount(), 0 = the calling thread only. */
   readonly parseWorkers?: number;
+  /**
+   * Each skill's recipes as soon as its files are read, before the load
+   * publishes (a search index can take them while the rest still parses).
+   */
+  readonly onSkillLoaded?: (recipes: readonly Recipe[]) => void;
 }
 
 function dirKey(rootIndex: number, dir: string): string {
@@ -138,6 +143,7 @@ export class IncrementalCatalog {
   private readonly store: PrivateStore;
   private readonly parseCache: ParseCache | undefined;
   private readonly parseWorkers: number;
+  private readonly onSkillLoaded: ((recipes: readonly Recipe[]) => void) | undefined;
   /** Skill directories per root, in discovery order. */
   private dirsByRoot = new Map<number, string[]>();
   private dirs = new Map<string, DirState>();
@@ -154,6 +160,7 @@ export class IncrementalCatalog {
     this.store = options.store;
     this.parseCache = options.parseCache;
     this.parseWorkers = options.parseWorkers ?? parseWorkerCount();
+    this.onSkillLoaded = options.onSkillLoaded;
   }
 
   /** Full load from disk. */
@@ -243,7 +250,9 @@ export class IncrementalCatalog {
       try {
         loaded = await mapLimit(toLoad, LOAD_CONCURRENCY, async (info) => {
           await pace();
-          return this.loadSkillFiles(info, this.skills.get(dirKey(info.rootIndex, info.dir)), parser);
+          const state = await this.loadSkillFiles(info, this.skills.get(dirKey(info.rootIndex, info.dir)), parser);
+          this.onSkillLoaded?.(state.loaded.recipes);
+          return state;
         });
       } finally {
         await parser.close();

@@ -53,6 +53,13 @@ export interface SearchEngine {
    */
   update(recipes: readonly Recipe[], revision: number): void;
   /**
+   * Indexes recipes a load has read but not yet published, so indexing
+   * overlaps the rest of the load (parsing on a worker thread). Only ids not
+   * served now are taken; searches see none of them before update() serves
+   * them, and update() indexes nothing twice.
+   */
+  warm(recipes: readonly Recipe[]): void;
+  /**
    * Ranked hits. Empty or blank `text`: every recipe passing the filters,
    * sorted by recipeId, score 0, mode "lexical". Mode is "hybrid" only when
    * the semantic side is ready and the query embedding succeeded.
@@ -99,6 +106,8 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   const lexical = new LexicalIndex();
   const semantic = options.provider ? new SemanticIndex(options.provider, options.cacheDir, logger) : null;
   let indexed = new Map<string, Indexed>();
+  /** The recipe object whose document the lexical index holds, by id (served or warmed). */
+  const lexicalHolds = new Map<string, Recipe>();
   // Catalog snapshots reuse the frozen Recipe objects of unchanged files, so a
   // reload only pays document building and hashing for what it replaced. The
   // content hash is computed only when a new object replaces an indexed one
@@ -191,17 +200,35 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
         const previous = indexed.get(recipe.recipeId);
         let built: SearchDocument | undefined;
         const doc = (): SearchDocument => (built ??= toDocument(recipe));
-        // Same object: unchanged. A recipe object seen before but not indexed
-        // now (a skill dropped and restored with its recipes kept) is indexed afresh.
-        if (previous === undefined) lexical.put(doc());
-        else if (previous.recipe !== recipe && hashOf(previous.recipe) !== hashOf(recipe, doc())) lexical.put(doc());
+        const held = lexicalHolds.get(recipe.recipeId);
+        // Same object as the index holds: nothing to do. Otherwise compare
+        // content with what was served (a reload that re-read an unchanged
+        // file); a recipe object seen before but not indexed now (a skill
+        // dropped and restored) is indexed afresh.
+        if (held !== recipe) {
+          if (previous === undefined || previous.recipe !== held || hashOf(previous.recipe) !== hashOf(recipe, doc())) lexical.put(doc());
+          lexicalHolds.set(recipe.recipeId, recipe);
+        }
         next.set(recipe.recipeId, previous?.recipe === recipe ? previous : { recipe });
         if (semantic) entries.set(recipe.recipeId, { id: recipe.recipeId, views: viewsOf(recipe, doc) });
       }
-      for (const id of indexed.keys()) if (!next.has(id)) lexical.remove(id);
+      for (const id of lexicalHolds.keys()) {
+        if (next.has(id)) continue;
+        lexical.remove(id);
+        lexicalHolds.delete(id);
+      }
       indexed = next;
       revision = rev;
       semantic?.setEntries(entries);
+    },
+
+    warm(recipes) {
+      if (closed) return;
+      for (const recipe of recipes) {
+        if (indexed.has(recipe.recipeId) || lexicalHolds.get(recipe.recipeId) === recipe) continue;
+        lexical.put(toDocument(recipe));
+        lexicalHolds.set(recipe.recipeId, recipe);
+      }
     },
 
     async search(query) {

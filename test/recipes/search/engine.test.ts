@@ -159,3 +159,46 @@ describe("similar", () => {
     expect(await e.similar("   ", { limit: 3 })).toEqual([]);
   });
 });
+
+describe("search engine: recipes warmed before a load publishes", () => {
+  const ids = async (e: ReturnType<typeof createSearchEngine>, text: string): Promise<string[]> =>
+    (await e.search({ text, limit: 10 })).hits.map((h) => h.recipe.recipeId);
+
+  it("answers exactly as an engine that only saw update(), with nothing warmed visible before it", async () => {
+    const warmed = createSearchEngine({ provider: null });
+    const plain = createSearchEngine({ provider: null });
+    warmed.warm(catalog.slice(0, 3));
+    expect(await ids(warmed, "bevel edges")).toEqual([]);
+    warmed.warm(catalog.slice(3));
+    warmed.update(catalog, 1);
+    plain.update(catalog, 1);
+    for (const q of ["bevel edges", "extrud", "scatter points", "export normals", "rig checklist"]) {
+      expect(await warmed.search({ text: q, limit: 10 }), q).toEqual(await plain.search({ text: q, limit: 10 }));
+    }
+  });
+
+  it("does not let a reload's warmed copy of a served recipe change answers before it is published", async () => {
+    const e = createSearchEngine({ provider: null });
+    e.update(catalog, 1);
+    const renamed = yaml("mesh-ops", "bevel_edges", "Chamfer corners with a zebra pattern", [{ tool: "mesh_ops__bevel_edges", arguments: {} }]);
+    e.warm([renamed]);
+    expect(await ids(e, "zebra")).toEqual([]);
+    expect(await ids(e, "round off hard edges")).toContain("mesh-ops/bevel_edges");
+    e.update([renamed, ...catalog.slice(1)], 2);
+    expect(await ids(e, "zebra")).toEqual(["mesh-ops/bevel_edges"]);
+  });
+
+  it("drops warmed recipes a load never published at the next update", async () => {
+    const e = createSearchEngine({ provider: null });
+    const orphan = md("ghost-skill", "Haunted walkthrough", "A spectral quokka walkthrough");
+    e.warm([orphan]);
+    e.update(catalog, 1);
+    expect(await ids(e, "quokka")).toEqual([]);
+    // Published later as a new object: indexed afresh, found.
+    const again = md("ghost-skill", "Haunted walkthrough", "A spectral quokka walkthrough");
+    e.update([...catalog, again], 2);
+    expect(await ids(e, "quokka")).toEqual(["ghost-skill/Haunted walkthrough"]);
+    e.update(catalog, 3);
+    expect(await ids(e, "quokka")).toEqual([]);
+  });
+});
