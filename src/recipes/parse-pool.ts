@@ -1,9 +1,9 @@
 /**
  * Parses YAML packs on worker threads during a large load. A cold start of
  * 20,000 recipes spends most of its time parsing YAML and compiling schemas,
- * all of it pure CPU work on one file at a time: the calling thread and the
- * workers each take the next file, so every core parses. Small reloads parse
- * in the calling thread (a worker costs ~50 ms to start).
+ * all of it pure CPU work on one file at a time: the workers take it while
+ * the calling thread reads files, builds recipes and indexes them. Small
+ * reloads parse in the calling thread (a worker costs ~50 ms to start).
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
