@@ -49,6 +49,20 @@ for (let c = 0; c <= 0x20; c++) PLAIN_CLASS[c] = SPECIAL;
 PLAIN_CLASS[0x3a] = PLAIN_CLASS[0x23] = SPECIAL;
 for (const c of [0x2c, 0x5b, 0x5d, 0x7b, 0x7d]) PLAIN_CLASS[c] = FLOW_INDICATOR;
 
+/** Slots of the per-document plain-key cache (a power of two). */
+const KEY_SLOTS = 512;
+/** Longer keys are sliced every time: they rarely repeat. */
+const MAX_CACHED_KEY = 48;
+/** Documents shorter than this repeat too few keys to pay for the cache. */
+const MIN_CACHED_TEXT = 4096;
+
+/** The string-table copy of `s` (what a property key becomes), so later uses skip the lookup. */
+function internalized(s: string): string {
+  const probe: Record<string, true> = {};
+  probe[s] = true;
+  return Object.keys(probe)[0]!;
+}
+
 export function isFlowIndicator(c: number): boolean {
   return c === COMMA || c === LBRACKET || c === RBRACKET || c === LBRACE || c === RBRACE;
 }
@@ -75,9 +89,40 @@ export class Cursor {
     this.len = src.length;
   }
 
+  /**
+   * Plain keys met in this document, by a hash of their text: a pack repeats
+   * the same few dozen keys in every entry, and handing back one internalized
+   * string spares each repeat a slice and a string-table lookup.
+   */
+  private keyText: Array<string | undefined> | null = null;
+  private keyValue: string[] | null = null;
+
   /** The object key the plain key text `src[start, end)` stands for. */
   protected plainKeyAt(start: number, end: number): string {
-    return plainKey(this.src.slice(start, end));
+    const src = this.src;
+    const n = end - start;
+    // Short documents (frontmatter) would spend more on the cache than it saves.
+    if (n > MAX_CACHED_KEY || this.len < MIN_CACHED_TEXT) return plainKey(src.slice(start, end));
+    const keyText = (this.keyText ??= new Array<string | undefined>(KEY_SLOTS));
+    const keyValue = (this.keyValue ??= new Array<string>(KEY_SLOTS));
+    // Length, both ends, the middle and the second character: few collisions among real keys.
+    const slot =
+      ((n * 31 + src.charCodeAt(start)) * 31 +
+        src.charCodeAt(end - 1) * 7 +
+        src.charCodeAt(start + (n >> 1)) * 13 +
+        src.charCodeAt(start + (1 % n)) * 17) &
+      (KEY_SLOTS - 1);
+    const text = keyText[slot];
+    if (text !== undefined && text.length === n) {
+      let i = 0;
+      while (i < n && text.charCodeAt(i) === src.charCodeAt(start + i)) i++;
+      if (i === n) return keyValue[slot]!;
+    }
+    const raw = src.slice(start, end);
+    const key = internalized(plainKey(raw));
+    keyText[slot] = raw;
+    keyValue[slot] = key;
+    return key;
   }
 
   protected enter(): void {
