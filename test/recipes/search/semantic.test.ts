@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createSearchEngine } from "../../../src/recipes/search/engine.js";
+import { embeddingViews, toDocument } from "../../../src/recipes/search/document.js";
 import { createHashingProvider } from "../../../src/recipes/search/embeddings/hashing.js";
 import type { Recipe } from "../../../src/recipes/types.js";
 import { md, yaml } from "./fixtures.js";
@@ -260,6 +261,32 @@ describe("multi-view embeddings", () => {
     expect(all[0]![1]).toBeGreaterThan(0.99);
     // The blended text alone (the primary view) prefers the short body.
     expect((await ranked("primary"))[0]![0]).toBe("mesh/Chamfer");
+  });
+
+  it.each([256, 257])("scores exact cosines (to half precision) with %d dimensions, whichever way rows are read", async (dimension) => {
+    const provider = createHashingProvider({ dimension });
+    const engine = createSearchEngine({ provider, ranking: "semantic" });
+    const docs = Array.from({ length: 30 }, (_, i) => md("s", `Doc ${i}`, `alpha${i % 5} beta${i % 3} gamma${i}`));
+    engine.update(docs, 1);
+    await engine.whenSemanticReady();
+    const query = "alpha2 beta1 gamma17";
+    const [q] = await provider.embed([query]);
+    const views = await provider.embed(docs.flatMap((d) => embeddingViews(toDocument(d))));
+    // Best view per document, computed here in float64 from the provider's vectors.
+    let k = 0;
+    const expected = docs.map((d) => {
+      let best = -Infinity;
+      for (const _ of embeddingViews(toDocument(d))) {
+        const v = views[k++]!;
+        best = Math.max(best, v.reduce((sum, x, i) => sum + x * q![i]!, 0));
+      }
+      return { id: d.recipeId, score: Math.max(0, best) };
+    });
+    expected.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+    const answer = await engine.search({ text: query, limit: 5 });
+    expect(answer.hits.map((h) => h.recipe.recipeId)).toEqual(expected.slice(0, 5).map((e) => e.id));
+    answer.hits.forEach((h, i) => expect(Math.abs(h.score - expected[i]!.score)).toBeLessThan(2e-3));
+    await engine.close();
   });
 
   it("a changed description re-embeds both views; an unchanged recipe nothing", async () => {

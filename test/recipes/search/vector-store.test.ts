@@ -56,6 +56,19 @@ describe("VectorStore", () => {
     expect(() => new VectorStore(2, [hash(1), hash(2), hash(3)], data)).toThrow(/shorter/);
   });
 
+  it("offers its rows as 32-bit words only when every row starts on a word", () => {
+    const even = VectorStore.from([[hash(1), vec(1)], [hash(2), vec(2)]]);
+    const words = even.words!;
+    expect(words).not.toBeNull();
+    expect(words[2]! & 0xffff).toBe(even.matrix[4]);
+    expect(words[2]! >>> 16).toBe(even.matrix[5]);
+    even.add(hash(3), vec(3));
+    expect(even.words).toBe(even.words); // one view per array
+    expect(VectorStore.from([[hash(1), vec(1, 3)]]).words).toBeNull();
+    const odd = new Uint16Array(9);
+    expect(new VectorStore(4, [hash(1), hash(2)], odd.subarray(1)).words).toBeNull();
+  });
+
   it("from() builds a store and refuses mixed lengths", () => {
     expect(VectorStore.from([[hash(1), vec(1)]]).size).toBe(1);
     expect(() => VectorStore.from([[hash(1), vec(1)], [hash(2), vec(2, 3)]])).toThrow();
