@@ -58,9 +58,11 @@ const MIN_CACHED_TEXT = 4096;
 
 /** The string-table copy of `s` (what a property key becomes), so later uses skip the lookup. */
 function internalized(s: string): string {
-  const probe: Record<string, true> = {};
+  // No prototype, so `__proto__` is an ordinary key here too.
+  const probe = Object.create(null) as Record<string, true>;
   probe[s] = true;
-  return Object.keys(probe)[0]!;
+  const key = Object.keys(probe)[0];
+  return key === s ? key : s;
 }
 
 export function isFlowIndicator(c: number): boolean {

@@ -87,6 +87,20 @@ describe("parseYamlSubset answers like the yaml package", () => {
     expectAgreement(text);
   });
 
+  it("regression: keys read through the key cache of large documents (__proto__, typed, colliding keys)", () => {
+    // Typed keys become strings ("1000", "2.5", "31", "true", ""); none collide within an entry.
+    const keys = (i: number): string[] => ["__proto__", `${i + 1000}`, `${i}.5`, "0x1F", "true", "~", "-0", "name", "type", "tags", "tool", "toString", "a", "b", "ab", "ba"];
+    let text = "";
+    for (let i = 0; i < 200; i++) {
+      text += keys(i).map((k, j) => `${j === 0 ? "- " : "  "}${k}: ${j}`).join("\n") + "\n";
+      text += `  nested: {${keys(i).slice(7).map((k) => `${k}: x`).join(", ")}}\n`;
+    }
+    expect(text.length).toBeGreaterThan(4096);
+    const data = expectAgreement(text) as Array<Record<string, unknown>>;
+    expect(Object.hasOwn(data[0]!, "__proto__")).toBe(true);
+    expect(Object.getPrototypeOf(data[5]!)).toBe(Object.prototype);
+  });
+
   it("keeps YAML 1.2 core types where js-yaml diverges", () => {
     const data = expectAgreement("a: 1_000\nb: 0b11\nc: 0x_1F\nd: +.5\ne: -.5\n");
     expect(data).toStrictEqual({ a: "1_000", b: "0b11", c: "0x_1F", d: 0.5, e: -0.5 });
