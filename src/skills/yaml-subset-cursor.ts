@@ -3,7 +3,8 @@
  * indentation, comments, plain and quoted scalars, all by char code. Every
  * method either consumes what the subset allows or leaves it via outside().
  */
-import { hexEscape, outside, plainKey, simpleEscape } from "./yaml-subset-scalars.js";
+import { PlainKeys } from "./yaml-subset-keys.js";
+import { hexEscape, outside, simpleEscape } from "./yaml-subset-scalars.js";
 
 export const TAB = 0x09;
 export const LF = 0x0a;
@@ -49,22 +50,6 @@ for (let c = 0; c <= 0x20; c++) PLAIN_CLASS[c] = SPECIAL;
 PLAIN_CLASS[0x3a] = PLAIN_CLASS[0x23] = SPECIAL;
 for (const c of [0x2c, 0x5b, 0x5d, 0x7b, 0x7d]) PLAIN_CLASS[c] = FLOW_INDICATOR;
 
-/** Slots of the per-document plain-key cache (a power of two). */
-const KEY_SLOTS = 512;
-/** Longer keys are sliced every time: they rarely repeat. */
-const MAX_CACHED_KEY = 48;
-/** Documents shorter than this repeat too few keys to pay for the cache. */
-const MIN_CACHED_TEXT = 4096;
-
-/** The string-table copy of `s` (what a property key becomes), so later uses skip the lookup. */
-function internalized(s: string): string {
-  // No prototype, so `__proto__` is an ordinary key here too.
-  const probe = Object.create(null) as Record<string, true>;
-  probe[s] = true;
-  const key = Object.keys(probe)[0];
-  return key === s ? key : s;
-}
-
 export function isFlowIndicator(c: number): boolean {
   return c === COMMA || c === LBRACKET || c === RBRACKET || c === LBRACE || c === RBRACE;
 }
@@ -86,45 +71,17 @@ export class Cursor {
   /** How the last scanPlain ended. */
   protected stop: Stop = Stop.Eol;
   protected depth = 0;
+  private readonly keys: PlainKeys;
+
   constructor(src: string) {
     this.src = src;
     this.len = src.length;
+    this.keys = new PlainKeys(src);
   }
-
-  /**
-   * Plain keys met in this document, by a hash of their text: a pack repeats
-   * the same few dozen keys in every entry, and handing back one internalized
-   * string spares each repeat a slice and a string-table lookup.
-   */
-  private keyText: Array<string | undefined> | null = null;
-  private keyValue: string[] | null = null;
 
   /** The object key the plain key text `src[start, end)` stands for. */
   protected plainKeyAt(start: number, end: number): string {
-    const src = this.src;
-    const n = end - start;
-    // Short documents (frontmatter) would spend more on the cache than it saves.
-    if (n > MAX_CACHED_KEY || this.len < MIN_CACHED_TEXT) return plainKey(src.slice(start, end));
-    const keyText = (this.keyText ??= new Array<string | undefined>(KEY_SLOTS));
-    const keyValue = (this.keyValue ??= new Array<string>(KEY_SLOTS));
-    // Length, both ends, the middle and the second character: few collisions among real keys.
-    const slot =
-      ((n * 31 + src.charCodeAt(start)) * 31 +
-        src.charCodeAt(end - 1) * 7 +
-        src.charCodeAt(start + (n >> 1)) * 13 +
-        src.charCodeAt(start + (1 % n)) * 17) &
-      (KEY_SLOTS - 1);
-    const text = keyText[slot];
-    if (text !== undefined && text.length === n) {
-      let i = 0;
-      while (i < n && text.charCodeAt(i) === src.charCodeAt(start + i)) i++;
-      if (i === n) return keyValue[slot]!;
-    }
-    const raw = src.slice(start, end);
-    const key = internalized(plainKey(raw));
-    keyText[slot] = raw;
-    keyValue[slot] = key;
-    return key;
+    return this.keys.at(start, end);
   }
 
   protected enter(): void {
