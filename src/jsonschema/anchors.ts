@@ -45,14 +45,17 @@ export function collectAnchors(root: unknown): AnchorResult {
   return { ok: true, anchors };
 }
 
+function dynamicRefused(k: string, pointer: string): SchemaError {
+  return schemaFault("dynamic_ref_unsupported", `${k} is not supported`, `${pointer}/${k}`);
+}
+
 /** Keywords that decide whether this schema can be evaluated here at all (SPEC §7). */
 export function refusedCoreKeyword(schema: Readonly<Record<string, unknown>>, pointer: string): SchemaError | null {
   if (Object.hasOwn(schema, "$id")) {
     return schemaFault("id_unsupported", "$id is not supported: schemas are single, anonymous documents", `${pointer}/$id`);
   }
-  for (const k of ["$dynamicRef", "$dynamicAnchor"]) {
-    if (Object.hasOwn(schema, k)) return schemaFault("dynamic_ref_unsupported", `${k} is not supported`, `${pointer}/${k}`);
-  }
+  if (Object.hasOwn(schema, "$dynamicRef")) return dynamicRefused("$dynamicRef", pointer);
+  if (Object.hasOwn(schema, "$dynamicAnchor")) return dynamicRefused("$dynamicAnchor", pointer);
   const dialect = Object.hasOwn(schema, "$schema") ? schema.$schema : undefined;
   if (dialect !== undefined && (typeof dialect !== "string" || !DIALECTS.has(dialect))) {
     return schemaFault("unsupported_dialect", "Only Draft 2020-12 schemas are supported", `${pointer}/$schema`);

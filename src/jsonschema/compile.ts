@@ -3,6 +3,12 @@
  * position (refs resolved to compiled nodes), then a check for ref cycles that make no
  * progress on the instance. Each call builds its own context; nothing is shared between
  * compiled schemas.
+ *
+ * `checkSchema` runs this same walk in check-only mode: every position is visited in the
+ * same order and every keyword compiler validates its operands and visits its subschemas
+ * exactly as when compiling, then returns before building anything (see
+ * KeywordContext.checkOnly). The first fault found is therefore the one compiling reports,
+ * by construction rather than by a second copy of the rules.
  */
 import type { CompileOptions, CompileResult, SchemaError, SchemaErrorCode } from "./types.js";
 import type { Check, CompiledKeyword, KeywordContext, SchemaNode } from "./context.js";
@@ -23,7 +29,7 @@ import {
 import { compileItems } from "./keywords/items.js";
 import { compileProperties } from "./keywords/properties.js";
 import { compileUnevaluatedItems, compileUnevaluatedProperties } from "./keywords/unevaluated.js";
-import { parsePointer } from "./pointer.js";
+import { escapeToken, parsePointer } from "./pointer.js";
 import { compileRegex } from "./regex.js";
 import { createValidator } from "./validator.js";
 
@@ -35,9 +41,13 @@ interface CompileContext {
   /** In-place edges (same instance location) between schema pointers, for cycle detection. */
   readonly edges: Map<string, string[]>;
   /** Ref targets waiting to be compiled: deferred so long ref chains do not recurse. */
-  readonly pending: Array<readonly [unknown, SchemaNode]>;
+  readonly pending: Array<readonly [unknown, string, SchemaNode]>;
+  /** Only the verdict is wanted: nodes stay the shared placeholder, nothing is assembled. */
+  readonly checkOnly: boolean;
   error: SchemaError | null;
 }
+
+type GraphResult = { readonly ok: true; readonly root: SchemaNode } | { readonly ok: false; readonly error: SchemaError };
 
 export function compileSchema(schema: unknown, options?: CompileOptions): CompileResult {
   const maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH;
@@ -47,11 +57,22 @@ export function compileSchema(schema: unknown, options?: CompileOptions): Compil
   return { ok: true, validator: createValidator(compiled.root, { maxDepth, maxNodes, allErrors: options?.allErrors ?? true }) };
 }
 
+/**
+ * The verdict compileSchema would give, without building a validator: null when it
+ * compiles, else the very error compileSchema reports (the first fault, same order of
+ * discovery). For callers that only need to know whether a schema is usable.
+ */
+export function checkSchema(schema: unknown, options?: CompileOptions): SchemaError | null {
+  const checked = walkSchema(schema, options, true);
+  return checked.ok ? null : checked.error;
+}
+
 /** The compiled node graph behind a validator (also what tests of the analyses read). */
-export function compileGraph(
-  schema: unknown,
-  options?: CompileOptions,
-): { readonly ok: true; readonly root: SchemaNode } | { readonly ok: false; readonly error: SchemaError } {
+export function compileGraph(schema: unknown, options?: CompileOptions): GraphResult {
+  return walkSchema(schema, options, false);
+}
+
+function walkSchema(schema: unknown, options: CompileOptions | undefined, checkOnly: boolean): GraphResult {
   const maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH;
   const maxNodes = options?.maxNodes ?? DEFAULT_MAX_NODES;
   const maxBytes = options?.maxBytes ?? DEFAULT_MAX_BYTES;
@@ -63,7 +84,7 @@ export function compileGraph(
   if (fault === "too_large") return refuse("too_large", `Schema is larger than ${maxBytes} bytes of JSON`, "");
 
   // Without any key it could report, the anchor walk finds nothing and refuses nothing.
-  const anchors: AnchorResult = special ? collectAnchors(schema) : { ok: true, anchors: new Map() };
+  const anchors: AnchorResult = special ? collectAnchors(schema) : NO_ANCHORS;
   if (!anchors.ok) return { ok: false, error: anchors.error };
 
   const cc: CompileContext = {
@@ -73,12 +94,13 @@ export function compileGraph(
     regexes: new Map(),
     edges: new Map(),
     pending: [],
+    checkOnly,
     error: null,
   };
   const root = compileNode(cc, schema, "");
   while (cc.error === null && cc.pending.length > 0) {
-    const [value, node] = cc.pending.pop()!;
-    compileInto(cc, value, node);
+    const [value, pointer, node] = cc.pending.pop()!;
+    compileInto(cc, value, pointer, node);
   }
   if (cc.error !== null) return { ok: false, error: cc.error };
 
@@ -100,27 +122,43 @@ function fail(cc: CompileContext, code: SchemaErrorCode, message: string, pointe
 
 const ALWAYS: Check = () => true;
 
-/** keyword → indices of the KEYWORD_TABLE entries it switches on (read-only after load). */
-const ENTRIES_BY_KEYWORD: ReadonlyMap<string, readonly number[]> = (() => {
-  const map = new Map<string, number[]>();
+/** Shared by every schema without anchors; only ever read (ReadonlyMap). */
+const NO_ANCHORS: AnchorResult = Object.freeze({ ok: true, anchors: new Map<string, string>() });
+
+/**
+ * What check-only mode hands out for every subschema and ref target: keyword compilers
+ * return before reading it, and it is never assembled or mutated.
+ */
+const CHECKED: SchemaNode = Object.freeze({ validate: ALWAYS, pointer: "", keywords: null, rejectsAll: false, cover: undefined, leaf: null });
+
+function newNode(cc: CompileContext, pointer: string): SchemaNode {
+  if (cc.checkOnly) return CHECKED;
+  return { validate: ALWAYS, pointer, keywords: null, rejectsAll: false, cover: undefined, leaf: null };
+}
+
+/** Bit of KEYWORD_MASKS set for the in-place applicators; the table's entries use bits 0-29. */
+const IN_PLACE_BIT = 1 << 30;
+
+/**
+ * keyword → bit e set for each KEYWORD_TABLE entry e it switches on, plus IN_PLACE_BIT
+ * (read-only after load). A bit mask, so marking a schema's keywords allocates nothing.
+ */
+const KEYWORD_MASKS: ReadonlyMap<string, number> = (() => {
+  if (KEYWORD_TABLE.length > 30) throw new Error("KEYWORD_TABLE outgrew its bit mask");
+  const map = new Map<string, number>();
   KEYWORD_TABLE.forEach((entry, i) => {
-    for (const k of entry.keywords) {
-      const list = map.get(k);
-      if (list === undefined) map.set(k, [i]);
-      else list.push(i);
-    }
+    for (const k of entry.keywords) map.set(k, (map.get(k) ?? 0) | (1 << i));
   });
+  for (const k of IN_PLACE_APPLICATORS) map.set(k, (map.get(k) ?? 0) | IN_PLACE_BIT);
   return map;
 })();
-
-const IN_PLACE: ReadonlySet<string> = new Set(IN_PLACE_APPLICATORS);
 
 function compileNode(cc: CompileContext, value: unknown, pointer: string): SchemaNode {
   const cached = cc.nodes.get(pointer);
   if (cached !== undefined) return cached;
-  const node: SchemaNode = { validate: ALWAYS, pointer, keywords: null, rejectsAll: false, cover: undefined, leaf: null };
+  const node = newNode(cc, pointer);
   cc.nodes.set(pointer, node);
-  compileInto(cc, value, node);
+  compileInto(cc, value, pointer, node);
   return node;
 }
 
@@ -128,18 +166,18 @@ function compileNode(cc: CompileContext, value: unknown, pointer: string): Schem
 function deferNode(cc: CompileContext, value: unknown, pointer: string): SchemaNode {
   const cached = cc.nodes.get(pointer);
   if (cached !== undefined) return cached;
-  const node: SchemaNode = { validate: ALWAYS, pointer, keywords: null, rejectsAll: false, cover: undefined, leaf: null };
+  const node = newNode(cc, pointer);
   cc.nodes.set(pointer, node);
-  cc.pending.push([value, node]);
+  cc.pending.push([value, pointer, node]);
   return node;
 }
 
-function compileInto(cc: CompileContext, value: unknown, node: SchemaNode): SchemaNode {
-  const pointer = node.pointer;
+function compileInto(cc: CompileContext, value: unknown, pointer: string, node: SchemaNode): SchemaNode {
   if (cc.error !== null) return node;
 
   if (value === true) return node;
   if (value === false) {
+    if (cc.checkOnly) return node;
     node.rejectsAll = true;
     node.validate = (_inst, st, _ev, path) => {
       if (st.collect) pushError(st, path, pointer, "false", "No value is allowed here");
@@ -155,20 +193,16 @@ function compileInto(cc: CompileContext, value: unknown, node: SchemaNode): Sche
 
   const kc = new NodeContext(cc, value, pointer);
   // One pass over the schema's own keys marks the table entries it uses.
-  const present = new Uint8Array(KEYWORD_TABLE.length);
-  let hasInPlace = false;
-  for (const k in value) {
-    const entries = ENTRIES_BY_KEYWORD.get(k);
-    if (entries !== undefined) for (const e of entries) present[e] = 1;
-    if (IN_PLACE.has(k)) hasInPlace = true;
-  }
+  let present = 0;
+  for (const k in value) present |= KEYWORD_MASKS.get(k) ?? 0;
+  const hasInPlace = (present & IN_PLACE_BIT) !== 0;
   const staticProps = !hasInPlace && Object.hasOwn(value, "unevaluatedProperties") && !Object.hasOwn(value, "additionalProperties");
   const staticItems =
     !hasInPlace && Object.hasOwn(value, "unevaluatedItems") && !Object.hasOwn(value, "items") && !Object.hasOwn(value, "contains");
   const compiled: CompiledKeyword[] = [];
   for (let e = 0; e < KEYWORD_TABLE.length; e++) {
     const entry = KEYWORD_TABLE[e]!;
-    if (present[e] === 0) {
+    if ((present & (1 << e)) === 0) {
       // The static variants also run when only the unevaluated keyword is present.
       if (!(staticProps && entry.compile === compileProperties) && !(staticItems && entry.compile === compileItems)) continue;
     }
@@ -190,16 +224,13 @@ function compileInto(cc: CompileContext, value: unknown, node: SchemaNode): Sche
   const defs = own(value, "$defs");
   if (defs !== undefined) {
     if (!isPlainObject(defs)) fail(cc, "malformed", "$defs must be an object", `${pointer}/$defs`);
-    else for (const k of Object.keys(defs)) compileNode(cc, defs[k], `${pointer}/$defs/${escapeKey(k)}`);
+    else for (const k of Object.keys(defs)) compileNode(cc, defs[k], `${pointer}/$defs/${escapeToken(k)}`);
   }
+  if (cc.checkOnly) return node;
   node.validate = assembleNode(compiled);
   node.keywords = compiled;
   node.leaf = leafOf(compiled);
   return node;
-}
-
-function escapeKey(k: string): string {
-  return k.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
 function checkCoreKeywords(cc: CompileContext, schema: Record<string, unknown>, pointer: string): boolean {
@@ -248,7 +279,7 @@ function resolveRef(cc: CompileContext, from: string, ref: string, loc: string):
       return null;
     }
   }
-  const canonical = (tokens ?? []).map((t) => `/${escapeKey(t)}`).join("");
+  const canonical = (tokens ?? []).map((t) => `/${escapeToken(t)}`).join("");
   addEdge(cc, from, canonical);
   return deferNode(cc, value, canonical);
 }
@@ -260,6 +291,10 @@ class NodeContext implements KeywordContext {
     readonly schema: Readonly<Record<string, unknown>>,
     readonly at: string,
   ) {}
+
+  get checkOnly(): boolean {
+    return this.cc.checkOnly;
+  }
 
   sub(value: unknown, pointer: string, inPlace: boolean): SchemaNode {
     if (inPlace) addEdge(this.cc, this.at, pointer);

@@ -170,6 +170,13 @@ export interface KeywordContext {
   readonly schema: Readonly<Record<string, unknown>>;
   /** Pointer of the schema object holding the keyword. */
   readonly at: string;
+  /**
+   * Only the verdict is wanted (checkSchema). A compiler then returns null right after its
+   * last call to fail, sub, ref or regex, having made exactly the calls it makes when
+   * compiling, in the same order; before that point it must not read the nodes sub and
+   * ref return (they are a shared placeholder) nor depend on this flag.
+   */
+  readonly checkOnly: boolean;
   /** Compiles a subschema found at `pointer` (an in-place applicator passes inPlace=true). */
   sub(value: unknown, pointer: string, inPlace: boolean): SchemaNode;
   /** Resolves and compiles a same-document `$ref`; null after reporting a failure. */

@@ -4,6 +4,7 @@
  * would never terminate. Iterative DFS: a ref chain may be thousands of links long.
  */
 export function findCycle(edges: ReadonlyMap<string, readonly string[]>): string | null {
+  if (edges.size === 0) return null;
   const state = new Map<string, 1 | 2>(); // 1 = on the current path, 2 = done
   for (const start of edges.keys()) {
     if (state.has(start)) continue;

@@ -1,8 +1,10 @@
 /**
  * Public entry of the project's Draft 2020-12 validator (SPEC §7).
  * Compile once, validate many times; errors are data and never echo instance values.
+ * `checkSchema` gives compileSchema's verdict alone, for callers that only need to know
+ * whether a schema is usable (loading a catalog) and compile lazily on first use.
  */
-import { compileSchema } from "./compile.js";
+import { checkSchema, compileSchema } from "./compile.js";
 import { renderErrors, instancePathToDollar } from "./render.js";
 
 export type {
@@ -15,7 +17,7 @@ export type {
   Validator,
 } from "./types.js";
 
-export { compileSchema, renderErrors, instancePathToDollar };
+export { checkSchema, compileSchema, renderErrors, instancePathToDollar };
 
 /** What the recipe helper reads: either spelling of the inputs schema field. */
 export type RecipeWithInputsSchema = { inputs_schema?: unknown } | { inputsSchema?: unknown };

@@ -8,6 +8,7 @@ export const compileArrayBounds: KeywordCompiler = (kc) => {
   const min = readNonNegativeInteger(kc, "minItems");
   const max = readNonNegativeInteger(kc, "maxItems");
   if (min === null || max === null || (min === undefined && max === undefined)) return null;
+  if (kc.checkOnly) return null;
   const lo = min ?? 0;
   const hi = max ?? Infinity;
   const at = kc.at;

@@ -15,7 +15,7 @@ function branches(kc: Parameters<KeywordCompiler>[0], keyword: string): SchemaNo
 
 export const compileAllOf: KeywordCompiler = (kc) => {
   const nodes = branches(kc, "allOf");
-  if (nodes === null) return null;
+  if (nodes === null || kc.checkOnly) return null;
   // A failing branch fails this schema, so annotations can flow straight into `ev`.
   const check: Check = (inst, st, ev, path) => {
     let ok = true;
@@ -32,7 +32,7 @@ export const compileAllOf: KeywordCompiler = (kc) => {
 
 export const compileAnyOf: KeywordCompiler = (kc) => {
   const nodes = branches(kc, "anyOf");
-  if (nodes === null) return null;
+  if (nodes === null || kc.checkOnly) return null;
   const loc = `${kc.at}/anyOf`;
   const tagged = findDiscriminator(own(kc.schema, "anyOf") as unknown[]);
   const check: Check = (inst, st, ev, path) => {
@@ -67,7 +67,7 @@ export const compileAnyOf: KeywordCompiler = (kc) => {
 
 export const compileOneOf: KeywordCompiler = (kc) => {
   const nodes = branches(kc, "oneOf");
-  if (nodes === null) return null;
+  if (nodes === null || kc.checkOnly) return null;
   const loc = `${kc.at}/oneOf`;
   // With a tag, every branch but the one it names fails, so the count is that branch's 0 or 1.
   const tagged = findDiscriminator(own(kc.schema, "oneOf") as unknown[]);
@@ -118,6 +118,7 @@ export const compileNot: KeywordCompiler = (kc) => {
   const value = own(kc.schema, "not");
   if (value === undefined) return null;
   const node = kc.sub(value, `${kc.at}/not`, true);
+  if (kc.checkOnly) return null;
   const loc = `${kc.at}/not`;
   const check: Check = (inst, st, _ev, path) => {
     const saved = quiet(st);

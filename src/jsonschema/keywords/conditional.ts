@@ -10,6 +10,7 @@ export const compileConditional: KeywordCompiler = (kc) => {
   const elseNode = elseValue === undefined ? null : kc.sub(elseValue, `${kc.at}/else`, ifValue !== undefined);
   if (ifValue === undefined) return null;
   const ifNode = kc.sub(ifValue, `${kc.at}/if`, true);
+  if (kc.checkOnly) return null;
   const check: Check = (inst, st, ev, path) => {
     const saved = quiet(st);
     const sub = ev === null ? null : newAnnotations();

@@ -10,6 +10,7 @@ export const compileContains: KeywordCompiler = (kc) => {
   const value = own(kc.schema, "contains");
   if (value === undefined) return null;
   const node = kc.sub(value, `${kc.at}/contains`, false);
+  if (kc.checkOnly) return null;
   const lo = min ?? 1;
   const hi = max ?? Infinity;
   const minLoc = `${kc.at}/${min === undefined ? "contains" : "minContains"}`;

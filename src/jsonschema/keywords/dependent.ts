@@ -8,17 +8,16 @@ export const compileDependentRequired: KeywordCompiler = (kc) => {
   const map = readSchemaMap(kc, "dependentRequired");
   if (map === null || map === undefined) return null;
   const loc = `${kc.at}/dependentRequired`;
-  const triggers: string[] = [];
-  const needs: string[][] = [];
-  for (const key of Object.keys(map)) {
+  const triggers = Object.keys(map);
+  for (const key of triggers) {
     const list = map[key];
     if (!Array.isArray(list) || !list.every((k) => typeof k === "string")) {
       kc.fail("malformed", "dependentRequired values must be arrays of strings", `${loc}/${escapeToken(key)}`);
       return null;
     }
-    triggers.push(key);
-    needs.push([...new Set(list as string[])]);
   }
+  if (kc.checkOnly) return null;
+  const needs = triggers.map((key) => [...new Set(map[key] as string[])]);
   const check: Check = (inst, st, _ev, path) => {
     const o = inst as Record<string, unknown>;
     let ok = true;
@@ -42,6 +41,7 @@ export const compileDependentSchemas: KeywordCompiler = (kc) => {
   if (map === null || map === undefined) return null;
   const triggers = Object.keys(map);
   const nodes: SchemaNode[] = triggers.map((k) => kc.sub(map[k], `${kc.at}/dependentSchemas/${escapeToken(k)}`, true));
+  if (kc.checkOnly) return null;
   const check: Check = (inst, st, ev, path) => {
     const o = inst as Record<string, unknown>;
     let ok = true;

@@ -19,6 +19,7 @@ export const compileEnum: KeywordCompiler = (kc) => {
     kc.fail("malformed", "enum must be an array", loc);
     return null;
   }
+  if (kc.checkOnly) return null;
   const scalars = new Set<unknown>();
   const composites = new Set<string>();
   for (const v of values) {
@@ -41,7 +42,7 @@ export const compileEnum: KeywordCompiler = (kc) => {
 };
 
 export const compileConst: KeywordCompiler = (kc) => {
-  if (!Object.hasOwn(kc.schema, "const")) return null;
+  if (!Object.hasOwn(kc.schema, "const") || kc.checkOnly) return null;
   const expected = own(kc.schema, "const");
   const loc = `${kc.at}/const`;
   const composite = typeof expected === "object" && expected !== null;

@@ -44,6 +44,7 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
       itemsName = "unevaluatedItems";
     }
     const items = itemsValue === undefined ? null : kc.sub(itemsValue, itemsLoc, false);
+    if (kc.checkOnly) return null;
     if (prefix.length === 0 && items === null) return null;
     const forbidRest = itemsValue === false;
     const n = prefix.length;

@@ -12,6 +12,7 @@ export const compileMultipleOf: KeywordCompiler = (kc) => {
     kc.fail("malformed", "multipleOf must be greater than 0", loc);
     return null;
   }
+  if (kc.checkOnly) return null;
   const decimal = toDecimal(divisor);
   const message = `Expected a multiple of ${divisor}`;
   // A quick exact yes for common decimals (0.001, 0.25, 5); every no is confirmed exactly.

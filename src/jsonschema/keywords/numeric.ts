@@ -14,6 +14,7 @@ export const compileNumericBounds: KeywordCompiler = (kc) => {
   const exMax = readNumber(kc, "exclusiveMaximum");
   if (min === null || max === null || exMin === null || exMax === null) return null;
   if (min === undefined && max === undefined && exMin === undefined && exMax === undefined) return null;
+  if (kc.checkOnly) return null;
   const lo = min ?? -Infinity;
   const hi = max ?? Infinity;
   const xlo = exMin ?? -Infinity;

@@ -9,6 +9,7 @@ export const compileObjectBounds: KeywordCompiler = (kc) => {
   const min = readNonNegativeInteger(kc, "minProperties");
   const max = readNonNegativeInteger(kc, "maxProperties");
   if (min === null || max === null || (min === undefined && max === undefined)) return null;
+  if (kc.checkOnly) return null;
   const lo = min ?? 0;
   const hi = max ?? Infinity;
   const at = kc.at;

@@ -7,7 +7,7 @@ export const compilePattern: KeywordCompiler = (kc) => {
   if (source === undefined) return null;
   const loc = `${kc.at}/pattern`;
   const re = kc.regex(source, loc);
-  if (re === null) return null;
+  if (re === null || kc.checkOnly) return null;
   const message = `Expected a string matching the pattern ${JSON.stringify(source)}`;
   const check: Check = (inst, st, _ev, path) => {
     if (re.test(inst as string)) return true;

@@ -51,8 +51,6 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
 
     const keys = Object.keys(props ?? {});
     const nodes: SchemaNode[] = keys.map((k) => kc.sub(props![k], `${kc.at}/properties/${escapeToken(k)}`, false));
-    const indexOf = new Map<string, number>();
-    keys.forEach((k, i) => indexOf.set(k, i));
     const patterns: RegExp[] = [];
     const patternNodes: SchemaNode[] = [];
     for (const p of Object.keys(patternProps ?? {})) {
@@ -63,6 +61,9 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
       patternNodes.push(kc.sub(patternProps![p], at, false));
     }
     const additional = additionalValue === undefined ? null : kc.sub(additionalValue, additionalLoc, false);
+    if (kc.checkOnly) return null;
+    const indexOf = new Map<string, number>();
+    keys.forEach((k, i) => indexOf.set(k, i));
     const forbidAdditional = additionalValue === false;
     const nPatterns = patterns.length;
 

@@ -7,6 +7,7 @@ export const compilePropertyNames: KeywordCompiler = (kc) => {
   const value = own(kc.schema, "propertyNames");
   if (value === undefined) return null;
   const node = kc.sub(value, `${kc.at}/propertyNames`, false);
+  if (kc.checkOnly) return null;
   const loc = `${kc.at}/propertyNames`;
   const check: Check = (inst, st, _ev, path) => {
     const collect = st.collect;

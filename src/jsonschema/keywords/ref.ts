@@ -15,7 +15,7 @@ export const compileRef: KeywordCompiler = (kc) => {
     return null;
   }
   const target = kc.ref(value, loc);
-  if (target === null) return null;
+  if (target === null || kc.checkOnly) return null;
   const check: Check = (inst, st, ev, path) => {
     if (st.refDepth >= st.maxRefDepth) {
       if (st.collect) pushError(st, path, loc, "$ref", "Schema recursion is too deep for this value");

@@ -11,6 +11,7 @@ export const compileRequired: KeywordCompiler = (kc) => {
     kc.fail("malformed", "required must be an array of strings", loc);
     return null;
   }
+  if (kc.checkOnly) return null;
   const keys = [...new Set(value as string[])];
   if (keys.length === 0) return null;
   const n = keys.length;

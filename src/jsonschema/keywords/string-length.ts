@@ -8,6 +8,7 @@ export const compileStringLength: KeywordCompiler = (kc) => {
   const min = readNonNegativeInteger(kc, "minLength");
   const max = readNonNegativeInteger(kc, "maxLength");
   if (min === null || max === null || (min === undefined && max === undefined)) return null;
+  if (kc.checkOnly) return null;
   const lo = min ?? 0;
   const hi = max ?? Infinity;
   const at = kc.at;

@@ -47,6 +47,7 @@ export const compileType: KeywordCompiler = (kc) => {
     kc.fail("malformed", "type must be a type name or a non-empty array of type names", loc);
     return null;
   }
+  if (kc.checkOnly) return null;
   const unique = [...new Set(names as string[])];
   const message = `Expected type ${unique.join(" or ")}, got `;
   let test: (v: unknown) => boolean;

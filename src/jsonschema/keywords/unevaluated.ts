@@ -10,6 +10,7 @@ export const compileUnevaluatedProperties: KeywordCompiler = (kc) => {
   const value = own(kc.schema, "unevaluatedProperties");
   if (value === undefined) return null;
   const node = kc.sub(value, `${kc.at}/unevaluatedProperties`, false);
+  if (kc.checkOnly) return null;
   const forbid = value === false;
   const loc = `${kc.at}/unevaluatedProperties`;
   const check: Check = (inst, st, ev, path) => {
@@ -43,6 +44,7 @@ export const compileUnevaluatedItems: KeywordCompiler = (kc) => {
   const value = own(kc.schema, "unevaluatedItems");
   if (value === undefined) return null;
   const node = kc.sub(value, `${kc.at}/unevaluatedItems`, false);
+  if (kc.checkOnly) return null;
   const forbid = value === false;
   const loc = `${kc.at}/unevaluatedItems`;
   const check: Check = (inst, st, ev, path) => {

@@ -14,6 +14,7 @@ export const compileUniqueItems: KeywordCompiler = (kc) => {
     kc.fail("malformed", "uniqueItems must be a boolean", loc);
     return null;
   }
+  if (kc.checkOnly) return null;
   if (!value) return null;
   const check: Check = (inst, st, _ev, path) => {
     const dup = findDuplicate(inst as unknown[]);

@@ -1,0 +1,135 @@
+/**
+ * checkSchema against compileSchema, in one run: what the daemon pays at load to learn each
+ * recipe schema's verdict. Two sets:
+ *  1. the bench tree's 40,000 schemas (1,000 skills x 20 recipes, inputs_schema and
+ *     output_contract; bench/lib/generate.ts packYaml parsed with js-yaml, distinct objects
+ *     as the loader holds them);
+ *  2. every inputs_schema / output_contract of the real packs in ../shared/data/real-skills,
+ *     each pass repeated to ~40,000 schemas.
+ * Rounds alternate the order (check then compile, compile then check) so background load on
+ * a shared machine hits both alike. Per round: µs per schema on wall clock and on process
+ * CPU (which includes V8's GC helper threads), GC pause time observed during the pass, and
+ * the compile/check ratio; printed as median and range over the rounds.
+ * Target: checkSchema >= 3x faster than compileSchema.
+ *
+ *   npx tsx bench/jsonschema-check.ts
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { PerformanceObserver } from "node:perf_hooks";
+import yaml from "js-yaml";
+import { checkSchema, compileSchema } from "../src/jsonschema/index.js";
+import { packYaml } from "./lib/generate.js";
+
+const repoRoot = path.resolve(import.meta.dirname, "..");
+const realSkills = path.resolve(repoRoot, "../shared/data/real-skills");
+const ROUNDS = 11;
+
+function collectSchemas(node: unknown, out: unknown[]): void {
+  if (Array.isArray(node)) for (const x of node) collectSchemas(x, out);
+  else if (node !== null && typeof node === "object") {
+    for (const [k, v] of Object.entries(node)) {
+      if (k === "inputs_schema" || k === "output_contract") out.push(v);
+      else collectSchemas(v, out);
+    }
+  }
+}
+
+function findRecipeFiles(dir: string, out: string[] = []): string[] {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) findRecipeFiles(p, out);
+    else if (/^RECIPES\.ya?ml$/.test(e.name)) out.push(p);
+  }
+  return out;
+}
+
+function benchTreeSchemas(): unknown[] {
+  const out: unknown[] = [];
+  for (let skill = 0; skill < 1000; skill++) collectSchemas(yaml.load(packYaml(skill, 20)), out);
+  return out;
+}
+
+function realPackSchemas(): unknown[] | null {
+  if (!fs.existsSync(realSkills)) {
+    console.warn(`real skill packs not found at ${realSkills}; skipping that set`);
+    return null;
+  }
+  const found: unknown[] = [];
+  for (const file of findRecipeFiles(realSkills)) collectSchemas(yaml.load(fs.readFileSync(file, "utf8")), found);
+  // Fresh parsed copies up to ~40,000, so each pass is as long as the bench tree's.
+  const out: unknown[] = [];
+  const copies = Math.ceil(40_000 / Math.max(1, found.length));
+  for (let c = 0; c < copies; c++) for (const s of found) out.push(JSON.parse(JSON.stringify(s)) as unknown);
+  console.log(`real packs: ${found.length} schemas (${found.filter((s) => checkSchema(s) !== null).length} refused), x${copies} copies`);
+  return out;
+}
+
+let gcMs = 0;
+const gcObserver = new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) gcMs += e.duration;
+});
+gcObserver.observe({ entryTypes: ["gc"] });
+
+interface Sample {
+  wallUs: number;
+  cpuUs: number;
+  gcMs: number;
+}
+
+/** GC entries are delivered asynchronously: wait a tick before reading them. */
+async function timePass(fn: () => number, n: number): Promise<Sample> {
+  await new Promise((r) => setImmediate(r));
+  const gc0 = gcMs;
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const refused = fn();
+  const wall = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  await new Promise((r) => setImmediate(r));
+  if (refused < 0) throw new Error("unreachable");
+  return { wallUs: (wall * 1000) / n, cpuUs: (cpu.user + cpu.system) / n, gcMs: gcMs - gc0 };
+}
+
+function checkAll(schemas: readonly unknown[]): number {
+  let refused = 0;
+  for (const s of schemas) if (checkSchema(s) !== null) refused++;
+  return refused;
+}
+
+function compileAll(schemas: readonly unknown[]): number {
+  let refused = 0;
+  for (const s of schemas) if (!compileSchema(s).ok) refused++;
+  return refused;
+}
+
+function stats(xs: number[]): string {
+  const s = [...xs].sort((a, b) => a - b);
+  const med = s[Math.floor(s.length / 2)]!;
+  return `${med.toFixed(2)} [${s[0]!.toFixed(2)}–${s[s.length - 1]!.toFixed(2)}]`;
+}
+
+async function bench(name: string, schemas: readonly unknown[]): Promise<void> {
+  if (checkAll(schemas) !== compileAll(schemas)) throw new Error(`${name}: verdicts differ`);
+  const check: Sample[] = [];
+  const compile: Sample[] = [];
+  for (let r = 0; r < ROUNDS + 1; r++) {
+    const order = r % 2 === 0 ? ["check", "compile"] : ["compile", "check"];
+    for (const which of order) {
+      const s = which === "check" ? await timePass(() => checkAll(schemas), schemas.length) : await timePass(() => compileAll(schemas), schemas.length);
+      // Round 0 warms both up.
+      if (r > 0) (which === "check" ? check : compile).push(s);
+    }
+  }
+  const ratio = (f: (s: Sample) => number): number[] => check.map((c, i) => f(compile[i]!) / f(c));
+  console.log(`\n## ${name}: ${schemas.length} schemas, ${ROUNDS} alternating rounds, median [min–max]`);
+  console.log(`checkSchema   µs/schema wall ${stats(check.map((s) => s.wallUs))}, cpu ${stats(check.map((s) => s.cpuUs))}, GC ms/pass ${stats(check.map((s) => s.gcMs))}`);
+  console.log(`compileSchema µs/schema wall ${stats(compile.map((s) => s.wallUs))}, cpu ${stats(compile.map((s) => s.cpuUs))}, GC ms/pass ${stats(compile.map((s) => s.gcMs))}`);
+  console.log(`ratio compile/check (same round): wall ${stats(ratio((s) => s.wallUs))}, cpu ${stats(ratio((s) => s.cpuUs))}`);
+}
+
+console.log(`node ${process.version}; target: checkSchema >= 3x faster than compileSchema`);
+await bench("bench tree (packYaml, 1,000 skills x 20 recipes, both fields)", benchTreeSchemas());
+const real = realPackSchemas();
+if (real !== null) await bench("real packs' inputs_schema + output_contract", real);
+gcObserver.disconnect();
