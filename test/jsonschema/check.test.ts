@@ -229,6 +229,13 @@ describe("checkSchema on hostile schemas", () => {
     // A ref target is compiled after the tree that refers to it, unless the tree reaches it first.
     expect(same({ $ref: "#/$defs/a", $defs: { a: { type: 1 } }, properties: { p: { minimum: "x" } } })?.schemaPath).toBe("/properties/p/minimum");
     expect(same({ properties: { p: { $ref: "#/$defs/a" } }, $defs: { a: { type: 1 } }, not: { enum: 2 } })?.schemaPath).toBe("/not/enum");
+    // Ref targets wait on a stack: the last one referred to is compiled first.
+    const twoTargets = { allOf: [{ $ref: "#/$defs/a" }, { $ref: "#/$defs/b" }], $defs: { a: { type: 1 }, b: { enum: 1 } } };
+    expect(same(twoTargets)?.schemaPath).toBe("/$defs/b/enum");
+    expect(same({ ...twoTargets, allOf: [{ $ref: "#/$defs/b" }, { $ref: "#/$defs/a" }] })?.schemaPath).toBe("/$defs/a/type");
+    // A target's own refs are pushed while it compiles, so they come before older ones.
+    const nested = { allOf: [{ $ref: "#/$defs/a" }, { $ref: "#/$defs/b" }], $defs: { a: { minimum: "x" }, b: { $ref: "#/$defs/c" }, c: { maximum: "y" } } };
+    expect(same(nested)?.schemaPath).toBe("/$defs/c/maximum");
   });
 
   it("refuses by the limits first: 129 levels, 10,001 nodes, 1 MiB + 1 of JSON", () => {
