@@ -1,7 +1,7 @@
 import type { EmbeddingProvider } from "./embeddings/types.js";
 import type { Ranked } from "./fusion.js";
 import type { SearchLogger } from "./logger.js";
-import { HALF_TO_FLOAT } from "./float16.js";
+import { TopK, dotHalves, dotWords } from "./scan.js";
 import { VectorCache, type CacheLoad } from "./vector-cache.js";
 import { VectorStore } from "./vector-store.js";
 
@@ -61,7 +61,10 @@ export class SemanticIndex {
     private readonly logger: SearchLogger,
   ) {
     this.cache = cacheDir ? new VectorCache(cacheDir, provider.id, () => provider.dimension) : null;
-    this.cacheLoad = this.cache ? this.cache.load() : null;
+    // load() answers failures as data; should it ever reject, that is a discarded cache, not an unhandled rejection.
+    this.cacheLoad = this.cache
+      ? this.cache.load().catch((err: unknown): CacheLoad => ({ ok: false, reason: "corrupt", detail: (err as Error).message }))
+      : null;
   }
 
   get state(): SemanticState {
@@ -316,120 +319,4 @@ interface Packed {
   /** Store rows of the further views, document by document. */
   readonly extra: Int32Array;
   readonly extraStart: Int32Array;
-}
-
-/**
- * Dot product of q and the halves in words[at .. at+dim/2), two per word;
- * four accumulators let the JIT overlap the multiplies. As fast as a
- * float32 scan (one load per two halves plus the table), where reading
- * halves one by one was ~15-30% slower.
- */
-function dotWords(words: Uint32Array, at: number, q: Float32Array, dim: number): number {
-  const f = HALF_TO_FLOAT;
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let s3 = 0;
-  let i = 0;
-  let j = at;
-  for (; i + 3 < dim; i += 4, j += 2) {
-    const a = words[j]!;
-    const b = words[j + 1]!;
-    s0 += f[a & 0xffff]! * q[i]!;
-    s1 += f[a >>> 16]! * q[i + 1]!;
-    s2 += f[b & 0xffff]! * q[i + 2]!;
-    s3 += f[b >>> 16]! * q[i + 3]!;
-  }
-  if (i < dim) {
-    // dim is even here: one last word.
-    const a = words[j]!;
-    s0 += f[a & 0xffff]! * q[i]! + f[a >>> 16]! * q[i + 1]!;
-  }
-  return s0 + s1 + s2 + s3;
-}
-
-/** dotWords for a store whose rows do not start on a word (odd dimension). */
-function dotHalves(matrix: Uint16Array, at: number, q: Float32Array, dim: number): number {
-  const f = HALF_TO_FLOAT;
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let s3 = 0;
-  let i = 0;
-  for (; i + 3 < dim; i += 4) {
-    s0 += f[matrix[at + i]!]! * q[i]!;
-    s1 += f[matrix[at + i + 1]!]! * q[i + 1]!;
-    s2 += f[matrix[at + i + 2]!]! * q[i + 2]!;
-    s3 += f[matrix[at + i + 3]!]! * q[i + 3]!;
-  }
-  for (; i < dim; i++) s0 += f[matrix[at + i]!]! * q[i]!;
-  return s0 + s1 + s2 + s3;
-}
-
-interface Scored {
-  readonly id: string;
-  readonly score: number;
-  /** Index into Packed.ids. */
-  readonly doc: number;
-}
-
-/** The k best (score, id) pairs seen, as a min-heap on score; ties prefer the smaller id. */
-class TopK {
-  private readonly heap: Scored[] = [];
-
-  constructor(private readonly k: number) {}
-
-  /** Cheap pre-check so the caller can skip the filter for hopeless rows. */
-  admits(score: number): boolean {
-    return this.k > 0 && (this.heap.length < this.k || score >= this.heap[0]!.score);
-  }
-
-  push(id: string, score: number, doc: number): void {
-    const item = { id, score, doc };
-    const h = this.heap;
-    if (h.length < this.k) {
-      h.push(item);
-      this.up(h.length - 1);
-    } else if (worse(h[0]!, item)) {
-      h[0] = item;
-      this.down(0);
-    }
-  }
-
-  items(): readonly Scored[] {
-    return this.heap;
-  }
-
-  sorted(): Ranked[] {
-    return [...this.heap].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map(({ id, score }) => ({ id, score }));
-  }
-
-  private up(i: number): void {
-    const h = this.heap;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!worse(h[i]!, h[parent]!)) break;
-      [h[i], h[parent]] = [h[parent]!, h[i]!];
-      i = parent;
-    }
-  }
-
-  private down(i: number): void {
-    const h = this.heap;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < h.length && worse(h[l]!, h[m]!)) m = l;
-      if (r < h.length && worse(h[r]!, h[m]!)) m = r;
-      if (m === i) return;
-      [h[i], h[m]] = [h[m]!, h[i]!];
-      i = m;
-    }
-  }
-}
-
-/** a ranks below b: lower score, or equal score and larger id. */
-function worse(a: Scored, b: Scored): boolean {
-  return a.score < b.score || (a.score === b.score && a.id > b.id);
 }
