@@ -10,7 +10,7 @@
  * restarts as is (parse-cache.ts).
  */
 import { deserialize, serialize } from "node:v8";
-import { compileSchema } from "../jsonschema/index.js";
+import { checkSchema } from "../jsonschema/index.js";
 import type { SchemaError } from "../jsonschema/types.js";
 import type { Diagnostic } from "../skills/diagnostics.js";
 import { yamlEntryText } from "./search/document.js";
@@ -80,9 +80,9 @@ export function hasOutputSchema(contract: unknown): boolean {
   return contract !== undefined && contract !== null && typeof contract !== "string";
 }
 
+/** compileSchema's verdict without building the validator (the recipe compiles it on first use). */
 function verdict(schema: unknown): SchemaError | null {
-  const compiled = compileSchema(schema);
-  return compiled.ok ? null : compiled.error;
+  return checkSchema(schema);
 }
 
 /**
