@@ -9,7 +9,9 @@ import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CatalogSnapshot } from "../../src/recipes/catalog.js";
 import { RecipeLibrary, type CatalogChange } from "../../src/recipes/library.js";
-import type { ChangeSet } from "../../src/recipes/reload.js";
+import { IncrementalCatalog, type ChangeSet } from "../../src/recipes/reload.js";
+import { openPrivateStore } from "../../src/recipes/private/store.js";
+import type { Recipe } from "../../src/recipes/types.js";
 import { createSearchEngine } from "../../src/recipes/search/engine.js";
 
 let tmp = "";
@@ -337,5 +339,32 @@ describe("private playbooks", () => {
     const recipe = library.current()!.recipes.get("private/bake-normals");
     expect(recipe?.format === "private" ? recipe.playbook.revision : 0).toBe(2);
     expect(recipe?.description).toBe("v2");
+  });
+});
+
+describe("skills handed on as they load", () => {
+  it("gives each loaded skill's recipes before the load returns, and on a reload only the re-read skills'", async () => {
+    const seen: string[][] = [];
+    const handed: Recipe[] = [];
+    const catalog = new IncrementalCatalog({
+      dcc: "maya",
+      roots: [rootA, rootB],
+      store: openPrivateStore({ dir: privateDir }),
+      onSkillLoaded: (recipes: readonly Recipe[]) => {
+        seen.push(recipes.map((r) => r.recipeId).sort());
+        handed.push(...recipes);
+      },
+    });
+    await catalog.loadAll();
+    // rig-copy is shadowed by rig and hou serves houdini: neither is loaded for maya.
+    expect(seen.sort()).toEqual([["fx/fire", "fx/smoke"], ["rig/Bind skin", "rig/Paint weights"]]);
+    // Every recipe handed on is one the catalog then serves, as the same object.
+    const served = new Map(catalog.parts().skills.flatMap((s) => s.recipes.map((r) => [r.recipeId, r] as const)));
+    expect(served.size).toBe(4);
+    for (const recipe of handed) expect(served.get(recipe.recipeId)).toBe(recipe);
+    seen.length = 0;
+    await writeFile(path.join(rootA, "rig", "RECIPES.md"), anchors("Bind skin", "Mirror weights"));
+    await catalog.apply(dirs([0, path.join(rootA, "rig")]));
+    expect(seen).toEqual([["rig/Bind skin", "rig/Mirror weights"]]);
   });
 });
