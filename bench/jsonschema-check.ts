@@ -77,16 +77,18 @@ interface Sample {
   gcMs: number;
 }
 
-/** GC entries are delivered asynchronously: wait a tick before reading them. */
+/** GC entries arrive on a later turn of the event loop (a timer, not setImmediate). */
+const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 20));
+
 async function timePass(fn: () => number, n: number): Promise<Sample> {
-  await new Promise((r) => setImmediate(r));
+  await settle();
   const gc0 = gcMs;
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const refused = fn();
   const wall = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
-  await new Promise((r) => setImmediate(r));
+  await settle();
   if (refused < 0) throw new Error("unreachable");
   return { wallUs: (wall * 1000) / n, cpuUs: (cpu.user + cpu.system) / n, gcMs: gcMs - gc0 };
 }

@@ -35,7 +35,13 @@ import { createValidator } from "./validator.js";
 
 interface CompileContext {
   readonly root: unknown;
-  readonly nodes: Map<string, SchemaNode>;
+  /**
+   * Compiled nodes by pointer, so refs can close cycles and no position compiles twice.
+   * null in check-only mode on a document without any `$ref` key: every position is then
+   * reached once, by the tree walk alone (each keyword compiler visits distinct pointers
+   * below its node, once), so the cache could never hit.
+   */
+  readonly nodes: Map<string, SchemaNode> | null;
   readonly anchors: ReadonlyMap<string, string>;
   readonly regexes: Map<string, RegExp>;
   /** In-place edges (same instance location) between schema pointers, for cycle detection. */
@@ -44,6 +50,11 @@ interface CompileContext {
   readonly pending: Array<readonly [unknown, string, SchemaNode]>;
   /** Only the verdict is wanted: nodes stay the shared placeholder, nothing is assembled. */
   readonly checkOnly: boolean;
+  /**
+   * Some key refusedCoreKeyword looks at occurs below the root (measureSchema's `special`);
+   * when not, only the root object needs that check.
+   */
+  readonly special: boolean;
   error: SchemaError | null;
 }
 
@@ -77,7 +88,7 @@ function walkSchema(schema: unknown, options: CompileOptions | undefined, checkO
   const maxNodes = options?.maxNodes ?? DEFAULT_MAX_NODES;
   const maxBytes = options?.maxBytes ?? DEFAULT_MAX_BYTES;
 
-  const { fault, special } = measureSchema(schema, maxDepth, maxNodes, maxBytes);
+  const { fault, special, refs } = measureSchema(schema, maxDepth, maxNodes, maxBytes);
   if (fault === "too_deep") return refuse("too_deep", `Schema nests deeper than ${maxDepth} levels`, "");
   if (fault === "too_many_nodes") return refuse("too_many_nodes", `Schema has more than ${maxNodes} nodes`, "");
   if (fault === "not_json") return refuse("malformed", "Schema is not a JSON value", "");
@@ -89,12 +100,13 @@ function walkSchema(schema: unknown, options: CompileOptions | undefined, checkO
 
   const cc: CompileContext = {
     root: schema,
-    nodes: new Map(),
+    nodes: checkOnly && !refs ? null : new Map(),
     anchors: anchors.anchors,
     regexes: new Map(),
     edges: new Map(),
     pending: [],
     checkOnly,
+    special,
     error: null,
   };
   const root = compileNode(cc, schema, "");
@@ -154,20 +166,24 @@ const KEYWORD_MASKS: ReadonlyMap<string, number> = (() => {
 })();
 
 function compileNode(cc: CompileContext, value: unknown, pointer: string): SchemaNode {
-  const cached = cc.nodes.get(pointer);
+  const nodes = cc.nodes;
+  if (nodes === null) return compileInto(cc, value, pointer, CHECKED);
+  const cached = nodes.get(pointer);
   if (cached !== undefined) return cached;
   const node = newNode(cc, pointer);
-  cc.nodes.set(pointer, node);
+  nodes.set(pointer, node);
   compileInto(cc, value, pointer, node);
   return node;
 }
 
 /** A ref target gets its node now (so cycles can close) and its body later. */
 function deferNode(cc: CompileContext, value: unknown, pointer: string): SchemaNode {
-  const cached = cc.nodes.get(pointer);
+  // Only refs defer, and a document with a `$ref` key always has the cache.
+  const nodes = cc.nodes!;
+  const cached = nodes.get(pointer);
   if (cached !== undefined) return cached;
   const node = newNode(cc, pointer);
-  cc.nodes.set(pointer, node);
+  nodes.set(pointer, node);
   cc.pending.push([value, pointer, node]);
   return node;
 }
@@ -234,6 +250,7 @@ function compileInto(cc: CompileContext, value: unknown, pointer: string, node: 
 }
 
 function checkCoreKeywords(cc: CompileContext, schema: Record<string, unknown>, pointer: string): boolean {
+  if (!cc.special && pointer !== "") return true;
   const refused = refusedCoreKeyword(schema, pointer);
   if (refused === null) return true;
   if (cc.error === null) cc.error = refused;

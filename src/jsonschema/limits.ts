@@ -75,7 +75,10 @@ function walkStrict(v: object, depth: number, maxDepth: number, budget: number, 
     if (tally !== null) {
       // quotes, colon, comma; at most 6 bytes per UTF-16 unit (\u001f, \udc00).
       tally.bytes += 4 + 6 * k.length;
-      if (k.charCodeAt(0) === 36 /* $ */ && (k !== "$schema" || depth > 1) && SPECIAL_KEYS.has(k)) tally.special = true;
+      if (k.charCodeAt(0) === 36 /* $ */) {
+        if ((k !== "$schema" || depth > 1) && SPECIAL_KEYS.has(k)) tally.special = true;
+        else if (k === "$ref") tally.refs = true;
+      }
     }
     budget = walkValue(o[k], depth, maxDepth, budget, tally);
     if (budget < 0) return budget;
@@ -100,12 +103,15 @@ interface SchemaTally {
   /** An upper bound on the UTF-8 size of the value's JSON text. */
   bytes: number;
   special: boolean;
+  refs: boolean;
 }
 
 export interface SchemaMeasure {
   readonly fault: MeasureFault | "too_large" | null;
   /** A key that `collectAnchors` must look at occurs somewhere (see SPECIAL_KEYS). */
   readonly special: boolean;
+  /** A `$ref` key occurs somewhere (as a keyword or not). */
+  readonly refs: boolean;
 }
 
 /**
@@ -114,7 +120,7 @@ export interface SchemaMeasure {
  * measured exactly.
  */
 export function measureSchema(value: unknown, maxDepth: number, maxNodes: number, maxBytes: number): SchemaMeasure {
-  const tally: SchemaTally = { bytes: 0, special: false };
+  const tally: SchemaTally = { bytes: 0, special: false, refs: false };
   let fault: MeasureFault | "too_large" | null;
   if (typeof value !== "object" || value === null) {
     fault = !isJsonScalar(value) ? "not_json" : maxNodes < 1 ? "too_many_nodes" : null;
@@ -124,7 +130,7 @@ export function measureSchema(value: unknown, maxDepth: number, maxNodes: number
     fault = left >= 0 ? null : left === TOO_DEEP ? "too_deep" : left === TOO_MANY ? "too_many_nodes" : "not_json";
   }
   if (fault === null && tally.bytes > maxBytes && jsonByteLength(value) > maxBytes) fault = "too_large";
-  return { fault, special: tally.special };
+  return { fault, special: tally.special, refs: tally.refs };
 }
 
 function isJsonScalar(v: unknown): boolean {
