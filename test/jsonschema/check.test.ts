@@ -314,6 +314,18 @@ describe("checkSchema on hostile schemas", () => {
     expect(same(chain(4_000, { type: "nope" }))?.schemaPath).toBe("/$defs/d4000/type");
   });
 
+  it("treats `$ref`, `$id` and `$schema` keys outside schema positions as compile does", () => {
+    expect(same({ type: "object", properties: { $ref: { type: 1 } } })?.schemaPath).toBe("/properties/$ref/type");
+    expect(same({ type: "object", properties: { $ref: { type: "string" }, $id: { type: "string" } } })).toBeNull();
+    expect(same({ enum: [{ $ref: "#" }, { $id: "x", $schema: 1 }] })).toBeNull();
+    expect(same({ const: { $dynamicRef: "#x" }, type: 1 })?.code).toBe("malformed");
+    expect(same({ $schema: "http://json-schema.org/draft-04/schema#", type: "object" })?.code).toBe("unsupported_dialect");
+    expect(same({ $schema: "https://json-schema.org/draft/2020-12/schema", items: { $schema: 4 } })?.schemaPath).toBe("/items/$schema");
+    expect(same({ $ref: "#/$defs/a", $defs: { a: { $schema: "draft-07" } } })?.code).toBe("unsupported_dialect");
+    expect(same({ $ref: "#/enum/0", enum: [{ $id: "x" }] })?.code).toBe("id_unsupported");
+    expect(same({ $ref: "#/enum/0", enum: [{ type: 1 }] })?.schemaPath).toBe("/enum/0/type");
+  });
+
   it("honours the options as compile does", () => {
     const s = { type: "object", properties: { a: { type: "array", items: { type: "string" } } } };
     for (const options of [{ maxDepth: 3 }, { maxDepth: 4 }, { maxNodes: 8 }, { maxNodes: 9 }, { maxBytes: 60 }, { maxBytes: 10_000 }]) same(s, options);
