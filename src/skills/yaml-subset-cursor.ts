@@ -151,7 +151,14 @@ export class Cursor {
 
   /** endLine, then on to the next content line. */
   protected finishLine(p: number): void {
-    this.endLine(p);
+    if (this.src.charCodeAt(p) === LF) {
+      // The common case: the node ends right at the line break.
+      this.pos = p + 1;
+      this.line += 1;
+      this.lineStart = p + 1;
+    } else {
+      this.endLine(p);
+    }
     this.nextContentLine();
   }
 

@@ -176,6 +176,13 @@ export class FlowParser extends Cursor {
   private skipFlowSpace(blockIndent: number): void {
     const src = this.src;
     let p = this.pos;
+    // The common case: a few spaces, then the next token on the same line.
+    let first = src.charCodeAt(p);
+    while (first === SP) first = src.charCodeAt(++p);
+    if (first > SP && first !== HASH) {
+      this.pos = p;
+      return;
+    }
     for (;;) {
       const c = src.charCodeAt(p);
       if (c === SP || c === TAB || c === CR) {
