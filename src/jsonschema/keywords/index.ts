@@ -1,4 +1,8 @@
-/** Keyword compilers in evaluation order; unevaluated* are marked late and run last. */
+/**
+ * Keyword compilers in evaluation order; unevaluated* are marked late and run last. Every
+ * compiler honours KeywordContext.checkOnly (checkSchema): it makes all its fail / sub / ref /
+ * regex calls as when compiling, then returns null before building its check.
+ */
 import type { KeywordCompiler } from "../context.js";
 import { compileArrayBounds } from "./array-bounds.js";
 import { compileAllOf, compileAnyOf, compileNot, compileOneOf } from "./combinators.js";
