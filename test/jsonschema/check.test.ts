@@ -13,6 +13,7 @@ import { describe, expect, it } from "vitest";
 import { checkSchema, compileSchema } from "../../src/jsonschema/index.js";
 import type { CompileOptions, SchemaError } from "../../src/jsonschema/index.js";
 import { DEFS, schema as randomSchema } from "./arbitraries.js";
+import { OPERANDS } from "./operands.js";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 const suiteDir = path.resolve(repoRoot, "../shared/data/json-schema-test-suite/tests/draft2020-12");
@@ -85,54 +86,6 @@ describe.skipIf(!hasPacks)("checkSchema on the real packs", () => {
   });
 });
 
-/** Every keyword the compiler reads, with operands it must refuse (and a few it accepts). */
-const OPERANDS: Record<string, readonly unknown[]> = {
-  type: [1, [], ["nope"], "nope", {}, ["string", 2], "integer", ["string", "string"]],
-  enum: ["x", {}, null, [], [1, { a: 1 }]],
-  const: [null, { a: [1] }],
-  required: ["a", [1], {}, ["a", "a"], []],
-  minimum: ["1", null, true, 1.5],
-  maximum: ["1", [], -3],
-  exclusiveMinimum: [false, {}, 0],
-  exclusiveMaximum: ["0", 2],
-  multipleOf: [0, -1, "2", 0.01],
-  minLength: [-1, 1.5, "1", null, 2],
-  maxLength: [-1, 1.5, 3],
-  pattern: [1, "(", "^(a+)+$", "(a|ab)*", "(x)\\1", "^[a-z]+$", "\\p{Lu}"],
-  minItems: [-1, "1", 0],
-  maxItems: [2.5, 1],
-  uniqueItems: ["yes", 1, true, false],
-  prefixItems: [[], {}, "x", [1], [{}, true], [{ type: 1 }]],
-  items: [1, "x", null, [], {}, false, { minimum: "0" }],
-  contains: [1, null, {}, { type: "nope" }],
-  minContains: [-1, "1", 0],
-  maxContains: [1.5, 2],
-  minProperties: [-2, null, 1],
-  maxProperties: ["3", 3],
-  properties: [[], "x", null, { a: 1 }, { a: {}, b: { maxLength: -1 } }, { "a/b~c": { type: 2 } }],
-  patternProperties: [[], { "(": {} }, { "^(a+)+$": {} }, { "^a": 1 }, { "^a": {}, "^b": { enum: 1 } }],
-  additionalProperties: [1, "no", false, { type: [] }],
-  dependentRequired: [[], { a: [1] }, { a: "b" }, { a: ["b"], c: [2] }],
-  dependentSchemas: [[], { a: 1 }, { a: { required: "x" } }],
-  propertyNames: [1, { pattern: "(" }, { maxLength: 2 }],
-  $ref: [1, "http://example.com/s.json", "other.json#/x", "#/nope", "#nope", "#%zz", "#", "#/$defs/d", "#/properties/a", "#/$defs/d/items"],
-  allOf: [[], {}, [1], [{}, { $ref: "#" }], [{ type: "x" }]],
-  anyOf: [[], [null], [{ $ref: "#" }]],
-  oneOf: ["x", [true, { not: 1 }]],
-  not: [1, { $ref: "#" }, {}],
-  if: [1, { $ref: "#" }, { type: "string" }],
-  then: ["x", { $ref: "#" }],
-  else: [null, { minimum: "x" }],
-  unevaluatedProperties: [1, false, { type: 1 }],
-  unevaluatedItems: ["x", false, { enum: 2 }],
-  $defs: [[], "x", { d: 1 }, { d: { type: "nope" } }, { d: { $ref: "#/$defs/d" } }],
-  $anchor: [1, "has space", "ok", "-bad"],
-  $id: ["x", "http://example.com/"],
-  $schema: ["http://json-schema.org/draft-07/schema#", 1, "https://json-schema.org/draft/2020-12/schema"],
-  $dynamicRef: ["#x"],
-  $dynamicAnchor: ["x"],
-  $comment: [1],
-};
 const KEYWORDS = Object.keys(OPERANDS);
 
 /** Puts `value` at `key` of the `index`-th schema object of `root` (pre-order), in place. */
