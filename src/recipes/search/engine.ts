@@ -132,6 +132,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   };
   let revision = 0;
   let closed = false;
+  let maintenance: NodeJS.Immediate | null = null;
 
   // Searches read one snapshot of `indexed` throughout: an update() landing
   // while a query embedding is awaited must not pull recipes from under it.
@@ -220,6 +221,16 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       indexed = next;
       revision = rev;
       semantic?.setEntries(entries);
+      // A load leaves its postings in the delta log; compacting them next
+      // turn spares the first query (~0.2 s at 20,000 recipes) without
+      // delaying the publish that called us.
+      if (maintenance === null) {
+        maintenance = setImmediate(() => {
+          maintenance = null;
+          if (!closed) lexical.maintain();
+        });
+        maintenance.unref();
+      }
     },
 
     warm(recipes) {
@@ -270,6 +281,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
 
     async close() {
       closed = true;
+      if (maintenance !== null) clearImmediate(maintenance);
       await semantic?.close();
     },
   };

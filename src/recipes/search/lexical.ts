@@ -176,6 +176,12 @@ export class LexicalIndex {
     if (this.raw.size > RAW_PER_TERM * this.terms.count + 65_536) this.raw.clear();
   }
 
+  /** Compacts now if a query would (after a bulk load: so the first query does not pay for it). */
+  maintain(): void {
+    if (this.busy) return;
+    if (this.store.needsCompaction(this.compactAfter)) this.compact();
+  }
+
   /** Matches sorted by raw score, ties by id; `accept` filters before ranking. */
   search(text: string, accept: (id: string) => boolean, limit: number): LexicalMatch[] {
     const k = Math.floor(limit);

@@ -299,3 +299,22 @@ describe("lexical index keeps no document", () => {
     for (const q of ["scatter", "rocks", "terrain scatter", "entirely"]) expectSameRanking(ix.search(q, all, 10), reference.search(q, all, 10), q);
   });
 });
+
+describe("lexical index maintenance", () => {
+  it("compacting ahead of the first query (maintain) changes no answer", () => {
+    const r = prng(7);
+    const docs = Array.from({ length: 120 }, (_, i) => randomDoc(r, `m/${i}`));
+    const ahead = new LexicalIndex({ compactAfter: 50 });
+    const lazy = new LexicalIndex({ compactAfter: 50 });
+    for (const d of docs) {
+      ahead.put(d);
+      lazy.put(d);
+    }
+    ahead.maintain();
+    ahead.maintain(); // nothing left to do: a no-op
+    for (let q = 0; q < 20; q++) {
+      const query = randomQuery(r);
+      expect(ahead.search(query, all, 50), query).toEqual(lazy.search(query, all, 50));
+    }
+  });
+});
