@@ -20,15 +20,7 @@ import { collectAnchors, refusedCoreKeyword } from "./anchors.js";
 import { findCycle } from "./cycles.js";
 import { isPlainObject } from "./json.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES, measureSchema } from "./limits.js";
-import {
-  IN_PLACE_APPLICATORS,
-  KEYWORD_TABLE,
-  STATIC_UNEVALUATED_ITEMS,
-  STATIC_UNEVALUATED_PROPERTIES,
-} from "./keywords/index.js";
-import { compileItems } from "./keywords/items.js";
-import { compileProperties } from "./keywords/properties.js";
-import { compileUnevaluatedItems, compileUnevaluatedProperties } from "./keywords/unevaluated.js";
+import { KEYWORD_TABLE, planKeywords, plannedCompiler } from "./keywords/index.js";
 import { escapeToken, parsePointer } from "./pointer.js";
 import { compileRegex } from "./regex.js";
 import { createValidator } from "./validator.js";
@@ -148,23 +140,6 @@ function newNode(cc: CompileContext, pointer: string): SchemaNode {
   return { validate: ALWAYS, pointer, keywords: null, rejectsAll: false, cover: undefined, leaf: null };
 }
 
-/** Bit of KEYWORD_MASKS set for the in-place applicators; the table's entries use bits 0-29. */
-const IN_PLACE_BIT = 1 << 30;
-
-/**
- * keyword → bit e set for each KEYWORD_TABLE entry e it switches on, plus IN_PLACE_BIT
- * (read-only after load). A bit mask, so marking a schema's keywords allocates nothing.
- */
-const KEYWORD_MASKS: ReadonlyMap<string, number> = (() => {
-  if (KEYWORD_TABLE.length > 30) throw new Error("KEYWORD_TABLE outgrew its bit mask");
-  const map = new Map<string, number>();
-  KEYWORD_TABLE.forEach((entry, i) => {
-    for (const k of entry.keywords) map.set(k, (map.get(k) ?? 0) | (1 << i));
-  });
-  for (const k of IN_PLACE_APPLICATORS) map.set(k, (map.get(k) ?? 0) | IN_PLACE_BIT);
-  return map;
-})();
-
 function compileNode(cc: CompileContext, value: unknown, pointer: string): SchemaNode {
   const nodes = cc.nodes;
   if (nodes === null) return compileInto(cc, value, pointer, CHECKED);
@@ -208,29 +183,11 @@ function compileInto(cc: CompileContext, value: unknown, pointer: string, node: 
   if (!checkCoreKeywords(cc, value, pointer)) return node;
 
   const kc = new NodeContext(cc, value, pointer);
-  // One pass over the schema's own keys marks the table entries it uses.
-  let present = 0;
-  for (const k in value) present |= KEYWORD_MASKS.get(k) ?? 0;
-  const hasInPlace = (present & IN_PLACE_BIT) !== 0;
-  const staticProps = !hasInPlace && Object.hasOwn(value, "unevaluatedProperties") && !Object.hasOwn(value, "additionalProperties");
-  const staticItems =
-    !hasInPlace && Object.hasOwn(value, "unevaluatedItems") && !Object.hasOwn(value, "items") && !Object.hasOwn(value, "contains");
+  const plan = planKeywords(value);
   const compiled: CompiledKeyword[] = [];
   for (let e = 0; e < KEYWORD_TABLE.length; e++) {
-    const entry = KEYWORD_TABLE[e]!;
-    if ((present & (1 << e)) === 0) {
-      // The static variants also run when only the unevaluated keyword is present.
-      if (!(staticProps && entry.compile === compileProperties) && !(staticItems && entry.compile === compileItems)) continue;
-    }
-    let compile = entry.compile;
-    if (staticProps) {
-      if (compile === compileProperties) compile = STATIC_UNEVALUATED_PROPERTIES;
-      else if (compile === compileUnevaluatedProperties) continue;
-    }
-    if (staticItems) {
-      if (compile === compileItems) compile = STATIC_UNEVALUATED_ITEMS;
-      else if (compile === compileUnevaluatedItems) continue;
-    }
+    const compile = plannedCompiler(plan, e);
+    if (compile === null) continue;
     const out = compile(kc);
     if (cc.error !== null) return node;
     if (out === null) continue;

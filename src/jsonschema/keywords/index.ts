@@ -69,3 +69,51 @@ export const IN_PLACE_APPLICATORS = ["$ref", "allOf", "anyOf", "oneOf", "if", "t
 /** Variants used for those static cases. */
 export const STATIC_UNEVALUATED_PROPERTIES: KeywordCompiler = makePropertiesCompiler("unevaluatedProperties");
 export const STATIC_UNEVALUATED_ITEMS: KeywordCompiler = makeItemsCompiler("unevaluatedItems");
+
+// Bits of a plan: bit e for each KEYWORD_TABLE entry the schema switches on, then these.
+const STATIC_PROPS_BIT = 1 << 28;
+const STATIC_ITEMS_BIT = 1 << 29;
+const IN_PLACE_BIT = 1 << 30;
+
+/** keyword → the plan bits it sets (read-only after load). */
+const KEYWORD_BITS: ReadonlyMap<string, number> = (() => {
+  if (KEYWORD_TABLE.length > 28) throw new Error("KEYWORD_TABLE outgrew its bit mask");
+  const map = new Map<string, number>();
+  KEYWORD_TABLE.forEach((entry, i) => {
+    for (const k of entry.keywords) map.set(k, (map.get(k) ?? 0) | (1 << i));
+  });
+  for (const k of IN_PLACE_APPLICATORS) map.set(k, (map.get(k) ?? 0) | IN_PLACE_BIT);
+  return map;
+})();
+
+/**
+ * Which compilers run for one schema object, as a bit mask (no allocation): one pass over
+ * its own keys marks the table entries it uses, and whether unevaluatedProperties /
+ * unevaluatedItems run statically. Read it with plannedCompiler.
+ */
+export function planKeywords(schema: Readonly<Record<string, unknown>>): number {
+  let plan = 0;
+  for (const k in schema) plan |= KEYWORD_BITS.get(k) ?? 0;
+  if ((plan & IN_PLACE_BIT) === 0) {
+    if (Object.hasOwn(schema, "unevaluatedProperties") && !Object.hasOwn(schema, "additionalProperties")) plan |= STATIC_PROPS_BIT;
+    if (Object.hasOwn(schema, "unevaluatedItems") && !Object.hasOwn(schema, "items") && !Object.hasOwn(schema, "contains")) {
+      plan |= STATIC_ITEMS_BIT;
+    }
+  }
+  return plan;
+}
+
+/** The compiler to run for table entry `e` under `plan`, or null to skip the entry. */
+export function plannedCompiler(plan: number, e: number): KeywordCompiler | null {
+  const compile = KEYWORD_TABLE[e]!.compile;
+  // The static variants also run when only the unevaluated keyword is present.
+  if ((plan & STATIC_PROPS_BIT) !== 0) {
+    if (compile === compileProperties) return STATIC_UNEVALUATED_PROPERTIES;
+    if (compile === compileUnevaluatedProperties) return null;
+  }
+  if ((plan & STATIC_ITEMS_BIT) !== 0) {
+    if (compile === compileItems) return STATIC_UNEVALUATED_ITEMS;
+    if (compile === compileUnevaluatedItems) return null;
+  }
+  return (plan & (1 << e)) === 0 ? null : compile;
+}
