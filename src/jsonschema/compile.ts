@@ -35,9 +35,10 @@ interface CompileContext {
    */
   readonly nodes: Map<string, SchemaNode> | null;
   readonly anchors: ReadonlyMap<string, string>;
-  readonly regexes: Map<string, RegExp>;
+  /** Allocated on first use, like `edges`: most schemas have no pattern. */
+  regexes: Map<string, RegExp> | null;
   /** In-place edges (same instance location) between schema pointers, for cycle detection. */
-  readonly edges: Map<string, string[]>;
+  edges: Map<string, string[]> | null;
   /** Ref targets waiting to be compiled: deferred so long ref chains do not recurse. */
   readonly pending: Array<readonly [unknown, string, SchemaNode]>;
   /** Only the verdict is wanted: nodes stay the shared placeholder, nothing is assembled. */
@@ -94,8 +95,8 @@ function walkSchema(schema: unknown, options: CompileOptions | undefined, checkO
     root: schema,
     nodes: checkOnly && !refs ? null : new Map(),
     anchors: anchors.anchors,
-    regexes: new Map(),
-    edges: new Map(),
+    regexes: null,
+    edges: null,
     pending: [],
     checkOnly,
     special,
@@ -108,7 +109,7 @@ function walkSchema(schema: unknown, options: CompileOptions | undefined, checkO
   }
   if (cc.error !== null) return { ok: false, error: cc.error };
 
-  const cycle = findCycle(cc.edges);
+  const cycle = cc.edges === null ? null : findCycle(cc.edges);
   if (cycle !== null) {
     return refuse("malformed", "$ref cycle that makes no progress on the instance", cycle);
   }
@@ -215,8 +216,9 @@ function checkCoreKeywords(cc: CompileContext, schema: Record<string, unknown>, 
 }
 
 function addEdge(cc: CompileContext, from: string, to: string): void {
-  const list = cc.edges.get(from);
-  if (list === undefined) cc.edges.set(from, [to]);
+  const edges = (cc.edges ??= new Map());
+  const list = edges.get(from);
+  if (list === undefined) edges.set(from, [to]);
   else list.push(to);
 }
 
@@ -280,7 +282,7 @@ class NodeContext implements KeywordContext {
   }
 
   regex(pattern: unknown, pointer: string): RegExp | null {
-    return compileRegex(this.cc.regexes, pattern, (code, msg) => fail(this.cc, code, msg, pointer));
+    return compileRegex((this.cc.regexes ??= new Map()), pattern, (code, msg) => fail(this.cc, code, msg, pointer));
   }
 
   fail(code: Code, message: string, pointer: string): void {
