@@ -9,7 +9,9 @@
  * Rounds alternate the order (check then compile, compile then check) so background load on
  * a shared machine hits both alike. Per round: µs per schema on wall clock and on process
  * CPU (which includes V8's GC helper threads), GC pause time observed during the pass, and
- * the compile/check ratio; printed as median and range over the rounds.
+ * the compile/check ratio; printed as median and range over the rounds. Then bytes allocated
+ * per schema (heap growth over batches small enough to fit the young generation, after a
+ * full GC; the median batch, as a scavenge inside a batch would undercount it).
  * Target: checkSchema >= 3x faster than compileSchema.
  *
  *   npx tsx bench/jsonschema-check.ts
@@ -17,6 +19,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { PerformanceObserver } from "node:perf_hooks";
+import v8 from "node:v8";
+import vm from "node:vm";
 import yaml from "js-yaml";
 import { checkSchema, compileSchema } from "../src/jsonschema/index.js";
 import { packYaml } from "./lib/generate.js";
@@ -130,8 +134,34 @@ async function bench(name: string, schemas: readonly unknown[]): Promise<void> {
   console.log(`ratio compile/check (same round): wall ${stats(ratio((s) => s.wallUs))}, cpu ${stats(ratio((s) => s.cpuUs))}`);
 }
 
+v8.setFlagsFromString("--expose-gc");
+const fullGc = vm.runInNewContext("gc") as () => void;
+
+function bytesPerSchema(fn: (s: unknown) => unknown, schemas: readonly unknown[]): number {
+  const BATCH = 200;
+  const per: number[] = [];
+  for (let start = 0; start + BATCH <= schemas.length && per.length < 25; start += BATCH) {
+    fullGc();
+    const h0 = process.memoryUsage().heapUsed;
+    for (let i = start; i < start + BATCH; i++) fn(schemas[i]);
+    per.push((process.memoryUsage().heapUsed - h0) / BATCH);
+  }
+  per.sort((a, b) => a - b);
+  return per[Math.floor(per.length / 2)]!;
+}
+
+function allocation(name: string, schemas: readonly unknown[]): void {
+  const check = bytesPerSchema((s) => checkSchema(s), schemas);
+  const compile = bytesPerSchema((s) => compileSchema(s), schemas);
+  console.log(`${name}: bytes allocated per schema: checkSchema ${Math.round(check)}, compileSchema ${Math.round(compile)} (${(compile / check).toFixed(1)}x)`);
+}
+
 console.log(`node ${process.version}; target: checkSchema >= 3x faster than compileSchema`);
-await bench("bench tree (packYaml, 1,000 skills x 20 recipes, both fields)", benchTreeSchemas());
+const tree = benchTreeSchemas();
+await bench("bench tree (packYaml, 1,000 skills x 20 recipes, both fields)", tree);
 const real = realPackSchemas();
 if (real !== null) await bench("real packs' inputs_schema + output_contract", real);
 gcObserver.disconnect();
+console.log("");
+allocation("bench tree", tree);
+if (real !== null) allocation("real packs", real);
