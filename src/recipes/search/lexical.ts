@@ -1,6 +1,6 @@
 import { SEARCH_FIELDS, type SearchDocument } from "./document.js";
 import { ensure, i32 } from "./lexical/grow.js";
-import { planQuery } from "./lexical/plan.js";
+import { ExpansionCache, planQuery } from "./lexical/plan.js";
 import { PostingStore } from "./lexical/postings.js";
 import { Scorer } from "./lexical/scorer.js";
 import { TermDictionary } from "./lexical/terms.js";
@@ -88,6 +88,7 @@ export class LexicalIndex {
   private readonly sink = (text: string, start: number, end: number, joined: boolean): void => this.count(text, start, end, joined);
 
   private readonly scorer: Scorer;
+  private readonly expansions = new ExpansionCache();
   private busy = false;
   private readonly compactAfter: number;
 
@@ -191,7 +192,7 @@ export class LexicalIndex {
     if (this.store.needsCompaction(this.compactAfter)) this.compact();
     this.busy = true;
     try {
-      return this.scorer.rank(this.store, planQuery(all, this.terms, this.store), accept, k);
+      return this.scorer.rank(this.store, planQuery(all, this.terms, this.store, this.expansions), accept, k);
     } finally {
       this.busy = false;
     }

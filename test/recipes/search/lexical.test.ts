@@ -318,3 +318,30 @@ describe("lexical index maintenance", () => {
     }
   });
 });
+
+describe("expansions of unknown words, kept between queries", () => {
+  it("follow every change of the index (a new neighbour joins, a removed one leaves)", () => {
+    const ix = new LexicalIndex();
+    ix.put(doc("s/a", { name: "chamfer" }));
+    ix.put(doc("s/b", { name: "mesh" }));
+    expect(ix.search("chamfr", all, 10).map((m) => m.id)).toEqual(["s/a"]);
+    ix.put(doc("s/c", { name: "chamfers" }));
+    expect(ix.search("chamfr", all, 10).map((m) => m.id).sort()).toEqual(["s/a", "s/c"]);
+    ix.remove("s/a");
+    expect(ix.search("chamfr", all, 10).map((m) => m.id)).toEqual(["s/c"]);
+  });
+
+  it("answer as a fresh index does after many queries reuse them", () => {
+    const r = prng(11);
+    const docs = Array.from({ length: 150 }, (_, i) => randomDoc(r, `e/${i}`));
+    const reused = new LexicalIndex();
+    for (const d of docs) reused.put(d);
+    const queries = Array.from({ length: 30 }, () => randomQuery(r));
+    for (const q of queries) reused.search(q, all, 20);
+    for (const q of queries) {
+      const fresh = new LexicalIndex();
+      for (const d of docs) fresh.put(d);
+      expect(reused.search(q, all, 20), q).toEqual(fresh.search(q, all, 20));
+    }
+  });
+});

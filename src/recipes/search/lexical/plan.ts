@@ -43,7 +43,47 @@ export interface QueryPlan {
  * the index holds score as themselves, unknown ones through their prefix
  * and typo neighbours.
  */
-export function planQuery(all: readonly string[], terms: TermDictionary, store: PostingStore): QueryPlan {
+/** An unknown word's prefix and typo neighbours, with their weights. */
+interface Expansion {
+  readonly term: number;
+  readonly text: string;
+  readonly weight: number;
+}
+
+/**
+ * Expansions of unknown words for one store generation, least recently used
+ * out first. Finding a word's typo neighbours walks the dictionary (~0.1 ms
+ * at 20,000 recipes, more for the two-edit bound of long words), and the
+ * words agents use that no recipe holds ("smoother", "quickly") recur from
+ * one query to the next.
+ */
+export class ExpansionCache {
+  private store: PostingStore | null = null;
+  private generation = -1;
+  private readonly byWord = new Map<string, readonly Expansion[]>();
+
+  constructor(private readonly capacity = 1024) {}
+
+  get(word: string, terms: TermDictionary, store: PostingStore): readonly Expansion[] {
+    if (this.store !== store || this.generation !== store.generation) {
+      this.byWord.clear();
+      this.store = store;
+      this.generation = store.generation;
+    }
+    const known = this.byWord.get(word);
+    if (known !== undefined) {
+      this.byWord.delete(word);
+      this.byWord.set(word, known);
+      return known;
+    }
+    const found = expansions(word, terms, store);
+    if (this.byWord.size >= this.capacity) this.byWord.delete(this.byWord.keys().next().value!);
+    this.byWord.set(word, found);
+    return found;
+  }
+}
+
+export function planQuery(all: readonly string[], terms: TermDictionary, store: PostingStore, cache?: ExpansionCache): QueryPlan {
   const n = store.liveCount;
   const ids = all.map((t) => terms.id(t));
   const allDf = ids.map((id) => (id === undefined ? 0 : Math.min(n, store.documentFrequency(id))));
@@ -76,13 +116,13 @@ export function planQuery(all: readonly string[], terms: TermDictionary, store: 
     // Expansion only for words the index does not hold: a known word's
     // prefix/typo neighbours multiply the postings to score (the bulk of
     // the cost on a large catalog) and rarely improve its ranking.
-    for (const e of expansions(word, terms, store)) derived.push({ term: e.term, weight: e.weight, source, ...masks(e.text) });
+    for (const e of cache ? cache.get(word, terms, store) : expansions(word, terms, store)) derived.push({ term: e.term, weight: e.weight, source, ...masks(e.text) });
   });
   return { words, df, derived };
 }
 
-function expansions(word: string, terms: TermDictionary, store: PostingStore): { term: number; text: string; weight: number }[] {
-  const out: { term: number; text: string; weight: number }[] = [];
+function expansions(word: string, terms: TermDictionary, store: PostingStore): Expansion[] {
+  const out: Expansion[] = [];
   if (word.length >= PREFIX_MIN) {
     terms.withPrefix(word, (term, t) => {
       if (t.length === word.length || store.documentFrequency(term) === 0) return;
