@@ -322,13 +322,14 @@ describe("lexical index maintenance", () => {
 describe("expansions of unknown words, kept between queries", () => {
   it("follow every change of the index (a new neighbour joins, a removed one leaves)", () => {
     const ix = new LexicalIndex();
-    ix.put(doc("s/a", { name: "chamfer" }));
+    ix.put(doc("s/a", { name: "extrude" }));
     ix.put(doc("s/b", { name: "mesh" }));
-    expect(ix.search("chamfr", all, 10).map((m) => m.id)).toEqual(["s/a"]);
-    ix.put(doc("s/c", { name: "chamfers" }));
-    expect(ix.search("chamfr", all, 10).map((m) => m.id).sort()).toEqual(["s/a", "s/c"]);
+    expect(ix.search("extr", all, 10).map((m) => m.id)).toEqual(["s/a"]);
+    // "extract" is a new term "extr" now extends: a kept expansion list from before would miss it.
+    ix.put(doc("s/c", { name: "extract" }));
+    expect(ix.search("extr", all, 10).map((m) => m.id).sort()).toEqual(["s/a", "s/c"]);
     ix.remove("s/a");
-    expect(ix.search("chamfr", all, 10).map((m) => m.id)).toEqual(["s/c"]);
+    expect(ix.search("extr", all, 10).map((m) => m.id)).toEqual(["s/c"]);
   });
 
   it("answer as a fresh index does after many queries reuse them", () => {
