@@ -246,21 +246,27 @@ function isSchemaError(v: unknown): boolean {
   return v === null || (isRecord(v) && isString(v["code"]) && isString(v["message"]));
 }
 
+/** Offsets that start at 0, never go back and end at the body's end. */
+function partsFit(offsets: unknown, bodyLength: number): boolean {
+  if (!(offsets instanceof Uint32Array) || offsets.length < 2 || offsets[0] !== 0 || offsets[offsets.length - 1] !== bodyLength) return false;
+  for (let i = 1; i < offsets.length; i++) if (offsets[i]! < offsets[i - 1]!) return false;
+  return true;
+}
+
 /**
  * The shape the loader relies on. The state directory is ours, but a file
  * that deserialises to something else (another tool, a damaged disk) must
  * be a miss, never a crash at every start.
  */
 function isPackRecord(v: unknown): v is PackRecord {
-  if (!isRecord(v) || typeof v["ok"] !== "boolean" || !(v["text"] instanceof Uint8Array)) return false;
-  const parts = v["parts"];
-  if (!Array.isArray(parts) || !parts.every((p) => typeof p === "string" || p instanceof Uint8Array)) return false;
+  if (!isRecord(v) || typeof v["ok"] !== "boolean" || !(v["body"] instanceof Uint8Array) || !(v["text"] instanceof Uint8Array)) return false;
+  if (!partsFit(v["bodyOffsets"], v["body"].length)) return false;
   const diagnostics = v["diagnostics"];
   const entries = v["entries"];
   if (!Array.isArray(diagnostics) || !Array.isArray(entries)) return false;
   if (!diagnostics.every((d) => isRecord(d) && isString(d["code"]) && isString(d["message"]) && isString(d["severity"]))) return false;
   // Part 0 is the pack-level keys, then one part per entry.
-  if (parts.length !== entries.length + 1) return false;
+  if ((v["bodyOffsets"] as Uint32Array).length !== entries.length + 2) return false;
   return entries.every(
     (e) =>
       isRecord(e) &&

@@ -42,19 +42,27 @@ export interface PackRecord {
   /** Parser diagnostics, without the skill (the loader adds it). */
   readonly diagnostics: readonly Diagnostic[];
   readonly entries: readonly EntrySummary[];
-  /** The pack-level keys (part 0) and entry i (part i + 1), each encoded on its own (see readPackPart). */
-  readonly parts: readonly PackPart[];
+  /**
+   * The pack-level keys (part 0) and entry i (part i + 1), each encoded on
+   * its own and laid end to end (see readPackPart): one buffer, so a record
+   * read back from the parse cache is a view into the cache file, not 20
+   * copied strings.
+   */
+  readonly body: Uint8Array;
+  /** Part i is body[bodyOffsets[i], bodyOffsets[i + 1]). */
+  readonly bodyOffsets: Uint32Array;
   /** v8-serialised search text of every entry (see readIndexTexts): indexing reads this, not the body. */
   readonly text: Uint8Array;
 }
 
 /**
- * JSON text when the value is plain JSON data (nearly always: JSON encodes
- * and decodes an entry several times faster than v8's serializer, whose
- * per-call setup dominates at 20,000 small entries); v8 bytes otherwise, so
- * `.inf`, `.nan` and `-0` keep their values.
+ * A part is UTF-8 JSON when the value is plain JSON data (nearly always:
+ * JSON encodes and decodes an entry several times faster than v8's
+ * serializer, whose per-call setup dominates at 20,000 small entries), v8
+ * bytes otherwise, so `.inf`, `.nan` and `-0` keep their values. v8's
+ * format starts with its version tag, 0xFF, which UTF-8 never holds.
  */
-export type PackPart = string | Uint8Array;
+const V8_TAG = 0xff;
 
 function isPlainJson(value: unknown): boolean {
   if (typeof value === "number") return Number.isFinite(value) && !Object.is(value, -0);
@@ -64,9 +72,18 @@ function isPlainJson(value: unknown): boolean {
   return true;
 }
 
-function encodePart(value: unknown): PackPart {
-  return isPlainJson(value) ? JSON.stringify(value) : serialize(value);
+function encodeParts(values: readonly unknown[]): { body: Uint8Array; bodyOffsets: Uint32Array } {
+  const chunks = values.map((value) => (isPlainJson(value) ? Buffer.from(JSON.stringify(value)) : serialize(value)));
+  const bodyOffsets = new Uint32Array(chunks.length + 1);
+  chunks.forEach((chunk, i) => (bodyOffsets[i + 1] = bodyOffsets[i]! + chunk.length));
+  // A buffer of its own (not a slice of Node's shared pool), so a record
+  // copied to another thread or into the cache carries only its bytes.
+  const body = new Uint8Array(bodyOffsets[chunks.length]!);
+  chunks.forEach((chunk, i) => body.set(chunk, bodyOffsets[i]!));
+  return { body, bodyOffsets };
 }
+
+const utf8 = new TextDecoder();
 
 const EMPTY_SCHEMA: Readonly<Record<string, never>> = Object.freeze({});
 
@@ -116,7 +133,7 @@ function summarise(entry: Record<string, unknown>, line: number): EntrySummary {
 
 export function parsePack(text: string, file: string): PackRecord {
   const result = parseRecipePack(text, file);
-  if (!result.ok) return { ok: false, diagnostics: result.diagnostics, entries: [], parts: [encodePart({})], text: serialize([]) };
+  if (!result.ok) return { ok: false, diagnostics: result.diagnostics, entries: [], ...encodeParts([{}]), text: serialize([]) };
   // Flat [steps, body, steps, body …]: strings only, cheap to read back.
   const texts = result.entries.flatMap(({ entry }) => {
     const t = yamlEntryText(entry);
@@ -126,16 +143,16 @@ export function parsePack(text: string, file: string): PackRecord {
     ok: true,
     diagnostics: result.diagnostics,
     entries: result.entries.map(({ entry, line }) => summarise(entry, line)),
-    parts: [encodePart(result.pack), ...result.entries.map((e) => encodePart(e.entry))],
+    ...encodeParts([result.pack, ...result.entries.map((e) => e.entry)]),
     text: serialize(texts),
   };
 }
 
 /** Part 0: the pack-level keys; part i + 1: entry i. */
-export function readPackPart(record: Pick<PackRecord, "parts">, part: number): Readonly<Record<string, unknown>> {
-  const encoded = record.parts[part]!;
+export function readPackPart(record: Pick<PackRecord, "body" | "bodyOffsets">, part: number): Readonly<Record<string, unknown>> {
+  const bytes = record.body.subarray(record.bodyOffsets[part]!, record.bodyOffsets[part + 1]!);
   // JSON.parse keeps a "__proto__" key as an own data property, as the YAML parsers do.
-  return (typeof encoded === "string" ? JSON.parse(encoded) : deserialize(encoded)) as Readonly<Record<string, unknown>>;
+  return (bytes[0] === V8_TAG ? deserialize(bytes) : JSON.parse(utf8.decode(bytes))) as Readonly<Record<string, unknown>>;
 }
 
 /** Entry i's search text is at [2i] (steps) and [2i + 1] (body). */

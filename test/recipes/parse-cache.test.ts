@@ -184,9 +184,15 @@ describe("parse cache: entry parts", () => {
     await fs.rm(dir, { recursive: true, force: true });
   });
 
-  it("regression: parts that are not one per entry plus the pack (or not text or bytes) make the entry a miss, never a wrong recipe", async () => {
+  it("regression: offsets that do not delimit the body (or miss an entry) make the entry a miss, never a wrong recipe", async () => {
     const fresh = parsePack(PACK, "RECIPES.yaml");
-    const broken = [{ ...fresh, parts: fresh.parts.slice(0, -1) }, { ...fresh, parts: [...fresh.parts, "{}"] }, { ...fresh, parts: fresh.parts.map((p, i) => (i === 1 ? 5 : p)) }];
+    const broken = [
+      { ...fresh, bodyOffsets: fresh.bodyOffsets.slice(0, -1) },
+      { ...fresh, bodyOffsets: Uint32Array.from(fresh.bodyOffsets, (o, i) => (i === 1 ? o + 1_000_000 : o)) },
+      { ...fresh, bodyOffsets: Uint32Array.from(fresh.bodyOffsets, (o, i) => (i === fresh.bodyOffsets.length - 1 ? o - 1 : o)) },
+      { ...fresh, bodyOffsets: [...fresh.bodyOffsets] },
+      { ...fresh, body: "text" },
+    ];
     for (const record of broken) {
       const first = new ParseCache(file, logger);
       const key = first.keyOf("RECIPES.yaml", PACK);
@@ -205,13 +211,14 @@ describe("parse cache: entry parts", () => {
     expect(limits[1]).toBe(-Infinity);
     expect(limits[2]).toBeNaN();
     expect(Object.is(limits[3], -0)).toBe(true);
-    expect(typeof record.parts[1]).not.toBe("string");
-    expect(typeof record.parts[2]).toBe("string");
+    // Only the part holding them is v8 bytes; the other stays JSON.
+    expect(record.body[record.bodyOffsets[1]!]).toBe(0xff);
+    expect(String.fromCharCode(record.body[record.bodyOffsets[2]!]!)).toBe("{");
   });
 
   it("each entry reads back on its own, part 0 being the pack-level keys", () => {
     const record = parsePack(PACK, "RECIPES.yaml");
-    expect(record.parts.length).toBe(record.entries.length + 1);
+    expect(record.bodyOffsets.length).toBe(record.entries.length + 2);
     record.entries.forEach((summary, i) => expect(readPackPart(record, i + 1)["name"]).toBe(summary.name));
     expect(Object.keys(readPackPart(record, 0))).not.toContain("recipes");
   });

@@ -37,7 +37,12 @@ describe.skipIf(!haveBuild)("parse pool (built, with worker threads)", () => {
       records.forEach((record, i) => {
         const reference = parsed.parsePack(texts[i]!, `p${i}.yaml`);
         // Bytes compare as bytes whatever typed array a thread hop hands back.
-        expect({ ...record, text: [...record.text] }).toEqual({ ...reference, text: [...reference.text] });
+        expect({ ...record, body: [...record.body], bodyOffsets: [...record.bodyOffsets], text: [...record.text] }).toEqual({
+          ...reference,
+          body: [...reference.body],
+          bodyOffsets: [...reference.bodyOffsets],
+          text: [...reference.text],
+        });
         expect(parsed.readPackPart(record, 1)["name"]).toBe(`r${i}`);
       });
       expect(records.filter((r) => r.entries.some((e) => e.verdicts.input?.code === "dynamic_ref_unsupported")).length).toBe(40);
