@@ -1,3 +1,4 @@
+import { GenerationCache } from "./generation-cache.js";
 import type { PostingStore } from "./postings.js";
 import type { TermDictionary } from "./terms.js";
 
@@ -57,29 +58,13 @@ interface Expansion {
  * words agents use that no recipe holds ("smoother", "quickly") recur from
  * one query to the next.
  */
-export class ExpansionCache {
-  private store: PostingStore | null = null;
-  private generation = -1;
-  private readonly byWord = new Map<string, readonly Expansion[]>();
+export class ExpansionCache extends GenerationCache<string, readonly Expansion[]> {
+  constructor(capacity = 1024) {
+    super(capacity);
+  }
 
-  constructor(private readonly capacity = 1024) {}
-
-  get(word: string, terms: TermDictionary, store: PostingStore): readonly Expansion[] {
-    if (this.store !== store || this.generation !== store.generation) {
-      this.byWord.clear();
-      this.store = store;
-      this.generation = store.generation;
-    }
-    const known = this.byWord.get(word);
-    if (known !== undefined) {
-      this.byWord.delete(word);
-      this.byWord.set(word, known);
-      return known;
-    }
-    const found = expansions(word, terms, store);
-    if (this.byWord.size >= this.capacity) this.byWord.delete(this.byWord.keys().next().value!);
-    this.byWord.set(word, found);
-    return found;
+  expand(word: string, terms: TermDictionary, store: PostingStore): readonly Expansion[] {
+    return this.get(store, word, () => expansions(word, terms, store));
   }
 }
 
@@ -116,7 +101,7 @@ export function planQuery(all: readonly string[], terms: TermDictionary, store: 
     // Expansion only for words the index does not hold: a known word's
     // prefix/typo neighbours multiply the postings to score (the bulk of
     // the cost on a large catalog) and rarely improve its ranking.
-    for (const e of cache ? cache.get(word, terms, store) : expansions(word, terms, store)) derived.push({ term: e.term, weight: e.weight, source, ...masks(e.text) });
+    for (const e of cache ? cache.expand(word, terms, store) : expansions(word, terms, store)) derived.push({ term: e.term, weight: e.weight, source, ...masks(e.text) });
   });
   return { words, df, derived };
 }
