@@ -3,25 +3,12 @@
  * stateful sessions, one tool answering a constant — the same hijack wiring
  * as recipe-server, with nothing behind it. Run as a child process; prints
  * its URL on stdout.
- *
- * With `--result-file F` the constant is the tool result stored in F (e.g. a
- * recorded recipes__search answer): the same transport carrying the same
- * bytes, so what remains between it and recipe-server is the tool's own work.
  */
 import Fastify from "fastify";
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-
-const { values } = parseArgs({ options: { "result-file": { type: "string" } } });
-const resultFile = values["result-file"];
-const constant: Record<string, unknown> =
-  resultFile === undefined
-    ? { content: [{ type: "text", text: '{"success":true,"message":"constant"}' }] }
-    : (JSON.parse(readFileSync(resultFile, "utf8")) as Record<string, unknown>);
 
 const transports = new Map<string, StreamableHTTPServerTransport>();
 const app = Fastify({ bodyLimit: 4 * 1024 * 1024 });
@@ -31,7 +18,9 @@ function makeServer(): Server {
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: [{ name: "constant", description: "returns a constant", inputSchema: { type: "object" } }],
   }));
-  server.setRequestHandler(CallToolRequestSchema, async () => constant);
+  server.setRequestHandler(CallToolRequestSchema, async () => ({
+    content: [{ type: "text", text: '{"success":true,"message":"constant"}' }],
+  }));
   return server;
 }
 

@@ -80,10 +80,6 @@ const FUSION_DEPTH = 100;
 const SIMILAR_MIN_COSINE = 0.55;
 const SIMILAR_MIN_COVERAGE = 0.6;
 
-interface Indexed {
-  readonly recipe: Recipe;
-}
-
 interface Filter {
   readonly dcc?: string;
   readonly skill?: string;
@@ -105,7 +101,8 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   const ranking = options.ranking ?? "fused";
   const lexical = new LexicalIndex();
   const semantic = options.provider ? new SemanticIndex(options.provider, options.cacheDir, logger) : null;
-  let indexed = new Map<string, Indexed>();
+  /** The served recipes by id (what searches may answer). */
+  let indexed = new Map<string, Recipe>();
   /** The recipe object whose document the lexical index holds, by id (served or warmed). */
   const lexicalHolds = new Map<string, Recipe>();
   // Catalog snapshots reuse the frozen Recipe objects of unchanged files, so a
@@ -136,12 +133,11 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
 
   // Searches read one snapshot of `indexed` throughout: an update() landing
   // while a query embedding is awaited must not pull recipes from under it.
-  function acceptor(filter: Filter, snapshot: ReadonlyMap<string, Indexed>): (id: string) => boolean {
+  function acceptor(filter: Filter, snapshot: ReadonlyMap<string, Recipe>): (id: string) => boolean {
     return (id) => {
       if (id === filter.excludeId) return false;
-      const entry = snapshot.get(id);
-      if (!entry) return false;
-      const r = entry.recipe;
+      const r = snapshot.get(id);
+      if (!r) return false;
       // `python` (dcc-mcp-core's default for a skill naming no host) is served
       // to every DCC, so a DCC filter must not hide it either.
       if (filter.dcc !== undefined && r.dcc !== filter.dcc && r.dcc !== "any" && r.dcc !== "python") return false;
@@ -151,8 +147,8 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     };
   }
 
-  function hit(snapshot: ReadonlyMap<string, Indexed>, id: string, score: number): SearchHit {
-    return { recipe: snapshot.get(id)!.recipe, score: round(score) };
+  function hit(snapshot: ReadonlyMap<string, Recipe>, id: string, score: number): SearchHit {
+    return { recipe: snapshot.get(id)!, score: round(score) };
   }
 
   async function rank(text: string, filter: Filter, limit: number): Promise<{ answer: SearchAnswer; cosine: Map<string, number>; coverage: Map<string, number> }> {
@@ -193,7 +189,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   return {
     update(recipes, rev) {
       if (closed) return;
-      const next = new Map<string, Indexed>();
+      const next = new Map<string, Recipe>();
       const entries = new Map<string, SemanticEntry>();
       for (const recipe of recipes) {
         // Catalog ids are unique; should a duplicate slip through, the first wins.
@@ -207,10 +203,10 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
         // file); a recipe object seen before but not indexed now (a skill
         // dropped and restored) is indexed afresh.
         if (held !== recipe) {
-          if (previous === undefined || previous.recipe !== held || hashOf(previous.recipe) !== hashOf(recipe, doc())) lexical.put(doc());
+          if (previous === undefined || previous !== held || hashOf(previous) !== hashOf(recipe, doc())) lexical.put(doc());
           lexicalHolds.set(recipe.recipeId, recipe);
         }
-        next.set(recipe.recipeId, previous?.recipe === recipe ? previous : { recipe });
+        next.set(recipe.recipeId, recipe);
         if (semantic) entries.set(recipe.recipeId, { id: recipe.recipeId, views: viewsOf(recipe, doc) });
       }
       for (const id of lexicalHolds.keys()) {

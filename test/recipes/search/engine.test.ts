@@ -188,7 +188,7 @@ describe("search engine: recipes warmed before a load publishes", () => {
     expect(await ids(e, "zebra")).toEqual(["mesh-ops/bevel_edges"]);
   });
 
-  it("drops warmed recipes a load never published at the next update", async () => {
+  it("never answers with a warmed recipe a load did not publish, and finds it once a later load does", async () => {
     const e = createSearchEngine({ provider: null });
     const orphan = md("ghost-skill", "Haunted walkthrough", "A spectral quokka walkthrough");
     e.warm([orphan]);
