@@ -148,7 +148,10 @@ function nestsDeeper(value: unknown, limit: number): boolean {
 function parseBounded(text: string, file: string): ReturnType<typeof parseExactly> {
   let parsed: ReturnType<typeof parseExactly>;
   try {
-    parsed = parsePackFast(text.replace(/^\uFEFF/, "")) ?? parseExactly(text, file);
+    const fast = parsePackFast(text.replace(/^\uFEFF/, ""));
+    // A parser that steps aside past a smaller depth bound (the subset's) needs no depth walk.
+    if (fast !== null && fast.maxDepth !== undefined && fast.maxDepth <= MAX_YAML_DEPTH) return fast;
+    parsed = fast ?? parseExactly(text, file);
   } catch (err) {
     if (isStackOverflow(err)) return tooDeep(file);
     throw err;

@@ -11,12 +11,14 @@
  * and produces the exact diagnostics (duplicate keys, alias caps, positions).
  */
 import jsyaml from "js-yaml";
-import { parseYamlSubset } from "./yaml-subset.js";
+import { MAX_SUBSET_DEPTH, parseYamlSubset } from "./yaml-subset.js";
 
 export interface FastPack {
   readonly data: unknown;
   /** 1-based first line of each item of the top-level `recipes` sequence (when it is one). */
   readonly recipeLines: readonly number[] | null;
+  /** Nesting the parser that answered never exceeds (absent: no bound known, the caller checks). */
+  readonly maxDepth?: number;
 }
 
 /**
@@ -68,7 +70,7 @@ function hasAnchors(state: { anchorMap?: Record<string, unknown> } | null): bool
 
 export function parsePackFast(text: string): FastPack | null {
   const subset = parseYamlSubset(text);
-  if (subset !== null) return subset;
+  if (subset !== null) return { ...subset, maxDepth: MAX_SUBSET_DEPTH };
   if (mayDiverge(text)) return null;
   // Depth-1 node: the document's root mapping; its keys and values are depth 2;
   // items of a depth-2 sequence are depth 3. Record the line each depth-3 node

@@ -9,7 +9,7 @@ import fg from "fast-glob";
 import { isSeq, LineCounter, parseDocument } from "yaml";
 import { describe, expect, it } from "vitest";
 import { parsePackFast, parsePlainFast } from "../../src/skills/yaml-fast.js";
-import { parseYamlSubset } from "../../src/skills/yaml-subset.js";
+import { MAX_SUBSET_DEPTH, parseYamlSubset } from "../../src/skills/yaml-subset.js";
 import { EXAMPLE_SKILLS, REAL_SKILLS } from "../e2e/harness.js";
 
 function exact(text: string): { data: unknown; lines: number[] | null } {
@@ -59,10 +59,11 @@ describe("parsePackFast", () => {
   it("answers plain packs with the subset parser, and plain packs outside it with js-yaml", () => {
     const inside = "pack: p\nrecipes:\n  - name: a\n    n: 1_000\n  - name: b\n    f: +.5\n";
     expect(parseYamlSubset(inside)).not.toBeNull();
-    expect(parsePackFast(inside)).toEqual({ data: exact(inside).data, recipeLines: exact(inside).lines });
+    // The subset's answer carries its depth bound (the caller skips its own depth walk); js-yaml's carries none.
+    expect(parsePackFast(inside)).toEqual({ data: exact(inside).data, recipeLines: exact(inside).lines, maxDepth: MAX_SUBSET_DEPTH });
     const outside = `${OUTSIDE_SUBSET}    n: 7\n`;
     expect(parseYamlSubset(outside)).toBeNull();
-    expect(parsePackFast(outside)).toEqual({ data: exact(outside).data, recipeLines: exact(outside).lines });
+    expect(parsePackFast(outside)).toStrictEqual({ data: exact(outside).data, recipeLines: exact(outside).lines });
   });
 
   it("types the scalars js-yaml reads differently exactly as the yaml package does", () => {
