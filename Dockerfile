@@ -16,10 +16,11 @@
 
 ARG NODE_IMAGE=node:20-bookworm-slim
 
-# ---- build: full dependency tree, `npm ci` runs `prepare` (= tsc build) ----
+# ---- build: full dependency tree, `npm ci` runs `prepare` (= tsc build + entry bundles) ----
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
+COPY scripts/bundle.mjs ./scripts/bundle.mjs
 COPY src ./src
 RUN npm ci --no-audit --no-fund --no-update-notifier \
  && test -f dist/cli.js

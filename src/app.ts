@@ -3,13 +3,11 @@
  * store) per DCC → tool registry → one MCP endpoint per DCC path → HTTP.
  * `createRecipeServer` is also the library entry for embedding the daemon.
  */
-import path from "node:path";
 import pino, { type Logger } from "pino";
+import { openCatalogs, type RecipeCatalogs } from "./catalogs.js";
 import { isLoopbackHost, type Config } from "./config.js";
 import { countDiagnostics } from "./recipes/catalog.js";
-import { RecipeLibrary } from "./recipes/library.js";
-import { createEmbeddingProvider } from "./recipes/search/embeddings/factory.js";
-import { createSearchEngine } from "./recipes/search/engine.js";
+import type { RecipeLibrary } from "./recipes/library.js";
 import { buildHttpApp, type HttpApp, type McpEndpoint } from "./server/http/app.js";
 import { attachCatalogResources, notifyResourceListChanged } from "./server/mcp/catalog-resources.js";
 import { createMcpServer } from "./server/mcp/create-server.js";
@@ -22,6 +20,11 @@ import { packageVersion } from "./version.js";
 export interface RecipeServerOptions {
   /** Defaults to a pino logger on stdout at config.logLevel. */
   readonly logger?: Logger;
+  /**
+   * Catalogs opened (and perhaps already loading) by the caller with
+   * `openCatalogs(config, logger)`; the server then owns them.
+   */
+  readonly catalogs?: RecipeCatalogs;
 }
 
 export interface RecipeServer {
@@ -46,27 +49,8 @@ const INSTRUCTIONS =
 export function createRecipeServer(config: Config, options: RecipeServerOptions = {}): RecipeServer {
   const logger = options.logger ?? pino({ level: config.logLevel });
   const version = packageVersion();
-  const libraries = new Map<string, RecipeLibrary>();
-  // One model for every DCC: it is the heavy part (~200 MB for the local one).
-  const embeddings = createEmbeddingProvider(config.embeddings.kind, {
-    ...(config.embeddings.url !== null
-      ? {
-          openai: {
-            url: config.embeddings.url,
-            model: config.embeddings.model ?? "text-embedding-3-small",
-            ...(config.embeddings.apiKey !== null ? { apiKey: config.embeddings.apiKey } : {}),
-          },
-        }
-      : {}),
-  });
-  for (const dcc of config.dccs) {
-    const search = createSearchEngine({
-      provider: embeddings,
-      cacheDir: path.join(dcc.stateDir, "vectors"),
-      logger: logger.child({ dcc: dcc.name, component: "search" }),
-    });
-    libraries.set(dcc.name, new RecipeLibrary({ settings: { dcc: dcc.name, ...dcc }, search, logger }));
-  }
+  const catalogs = options.catalogs ?? openCatalogs(config, logger);
+  const libraries = catalogs.libraries;
   const registry = createToolRegistry<RecipeToolContext>(recipeToolDefinitions(), (tool, error) =>
     logger.error({ tool, err: error }, "tool handler failed"),
     (context) => context.library.current()?.revision,
@@ -106,7 +90,6 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
     endpoints.push({ path: `/mcp/${dcc}`, createServer });
   }
 
-  let loaded = false;
   const http = buildHttpApp({
     endpoints,
     guard: {
@@ -122,7 +105,7 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
     onRequestDone: (event) => metrics.observeRequest(event),
     onSessionCount: (count) => metrics.setSessions(count),
     readiness: () => ({
-      ready: loaded,
+      ready: catalogs.loaded(),
       body: {
         version,
         dccs: [...libraries.values()].map(catalogSummary),
@@ -140,14 +123,6 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
     });
   }
 
-  let loading: Promise<void> | null = null;
-  const load = (): Promise<void> => {
-    loading ??= Promise.all([...libraries.values()].map((library) => library.load())).then(() => {
-      loaded = true;
-    });
-    return loading;
-  };
-
   return {
     config,
     libraries,
@@ -157,7 +132,7 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
     async start() {
       const address = await http.listen(config.port, config.host);
       logger.info({ url: `${address.url}/mcp`, dccs: config.dccs.map((d) => d.name) }, `serving MCP at ${address.url}/mcp`);
-      load().catch((error: unknown) => logger.error({ err: error }, "catalog load failed"));
+      catalogs.load().catch((error: unknown) => logger.error({ err: error }, "catalog load failed"));
       if (config.watch) {
         for (const library of libraries.values()) {
           library.watch().catch((error: unknown) => logger.error({ err: error, dcc: library.dcc }, "file watcher failed to start"));
@@ -165,15 +140,10 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
       }
       return address;
     },
-    ready: () => load(),
+    ready: () => catalogs.load(),
     async stop() {
       await http.close();
-      await Promise.all([...libraries.values()].map(async (library) => {
-        await library.stopWatching();
-        await library.flush();
-        await library.search.close();
-      }));
-      await embeddings?.close();
+      await catalogs.close();
     },
   };
 }

@@ -9,7 +9,6 @@
  * 4.0 s / 217 MB with defaults against 4.4 s / 308 MB).
  * Usage errors: one line on stderr, exit 2. Port in use: one line, exit 1.
  */
-import { createRecipeServer } from "./app.js";
 import { HELP_TEXT, resolveConfig } from "./config.js";
 import { packageVersion } from "./version.js";
 
@@ -40,7 +39,15 @@ async function main(argv: readonly string[]): Promise<number> {
       break;
   }
   const { config } = resolved;
-  const server = createRecipeServer(config);
+  const [{ pino }, { openCatalogs }] = await Promise.all([import("pino"), import("./catalogs.js")]);
+  const logger = pino({ level: config.logLevel });
+  // The catalogs start loading before the server stack is imported, so the
+  // parse worker's first packs overlap that import; start() listens, then
+  // awaits (and logs the failure of) this same load.
+  const catalogs = openCatalogs(config, logger);
+  catalogs.load().catch(() => undefined);
+  const { createRecipeServer } = await import("./app.js");
+  const server = createRecipeServer(config, { logger, catalogs });
   try {
     await server.start();
   } catch (error) {

@@ -3,7 +3,7 @@
  * Bad files become diagnostics; nothing here throws for author mistakes.
  */
 import { diagnostic, type Diagnostic } from "../skills/diagnostics.js";
-import { readBounded } from "../skills/read-bounded.js";
+import { readBounded, type BoundedRead } from "../skills/read-bounded.js";
 import { resolveRecipePaths, skillRelative } from "../skills/recipe-paths.js";
 import type { SkillInfo } from "../skills/types.js";
 import { parseMarkdownAnchors } from "./markdown.js";
@@ -19,6 +19,12 @@ import { MAX_RECIPE_FILE_BYTES } from "./yaml-pack.js";
 export interface PackSources {
   readonly cache?: ParseCache;
   readonly parser?: PackParser;
+  /**
+   * Packs are read and keyed where they are parsed (on a worker) rather
+   * than here; for a load that starts with an empty cache, where no lookup
+   * could hit.
+   */
+  readonly readWhereParsed?: boolean;
 }
 
 /**
@@ -112,19 +118,15 @@ export async function loadRecipeFile(skill: SkillInfo, absPath: string, sources:
   const where = { skill: skill.name, file };
   const fail = (d: Diagnostic): RecipeFileResult => ({ recipes: [], diagnostics: [d] });
 
-  const read = readBounded(absPath, MAX_RECIPE_FILE_BYTES);
-  if (!read.ok) {
-    switch (read.reason) {
-      case "not_file":
-        return fail(diagnostic("error", "recipe_path_missing", `recipe path ${file} is not a file`, where));
-      case "too_large":
-        return fail(diagnostic("error", "file_too_large", `${file} is ${read.size} bytes; the limit is ${MAX_RECIPE_FILE_BYTES}`, where));
-      case "missing":
-        return fail(diagnostic("error", "recipe_path_missing", `recipe file ${file} does not exist`, where));
-      default:
-        return fail(diagnostic("error", "file_unreadable", `${file} cannot be read (${read.code})`, where));
-    }
+  if (sources.readWhereParsed === true && isYamlFile(absPath)) {
+    const outcome = await (sources.parser ?? inlineParser).parseFile(absPath, file, sources.cache?.keyFingerprint ?? "");
+    if (outcome.kind === "unreadable") return fail(readFailure(outcome.read, file, where));
+    if (outcome.kind === "not_utf8") return fail(notUtf8Diagnostic(file, where));
+    sources.cache?.setParsed(outcome.key, outcome.record);
+    return packResult(skill, file, outcome.record, sources.cache !== undefined ? outcome.key : undefined);
   }
+  const read = readBounded(absPath, MAX_RECIPE_FILE_BYTES);
+  if (!read.ok) return fail(readFailure(read, file, where));
   const bytes = read.bytes;
   const decode = (): string | null => {
     try {
@@ -133,7 +135,7 @@ export async function loadRecipeFile(skill: SkillInfo, absPath: string, sources:
       return null;
     }
   };
-  const notUtf8 = (): RecipeFileResult => fail(diagnostic("error", "not_utf8", `${file} is not valid UTF-8`, where));
+  const notUtf8 = (): RecipeFileResult => fail(notUtf8Diagnostic(file, where));
 
   if (!isYamlFile(absPath)) {
     const text = decode();
@@ -144,10 +146,31 @@ export async function loadRecipeFile(skill: SkillInfo, absPath: string, sources:
   }
   const cached = await parseCached(sources, file, bytes, decode);
   if (cached === null) return notUtf8();
-  const raw = yamlRecipes(skill, file, cached.parsed);
+  return packResult(skill, file, cached.parsed, cached.cacheKey);
+}
+
+function packResult(skill: SkillInfo, file: string, parsed: PackRecord, cacheKey: string | undefined): RecipeFileResult {
+  const raw = yamlRecipes(skill, file, parsed);
   const merged = dedupeRecipes(raw.recipes);
   const result = { recipes: merged.recipes, diagnostics: [...raw.diagnostics, ...merged.diagnostics] };
-  return cached.cacheKey === undefined ? result : { ...result, cacheKey: cached.cacheKey };
+  return cacheKey === undefined ? result : { ...result, cacheKey };
+}
+
+function notUtf8Diagnostic(file: string, where: { skill: string; file: string }): Diagnostic {
+  return diagnostic("error", "not_utf8", `${file} is not valid UTF-8`, where);
+}
+
+function readFailure(read: Exclude<BoundedRead, { ok: true }>, file: string, where: { skill: string; file: string }): Diagnostic {
+  switch (read.reason) {
+    case "not_file":
+      return diagnostic("error", "recipe_path_missing", `recipe path ${file} is not a file`, where);
+    case "too_large":
+      return diagnostic("error", "file_too_large", `${file} is ${read.size} bytes; the limit is ${MAX_RECIPE_FILE_BYTES}`, where);
+    case "missing":
+      return diagnostic("error", "recipe_path_missing", `recipe file ${file} does not exist`, where);
+    default:
+      return diagnostic("error", "file_unreadable", `${file} cannot be read (${read.code})`, where);
+  }
 }
 
 function markdownRecipes(skill: SkillInfo, file: string, text: string): RecipeFileResult {

@@ -18,6 +18,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { deserialize, serialize } from "node:v8";
 import { writeFileAtomic } from "./private/atomic-write.js";
+import { packCacheKey } from "./pack-file.js";
 import type { PackRecord } from "./parsed-pack.js";
 
 /** Any version of the format starts so; the version and the code fingerprint follow. */
@@ -86,9 +87,14 @@ export class ParseCache {
     if (this.file !== null) await this.read(this.file);
   }
 
+  /** True while nothing is cached: every pack of a load will have to be parsed. */
+  isEmpty(): boolean {
+    return this.stored.size === 0 && this.live.size === 0;
+  }
+
   /** Key of a pack file by its skill-relative name and raw content. */
   keyOf(file: string, content: string | Uint8Array): string {
-    return createHash("sha256").update(this.fingerprint).update("\0").update(file).update("\0").update(content).digest("base64url");
+    return packCacheKey(this.fingerprint, file, content);
   }
 
   get(key: string): PackRecord | undefined {
@@ -120,6 +126,17 @@ export class ParseCache {
 
   set(key: string, parsed: PackRecord): void {
     this.live.set(key, parsed);
+  }
+
+  /** A pack parsed without a lookup (a cold load keys it where it is read): a miss, then kept. */
+  setParsed(key: string, parsed: PackRecord): void {
+    this.misses += 1;
+    this.live.set(key, parsed);
+  }
+
+  /** What packCacheKey needs to key a pack elsewhere (a parse worker) as keyOf does. */
+  get keyFingerprint(): string {
+    return this.fingerprint;
   }
 
   stats(): ParseCacheStats {

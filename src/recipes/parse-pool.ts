@@ -7,10 +7,19 @@
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
+import { parsePackFile, type PackFileResult } from "./pack-file.js";
 import { parsePack, type PackRecord } from "./parsed-pack.js";
+import type { ParseRequest } from "./parse-worker.js";
 
 export interface PackParser {
   parse(text: string, file: string): Promise<PackRecord>;
+  /**
+   * Reads, keys (see packCacheKey) and parses the pack at `absPath` where
+   * it parses: on a worker, the calling thread neither reads nor hashes it.
+   */
+  parseFile(absPath: string, file: string, fingerprint: string): Promise<PackFileResult>;
+  /** Starts the workers now rather than on the first parse (a load sure to parse many packs). */
+  prestart(): void;
   close(): Promise<void>;
 }
 
@@ -19,16 +28,16 @@ export interface PackParserLogger {
 }
 
 interface Job {
-  readonly id: number;
-  readonly text: string;
-  readonly file: string;
-  resolve(record: PackRecord): void;
+  readonly request: ParseRequest;
+  /** The same work in the calling thread, for a worker that stopped. */
+  inline(): unknown;
+  resolve(value: unknown): void;
   reject(error: unknown): void;
 }
 
 interface Reply {
   readonly id: number;
-  readonly record?: PackRecord;
+  readonly value?: unknown;
   readonly error?: string;
 }
 
@@ -46,6 +55,8 @@ export function parseWorkerCount(max = 3): number {
 /** The calling thread only. */
 export const inlineParser: PackParser = {
   parse: (text, file) => Promise.resolve(parsePack(text, file)),
+  parseFile: (absPath, file, fingerprint) => Promise.resolve(parsePackFile(absPath, file, fingerprint)),
+  prestart: () => undefined,
   close: () => Promise.resolve(),
 };
 
@@ -74,7 +85,7 @@ export function createPackParser(workers: number, logger?: PackParserLogger): Pa
     for (const job of jobs.values()) {
       // In an event handler: a parse that throws here too (a bug) must fail its load, not the process.
       try {
-        job.resolve(parsePack(job.text, job.file));
+        job.resolve(job.inline());
       } catch (error) {
         job.reject(error);
       }
@@ -92,31 +103,39 @@ export function createPackParser(workers: number, logger?: PackParserLogger): Pa
     worker.on("message", (reply: Reply) => {
       const job = jobs.get(reply.id);
       if (job === undefined) return;
-      if (reply.record === undefined) return retire(worker, reply.error ?? "no record");
+      if (reply.value === undefined) return retire(worker, reply.error ?? "no result");
       jobs.delete(reply.id);
-      job.resolve(reply.record);
+      job.resolve(reply.value);
     });
     worker.on("error", (err) => retire(worker, err.message));
     worker.on("exit", (code) => retire(worker, `exited ${code}`));
   };
 
+  const start = (): void => {
+    if (started || closed) return;
+    started = true;
+    for (let i = 0; i < workers; i++) spawn();
+  };
+
+  // The calling thread runs `inline` itself when every worker's backlog is full (or none is left).
+  const submit = <T>(request: (id: number) => ParseRequest, inline: () => T): Promise<T> => {
+    start();
+    let target: [Worker, Map<number, Job>] | undefined;
+    for (const entry of pool) if (entry[1].size < BACKLOG && (target === undefined || entry[1].size < target[1].size)) target = entry;
+    if (target === undefined) return Promise.resolve(inline());
+    const [worker, jobs] = target;
+    return new Promise<T>((resolve, reject) => {
+      const job: Job = { request: request(nextId++), inline, resolve: resolve as (value: unknown) => void, reject };
+      jobs.set(job.request.id, job);
+      worker.postMessage(job.request);
+    });
+  };
+
   return {
-    parse(text, file) {
-      if (!started && !closed) {
-        started = true;
-        for (let i = 0; i < workers; i++) spawn();
-      }
-      let target: [Worker, Map<number, Job>] | undefined;
-      for (const entry of pool) if (entry[1].size < BACKLOG && (target === undefined || entry[1].size < target[1].size)) target = entry;
-      // Every worker's backlog full (or none left): the calling thread takes this one.
-      if (target === undefined) return Promise.resolve(parsePack(text, file));
-      const [worker, jobs] = target;
-      return new Promise<PackRecord>((resolve, reject) => {
-        const job: Job = { id: nextId++, text, file, resolve, reject };
-        jobs.set(job.id, job);
-        worker.postMessage({ id: job.id, text, file });
-      });
-    },
+    prestart: start,
+    parse: (text, file) => submit((id) => ({ id, kind: "text", text, file }), () => parsePack(text, file)),
+    parseFile: (absPath, file, fingerprint) =>
+      submit((id) => ({ id, kind: "file", path: absPath, file, fingerprint }), () => parsePackFile(absPath, file, fingerprint)),
     async close() {
       closed = true;
       const workersLeft = [...pool.keys()];

@@ -205,6 +205,22 @@ export class IncrementalCatalog {
       if ((this.dirsByRoot.get(rootIndex) ?? []).includes(abs)) dirty.add(dirKey(rootIndex, abs));
     }
 
+    // A large load with nothing cached will parse every pack: its workers
+    // start now, while the SKILL.md files are read, not at the first pack,
+    // and they read the packs too.
+    let parser: PackParser | null = null;
+    if (dirty.size >= POOL_MIN_SKILLS && (this.parseCache?.isEmpty() ?? true)) {
+      parser = createPackParser(this.parseWorkers);
+      parser.prestart();
+    }
+    try {
+      return await this.applyWith(changes, dirty, rootsChanged, parser);
+    } finally {
+      await parser?.close();
+    }
+  }
+
+  private async applyWith(changes: ChangeSet, dirty: Set<string>, rootsChanged: boolean, early: PackParser | null): Promise<ApplyResult> {
     let discoveryChanged = rootsChanged;
     // File reads are synchronous (see read-bounded.ts) and parsing is CPU:
     // give queued requests a turn every few milliseconds of a large load.
@@ -245,17 +261,17 @@ export class IncrementalCatalog {
         else toLoad.push(info);
       }
       // Worker threads pay off for a full load, not for a reload of a few skills.
-      const parser = toLoad.length >= POOL_MIN_SKILLS ? createPackParser(this.parseWorkers) : inlineParser;
+      const parser = early ?? (toLoad.length >= POOL_MIN_SKILLS ? createPackParser(this.parseWorkers) : inlineParser);
       let loaded: SkillState[];
       try {
         loaded = await mapLimit(toLoad, LOAD_CONCURRENCY, async (info) => {
           await pace();
-          const state = await this.loadSkillFiles(info, this.skills.get(dirKey(info.rootIndex, info.dir)), parser);
+          const state = await this.loadSkillFiles(info, this.skills.get(dirKey(info.rootIndex, info.dir)), parser, early !== null);
           this.onSkillLoaded?.(state.loaded.recipes);
           return state;
         });
       } finally {
-        await parser.close();
+        if (parser !== early) await parser.close();
       }
       for (const state of loaded) {
         const key = dirKey(state.info.rootIndex, state.info.dir);
@@ -346,7 +362,7 @@ export class IncrementalCatalog {
     return { skill: good, diagnostics: [...withSkill, kept({ ...bad, skill: good.name, file: "SKILL.md" }, "SKILL.md")] };
   }
 
-  private async loadSkillFiles(info: SkillInfo, previous: SkillState | undefined, parser: PackParser): Promise<SkillState> {
+  private async loadSkillFiles(info: SkillInfo, previous: SkillState | undefined, parser: PackParser, readWhereParsed: boolean): Promise<SkillState> {
     const resolved = await resolveRecipePaths(info.dir, info.recipePatterns, info.name);
     // Last good recipes only carry over while they would get the same identity.
     const reusable = previous !== undefined && previous.info.name === info.name ? previous.files : new Map<string, FileState>();
@@ -354,7 +370,7 @@ export class IncrementalCatalog {
     const states = await Promise.all(
       resolved.files.map(async (abs): Promise<FileState> => {
         const rel = skillRelative(info.dir, abs);
-        const result = await loadRecipeFile(info, abs, { ...(this.parseCache ? { cache: this.parseCache } : {}), parser });
+        const result = await loadRecipeFile(info, abs, { ...(this.parseCache ? { cache: this.parseCache } : {}), parser, readWhereParsed });
         const fresh: FileState = { rel, recipes: result.recipes, diagnostics: result.diagnostics, ...(result.cacheKey !== undefined ? { cacheKey: result.cacheKey } : {}) };
         const last = reusable.get(rel);
         if (result.recipes.length > 0 || last === undefined || last.recipes.length === 0) return fresh;

@@ -52,11 +52,13 @@ async function startDaemon(extra: string[] = []): Promise<Daemon> {
   let stderr = "";
   child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
   const deadline = Date.now() + 30_000;
-  while (!parsed.some((l) => l.msg === "catalog loaded")) {
+  // The CLI starts loading before it listens: either line may come first.
+  const serves = (l: Record<string, unknown>): boolean => typeof l.msg === "string" && l.msg.startsWith("serving MCP at");
+  while (!parsed.some((l) => l.msg === "catalog loaded") || !parsed.some(serves)) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`daemon did not load: ${stderr}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-  const serving = parsed.find((l) => typeof l.msg === "string" && l.msg.startsWith("serving MCP at"));
+  const serving = parsed.find(serves);
   const url = String(serving?.url).replace(/\/mcp$/, "");
   return { child, url, tmp, privateDir, exited, lines: () => parsed };
 }

@@ -99,3 +99,42 @@ describe("restart with the parse cache", () => {
     expect([...warm.snapshot.recipes.keys()].some((id) => id.startsWith("modeling/"))).toBe(false);
   });
 });
+
+describe("a large cold load reads its packs where it parses them", () => {
+  /** 70 skills (past the pool threshold), with every kind of bad pack among them. */
+  async function largeTree(): Promise<void> {
+    for (let i = 0; i < 70; i++) {
+      const skill = `bulk${String(i).padStart(2, "0")}`;
+      await fs.mkdir(path.join(tmp, "skills", skill), { recursive: true });
+      await fs.writeFile(path.join(tmp, "skills", skill, "SKILL.md"), `---\nname: ${skill}\nmetadata:\n  dcc-mcp:\n    dcc: maya\n    recipes: ${i >= 1 && i <= 6 ? "[RECIPES.yaml, MORE.yaml]" : "RECIPES.yaml"}\n---\n`);
+      await fs.writeFile(path.join(tmp, "skills", skill, "RECIPES.yaml"), pack(`${skill}_a`, `${skill}_b`));
+    }
+    const more = (skill: string): string => path.join(tmp, "skills", skill, "MORE.yaml");
+    await fs.writeFile(more("bulk01"), Buffer.concat([Buffer.from(pack("x")), Buffer.from([0xff, 0xfe, 0x0a])]));
+    await fs.writeFile(more("bulk02"), "recipes: [unclosed\n");
+    await fs.writeFile(more("bulk03"), `# ${"x".repeat(1024 * 1024)}\n`);
+    await fs.mkdir(more("bulk04"));
+    await fs.writeFile(more("bulk05"), pack("bulk05_a", "bulk05_c"));
+    await fs.writeFile(path.join(tmp, "outside.yaml"), pack("stolen"));
+    await fs.symlink(path.join(tmp, "outside.yaml"), more("bulk06"));
+  }
+
+  it("serves what a warm restart (reading and keying packs in the calling thread) serves, diagnostics included", async () => {
+    await largeTree();
+    const cold = await start();
+    expect(cold.cache.hits).toBe(0);
+    // modeling's and fx's two each, two per bulk skill, and bulk05_c (its bulk05_a repeats).
+    expect(cold.snapshot.recipes.size).toBe(2 * 2 + 70 * 2 + 1);
+    const codes = cold.snapshot.diagnostics.map((d) => `${d.skill}:${d.code}`);
+    expect(codes.filter((c) => c.startsWith("bulk")).sort()).toEqual(
+      ["bulk01:not_utf8", "bulk02:yaml_parse_error", "bulk03:file_too_large", "bulk04:recipe_path_missing", "bulk05:duplicate_recipe", "bulk06:recipe_path_escapes"],
+    );
+    // The keys a cold load computed off the calling thread are the ones a restart looks up.
+    // (The non-UTF-8 pack is keyed and looked up before it is refused: one miss at every restart.)
+    const warm = await start();
+    expect(warm.cache).toEqual({ hits: cold.cache.misses, misses: 1 });
+    // Parsed: modeling, fx, 70 RECIPES.yaml, and the MORE.yaml of bulk02 (its syntax error is cached too) and bulk05.
+    expect(cold.cache.misses).toBe(2 + 70 + 2);
+    expect(visible(warm.snapshot)).toEqual(visible(cold.snapshot));
+  });
+});

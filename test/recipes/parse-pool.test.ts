@@ -4,11 +4,13 @@
  * fallback (the calling thread) is tested beside it.
  */
 import { existsSync } from "node:fs";
+import fs from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createPackParser, inlineParser, parseWorkerCount } from "../../src/recipes/parse-pool.js";
-import { parsePack } from "../../src/recipes/parsed-pack.js";
+import { parsePack, type PackRecord } from "../../src/recipes/parsed-pack.js";
 
 const built = path.resolve(import.meta.dirname, "../../dist/recipes/parse-pool.js");
 const haveBuild = existsSync(built);
@@ -17,6 +19,9 @@ if (!haveBuild) console.warn(`parse-pool worker tests skipped: ${built} is missi
 const pack = (n: number): string =>
   `recipes:\n  - name: r${n}\n    description: recipe ${n}\n    inputs_schema: { type: object, properties: { x: { type: number, minimum: ${n} } } }\n    steps: [{ tool: t${n} }]\n` +
   (n % 5 === 0 ? "  - name: broken\n    inputs_schema: { $dynamicRef: '#x' }\n" : "");
+
+/** A record with its byte arrays as plain arrays: a thread hop may hand back another typed array. */
+const parsed = (record: PackRecord): unknown => ({ ...record, body: [...record.body], bodyOffsets: [...record.bodyOffsets], text: [...record.text] });
 
 describe("parse pool (TypeScript module)", () => {
   it("starts no worker where it cannot run one, and parses in the calling thread", async () => {
@@ -48,6 +53,38 @@ describe.skipIf(!haveBuild)("parse pool (built, with worker threads)", () => {
       expect(records.filter((r) => r.entries.some((e) => e.verdicts.input?.code === "dynamic_ref_unsupported")).length).toBe(40);
     } finally {
       await parser.close();
+    }
+  });
+
+  it("reads, keys and parses files on the worker exactly as the calling thread does, failures included", async () => {
+    const mod = (await import(pathToFileURL(built).href)) as typeof import("../../src/recipes/parse-pool.js");
+    const packFile = (await import(pathToFileURL(path.resolve(built, "../pack-file.js")).href)) as typeof import("../../src/recipes/pack-file.js");
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "pool-files-"));
+    const parser = mod.createPackParser(1);
+    try {
+      const names: string[] = [];
+      for (let i = 0; i < 40; i++) {
+        names.push(`p${i}.yaml`);
+        await fs.writeFile(path.join(dir, `p${i}.yaml`), i === 7 ? Buffer.from([0xc3, 0x28]) : pack(i));
+      }
+      names.push("missing.yaml");
+      await fs.mkdir(path.join(dir, "dir.yaml"));
+      names.push("dir.yaml");
+      parser.prestart();
+      const outcomes = await Promise.all(names.map((n) => parser.parseFile(path.join(dir, n), n, "fp")));
+      outcomes.forEach((outcome, i) => {
+        const reference = packFile.parsePackFile(path.join(dir, names[i]!), names[i]!, "fp");
+        if (outcome.kind !== "parsed" || reference.kind !== "parsed") return expect(outcome).toEqual(reference);
+        expect(outcome.key).toBe(reference.key);
+        expect(parsed(outcome.record)).toEqual(parsed(reference.record));
+      });
+      expect(outcomes.map((o) => o.kind).filter((k) => k !== "parsed")).toEqual(["not_utf8", "unreadable", "unreadable"]);
+      await parser.close();
+      // Once closed, the calling thread does the same work.
+      expect((await parser.parseFile(path.join(dir, "p1.yaml"), "p1.yaml", "fp")).kind).toBe("parsed");
+    } finally {
+      await parser.close();
+      await fs.rm(dir, { recursive: true, force: true });
     }
   });
 

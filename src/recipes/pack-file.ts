@@ -1,0 +1,35 @@
+/**
+ * One YAML pack file from its path to its PackRecord: read (bounded),
+ * keyed for the parse cache, decoded, parsed. A cold load runs this on the
+ * parse worker, so the calling thread neither reads nor hashes nor copies
+ * the text; the worker's failures come back as the same data the calling
+ * thread would have produced.
+ */
+import { createHash } from "node:crypto";
+import { readBounded, type BoundedRead } from "../skills/read-bounded.js";
+import { parsePack, type PackRecord } from "./parsed-pack.js";
+import { MAX_RECIPE_FILE_BYTES } from "./yaml-pack.js";
+
+export type PackFileResult =
+  | { readonly kind: "parsed"; readonly record: PackRecord; readonly key: string }
+  | { readonly kind: "unreadable"; readonly read: Exclude<BoundedRead, { ok: true }> }
+  | { readonly kind: "not_utf8" };
+
+/** The parse cache key of a pack: code fingerprint, skill-relative name, raw bytes. */
+export function packCacheKey(fingerprint: string, file: string, content: string | Uint8Array): string {
+  return createHash("sha256").update(fingerprint).update("\0").update(file).update("\0").update(content).digest("base64url");
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+export function parsePackFile(absPath: string, file: string, fingerprint: string): PackFileResult {
+  const read = readBounded(absPath, MAX_RECIPE_FILE_BYTES);
+  if (!read.ok) return { kind: "unreadable", read };
+  let text: string;
+  try {
+    text = utf8.decode(read.bytes);
+  } catch {
+    return { kind: "not_utf8" };
+  }
+  return { kind: "parsed", record: parsePack(text, file), key: packCacheKey(fingerprint, file, read.bytes) };
+}

@@ -1,0 +1,121 @@
+/**
+ * The `recipe-server` binary as shipped: dist/cli.js and the parse worker
+ * are single-file bundles (scripts/bundle.mjs). They must serve exactly as
+ * the modules do: the worker found beside its old path, package.json read
+ * for the version, parse cache keys agreeing between the bundled worker and
+ * the bundled main thread across a restart.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { call, connect, makeTempDir, REPO_ROOT, skillMd, writeTree } from "./harness.js";
+
+const CLI = path.join(REPO_ROOT, "dist/cli.js");
+const WORKER = path.join(REPO_ROOT, "dist/recipes/parse-worker.js");
+const built = existsSync(CLI) && existsSync(WORKER);
+if (!built) console.warn(`bundled CLI tests skipped: ${CLI} is missing (npm ci / npm run build makes it)`);
+
+/** 70 skills: past the threshold from which a load parses on a worker. */
+const SKILLS = 70;
+
+interface Started {
+  readonly child: ChildProcess;
+  readonly url: string;
+  readonly logs: Array<Record<string, unknown>>;
+}
+
+async function startCli(tmp: string): Promise<Started> {
+  const child = spawn(process.execPath, [CLI, "--dcc", "maya", "--port", "0", "--skills-path", path.join(tmp, "skills"), "--no-watch", "--embeddings", "none"], {
+    env: { PATH: process.env.PATH ?? "", HOME: tmp, XDG_DATA_HOME: path.join(tmp, "data"), DCC_MCP_DISABLE_DEFAULT_SKILL_PATHS: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const logs: Array<Record<string, unknown>> = [];
+  let buffered = "";
+  let stderr = "";
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on("data", (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const lines = buffered.split("\n");
+      buffered = lines.pop() ?? "";
+      for (const line of lines) {
+        const entry = JSON.parse(line) as Record<string, unknown>;
+        logs.push(entry);
+        if (typeof entry.url === "string") resolve(entry.url.replace(/\/mcp$/, ""));
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`the CLI exited ${code}: ${stderr}`)));
+  });
+  for (;;) {
+    const response = await fetch(`${url}/readyz`);
+    if (response.status === 200) break;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return { child, url, logs };
+}
+
+async function stopCli(started: Started): Promise<number | null> {
+  const exited = new Promise<number | null>((resolve) => started.child.on("exit", resolve));
+  started.child.kill("SIGTERM");
+  return exited;
+}
+
+let tmp: string;
+beforeEach(async () => {
+  tmp = await makeTempDir("bundled-cli-");
+  const files: Record<string, string> = {};
+  for (let i = 0; i < SKILLS; i++) {
+    const name = `skill${i}`;
+    files[`skills/${name}/SKILL.md`] = skillMd(name, "maya", "RECIPES.yaml");
+    files[`skills/${name}/RECIPES.yaml`] =
+      `recipes:\n  - name: bevel_${i}\n    description: bevel the edges of part ${i}\n    inputs_schema: { type: object, required: [width], properties: { width: { type: number, minimum: 0 } } }\n    steps: [{ tool: bevel, args: { width: "{{width}}" } }]\n`;
+  }
+  await writeTree(tmp, files);
+});
+afterEach(async () => {
+  await fs.rm(tmp, { recursive: true, force: true });
+});
+
+describe.skipIf(!built)("the bundled CLI", () => {
+  it("is one file per entry point: no relative module left to resolve at start", () => {
+    for (const file of [CLI, WORKER]) {
+      // Comments aside (dependencies' JSDoc mentions import('../x') types).
+      const code = readFileSync(file, "utf8").split("\n").filter((line) => !/^\s*(\*|\/\/)/.test(line));
+      expect(code.filter((line) => /(?:\bfrom|\bimport\(?)\s*["']\.\.?\//.test(line))).toEqual([]);
+    }
+  });
+
+  it("serves a cold load parsed by the bundled worker, and a restart hits every pack it cached", async () => {
+    const cold = await startCli(tmp);
+    try {
+      const client = await connect(cold.url);
+      const search = await call(client, "recipes__search", { query: "bevel edges part 42" });
+      expect(search.success).toBe(true);
+      expect(search.context.recipes[0].recipeId).toBe("skill42/bevel_42");
+      const check = await call(client, "recipes__validate", { skill: "skill3", recipe: "bevel_3", inputs: { width: -1 } });
+      expect(check.context.valid).toBe(false);
+      await client.close();
+    } finally {
+      expect(await stopCli(cold)).toBe(0);
+    }
+    expect(cold.logs.find((l) => l.msg === "catalog loaded")).toMatchObject({ recipes: SKILLS, parseCache: { hits: 0, misses: SKILLS } });
+
+    const warm = await startCli(tmp);
+    try {
+      expect(warm.logs.find((l) => l.msg === "catalog loaded")).toMatchObject({ recipes: SKILLS, parseCache: { hits: SKILLS, misses: 0 } });
+    } finally {
+      expect(await stopCli(warm)).toBe(0);
+    }
+  });
+
+  it("prints the package's version", async () => {
+    const version = (JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
+    const child = spawn(process.execPath, [CLI, "--version"], { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    expect(await new Promise((resolve) => child.on("exit", resolve))).toBe(0);
+    expect(out.trim()).toBe(version);
+  });
+});
