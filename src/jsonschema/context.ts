@@ -61,8 +61,11 @@ export interface State {
    * Only ever true while collect is false.
    */
   trace: boolean;
-  /** Instance path of the traced failure, innermost key first. */
-  trail: Array<string | number> | null;
+  /**
+   * JSON Pointer from the current level to the traced failure, built as the failure unwinds
+   * (each loop prepends its key); "" until a loop has added one.
+   */
+  trail: string;
   /** The traced failure's errors, their instance paths relative to `trail`. */
   traced: ValidationError[] | null;
 }
@@ -209,7 +212,7 @@ export function resume(st: State, saved: number): void {
 
 /** A fresh collecting state (errors on; `stop` for the first error only). */
 export function collectingState(stop: boolean, refDepth: number, maxRefDepth: number): State {
-  return { collect: true, stop, errors: [], refDepth, maxRefDepth, nodes: 0, partial: false, trace: false, trail: null, traced: null };
+  return { collect: true, stop, errors: [], refDepth, maxRefDepth, nodes: 0, partial: false, trace: false, trail: "", traced: null };
 }
 
 /**
@@ -217,15 +220,17 @@ export function collectingState(stop: boolean, refDepth: number, maxRefDepth: nu
  * that child alone with errors on: the fast pass evaluates keywords and members in the
  * collecting order, so its first failure is where a collecting pass from the root would
  * have stopped, and this child's first error is that pass's first error. Every loop the
- * failure unwinds through adds its key. Cold path: called only on failure.
+ * failure unwinds through adds its key: `segment` is the key as a pointer segment
+ * (childPointer("", key); loops over declared names keep theirs from compiling). Cold
+ * path: called only on failure.
  */
-export function traceChild(st: State, node: SchemaNode, v: unknown, key: string | number): void {
+export function traceChild(st: State, node: SchemaNode, v: unknown, segment: string): void {
   if (st.traced === null) {
     const sub = collectingState(true, st.refDepth, st.maxRefDepth);
     node.validate(v, sub, null, "");
     st.traced = sub.errors;
   }
-  (st.trail ??= []).push(key);
+  st.trail = segment + st.trail;
 }
 
 /**
@@ -244,13 +249,13 @@ export function traceHere(st: State, keywordLocation: string, keyword: string, m
  */
 export function retraceHere(st: State, keywordLocation: string, keyword: string, message: string): void {
   st.traced = [{ instancePath: "", keywordLocation, keyword, message }];
-  st.trail = null;
+  st.trail = "";
 }
 
-/** As traceChild, for an error the loop itself reports at `key` (an unexpected property or item). */
-export function traceError(st: State, keywordLocation: string, keyword: string, message: string, key: string | number): void {
+/** As traceChild, for an error the loop itself reports at `segment` (an unexpected property or item). */
+export function traceError(st: State, keywordLocation: string, keyword: string, message: string, segment: string): void {
   if (st.traced === null) st.traced = [{ instancePath: "", keywordLocation, keyword, message }];
-  (st.trail ??= []).push(key);
+  st.trail = segment + st.trail;
 }
 
 export function pushError(st: State, path: string, keywordLocation: string, keyword: string, message: string): void {

@@ -12,7 +12,6 @@ import type { SchemaNode, State } from "./context.js";
 import { collectingState } from "./context.js";
 import { coverOf } from "./cover.js";
 import { measure } from "./limits.js";
-import { childPointer } from "./pointer.js";
 
 export interface InstanceLimits {
   readonly maxDepth: number;
@@ -45,7 +44,7 @@ export function createValidator(root: SchemaNode, limits: InstanceLimits): Valid
         nodes: 0,
         partial: false,
         trace,
-        trail: null,
+        trail: "",
         traced: null,
       };
       if (trusted) {
@@ -89,7 +88,7 @@ function run(root: SchemaNode, instance: unknown, st: State): boolean {
     if (e instanceof RangeError) {
       // A trace cut short says nothing: the collecting pass reports the failure.
       st.traced = null;
-      st.trail = null;
+      st.trail = "";
       if (st.collect) {
         st.errors.push({ instancePath: "", keywordLocation: "", keyword: "$ref", message: "Schema recursion is too deep for this value" });
       }
@@ -99,13 +98,11 @@ function run(root: SchemaNode, instance: unknown, st: State): boolean {
   }
 }
 
-/** The traced failure's errors at their full instance path (the trail is innermost first). */
-function located(errors: ValidationError[], trail: ReadonlyArray<string | number> | null): ValidationError[] {
-  if (trail === null) return errors;
-  let prefix = "";
-  for (let i = trail.length - 1; i >= 0; i--) prefix = childPointer(prefix, trail[i]!);
+/** The traced failure's errors at their full instance path. */
+function located(errors: ValidationError[], trail: string): ValidationError[] {
+  if (trail === "") return errors;
   // Objects this call's trace just built and nothing else holds: completed in place.
-  for (const e of errors) (e as { instancePath: string }).instancePath = prefix + e.instancePath;
+  for (const e of errors) (e as { instancePath: string }).instancePath = trail + e.instancePath;
   return errors;
 }
 

@@ -13,6 +13,7 @@ import { collectingState } from "../../src/jsonschema/context.js";
 import type { State } from "../../src/jsonschema/context.js";
 import { measure } from "../../src/jsonschema/limits.js";
 import { DEFS, instance, schema } from "./arbitraries.js";
+import { readGroups, suiteExists, suiteFiles } from "./suite-files.js";
 
 /** The answer without the shortcut: limits, then a collecting pass from the root. */
 function reference(root: unknown, x: unknown, options: CompileOptions): ValidationResult {
@@ -190,5 +191,68 @@ describe("first-error mode (traced fast pass)", () => {
       { instancePath: "/1", keywordLocation: "/items/anyOf", keyword: "anyOf", message: "Expected a value matching at least one schema in anyOf" },
     ]);
     expect(firstErrors({ not: { items: { type: "string" } }, items: { type: "number" } }, [1, 2], {}).valid).toBe(true);
+  });
+
+  it("required names past the loop's bit mask: 30 are folded, 31 are checked by required itself", () => {
+    for (const count of [29, 30, 31, 33]) {
+      const names = Array.from({ length: count }, (_, i) => `p${i}`);
+      const s = { type: "object", required: names, properties: Object.fromEntries(names.map((n) => [n, { type: "number" }])), additionalProperties: false };
+      const full = Object.fromEntries(names.map((n) => [n, 1]));
+      const without = (...gone: string[]) => Object.fromEntries(Object.entries(full).filter(([k]) => !gone.includes(k)));
+      const cases: unknown[] = [
+        full,
+        without(names[count - 1]!),
+        without(names[29]!),
+        without(names[0]!, names[count - 1]!),
+        { ...without(names[count - 1]!), [names[0]!]: "x" },
+        { ...without(names[29]!), [names[1]!]: "x" },
+        { ...full, extra: 1 },
+        { extra: 1, ...without(names[count - 2]!) },
+        Object.fromEntries(Object.entries(full).reverse()),
+      ];
+      for (const x of cases) expect(firstErrors(s, x, {}), `${count} names: ${JSON.stringify(x)}`).toEqual(reference(s, x, {}));
+    }
+  });
+
+  it("a missing name the loop already met is never looked up again; the first missing in required order wins", () => {
+    const s = { type: "object", required: ["c", "a", "b"], properties: { a: { type: "number" }, b: { type: "number" }, c: { type: "number" } } };
+    const missing = (name: string) => [
+      { instancePath: "", keywordLocation: "/required", keyword: "required", message: `Missing required property: ${name}` },
+    ];
+    // Every key met, then the loop ends: the lowest missing bit names the first missing name.
+    expect(firstErrors(s, { b: 1, a: 1 }, {}).errors).toEqual(missing("c"));
+    expect(firstErrors(s, { c: 1 }, {}).errors).toEqual(missing("a"));
+    expect(firstErrors(s, { c: 1, a: 1 }, {}).errors).toEqual(missing("b"));
+    // A member fails before the loop met every name: the names not met yet are looked up.
+    expect(firstErrors(s, { c: "x", a: 1 }, {}).errors).toEqual(missing("b"));
+    expect(firstErrors(s, { a: "x", c: 1, b: 1 }, {}).errors).toEqual([
+      { instancePath: "/a", keywordLocation: "/properties/a/type", keyword: "type", message: "Expected type number, got string" },
+    ]);
+  });
+});
+
+describe.skipIf(!suiteExists)("first-error mode on the official suite", () => {
+  it("reports exactly the collecting pass's first error for every in-scope case", () => {
+    let cases = 0;
+    let invalid = 0;
+    const mismatches: string[] = [];
+    for (const file of suiteFiles()) {
+      for (const group of readGroups(file)) {
+        const r = compileSchema(group.schema, { allErrors: false });
+        if (!r.ok) continue;
+        for (const t of group.tests) {
+          cases++;
+          const got = r.validator.validate(t.data);
+          if (!got.valid) invalid++;
+          const want = reference(group.schema, t.data, {});
+          if (JSON.stringify(got) !== JSON.stringify(want)) {
+            mismatches.push(`${file} / ${group.description} / ${t.description}: ${JSON.stringify(got.errors)} vs ${JSON.stringify(want.errors)}`);
+          }
+        }
+      }
+    }
+    expect(mismatches).toEqual([]);
+    expect(cases).toBeGreaterThan(1000);
+    expect(invalid).toBeGreaterThan(400);
   });
 });

@@ -101,6 +101,54 @@ describe("instance limits", () => {
     expect(measure(1, 0, 1, false)).toBeNull();
   });
 
+  it("measure's walk (one function per kind of container) gives the plain recursive definition's answer", () => {
+    // The definition: a container at level > maxDepth is too deep, checked on entering it;
+    // an array counts all its items before visiting any, an object counts each member just
+    // before visiting it; the first bound crossed in that order is the answer.
+    const definition = (value: unknown, maxDepth: number, maxNodes: number): string | null => {
+      let budget = maxNodes - 1;
+      const visit = (v: unknown, depth: number): string | null => {
+        if (typeof v !== "object" || v === null) return null;
+        if (depth > maxDepth) return "too_deep";
+        if (Array.isArray(v)) {
+          if ((budget -= v.length) < 0) return "too_many_nodes";
+          for (const x of v) {
+            const f = visit(x, depth + 1);
+            if (f !== null) return f;
+          }
+          return null;
+        }
+        for (const k in v) {
+          if (--budget < 0) return "too_many_nodes";
+          const f = visit((v as Record<string, unknown>)[k], depth + 1);
+          if (f !== null) return f;
+        }
+        return null;
+      };
+      if (typeof value !== "object" || value === null) return maxNodes < 1 ? "too_many_nodes" : null;
+      // The root is a node too: with no budget left for it, an empty root is already too many.
+      return visit(value, 1) ?? (budget < 0 ? "too_many_nodes" : null);
+    };
+    const json = fc.letrec<{ v: unknown }>((tie) => ({
+      v: fc.oneof(
+        { depthSize: "small" },
+        fc.constantFrom<unknown>(1, "a", null, true),
+        fc.array(tie("v"), { maxLength: 4 }),
+        fc.dictionary(fc.constantFrom("a", "b", "c", "__proto__"), tie("v"), { maxKeys: 3 }),
+      ),
+    })).v;
+    let faults = 0;
+    fc.assert(
+      fc.property(json, fc.integer({ min: 0, max: 6 }), fc.integer({ min: 0, max: 20 }), (v, maxDepth, maxNodes) => {
+        const want = definition(v, maxDepth, maxNodes);
+        if (want !== null) faults++;
+        expect(measure(v, maxDepth, maxNodes, false), JSON.stringify({ v, maxDepth, maxNodes })).toBe(want);
+      }),
+      { numRuns: 3000, seed: 20_261_130 },
+    );
+    expect(faults).toBeGreaterThan(500);
+  });
+
   it("bounds deep equality: enum/const/uniqueItems never see past the depth limit", () => {
     const deep = nestedArray(200);
     expect(compiled({ const: [] }).validate(deep).valid).toBe(false);

@@ -69,14 +69,14 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
         if (typeof v === "object" && v !== null && !(node.cover! >= 0)) st.partial = true;
         const leaf = node.leaf;
         if (leaf !== null ? !leafPasses(leaf, v) : !node.validate(v, st, null, path)) {
-          if (st.trace) traceChild(st, node, v, i);
+          if (st.trace) traceChild(st, node, v, childPointer("", i));
           return false;
         }
       }
       if (items !== null) {
         if (forbidRest) {
           if (len > n) {
-            if (st.trace) traceError(st, itemsLoc, itemsName, UNEXPECTED, n);
+            if (st.trace) traceError(st, itemsLoc, itemsName, UNEXPECTED, childPointer("", n));
             return false;
           }
         } else {
@@ -85,7 +85,7 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
           if (leaf !== null) {
             for (let i = n; i < len; i++) {
               if (leafPasses(leaf, arr[i])) continue;
-              if (st.trace) traceChild(st, items, arr[i], i);
+              if (st.trace) traceChild(st, items, arr[i], childPointer("", i));
               return false;
             }
           } else {
@@ -93,7 +93,7 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
               const v = arr[i];
               if (!covered && typeof v === "object" && v !== null) st.partial = true;
               if (items.validate(v, st, null, path)) continue;
-              if (st.trace) traceChild(st, items, v, i);
+              if (st.trace) traceChild(st, items, v, childPointer("", i));
               return false;
             }
           }

@@ -18,6 +18,9 @@ const UNEXPECTED = "Unexpected property";
 /** Positions of instance keys remembered by the fast path. */
 const KEY_CACHE = 32;
 
+/** Required names the properties loop can track, one bit each in a small integer. */
+const MAX_FOLDED = 30;
+
 /**
  * True when `required` is checked by the properties fast path: every required name is
  * declared in `properties`, none is named like a member of Object.prototype (those need
@@ -30,6 +33,8 @@ export function requiredFoldedIntoProperties(schema: Readonly<Record<string, unk
   const required = own(schema, "required");
   const patterns = own(schema, "patternProperties");
   if (!isPlainObject(props) || !Array.isArray(required) || required.length === 0) return false;
+  // The loop keeps one bit per name (see MAX_FOLDED).
+  if (new Set(required).size > MAX_FOLDED) return false;
   if (patterns !== undefined && (!isPlainObject(patterns) || Object.keys(patterns).length > 0)) return false;
   return required.every((k) => typeof k === "string" && Object.hasOwn(props, k) && !(k in Object.prototype));
 }
@@ -62,25 +67,34 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
     }
     const additional = additionalValue === undefined ? null : kc.sub(additionalValue, additionalLoc, false);
     if (kc.checkOnly) return null;
+    /** Each declared name as an instance pointer segment, for traced failures (built on the first). */
+    let segments: string[] | null = null;
+    const segment = (i: number): string => (segments ??= keys.map((k) => childPointer("", k)))[i]!;
     const indexOf = new Map<string, number>();
     keys.forEach((k, i) => indexOf.set(k, i));
     const forbidAdditional = additionalValue === false;
     const nPatterns = patterns.length;
 
     const folded = requiredFoldedIntoProperties(kc.schema);
-    const requiredNames = folded ? [...new Set(kc.schema.required as string[])] : [];
-    const isRequired = keys.map((k) => requiredNames.includes(k));
+    // Looked up by the declared keys' own strings: property keys, so internalized (a name
+    // read from the required array may be a slice V8 would internalize on each lookup).
+    const requiredNames = folded ? [...new Set(kc.schema.required as string[])].map((k) => keys[indexOf.get(k)!]!) : [];
     const nRequired = requiredNames.length;
+    /** Bit j of a declared key that is the j-th required name; all of them together. */
+    const requiredBit = keys.map((k) => (requiredNames.includes(k) ? 1 << requiredNames.indexOf(k) : 0));
+    const allRequired = (1 << nRequired) - 1;
     const requiredLoc = `${kc.at}/required`;
+    const requiredMessages = requiredNames.map((k) => `Missing required property: ${k}`);
     /**
-     * Whether a folded required name is missing, as the required keyword reads it; when the
-     * pass traces, that keyword's first error is the collecting pass's first error here (it
-     * runs before properties), so it replaces what a failing member traced.
+     * Whether a folded required name is missing, as the required keyword reads it; `seen`
+     * holds the bits of the names the loop has met so far, so only the others are looked
+     * up. When the pass traces, that keyword's first error is the collecting pass's first
+     * error here (it runs before properties), so it replaces what a failing member traced.
      */
-    const missing = (st: State, o: Record<string, unknown>): boolean => {
+    const missing = (st: State, o: Record<string, unknown>, seen: number): boolean => {
       for (let j = 0; j < nRequired; j++) {
-        if (o[requiredNames[j]!] !== undefined) continue;
-        if (st.trace) retraceHere(st, requiredLoc, "required", `Missing required property: ${requiredNames[j]}`);
+        if ((seen & (1 << j)) !== 0 || o[requiredNames[j]!] !== undefined) continue;
+        if (st.trace) retraceHere(st, requiredLoc, "required", requiredMessages[j]!);
         return true;
       }
       return false;
@@ -109,7 +123,7 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
           matched = true;
           if (ev !== null) addProp(ev, key);
           if (!node.validate(o[key], st, null, st.collect ? childPointer(path, key) : path)) {
-            if (st.trace) traceChild(st, node, o[key], key);
+            if (st.trace) traceChild(st, node, o[key], childPointer("", key));
             if (st.stop) return false;
             ok = false;
           }
@@ -119,7 +133,7 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
           if (!matched && ev !== null) addProp(ev, key);
           matched = true;
           if (!patternNodes[j]!.validate(o[key], st, null, st.collect ? childPointer(path, key) : path)) {
-            if (st.trace) traceChild(st, patternNodes[j]!, o[key], key);
+            if (st.trace) traceChild(st, patternNodes[j]!, o[key], childPointer("", key));
             if (st.stop) return false;
             ok = false;
           }
@@ -127,14 +141,14 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
         if (matched || additional === null) continue;
         if (forbidAdditional) {
           if (!st.collect) {
-            if (st.trace) traceError(st, additionalLoc, additionalName, UNEXPECTED, key);
+            if (st.trace) traceError(st, additionalLoc, additionalName, UNEXPECTED, childPointer("", key));
             return false;
           }
           pushError(st, childPointer(path, key), additionalLoc, additionalName, UNEXPECTED);
           if (st.stop) return false;
           ok = false;
         } else if (!additional.validate(o[key], st, null, st.collect ? childPointer(path, key) : path)) {
-          if (st.trace) traceChild(st, additional, o[key], key);
+          if (st.trace) traceChild(st, additional, o[key], childPointer("", key));
           if (st.stop) return false;
           ok = false;
         }
@@ -154,7 +168,7 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
       const o = inst as Record<string, unknown>;
       let pos = 0;
       let count = 0;
-      let requiredSeen = 0;
+      let seen = 0;
       for (const key in o) {
         let i: number;
         if (pos < cacheSize) {
@@ -174,17 +188,21 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
         if (typeof v === "object" && v !== null && (node === null || !(node.cover! >= 0))) st.partial = true;
         if (node === null) continue;
         if (i < 0 && forbidAdditional) {
-          if (st.trace && !(nRequired > 0 && missing(st, o))) traceError(st, additionalLoc, additionalName, UNEXPECTED, key);
+          if (st.trace && !(nRequired > 0 && missing(st, o, seen))) traceError(st, additionalLoc, additionalName, UNEXPECTED, childPointer("", key));
           return false;
         }
-        if (i >= 0 && isRequired[i] && v !== undefined) requiredSeen++;
+        if (i >= 0 && v !== undefined) seen |= requiredBit[i]!;
         const leaf = node.leaf;
         if (leaf !== null ? !leafPasses(leaf, v) : !node.validate(v, st, null, path)) {
-          if (st.trace && !(nRequired > 0 && missing(st, o))) traceChild(st, node, v, key);
+          if (st.trace && !(nRequired > 0 && missing(st, o, seen))) traceChild(st, node, v, i >= 0 ? segment(i) : childPointer("", key));
           return false;
         }
       }
-      if (requiredSeen !== nRequired && missing(st, o)) return false;
+      if (seen !== allRequired) {
+        // Every key was met: the lowest missing bit is the first name the required keyword reports.
+        if (st.trace) retraceHere(st, requiredLoc, "required", requiredMessages[31 - Math.clz32(~seen & allRequired & -(~seen & allRequired))]!);
+        return false;
+      }
       st.nodes += count;
       return true;
     };

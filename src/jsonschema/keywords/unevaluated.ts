@@ -22,14 +22,14 @@ export const compileUnevaluatedProperties: KeywordCompiler = (kc) => {
       if (seen.props !== null && seen.props.has(key)) continue;
       if (forbid) {
         if (!st.collect) {
-          if (st.trace) traceError(st, loc, "unevaluatedProperties", "Unexpected property", key);
+          if (st.trace) traceError(st, loc, "unevaluatedProperties", "Unexpected property", childPointer("", key));
           return false;
         }
         pushError(st, childPointer(path, key), loc, "unevaluatedProperties", "Unexpected property");
         if (st.stop) return false;
         ok = false;
       } else if (!node.validate((inst as Record<string, unknown>)[key], st, null, st.collect ? childPointer(path, key) : path)) {
-        if (st.trace) traceChild(st, node, (inst as Record<string, unknown>)[key], key);
+        if (st.trace) traceChild(st, node, (inst as Record<string, unknown>)[key], childPointer("", key));
         if (st.stop) return false;
         ok = false;
       }
@@ -56,14 +56,14 @@ export const compileUnevaluatedItems: KeywordCompiler = (kc) => {
       if (seen.containsIdx !== null && seen.containsIdx.has(i)) continue;
       if (forbid) {
         if (!st.collect) {
-          if (st.trace) traceError(st, loc, "unevaluatedItems", "Unexpected item", i);
+          if (st.trace) traceError(st, loc, "unevaluatedItems", "Unexpected item", childPointer("", i));
           return false;
         }
         pushError(st, childPointer(path, i), loc, "unevaluatedItems", "Unexpected item");
         if (st.stop) return false;
         ok = false;
       } else if (!node.validate(arr[i], st, null, st.collect ? childPointer(path, i) : path)) {
-        if (st.trace) traceChild(st, node, arr[i], i);
+        if (st.trace) traceChild(st, node, arr[i], childPointer("", i));
         if (st.stop) return false;
         ok = false;
       }
