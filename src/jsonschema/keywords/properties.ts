@@ -81,10 +81,11 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
     const requiredNames = folded ? [...new Set(kc.schema.required as string[])].map((k) => keys[indexOf.get(k)!]!) : [];
     const nRequired = requiredNames.length;
     /** Bit j of a declared key that is the j-th required name; all of them together. */
-    const requiredBit = keys.map((k) => (requiredNames.includes(k) ? 1 << requiredNames.indexOf(k) : 0));
+    const requiredBit = new Array<number>(keys.length).fill(0);
+    requiredNames.forEach((k, j) => (requiredBit[indexOf.get(k)!] = 1 << j));
     const allRequired = (1 << nRequired) - 1;
     const requiredLoc = `${kc.at}/required`;
-    const requiredMessages = requiredNames.map((k) => `Missing required property: ${k}`);
+    const requiredMessage = (j: number): string => `Missing required property: ${requiredNames[j]}`;
     /**
      * Whether a folded required name is missing, as the required keyword reads it; `seen`
      * holds the bits of the names the loop has met so far, so only the others are looked
@@ -94,7 +95,7 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
     const missing = (st: State, o: Record<string, unknown>, seen: number): boolean => {
       for (let j = 0; j < nRequired; j++) {
         if ((seen & (1 << j)) !== 0 || o[requiredNames[j]!] !== undefined) continue;
-        if (st.trace) retraceHere(st, requiredLoc, "required", requiredMessages[j]!);
+        if (st.trace) retraceHere(st, requiredLoc, "required", requiredMessage(j));
         return true;
       }
       return false;
@@ -200,7 +201,7 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
       }
       if (seen !== allRequired) {
         // Every key was met: the lowest missing bit is the first name the required keyword reports.
-        if (st.trace) retraceHere(st, requiredLoc, "required", requiredMessages[31 - Math.clz32(~seen & allRequired & -(~seen & allRequired))]!);
+        if (st.trace) retraceHere(st, requiredLoc, "required", requiredMessage(31 - Math.clz32(~seen & allRequired & -(~seen & allRequired))));
         return false;
       }
       st.nodes += count;
