@@ -8,6 +8,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { makeTempDir } from "./e2e/harness.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CLI = path.join(ROOT, "src/cli.ts");
@@ -110,5 +112,27 @@ describe("recipe-server CLI", () => {
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
+  });
+
+  it("regression: log lines still buffered at exit are written, not lost (lines go out in batches)", async () => {
+    const tmp = await makeTempDir();
+    const child = startCli(["--dcc", "maya", "--port", "0", "--embeddings", "none", "--no-watch", "--private-dir", tmp, "--skills-path", path.join(ROOT, "skills-example")], {
+      XDG_DATA_HOME: tmp,
+    });
+    let stdout = "";
+    child.stdout?.on("data", (d: Buffer) => (stdout += d.toString()));
+    const line = await waitForLine(child, /serving MCP at/);
+    const url = (JSON.parse(line) as { url: string }).url;
+    const client = new Client({ name: "cli-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    for (let i = 0; i < 5; i++) await client.callTool({ name: "recipes__list", arguments: {} });
+    await client.close();
+    // Signalled right after the calls: their lines (and the shutdown's) are at most in the buffer.
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    const messages = stdout.split("\n").filter(Boolean).map((l) => (JSON.parse(l) as { msg: string }).msg);
+    expect(messages.filter((m) => m === "tool call")).toHaveLength(5);
+    expect(messages.at(-1)).toBe("shutting down");
   });
 });

@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { call, connect, makeTempDir, REPO_ROOT, skillMd, writeTree } from "./harness.js";
+import { call, connect, eventually, makeTempDir, REPO_ROOT, skillMd, writeTree } from "./harness.js";
 
 const CLI = path.join(REPO_ROOT, "dist/cli.js");
 const WORKER = path.join(REPO_ROOT, "dist/recipes/parse-worker.js");
@@ -104,6 +104,8 @@ describe.skipIf(!built)("the bundled CLI", () => {
 
     const warm = await startCli(tmp);
     try {
+      // Log lines are written in batches, a little after the fact.
+      await eventually(() => warm.logs.some((l) => l.msg === "catalog loaded"));
       expect(warm.logs.find((l) => l.msg === "catalog loaded")).toMatchObject({ recipes: SKILLS, parseCache: { hits: SKILLS, misses: 0 } });
     } finally {
       expect(await stopCli(warm)).toBe(0);
