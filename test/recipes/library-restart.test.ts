@@ -119,7 +119,7 @@ describe("a large cold load reads its packs where it parses them", () => {
     await fs.symlink(path.join(tmp, "outside.yaml"), more("bulk06"));
   }
 
-  it("serves what a warm restart (reading and keying packs in the calling thread) serves, diagnostics included", async () => {
+  it("serves on a restart what it served cold, diagnostics included, hitting every pack it parsed", async () => {
     await largeTree();
     const cold = await start();
     expect(cold.cache.hits).toBe(0);
@@ -136,5 +136,26 @@ describe("a large cold load reads its packs where it parses them", () => {
     // Parsed: modeling, fx, 70 RECIPES.yaml, and the MORE.yaml of bulk02 (its syntax error is cached too) and bulk05.
     expect(cold.cache.misses).toBe(2 + 70 + 2);
     expect(visible(warm.snapshot)).toEqual(visible(cold.snapshot));
+  });
+
+  it("parses on a restart only the packs changed while it was down, and reports those that broke", async () => {
+    await largeTree();
+    await start();
+    const dir = (skill: string): string => path.join(tmp, "skills", skill);
+    await fs.writeFile(path.join(dir("bulk10"), "RECIPES.yaml"), pack("bulk10_a", "bulk10_new"));
+    await fs.writeFile(path.join(dir("bulk11"), "RECIPES.yaml"), `# ${"x".repeat(1024 * 1024)}\n`);
+    await fs.writeFile(path.join(dir("bulk12"), "RECIPES.yaml"), Buffer.from([0xc3, 0x28, 0x0a]));
+    await fs.rm(path.join(dir("bulk13"), "RECIPES.yaml"));
+    await fs.writeFile(path.join(dir("bulk02"), "MORE.yaml"), pack("bulk02_fixed"));
+    const warm = await start();
+    // Of the 74 packs parsed before, five changed: bulk11's and bulk13's are never looked up (too large,
+    // gone); bulk10's, bulk12's and bulk02's MORE.yaml miss, as does bulk01's MORE.yaml (never UTF-8).
+    expect(warm.cache).toEqual({ hits: 74 - 5, misses: 4 });
+    const ids = [...warm.snapshot.recipes.keys()];
+    expect(ids).toEqual(expect.arrayContaining(["bulk10/bulk10_a", "bulk10/bulk10_new", "bulk02/bulk02_fixed"]));
+    expect(ids.filter((id) => /^bulk1[123]\//.test(id))).toEqual([]);
+    const codes = warm.snapshot.diagnostics.map((d) => `${d.skill}:${d.code}`);
+    expect(codes).toEqual(expect.arrayContaining(["bulk11:file_too_large", "bulk12:not_utf8", "bulk13:recipe_path_missing"]));
+    expect(codes).not.toContain("bulk02:yaml_parse_error");
   });
 });
