@@ -26,6 +26,8 @@ export type { RegisterRecipesToolsOptions, RecipesToolsHandle } from "./server/r
 // The whole daemon, embeddable in another Node process
 export { createRecipeServer } from "./app.js";
 export type { RecipeServer, RecipeServerOptions } from "./app.js";
+export { openCatalogs } from "./catalogs.js";
+export type { RecipeCatalogs } from "./catalogs.js";
 export { resolveConfig } from "./config.js";
 export type { Config, ConfigResult, DccConfig } from "./config.js";
 

@@ -45,6 +45,7 @@ describe("public API surface", () => {
       PlaybookStep: "type",
       PrivateRecipe: "type",
       Recipe: "type",
+      RecipeCatalogs: "type",
       RecipeDefinition: "type",
       RecipeEntry: "type",
       RecipeFormat: "type",
@@ -66,6 +67,7 @@ describe("public API surface", () => {
       listRecipeEntries: "function",
       loadRecipePack: "function",
       materializeSteps: "function",
+      openCatalogs: "function",
       parseRecipeAnchors: "function",
       registerRecipesTools: "function",
       resolveConfig: "function",
@@ -77,7 +79,7 @@ describe("public API surface", () => {
   it("runtime exports match the type-level report", () => {
     const values = Object.keys(api).sort();
     expect(values).toEqual(
-      ["createRecipeServer", "findRecipeEntry", "getRecipeContent", "getRecipesPath", "getRecipesPaths", "listRecipeEntries", "loadRecipePack", "materializeSteps", "parseRecipeAnchors", "registerRecipesTools", "resolveConfig", "scanSkills", "validateRecipeInputs"],
+      ["createRecipeServer", "findRecipeEntry", "getRecipeContent", "getRecipesPath", "getRecipesPaths", "listRecipeEntries", "loadRecipePack", "materializeSteps", "openCatalogs", "parseRecipeAnchors", "registerRecipesTools", "resolveConfig", "scanSkills", "validateRecipeInputs"],
     );
   });
 
