@@ -76,6 +76,8 @@ export interface SearchEngine {
 
 /** Candidates taken from each side before fusion. */
 const FUSION_DEPTH = 100;
+/** After an update, the index compacts this much later (a query arriving sooner compacts first itself). */
+const MAINTENANCE_DELAY_MS = 50;
 /** Lower bounds for `similar`: below these a match is not worth offering. */
 const SIMILAR_MIN_COSINE = 0.55;
 const SIMILAR_MIN_COVERAGE = 0.6;
@@ -129,7 +131,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   };
   let revision = 0;
   let closed = false;
-  let maintenance: NodeJS.Immediate | null = null;
+  let maintenance: NodeJS.Timeout | null = null;
 
   // Searches read one snapshot of `indexed` throughout: an update() landing
   // while a query embedding is awaited must not pull recipes from under it.
@@ -217,14 +219,15 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       indexed = next;
       revision = rev;
       semantic?.setEntries(entries);
-      // A load leaves its postings in the delta log; compacting them next
-      // turn spares the first query (~0.2 s at 20,000 recipes) without
-      // delaying the publish that called us.
+      // A load leaves its postings in the delta log; compacting them soon
+      // after spares the first query (~0.2 s at 20,000 recipes) without
+      // delaying the publish that called us, nor the requests already
+      // waiting when it lands (a readiness probe polling for this publish).
       if (maintenance === null) {
-        maintenance = setImmediate(() => {
+        maintenance = setTimeout(() => {
           maintenance = null;
           if (!closed) lexical.maintain();
-        });
+        }, MAINTENANCE_DELAY_MS);
         maintenance.unref();
       }
     },
@@ -277,7 +280,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
 
     async close() {
       closed = true;
-      if (maintenance !== null) clearImmediate(maintenance);
+      if (maintenance !== null) clearTimeout(maintenance);
       await semantic?.close();
     },
   };
