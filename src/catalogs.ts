@@ -2,8 +2,8 @@
  * The daemon's recipe side, without its HTTP side: one recipe library
  * (catalog + search + private store) per DCC and the one embedding model
  * they share. Kept apart from app.ts so that the CLI can start loading the
- * catalogs before it imports the server stack (fastify, the MCP SDK), whose
- * ~0.5 s of module loading then overlaps the parse worker's first packs.
+ * catalogs before it loads the server stack (fastify, the MCP SDK): that
+ * stack's module loading and set-up then overlap the load's first steps.
  */
 import path from "node:path";
 import type { Logger } from "pino";

@@ -56,8 +56,8 @@ async function main(argv: readonly string[]): Promise<number> {
 async function serve(config: Config, logger: Logger): Promise<number> {
   const { openCatalogs } = await import("./catalogs.js");
   // The catalogs start loading before the server stack is imported, so the
-  // parse worker's first packs overlap that import; start() listens, then
-  // awaits (and logs the failure of) this same load.
+  // load's first steps overlap that import; start() listens, then awaits
+  // (and logs the failure of) this same load.
   const catalogs = openCatalogs(config, logger);
   catalogs.load().catch(() => undefined);
   const { createRecipeServer } = await import("./app.js");

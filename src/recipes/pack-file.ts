@@ -5,8 +5,8 @@
  * the text; the worker's failures come back as the same data the calling
  * thread would have produced.
  */
-import { createHash } from "node:crypto";
 import { readBounded, type BoundedRead } from "../skills/read-bounded.js";
+import { packCacheKey } from "./parse-cache.js";
 import { parsePack, type PackRecord } from "./parsed-pack.js";
 import { MAX_RECIPE_FILE_BYTES } from "./yaml-pack.js";
 
@@ -14,11 +14,6 @@ export type PackFileResult =
   | { readonly kind: "parsed"; readonly record: PackRecord; readonly key: string }
   | { readonly kind: "unreadable"; readonly read: Exclude<BoundedRead, { ok: true }> }
   | { readonly kind: "not_utf8" };
-
-/** The parse cache key of a pack: code fingerprint, skill-relative name, raw bytes. */
-export function packCacheKey(fingerprint: string, file: string, content: string | Uint8Array): string {
-  return createHash("sha256").update(fingerprint).update("\0").update(file).update("\0").update(content).digest("base64url");
-}
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 

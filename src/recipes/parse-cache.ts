@@ -18,7 +18,6 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { deserialize, serialize } from "node:v8";
 import { writeFileAtomic } from "./private/atomic-write.js";
-import { packCacheKey } from "./pack-file.js";
 import type { PackRecord } from "./parsed-pack.js";
 
 /** Any version of the format starts so; the version and the code fingerprint follow. */
@@ -62,6 +61,11 @@ function codeFingerprint(): string {
     // Embedded without its package.json: the module hashes above still pin the code.
   }
   return hash.digest("base64url");
+}
+
+/** The parse cache key of a pack: code fingerprint, skill-relative name, raw bytes. */
+export function packCacheKey(fingerprint: string, file: string, content: string | Uint8Array): string {
+  return createHash("sha256").update(fingerprint).update("\0").update(file).update("\0").update(content).digest("base64url");
 }
 
 export class ParseCache {

@@ -8,8 +8,8 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { packCacheKey, parsePackFile } from "../../src/recipes/pack-file.js";
-import { ParseCache } from "../../src/recipes/parse-cache.js";
+import { parsePackFile } from "../../src/recipes/pack-file.js";
+import { packCacheKey, ParseCache } from "../../src/recipes/parse-cache.js";
 import { parsePack } from "../../src/recipes/parsed-pack.js";
 import { MAX_RECIPE_FILE_BYTES } from "../../src/recipes/yaml-pack.js";
 
