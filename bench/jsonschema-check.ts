@@ -24,29 +24,11 @@ import vm from "node:vm";
 import yaml from "js-yaml";
 import { checkSchema, compileSchema } from "../src/jsonschema/index.js";
 import { packYaml } from "./lib/generate.js";
+import { collectSchemas, findRecipeFiles } from "./lib/real-packs.js";
 
 const repoRoot = path.resolve(import.meta.dirname, "..");
 const realSkills = path.resolve(repoRoot, "../shared/data/real-skills");
 const ROUNDS = 11;
-
-function collectSchemas(node: unknown, out: unknown[]): void {
-  if (Array.isArray(node)) for (const x of node) collectSchemas(x, out);
-  else if (node !== null && typeof node === "object") {
-    for (const [k, v] of Object.entries(node)) {
-      if (k === "inputs_schema" || k === "output_contract") out.push(v);
-      else collectSchemas(v, out);
-    }
-  }
-}
-
-function findRecipeFiles(dir: string, out: string[] = []): string[] {
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) findRecipeFiles(p, out);
-    else if (/^RECIPES\.ya?ml$/.test(e.name)) out.push(p);
-  }
-  return out;
-}
 
 function benchTreeSchemas(): unknown[] {
   const out: unknown[] = [];

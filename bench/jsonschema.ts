@@ -17,6 +17,7 @@ import { Validator as CfValidator } from "@cfworker/json-schema";
 import { parse as parseYaml } from "yaml";
 import { compileSchema } from "../src/jsonschema/index.js";
 import { recipeYaml } from "./lib/generate.js";
+import { collectSchemas, findRecipeFiles } from "./lib/real-packs.js";
 
 const repoRoot = path.resolve(import.meta.dirname, "..");
 const fixtures = path.join(repoRoot, "bench/fixtures/jsonschema");
@@ -210,25 +211,6 @@ function recipeScenario(): Scenario {
 
 // ---- real packs: schemas from RECIPES.yaml, instances synthesised and cross-checked ----
 
-function findRecipeFiles(dir: string, out: string[] = []): string[] {
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) findRecipeFiles(p, out);
-    else if (/^RECIPES\.ya?ml$/.test(e.name)) out.push(p);
-  }
-  return out;
-}
-
-function collectSchemas(node: unknown, out: unknown[]): void {
-  if (Array.isArray(node)) for (const x of node) collectSchemas(x, out);
-  else if (node !== null && typeof node === "object") {
-    for (const [k, v] of Object.entries(node)) {
-      if ((k === "inputs_schema" || k === "output_contract") && v !== null && typeof v === "object") out.push(v);
-      else collectSchemas(v, out);
-    }
-  }
-}
-
 function resolveLocal(root: unknown, ref: string): unknown {
   let v = root;
   for (const t of ref.replace(/^#\/?/, "").split("/").filter(Boolean)) {
@@ -311,8 +293,10 @@ function realPackScenario(): Scenario | null {
     console.warn(`real skill packs not found at ${realSkills}; skipping that scenario`);
     return null;
   }
-  const raw: unknown[] = [];
-  for (const file of findRecipeFiles(realSkills)) collectSchemas(parseYaml(fs.readFileSync(file, "utf8")), raw);
+  const found: unknown[] = [];
+  for (const file of findRecipeFiles(realSkills)) collectSchemas(parseYaml(fs.readFileSync(file, "utf8")), found);
+  // Object schemas only: the bench synthesises instances from their keywords.
+  const raw = found.filter((v) => v !== null && typeof v === "object");
   const ajv = new Ajv2020({ strict: false });
   const schemas: unknown[] = [];
   const valid: unknown[] = [];
