@@ -33,7 +33,7 @@ const NOT_JSON = -3;
 
 /**
  * The instance walk, run before validating and whenever a failing value must be measured
- * (a limit error takes precedence): no allocation, for-in over plain objects. Objects and
+ * (see validator.ts for when a limit error comes first): no allocation, for-in over plain objects. Objects and
  * arrays have a function each (one for-in site, one indexed loop: V8 keeps both small and
  * monomorphic); `levels` is how many more levels of containers may nest below this one.
  * The checks run in one order whatever the shape: a member is counted, then a container

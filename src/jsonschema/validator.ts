@@ -1,11 +1,13 @@
 /**
  * The compiled validator. The instance is validated on the fast path (no error objects, no
  * paths) and its size bounds are checked, by a separate walk or, when the schema covers the
- * instance (cover.ts), by the fast pass itself. A limit error always takes precedence over
- * schema errors. When only the first error is wanted, the fast pass traces its failure
- * (context.ts traceChild): the error is built from the failing member alone, and only a
- * failure among the root's own keywords re-runs the root with collection on. When every
- * error is wanted, a failure re-runs the whole instance collecting errors and paths.
+ * instance (cover.ts), by the fast pass itself. Every instance past a bound is invalid. When
+ * every error is wanted, the limit error comes first and alone, and a failure re-runs the
+ * whole instance collecting errors and paths. When only the first error is wanted, the fast
+ * pass traces its failure (context.ts traceChild): the error is built from the failing
+ * member alone, and only a failure among the root's own keywords re-runs the root with
+ * collection on; a covered pass that traced a failure reports it as the first error it met,
+ * without walking the rest of the instance for the bounds.
  */
 import type { ValidationError, ValidationResult, Validator } from "./types.js";
 import type { SchemaNode, State } from "./context.js";
@@ -32,43 +34,70 @@ export function createValidator(root: SchemaNode, limits: InstanceLimits): Valid
   // so compiling stays cheap for schemas that are never used.
   let trusted: boolean | undefined;
   const trace = !limits.allErrors;
+  // The fast pass's state, kept between calls (it is the per-call allocation that shows
+  // on small instances); taken while in use, so a re-entrant call gets its own.
+  let spare: State | null = null;
+  const freshState = (): State => ({
+    collect: false,
+    stop: true,
+    errors: NEVER_WRITTEN,
+    refDepth: 0,
+    maxRefDepth,
+    nodes: 0,
+    partial: false,
+    trace,
+    trail: "",
+    traced: null,
+  });
   return {
     validate(instance: unknown): ValidationResult {
       trusted ??= isTrusted(root, limits.maxDepth);
-      const fast: State = {
-        collect: false,
-        stop: true,
-        errors: NEVER_WRITTEN,
-        refDepth: 0,
-        maxRefDepth,
-        nodes: 0,
-        partial: false,
-        trace,
-        trail: "",
-        traced: null,
-      };
-      if (trusted) {
-        // Safe before the walk: recursion is bounded by the ref depth and caught, and the work
-        // is linear in the instance. A pass that accounted for every member has measured it.
-        const ok = run(root, instance, fast);
-        if (ok && !fast.partial && fast.nodes < limits.maxNodes) return VALID;
-        const fault = measure(instance, limits.maxDepth, limits.maxNodes, false);
-        if (fault !== null) return invalid(limitError(fault, limits));
-        if (ok) return VALID;
-      } else {
-        const fault = measure(instance, limits.maxDepth, limits.maxNodes, false);
-        if (fault !== null) return invalid(limitError(fault, limits));
-        if (run(root, instance, fast)) return VALID;
+      let fast = spare;
+      if (fast === null) fast = freshState();
+      else {
+        spare = null;
+        // A pass cut short by a RangeError may leave a quiet branch's modes set.
+        fast.collect = false;
+        fast.stop = true;
+        fast.trace = trace;
+        fast.refDepth = 0;
+        fast.nodes = 0;
+        fast.partial = false;
+        fast.trail = "";
+        fast.traced = null;
       }
-      if (fast.traced !== null && fast.traced.length > 0) return { valid: false, errors: located(fast.traced, fast.trail) };
-      const slow = collectingState(!limits.allErrors, 0, maxRefDepth);
-      run(root, instance, slow);
-      if (slow.errors.length === 0) {
-        slow.errors.push({ instancePath: "", keywordLocation: "", keyword: "schema", message: "Value does not match the schema" });
-      }
-      return { valid: false, errors: slow.errors };
+      const result = validateWith(fast, instance);
+      spare = fast;
+      return result;
     },
   };
+
+  function validateWith(fast: State, instance: unknown): ValidationResult {
+    if (trusted) {
+      // Safe before the walk: recursion is bounded by the ref depth and caught, and the work
+      // is linear in the instance. A pass that accounted for every member has measured it.
+      const ok = run(root, instance, fast);
+      if (ok && !fast.partial && fast.nodes < limits.maxNodes) return VALID;
+      // A traced failure is the first error a collecting pass meets, so it is reported
+      // as found; only a pass that succeeded, or cannot say where it failed, walks the
+      // instance for the limits (first-error mode's verdicts never depend on the order).
+      if (!ok && fast.traced !== null && fast.traced.length > 0) return { valid: false, errors: located(fast.traced, fast.trail) };
+      const fault = measure(instance, limits.maxDepth, limits.maxNodes, false);
+      if (fault !== null) return invalid(limitError(fault, limits));
+      if (ok) return VALID;
+    } else {
+      const fault = measure(instance, limits.maxDepth, limits.maxNodes, false);
+      if (fault !== null) return invalid(limitError(fault, limits));
+      if (run(root, instance, fast)) return VALID;
+    }
+    if (fast.traced !== null && fast.traced.length > 0) return { valid: false, errors: located(fast.traced, fast.trail) };
+    const slow = collectingState(!limits.allErrors, 0, maxRefDepth);
+    run(root, instance, slow);
+    if (slow.errors.length === 0) {
+      slow.errors.push({ instancePath: "", keywordLocation: "", keyword: "schema", message: "Value does not match the schema" });
+    }
+    return { valid: false, errors: slow.errors };
+  }
 }
 
 /**

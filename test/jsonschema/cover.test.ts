@@ -80,6 +80,8 @@ describe("fast pass in place of the instance walk", () => {
   it("gives the walk's answer on small limits (random schemas, 7 levels, 50 nodes)", () => {
     let trusted = 0;
     let faults = 0;
+    let limitFirst = 0;
+    let schemaFirst = 0;
     fc.assert(
       fc.property(schema, fc.array(instance, { minLength: 1, maxLength: 5 }), (raw, xs) => {
         const s = strip(raw);
@@ -96,7 +98,13 @@ describe("fast pass in place of the instance walk", () => {
           if (fault !== null) {
             faults++;
             expect(r.valid, where).toBe(false);
-            expect(r.errors[0]!.keyword, where).toBe(fault === "too_deep" ? "maxDepth" : "maxNodes");
+            // First-error mode reports the first failure it meets: the limit, or a schema
+            // error the fast pass traced before it (then exactly the unlimited answer).
+            if (r.errors[0]!.keyword === (fault === "too_deep" ? "maxDepth" : "maxNodes")) limitFirst++;
+            else {
+              schemaFirst++;
+              expect(r, where).toEqual(big.validator.validate(x));
+            }
           } else {
             expect(r.valid, where).toBe(big.validator.validate(x).valid);
           }
@@ -106,9 +114,30 @@ describe("fast pass in place of the instance walk", () => {
       }),
       { numRuns: 400, seed: 42, maxSkipsPerRun: 1000 },
     );
-    console.log(`cover: ${trusted} schemas covered, ${faults} instances past a limit`);
+    console.log(`cover: ${trusted} schemas covered, ${faults} instances past a limit (${limitFirst} limit errors, ${schemaFirst} schema errors first)`);
     expect(trusted).toBeGreaterThan(100);
     expect(faults).toBeGreaterThan(100);
+    expect(limitFirst).toBeGreaterThan(20);
+    expect(schemaFirst).toBeGreaterThan(20);
+  });
+
+  it("reports a schema error met before the limits without walking the instance (first-error mode)", () => {
+    // Regression guard for the invalid-instance fast path: a traced failure is returned as
+    // found; the same instance in all-errors mode still gets the limit error first.
+    const schema = { type: "array", items: { type: "number" } };
+    const first = compileSchema(schema, { maxNodes: 10, allErrors: false });
+    const all = compileSchema(schema, { maxNodes: 10 });
+    if (!first.ok || !all.ok) throw new Error("refused");
+    const tooMany = Array.from({ length: 12 }, (_, i) => i);
+    expect(first.validator.validate(tooMany).errors[0]!.keyword).toBe("maxNodes");
+    const badFirst = ["x", ...tooMany];
+    expect(first.validator.validate(badFirst)).toEqual({
+      valid: false,
+      errors: [{ instancePath: "/0", keywordLocation: "/items/type", keyword: "type", message: "Expected type number, got string" }],
+    });
+    expect(all.validator.validate(badFirst).errors).toEqual([
+      { instancePath: "", keywordLocation: "", keyword: "maxNodes", message: "Value has more than 10 nodes" },
+    ]);
   });
 
   it("counts nodes exactly at the limit for a covered array", () => {

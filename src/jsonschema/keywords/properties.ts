@@ -85,21 +85,7 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
     requiredNames.forEach((k, j) => (requiredBit[indexOf.get(k)!] = 1 << j));
     const allRequired = (1 << nRequired) - 1;
     const requiredLoc = `${kc.at}/required`;
-    const requiredMessage = (j: number): string => `Missing required property: ${requiredNames[j]}`;
-    /**
-     * Whether a folded required name is missing, as the required keyword reads it; `seen`
-     * holds the bits of the names the loop has met so far, so only the others are looked
-     * up. When the pass traces, that keyword's first error is the collecting pass's first
-     * error here (it runs before properties), so it replaces what a failing member traced.
-     */
-    const missing = (st: State, o: Record<string, unknown>, seen: number): boolean => {
-      for (let j = 0; j < nRequired; j++) {
-        if ((seen & (1 << j)) !== 0 || o[requiredNames[j]!] !== undefined) continue;
-        if (st.trace) retraceHere(st, requiredLoc, "required", requiredMessage(j));
-        return true;
-      }
-      return false;
-    };
+    const requiredMessages = requiredNames.map((k) => `Missing required property: ${k}`);
 
     // Instances of one schema usually list their keys in one order: remember which
     // declared name each position held last time, so most keys cost one comparison.
@@ -107,6 +93,40 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
     const cacheSize = Math.min(KEY_CACHE, keys.length + 4);
     const seenKeys: string[] = new Array<string>(cacheSize).fill("");
     const seenIndex: number[] = new Array<number>(cacheSize).fill(-1);
+
+    /** The declared index of the instance key at position `pos`, through the key cache. */
+    const declaredIndex = (key: string, pos: number): number => {
+      if (pos >= cacheSize) return indexOf.get(key) ?? -1;
+      if (seenKeys[pos] === key) return seenIndex[pos]!;
+      const i = indexOf.get(key) ?? -1;
+      seenKeys[pos] = key;
+      seenIndex[pos] = i;
+      return i;
+    };
+
+    /**
+     * Whether a folded required name is missing, as the required keyword reads it, after a
+     * member failed: `seen` holds the bits of the first `from` keys, the ones the loop met
+     * before it stopped; the rest are scanned for theirs (a lookup per name would be a
+     * megamorphic keyed load). When the pass traces, that keyword's first error is the
+     * collecting pass's first error here (it runs before properties), so it replaces what
+     * the failing member traced.
+     */
+    const missing = (st: State, o: Record<string, unknown>, seen: number, from: number): boolean => {
+      let present = seen;
+      let pos = 0;
+      for (const key in o) {
+        if (pos < from) {
+          pos++;
+          continue;
+        }
+        const i = declaredIndex(key, pos++);
+        if (i >= 0 && o[key] !== undefined) present |= requiredBit[i]!;
+      }
+      if (present === allRequired) return false;
+      if (st.trace) retraceHere(st, requiredLoc, "required", requiredMessages[lowestBit(~present & allRequired)]!);
+      return true;
+    };
 
     // One for-in pass over the instance: V8 reads `o[key]` from the enum cache there, and
     // the key's hash is cached, so the Map lookup is cheap. JSON objects have no inherited
@@ -171,6 +191,7 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
       let count = 0;
       let seen = 0;
       for (const key in o) {
+        // declaredIndex, inline: a call here is an indirect call per key.
         let i: number;
         if (pos < cacheSize) {
           if (seenKeys[pos] === key) i = seenIndex[pos]!;
@@ -189,19 +210,19 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
         if (typeof v === "object" && v !== null && (node === null || !(node.cover! >= 0))) st.partial = true;
         if (node === null) continue;
         if (i < 0 && forbidAdditional) {
-          if (st.trace && !(nRequired > 0 && missing(st, o, seen))) traceError(st, additionalLoc, additionalName, UNEXPECTED, childPointer("", key));
+          if (st.trace && !(nRequired > 0 && missing(st, o, seen, count))) traceError(st, additionalLoc, additionalName, UNEXPECTED, childPointer("", key));
           return false;
         }
         if (i >= 0 && v !== undefined) seen |= requiredBit[i]!;
         const leaf = node.leaf;
         if (leaf !== null ? !leafPasses(leaf, v) : !node.validate(v, st, null, path)) {
-          if (st.trace && !(nRequired > 0 && missing(st, o, seen))) traceChild(st, node, v, i >= 0 ? segment(i) : childPointer("", key));
+          if (st.trace && !(nRequired > 0 && missing(st, o, seen, count))) traceChild(st, node, v, i >= 0 ? segment(i) : childPointer("", key));
           return false;
         }
       }
       if (seen !== allRequired) {
         // Every key was met: the lowest missing bit is the first name the required keyword reports.
-        if (st.trace) retraceHere(st, requiredLoc, "required", requiredMessage(31 - Math.clz32(~seen & allRequired & -(~seen & allRequired))));
+        if (st.trace) retraceHere(st, requiredLoc, "required", requiredMessages[lowestBit(~seen & allRequired)]!);
         return false;
       }
       st.nodes += count;
@@ -212,3 +233,8 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
 }
 
 export const compileProperties = makePropertiesCompiler("additionalProperties");
+
+/** Index of the lowest set bit of a non-zero 31-bit mask. */
+function lowestBit(mask: number): number {
+  return 31 - Math.clz32(mask & -mask);
+}
