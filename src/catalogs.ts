@@ -17,6 +17,11 @@ export interface RecipeCatalogs {
   readonly libraries: ReadonlyMap<string, RecipeLibrary>;
   /** Every DCC's first load; the same promise on every call. */
   load(): Promise<void>;
+  /**
+   * Resolves once every DCC's first load is under way (RecipeLibrary.loadUnderway):
+   * its parse workers are starting, so work done from here on overlaps them.
+   */
+  underway(): Promise<void>;
   /** True once every DCC's first load has finished. */
   loaded(): boolean;
   /** Stops the watchers, flushes the stores and releases the model. */
@@ -55,6 +60,9 @@ export function openCatalogs(config: Config, logger: Logger): RecipeCatalogs {
         done = true;
       });
       return loading;
+    },
+    underway: async () => {
+      await Promise.all([...libraries.values()].map((library) => library.loadUnderway()));
     },
     loaded: () => done,
     async close() {

@@ -56,10 +56,13 @@ async function main(argv: readonly string[]): Promise<number> {
 async function serve(config: Config, logger: Logger): Promise<number> {
   const { openCatalogs } = await import("./catalogs.js");
   // The catalogs start loading before the server stack is imported, so the
-  // load's first steps overlap that import; start() listens, then awaits
-  // (and logs the failure of) this same load.
+  // load overlaps that import; start() listens, then awaits (and logs the
+  // failure of) this same load. The import waits until the load's parse
+  // workers are starting (a few ms of directory listing): it is CPU work on
+  // this thread, and the workers' own start-up and SKILL.md reads overlap it.
   const catalogs = openCatalogs(config, logger);
   catalogs.load().catch(() => undefined);
+  await catalogs.underway();
   const { createRecipeServer } = await import("./app.js");
   const server = createRecipeServer(config, { logger, catalogs });
   try {

@@ -68,6 +68,7 @@ export class RecipeLibrary {
   /** Serializes full loads and reload batches: the catalog state is not re-entrant. */
   private exclusive: Promise<unknown> = Promise.resolve();
   private firstLoad: Promise<unknown> | null = null;
+  private readonly underway: { promise: Promise<void>; resolve: () => void };
   private pending: PendingChanges | null = null;
   private draining: Promise<void> | null = null;
   private watcher: SkillWatcher | null = null;
@@ -80,12 +81,15 @@ export class RecipeLibrary {
     this.store = openPrivateStore({ dir: options.settings.privateDir, logger: this.logger });
     this.usage = openUsageStore({ file: path.join(options.settings.stateDir, "usage.json") });
     this.parseCache = new ParseCache(path.join(options.settings.stateDir, "parsed-packs"), this.logger);
+    let resolveUnderway!: () => void;
+    this.underway = { promise: new Promise<void>((resolve) => (resolveUnderway = resolve)), resolve: resolveUnderway };
     this.catalog = new IncrementalCatalog({
       dcc: this.dcc,
       roots: this.settings.skillRoots,
       store: this.store,
       parseCache: this.parseCache,
       onSkillLoaded: (recipes) => this.search.warm(recipes),
+      onUnderway: () => this.underway.resolve(),
     });
   }
 
@@ -126,7 +130,18 @@ export class RecipeLibrary {
       return snapshot;
     });
     this.firstLoad ??= run.catch(() => undefined);
+    // A load that fails before its directories are listed must not hold up a caller waiting for it.
+    void this.firstLoad.then(this.underway.resolve);
     return run;
+  }
+
+  /**
+   * Resolves once the first load has listed its skill directories and started
+   * its parse workers (or found it needs none), or has ended: what is left of
+   * it is reads and CPU work, which other start-up work can overlap.
+   */
+  loadUnderway(): Promise<void> {
+    return this.underway.promise;
   }
 
   /** Skills and diagnostics as last loaded or reloaded. */

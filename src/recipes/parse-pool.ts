@@ -7,6 +7,8 @@
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
+import { deepFreeze } from "../skills/freeze.js";
+import type { SkillDirReading, SkillDirRequest } from "../skills/discover.js";
 import { parsePackFile, type PackFileResult } from "./pack-file.js";
 import { parsePack, type PackRecord } from "./parsed-pack.js";
 import type { ParseRequest } from "./parse-worker.js";
@@ -18,9 +20,25 @@ export interface PackParser {
    * it parses: on a worker, the calling thread neither reads nor hashes it.
    */
   parseFile(absPath: string, file: string, fingerprint: string): Promise<PackFileResult>;
+  /**
+   * Has the workers claim and read batches of `reads.dirs` (see shared-reads.ts)
+   * until none is left; resolves when they stop. Claims nothing where there is
+   * no worker: the caller reads what is left itself.
+   */
+  shareSkillDirReads(reads: SharedSkillDirReads): Promise<void>;
   /** Starts the workers now rather than on the first parse (a load sure to parse many packs). */
   prestart(): void;
   close(): Promise<void>;
+}
+
+/** Skill directories read by whoever claims them first, a batch at a time. */
+export interface SharedSkillDirReads {
+  readonly dirs: readonly SkillDirRequest[];
+  /** One Int32 on a SharedArrayBuffer: the index of the next unclaimed directory. */
+  readonly claims: SharedArrayBuffer;
+  readonly batch: number;
+  /** Each batch a worker read, as it arrives: readings of dirs[from], dirs[from + 1] … */
+  onBatch(from: number, readings: readonly SkillDirReading[]): void;
 }
 
 export interface PackParserLogger {
@@ -29,6 +47,8 @@ export interface PackParserLogger {
 
 interface Job {
   readonly request: ParseRequest;
+  /** Partial results a job sends before its reply (shared skill reads). */
+  readonly progress?: (value: unknown) => void;
   /** The same work in the calling thread, for a worker that stopped. */
   inline(): unknown;
   resolve(value: unknown): void;
@@ -37,6 +57,7 @@ interface Job {
 
 interface Reply {
   readonly id: number;
+  readonly progress?: unknown;
   readonly value?: unknown;
   readonly error?: string;
 }
@@ -56,17 +77,18 @@ export function parseWorkerCount(max = 3): number {
 export const inlineParser: PackParser = {
   parse: (text, file) => Promise.resolve(parsePack(text, file)),
   parseFile: (absPath, file, fingerprint) => Promise.resolve(parsePackFile(absPath, file, fingerprint)),
+  shareSkillDirReads: () => Promise.resolve(),
   prestart: () => undefined,
   close: () => Promise.resolve(),
 };
 
 /**
- * Packs a worker holds at once. The calling thread parses only when every
- * worker holds this many: it has its own share of a load (reading, building
- * recipes, indexing), so the workers take the parsing; a load keeps fewer
- * packs than this in flight.
+ * Packs a worker holds at once. The calling thread parses a pack itself only
+ * when every worker holds this many: its own share of a load (building
+ * recipes, indexing them) comes first, and it takes some of the parsing only
+ * when the workers fall behind.
  */
-const BACKLOG = 16;
+const BACKLOG = 32;
 
 export function createPackParser(workers: number, logger?: PackParserLogger): PackParser {
   if (workers <= 0) return inlineParser;
@@ -103,6 +125,7 @@ export function createPackParser(workers: number, logger?: PackParserLogger): Pa
     worker.on("message", (reply: Reply) => {
       const job = jobs.get(reply.id);
       if (job === undefined) return;
+      if (reply.progress !== undefined) return job.progress?.(reply.progress);
       if (reply.value === undefined) return retire(worker, reply.error ?? "no result");
       jobs.delete(reply.id);
       job.resolve(reply.value);
@@ -118,14 +141,14 @@ export function createPackParser(workers: number, logger?: PackParserLogger): Pa
   };
 
   // The calling thread runs `inline` itself when every worker's backlog is full (or none is left).
-  const submit = <T>(request: (id: number) => ParseRequest, inline: () => T): Promise<T> => {
+  const submit = <T>(request: (id: number) => ParseRequest, inline: () => T, progress?: (value: unknown) => void): Promise<T> => {
     start();
     let target: [Worker, Map<number, Job>] | undefined;
     for (const entry of pool) if (entry[1].size < BACKLOG && (target === undefined || entry[1].size < target[1].size)) target = entry;
     if (target === undefined) return Promise.resolve(inline());
     const [worker, jobs] = target;
     return new Promise<T>((resolve, reject) => {
-      const job: Job = { request: request(nextId++), inline, resolve: resolve as (value: unknown) => void, reject };
+      const job: Job = { request: request(nextId++), inline, resolve: resolve as (value: unknown) => void, reject, ...(progress ? { progress } : {}) };
       jobs.set(job.request.id, job);
       worker.postMessage(job.request);
     });
@@ -136,6 +159,20 @@ export function createPackParser(workers: number, logger?: PackParserLogger): Pa
     parse: (text, file) => submit((id) => ({ id, kind: "text", text, file }), () => parsePack(text, file)),
     parseFile: (absPath, file, fingerprint) =>
       submit((id) => ({ id, kind: "file", path: absPath, file, fingerprint }), () => parsePackFile(absPath, file, fingerprint)),
+    shareSkillDirReads: async (reads) => {
+      // One job per worker, each claiming batches until none is left. A job
+      // that ends up inline (no worker, or its worker stopped) claims nothing:
+      // the caller reads whatever was claimed and never delivered.
+      const progress = (value: unknown): void => {
+        const { from, readings } = value as { from: number; readings: SkillDirReading[] };
+        // A thread hop hands back copies: skills are frozen again, as loadSkill freezes them.
+        for (const r of readings) if (r.result.skill !== null) deepFreeze(r.result.skill);
+        reads.onBatch(from, readings);
+      };
+      const request = (id: number): ParseRequest => ({ id, kind: "skills", dirs: reads.dirs, claims: reads.claims, batch: reads.batch });
+      start();
+      await Promise.all([...pool.keys()].map(() => submit(request, () => undefined, progress)));
+    },
     async close() {
       closed = true;
       const workersLeft = [...pool.keys()];

@@ -13,20 +13,26 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { diagnostic, type Diagnostic, type DiagnosticCode } from "../skills/diagnostics.js";
-import { assembleDiscovery, loadSkill, skillDirsOf, type LoadSkillResult } from "../skills/discover.js";
+import { assembleDiscovery, loadSkill, skillDirsOf, type LoadSkillResult, type SkillDirRequest } from "../skills/discover.js";
 import { mapLimit } from "../skills/map-limit.js";
 import { createPacer } from "../skills/read-bounded.js";
-import { resolveRecipePaths, skillRelative } from "../skills/recipe-paths.js";
+import { resolveRecipePaths, skillRelative, type RecipePathsResult } from "../skills/recipe-paths.js";
 import type { SkillInfo } from "../skills/types.js";
 import { skillServesDcc, type LoadedSkill } from "./catalog.js";
 import { dedupeRecipes, loadRecipeFile } from "./loader.js";
 import type { ParseCache } from "./parse-cache.js";
 import { createPackParser, inlineParser, parseWorkerCount, type PackParser } from "./parse-pool.js";
+import { readSkillDirsShared } from "./shared-reads.js";
 import { toPrivateRecipe, type PrivateStore } from "./private/store.js";
 import type { Playbook, PrivateRecipe, Recipe } from "./types.js";
 
 /** Skills read at once during a (re)load: enough to overlap file I/O, few enough to bound peak memory. */
 const LOAD_CONCURRENCY = 8;
+/**
+ * Skills in flight when their packs parse on workers: enough that a worker
+ * always has packs queued while this thread builds and indexes recipes.
+ */
+const POOL_LOAD_CONCURRENCY = 32;
 /** Skills to (re)load at once from which parse workers are started. */
 const POOL_MIN_SKILLS = 64;
 /** Longest stretch of loading between two turns of the event loop. */
@@ -116,6 +122,11 @@ export interface IncrementalCatalogOptions {
    * publishes (a search index can take them while the rest still parses).
    */
   readonly onSkillLoaded?: (recipes: readonly Recipe[]) => void;
+  /**
+   * Called once a change set's directories are listed and its workers, if it
+   * needs any, are starting: the rest of the load is reads and CPU work.
+   */
+  readonly onUnderway?: () => void;
 }
 
 function dirKey(rootIndex: number, dir: string): string {
@@ -144,6 +155,7 @@ export class IncrementalCatalog {
   private readonly parseCache: ParseCache | undefined;
   private readonly parseWorkers: number;
   private readonly onSkillLoaded: ((recipes: readonly Recipe[]) => void) | undefined;
+  private readonly onUnderway: (() => void) | undefined;
   /** Skill directories per root, in discovery order. */
   private dirsByRoot = new Map<number, string[]>();
   private dirs = new Map<string, DirState>();
@@ -161,6 +173,7 @@ export class IncrementalCatalog {
     this.parseCache = options.parseCache;
     this.parseWorkers = options.parseWorkers ?? parseWorkerCount();
     this.onSkillLoaded = options.onSkillLoaded;
+    this.onUnderway = options.onUnderway;
   }
 
   /** Full load from disk. */
@@ -213,6 +226,7 @@ export class IncrementalCatalog {
       parser = createPackParser(this.parseWorkers);
       parser.prestart();
     }
+    this.onUnderway?.();
     try {
       return await this.applyWith(changes, dirty, rootsChanged, parser);
     } finally {
@@ -225,20 +239,32 @@ export class IncrementalCatalog {
     // File reads are synchronous (see read-bounded.ts) and parsing is CPU:
     // give queued requests a turn every few milliseconds of a large load.
     const pace = createPacer(PACE_MS);
-    await mapLimit(
-      [...dirty],
-      LOAD_CONCURRENCY,
-      async (key) => {
+    const skillDir = (key: string): SkillDirRequest => {
+      const [indexText, dir] = key.split("\u0000") as [string, string];
+      const rootIndex = Number(indexText);
+      return { dir, root: this.roots[rootIndex]!, rootIndex };
+    };
+    const note = (key: string, fresh: LoadSkillResult): void => {
+      const previous = this.dirs.get(key);
+      const result = this.keepGoodSkillMd(fresh, previous);
+      if (previous === undefined || JSON.stringify(previous.result) !== JSON.stringify(result)) discoveryChanged = true;
+      this.dirs.set(key, { result });
+    };
+    const keys = [...dirty];
+    // Recipe paths a cold load's shared reads resolved, by the skill they were resolved for.
+    const prefetched = new WeakMap<SkillInfo, RecipePathsResult>();
+    if (early !== null && early !== inlineParser) {
+      await readSkillDirsShared(keys.map(skillDir), early, (i, reading) => {
+        note(keys[i]!, reading.result);
+        if (reading.result.skill !== null && reading.paths !== null) prefetched.set(reading.result.skill, reading.paths);
+      });
+    } else {
+      await mapLimit(keys, LOAD_CONCURRENCY, async (key) => {
         await pace();
-        const [indexText, dir] = key.split("\u0000") as [string, string];
-        const rootIndex = Number(indexText);
-        const fresh = await loadSkill(dir, this.roots[rootIndex]!, rootIndex);
-        const previous = this.dirs.get(key);
-        const result = this.keepGoodSkillMd(fresh, previous);
-        if (previous === undefined || JSON.stringify(previous.result) !== JSON.stringify(result)) discoveryChanged = true;
-        this.dirs.set(key, { result });
-      },
-    );
+        const { dir, root, rootIndex } = skillDir(key);
+        note(key, await loadSkill(dir, root, rootIndex));
+      });
+    }
 
     const reloadedSkills: string[] = [];
     let visible = false;
@@ -264,9 +290,9 @@ export class IncrementalCatalog {
       const parser = early ?? (toLoad.length >= POOL_MIN_SKILLS ? createPackParser(this.parseWorkers) : inlineParser);
       let loaded: SkillState[];
       try {
-        loaded = await mapLimit(toLoad, LOAD_CONCURRENCY, async (info) => {
+        loaded = await mapLimit(toLoad, parser === inlineParser ? LOAD_CONCURRENCY : POOL_LOAD_CONCURRENCY, async (info) => {
           await pace();
-          const state = await this.loadSkillFiles(info, this.skills.get(dirKey(info.rootIndex, info.dir)), parser, early !== null);
+          const state = await this.loadSkillFiles(info, this.skills.get(dirKey(info.rootIndex, info.dir)), parser, early !== null, prefetched.get(info));
           this.onSkillLoaded?.(state.loaded.recipes);
           return state;
         });
@@ -362,8 +388,14 @@ export class IncrementalCatalog {
     return { skill: good, diagnostics: [...withSkill, kept({ ...bad, skill: good.name, file: "SKILL.md" }, "SKILL.md")] };
   }
 
-  private async loadSkillFiles(info: SkillInfo, previous: SkillState | undefined, parser: PackParser, readWhereParsed: boolean): Promise<SkillState> {
-    const resolved = await resolveRecipePaths(info.dir, info.recipePatterns, info.name);
+  private async loadSkillFiles(
+    info: SkillInfo,
+    previous: SkillState | undefined,
+    parser: PackParser,
+    readWhereParsed: boolean,
+    resolvedAhead: RecipePathsResult | undefined,
+  ): Promise<SkillState> {
+    const resolved = resolvedAhead ?? (await resolveRecipePaths(info.dir, info.recipePatterns, info.name));
     // Last good recipes only carry over while they would get the same identity.
     const reusable = previous !== undefined && previous.info.name === info.name ? previous.files : new Map<string, FileState>();
     const files = new Map<string, FileState>();

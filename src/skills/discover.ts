@@ -9,6 +9,7 @@ import { diagnostic, type Diagnostic } from "./diagnostics.js";
 import { deepFreeze } from "./freeze.js";
 import { parseSkillMarkdown } from "./frontmatter.js";
 import { readBounded, statQuiet } from "./read-bounded.js";
+import { resolveRecipePaths, type RecipePathsResult } from "./recipe-paths.js";
 import type { SkillInfo } from "./types.js";
 
 /** SKILL.md over this size is refused. */
@@ -95,6 +96,31 @@ export async function loadSkill(dir: string, root: string, rootIndex: number): P
   }
   const skill: SkillInfo = deepFreeze({ ...parsed.skill, dir: path.resolve(dir), root: path.resolve(root), rootIndex });
   return { skill, diagnostics: parsed.diagnostics };
+}
+
+/** A skill directory to read, as `loadSkill` takes it. */
+export interface SkillDirRequest {
+  readonly dir: string;
+  readonly root: string;
+  readonly rootIndex: number;
+}
+
+/** A skill directory read ahead of its recipe files: its SKILL.md, and the recipe files it names. */
+export interface SkillDirReading {
+  readonly result: LoadSkillResult;
+  /** null when the skill is invalid. */
+  readonly paths: RecipePathsResult | null;
+}
+
+/** `loadSkill`, then `resolveRecipePaths` for a valid skill, for each of `dirs`, in order. */
+export function readSkillDirs(dirs: readonly SkillDirRequest[]): Promise<SkillDirReading[]> {
+  return Promise.all(
+    dirs.map(async (d) => {
+      const result = await loadSkill(d.dir, d.root, d.rootIndex);
+      const skill = result.skill;
+      return { result, paths: skill === null ? null : await resolveRecipePaths(skill.dir, skill.recipePatterns, skill.name) };
+    }),
+  );
 }
 
 /**

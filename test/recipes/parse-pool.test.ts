@@ -11,6 +11,7 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createPackParser, inlineParser, parseWorkerCount } from "../../src/recipes/parse-pool.js";
 import { parsePack, type PackRecord } from "../../src/recipes/parsed-pack.js";
+import type { SkillDirReading } from "../../src/skills/discover.js";
 
 const built = path.resolve(import.meta.dirname, "../../dist/recipes/parse-pool.js");
 const haveBuild = existsSync(built);
@@ -85,6 +86,74 @@ describe.skipIf(!haveBuild)("parse pool (built, with worker threads)", () => {
     } finally {
       await parser.close();
       await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("reads skill directories on the worker exactly as the calling thread does, bad ones included", async () => {
+    const mod = (await import(pathToFileURL(built).href)) as typeof import("../../src/recipes/parse-pool.js");
+    const discover = (await import(pathToFileURL(path.resolve(built, "../../skills/discover.js")).href)) as typeof import("../../src/skills/discover.js");
+    const root = await fs.mkdtemp(path.join(os.tmpdir(), "pool-skills-"));
+    const parser = mod.createPackParser(1);
+    const skillMd = (name: string): string => `---\nname: ${name}\ndescription: the ${name} skill\nmetadata:\n  dcc-mcp:\n    dcc: maya\n    recipes: RECIPES.yaml\n    tags: [a, b]\n---\n# ${name}\n`;
+    const bad: Record<string, string | Buffer> = {
+      not_utf8: Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0xc3, 0x28]),
+      no_frontmatter: "# just a heading\n",
+      broken_yaml: "---\nname: [unclosed\n---\n",
+      reserved: skillMd("private"),
+      slash: skillMd("a/b"),
+      too_large: `---\nname: big\n---\n${"x".repeat(1024 * 1024)}`,
+    };
+    try {
+      const dirs: { dir: string; root: string; rootIndex: number }[] = [];
+      for (let i = 0; i < 150; i++) {
+        const dir = path.join(root, `s${i}`);
+        await fs.mkdir(dir);
+        await fs.writeFile(path.join(dir, "SKILL.md"), skillMd(`s${i}`));
+        if (i % 2 === 0) await fs.writeFile(path.join(dir, "RECIPES.yaml"), "recipes: []\n");
+        dirs.push({ dir, root, rootIndex: 0 });
+      }
+      for (const [name, content] of Object.entries(bad)) {
+        const dir = path.join(root, name);
+        await fs.mkdir(dir);
+        await fs.writeFile(path.join(dir, "SKILL.md"), content);
+        dirs.push({ dir, root, rootIndex: 0 });
+      }
+      await fs.mkdir(path.join(root, "missing"));
+      dirs.push({ dir: path.join(root, "missing"), root, rootIndex: 0 });
+      parser.prestart();
+      // Nobody else claims here: the worker reads every batch, each sent as it is read.
+      const got = new Map<number, SkillDirReading>();
+      let batches = 0;
+      await parser.shareSkillDirReads({
+        dirs,
+        claims: new SharedArrayBuffer(4),
+        batch: 16,
+        onBatch: (from, rs) => {
+          batches++;
+          rs.forEach((r, i) => got.set(from + i, r));
+        },
+      });
+      expect(batches).toBe(Math.ceil(dirs.length / 16));
+      const readings = dirs.map((_, i) => got.get(i)!);
+      expect(readings).toEqual(await discover.readSkillDirs(dirs));
+      const results = readings.map((r) => r.result);
+      expect(results.filter((r) => r.skill !== null).every((r) => Object.isFrozen(r.skill) && Object.isFrozen(r.skill!.tags))).toBe(true);
+      // Each valid skill's recipe path, resolved there too.
+      expect(readings[4]!.paths).toEqual({ files: [path.join(root, "s4", "RECIPES.yaml")], diagnostics: [] });
+      expect(readings[3]!.paths!.diagnostics.map((d) => d.code)).toEqual(["recipe_path_missing"]);
+      expect(readings.slice(150).map((r) => r.paths)).toEqual(Array(7).fill(null));
+      expect(results.slice(150).map((r) => [r.skill, r.diagnostics.at(-1)?.code])).toEqual([
+        [null, "not_utf8"],
+        [null, expect.any(String)],
+        [null, expect.any(String)],
+        [null, "reserved_skill_name"],
+        [null, "invalid_skill_name"],
+        [null, "file_too_large"],
+        [null, "file_unreadable"],
+      ]);
+    } finally {
+      await parser.close();
+      await fs.rm(root, { recursive: true, force: true });
     }
   });
 
