@@ -86,15 +86,22 @@ export async function runToolCall<C>(
   }
   if (outcome.kind === "unknown_tool") throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
   // Outcome only: never argument values or recipe contents at info level.
-  options.logger.info(
-    { callId, tool: name, ms, success: outcome.success, ...(outcome.error ? { error: outcome.error } : {}) },
-    "tool call",
-  );
-  options.onToolCall?.({ tool: name, ms, success: outcome.success, ...(outcome.error ? { error: outcome.error } : {}) });
+  if (outcome.error === undefined) {
+    options.logger.info({ callId, tool: name, ms, success: outcome.success }, "tool call");
+    options.onToolCall?.({ tool: name, ms, success: outcome.success });
+  } else {
+    options.logger.info({ callId, tool: name, ms, success: outcome.success, error: outcome.error }, "tool call");
+    options.onToolCall?.({ tool: name, ms, success: outcome.success, error: outcome.error });
+  }
   return outcome.result;
 }
 
-/** The registry call raced against `timeoutMs`; the handler's signal is aborted when time runs out. */
+/**
+ * The registry call raced against `timeoutMs`. The handler's signal is
+ * aborted when time runs out or the client cancels; a `contextFor` that
+ * takes no signal (the recipe tools) gets none, and the call then costs no
+ * AbortController and no listener on the client's signal.
+ */
 async function callWithTimeout<C>(
   options: ToolHandlerOptions<C>,
   name: string,
@@ -103,27 +110,30 @@ async function callWithTimeout<C>(
 ): Promise<Awaited<ReturnType<ToolRegistry<C>["call"]>> | "timeout"> {
   const limit = options.timeoutMs;
   if (limit === undefined) return options.registry.call(name, args, options.contextFor(signal));
-  const expiry = new AbortController();
+  const wantsSignal = options.contextFor.length > 0;
+  const expiry = wantsSignal ? new AbortController() : null;
   // The client's cancellation reaches the handler through the expiry signal:
   // one listener per call is far cheaper than AbortSignal.any (weak refs and
   // a finalization registry per combined signal).
-  const forward = (): void => expiry.abort(signal.reason);
-  if (signal.aborted) forward();
-  else signal.addEventListener("abort", forward, { once: true });
+  const forward = (): void => expiry?.abort(signal.reason);
+  if (expiry !== null) {
+    if (signal.aborted) forward();
+    else signal.addEventListener("abort", forward, { once: true });
+  }
   let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<"timeout">((resolve) => {
-    timer = setTimeout(() => {
-      expiry.abort();
-      resolve("timeout");
-    }, limit);
-  });
   try {
-    const call = options.registry.call(name, args, options.contextFor(expiry.signal));
-    // A call that loses the race may still settle later; nobody awaits it then.
-    call.catch(() => undefined);
-    return await Promise.race([call, expired]);
+    const call = options.registry.call(name, args, options.contextFor(expiry?.signal ?? signal));
+    // One promise settles the race: the call's outcome or the timer, whichever
+    // comes first. A call that loses may still settle later; nobody awaits it then.
+    return await new Promise((resolve, reject) => {
+      timer = setTimeout(() => {
+        expiry?.abort();
+        resolve("timeout");
+      }, limit);
+      call.then(resolve, reject);
+    });
   } finally {
-    signal.removeEventListener("abort", forward);
+    if (expiry !== null) signal.removeEventListener("abort", forward);
     clearTimeout(timer);
   }
 }
