@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { CatalogSnapshot } from "../../recipes/catalog.js";
 import type { RecipeLibrary } from "../../recipes/library.js";
-import { fail, type Envelope } from "./envelope.js";
+import { fail, withRevision, type Envelope } from "./envelope.js";
 
 /** What a recipe tool handler may use: the DCC's library and a logger. */
 export interface RecipeToolContext {
@@ -17,5 +17,5 @@ export async function withSnapshot(
   const snapshot = context.library.current();
   if (snapshot === null) return fail("not_ready", "The recipe catalog is still loading; try again shortly");
   const envelope = await body(snapshot);
-  return envelope.revision === undefined ? { ...envelope, revision: snapshot.revision } : envelope;
+  return envelope.revision === undefined ? withRevision(envelope, snapshot.revision) : envelope;
 }

@@ -7,7 +7,7 @@
 import type { CatalogSnapshot } from "../../recipes/catalog.js";
 import type { RecipeToolContext } from "./context.js";
 import { objectSchema, type ToolDefinition } from "./define.js";
-import { fail, type Envelope } from "./envelope.js";
+import { fail, withRevision, type Envelope } from "./envelope.js";
 import { recipeCreate } from "./recipe-create.js";
 import { recipeGet } from "./recipe-get.js";
 import { compileChildValidators, describeFields, RECIPE_ACTIONS, type RecipeAction } from "./recipe-schemas.js";
@@ -94,7 +94,7 @@ export function createRecipeTool(): ToolDefinition<RecipeToolContext> {
       // resultStart > 0 reads on in a result already produced once.
       const continued = typeof args.resultStart === "number" && args.resultStart > 0;
       const envelope = await actions[action](checked.fields, snapshot, context, continued);
-      return envelope.revision === undefined ? { ...envelope, revision: snapshot.revision } : envelope;
+      return envelope.revision === undefined ? withRevision(envelope, snapshot.revision) : envelope;
     },
   };
 }

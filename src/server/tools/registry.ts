@@ -6,7 +6,7 @@
 import { compileSchema, renderErrors } from "../../jsonschema/index.js";
 import type { Validator } from "../../jsonschema/types.js";
 import type { ToolAnnotations, ToolDefinition } from "./define.js";
-import { fail, type Envelope } from "./envelope.js";
+import { fail, withRevision, type Envelope } from "./envelope.js";
 import type { ToolErrorCode } from "./errors.js";
 import { sortKeys } from "./stable-json.js";
 import { applyWindow, readWindow } from "./window.js";
@@ -90,19 +90,17 @@ export function createToolRegistry<C>(
       }
       if (envelope.revision === undefined) {
         const revision = revisionOf(context);
-        if (revision !== undefined) envelope = { ...envelope, revision };
+        if (revision !== undefined) envelope = withRevision(envelope, revision);
       }
       const sorted = sortKeys(envelope) as Record<string, unknown>;
       const text = JSON.stringify(sorted);
       const windowed = applyWindow(text, typeof window === "string" || !checked.valid ? { resultStart: 0, resultEnd: 8000 } : window);
       const content: Array<{ type: "text"; text: string }> = [{ type: "text", text: windowed.text }];
       if (windowed.page !== undefined) content.push({ type: "text", text: JSON.stringify(windowed.page) });
-      const result: ToolCallResult = {
-        content,
-        isError: !envelope.success,
-        // The sorted copy is already a fresh JSON-shaped object: no need to re-parse the text.
-        ...(windowed.complete ? { structuredContent: sorted } : {}),
-      };
+      // The sorted copy is already a fresh JSON-shaped object: no need to re-parse the text.
+      const result: ToolCallResult = windowed.complete
+        ? { content, isError: !envelope.success, structuredContent: sorted }
+        : { content, isError: !envelope.success };
       return envelope.error === undefined
         ? { kind: "result", result, success: envelope.success }
         : { kind: "result", result, success: envelope.success, error: envelope.error };
