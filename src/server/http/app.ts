@@ -122,52 +122,51 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
     }
   });
 
-  fastify.addHook("onRequest", async (request, reply) => {
+  // Callback-style hooks: they run on every request, and an async hook costs
+  // a promise and a microtask turn for each.
+  const settleRequest = (): void => {
+    inFlight -= 1;
+    if (inFlight === 0) for (const wake of idleWaiters) wake();
+  };
+  fastify.addHook("onRequest", (request, reply, done) => {
     // GET streams stay open for a session's life; everything else is a request
     // a shutdown should let finish.
     if (request.method !== "GET") {
       inFlight += 1;
-      reply.raw.once("close", () => {
-        inFlight -= 1;
-        if (inFlight === 0) for (const wake of idleWaiters) wake();
-      });
+      reply.raw.once("close", settleRequest);
     }
     if (draining) {
-      await reply
+      // Answered here: fastify skips the route when a hook sends and does not call done.
+      reply
         .code(503)
         .headers({ connection: "close", "retry-after": "1", "content-type": "application/json" })
         .send(jsonRpcErrorBody(JSONRPC.overloaded, "Server is shutting down"));
-      return reply;
+      return;
     }
+    const origin = request.headers.origin;
     const verdict = guard.check(
-      {
-        ...(request.headers.host !== undefined ? { host: request.headers.host } : {}),
-        ...(typeof request.headers.origin === "string" ? { origin: request.headers.origin } : {}),
-        ...(request.headers.authorization !== undefined ? { authorization: request.headers.authorization } : {}),
-      },
-      request.url.split("?")[0] ?? "",
+      { host: request.headers.host, origin: typeof origin === "string" ? origin : undefined, authorization: request.headers.authorization },
+      pathOf(request.url),
     );
     if (!verdict.ok) {
       const headers: Record<string, string> =
         verdict.status === 401 ? { "www-authenticate": 'Bearer realm="recipe-server"' } : {};
-      await reply
+      reply
         .code(verdict.status)
         .headers({ ...headers, "content-type": "application/json" })
         .send(jsonRpcErrorBody(verdict.status === 401 ? JSONRPC.unauthorized : JSONRPC.forbidden, verdict.message));
-      return reply;
+      return;
     }
-    return undefined;
+    done();
   });
 
-  fastify.addHook("onResponse", async (request, reply) => {
+  fastify.addHook("onResponse", (request, reply, done) => {
     const ms = Math.round(reply.elapsedTime * 100) / 100;
-    const route = request.routeOptions.url ?? "unknown";
-    request.log.info(
-      // request.log already carries reqId.
-      { method: request.method, url: request.url.split("?")[0], status: reply.raw.statusCode, ms },
-      "request",
-    );
-    options.onRequestDone?.({ route, method: request.method, status: reply.raw.statusCode, ms });
+    const status = reply.raw.statusCode;
+    // request.log already carries reqId.
+    request.log.info({ method: request.method, url: pathOf(request.url), status, ms }, "request");
+    options.onRequestDone?.({ route: request.routeOptions.url ?? "unknown", method: request.method, status, ms });
+    done();
   });
 
   fastify.setErrorHandler(async (error: Error & { statusCode?: number; code?: string; rpcCode?: number }, request, reply) => {
@@ -179,7 +178,7 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
     await reply
       .code(404)
       .header("content-type", "application/json")
-      .send(jsonRpcErrorBody(JSONRPC.methodNotFound, `Not found: ${request.method} ${request.url.split("?")[0]?.slice(0, 200)}`));
+      .send(jsonRpcErrorBody(JSONRPC.methodNotFound, `Not found: ${request.method} ${pathOf(request.url).slice(0, 200)}`));
   });
 
   fastify.get("/healthz", async () => ({ status: "ok" }));
@@ -365,7 +364,16 @@ function hijack(reply: FastifyReply): void {
   for (const [name, value] of Object.entries(headers)) {
     if (value !== undefined && !reply.raw.headersSent) reply.raw.setHeader(name, value as string | number | string[]);
   }
-  reply.raw.on("error", () => undefined);
+  reply.raw.on("error", ignore);
+}
+
+/** Socket errors after hijack (a client gone mid-answer) are the client's business. */
+function ignore(): void {}
+
+/** The path of a request URL, without its query. */
+function pathOf(url: string): string {
+  const query = url.indexOf("?");
+  return query === -1 ? url : url.slice(0, query);
 }
 
 function isInitialize(body: unknown): boolean {

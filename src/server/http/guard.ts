@@ -19,8 +19,32 @@ export type GuardVerdict =
   | { readonly ok: true }
   | { readonly ok: false; readonly status: 401 | 403; readonly message: string };
 
+export interface GuardHeaders {
+  readonly host?: string | undefined;
+  readonly origin?: string | undefined;
+  readonly authorization?: string | undefined;
+}
+
 export interface RequestGuard {
-  check(headers: { host?: string; origin?: string; authorization?: string }, path: string): GuardVerdict;
+  check(headers: GuardHeaders, path: string): GuardVerdict;
+}
+
+const OK: GuardVerdict = Object.freeze({ ok: true });
+/** Distinct header values whose verdict is remembered; past this a memo starts over. */
+const MEMO_LIMIT = 256;
+
+/** A pure string predicate remembered per value, in bounded memory (hostile clients may send many values). */
+function memo(test: (value: string) => boolean): (value: string) => boolean {
+  const known = new Map<string, boolean>();
+  return (value) => {
+    let verdict = known.get(value);
+    if (verdict === undefined) {
+      verdict = test(value);
+      if (known.size >= MEMO_LIMIT) known.clear();
+      known.set(value, verdict);
+    }
+    return verdict;
+  };
 }
 
 export function createRequestGuard(options: GuardOptions): RequestGuard {
@@ -45,23 +69,28 @@ export function createRequestGuard(options: GuardOptions): RequestGuard {
     }
   }
   const expected = options.token === null ? null : digest(options.token);
+  // A client sends the same Host and Origin on every request: parsing them
+  // (a regex, a URL) once per value, not once per request, is most of the
+  // guard's cost.
+  const isHostAllowed = memo((host) => {
+    const hostname = hostnameOfHostHeader(host);
+    return hostname !== null && hostnames.has(hostname);
+  });
+  const isOriginAllowed = memo((value) => {
+    const origin = safeUrl(value);
+    return origin !== null && (exactOrigins.has(origin.origin) || hostnames.has(origin.hostname.toLowerCase()));
+  });
 
   return {
     check(headers, path) {
       // Host is checked only for a loopback bind: that is where DNS rebinding
       // turns a browser into a client; a server bound to a public interface is
       // reached under names we cannot know, and the token guards it.
-      if (options.bindIsLoopback && headers.host !== undefined) {
-        const hostname = hostnameOfHostHeader(headers.host);
-        if (hostname === null || !hostnames.has(hostname)) {
-          return { ok: false, status: 403, message: "Forbidden: Host header is not allowed" };
-        }
+      if (options.bindIsLoopback && headers.host !== undefined && !isHostAllowed(headers.host)) {
+        return { ok: false, status: 403, message: "Forbidden: Host header is not allowed" };
       }
-      if (headers.origin !== undefined && headers.origin !== "") {
-        const origin = safeUrl(headers.origin);
-        const allowed =
-          origin !== null && (exactOrigins.has(origin.origin) || hostnames.has(origin.hostname.toLowerCase()));
-        if (!allowed) return { ok: false, status: 403, message: "Forbidden: Origin is not allowed" };
+      if (headers.origin !== undefined && headers.origin !== "" && !isOriginAllowed(headers.origin)) {
+        return { ok: false, status: 403, message: "Forbidden: Origin is not allowed" };
       }
       if (expected !== null && path !== "/healthz") {
         const given = bearerToken(headers.authorization);
@@ -69,7 +98,7 @@ export function createRequestGuard(options: GuardOptions): RequestGuard {
           return { ok: false, status: 401, message: "Unauthorized: a valid bearer token is required" };
         }
       }
-      return { ok: true };
+      return OK;
     },
   };
 }

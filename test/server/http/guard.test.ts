@@ -79,3 +79,31 @@ describe("bearer token", () => {
     expect(guard.check({ host: "evil.example" }, "/mcp")).toMatchObject({ status: 403 });
   });
 });
+
+describe("remembered verdicts (Host and Origin are parsed once per value)", () => {
+  it("answers a repeated value the same way every time, allowed or refused", () => {
+    const guard = createRequestGuard(LOOPBACK);
+    for (let i = 0; i < 3; i++) {
+      expect(guard.check({ host: "127.0.0.1:8765", origin: "http://localhost:3000" }, "/mcp")).toEqual({ ok: true });
+      expect(guard.check({ host: "evil.example:8765" }, "/mcp")).toMatchObject({ ok: false, status: 403 });
+      expect(guard.check({ host: "127.0.0.1", origin: "http://evil.example" }, "/mcp")).toMatchObject({ ok: false, status: 403 });
+    }
+  });
+
+  it("a flood of distinct hostile values neither lets one through nor forgets the allowed ones", () => {
+    const guard = createRequestGuard(LOOPBACK);
+    for (let i = 0; i < 2_000; i++) {
+      expect(guard.check({ host: `evil-${i}.example` }, "/mcp")).toMatchObject({ ok: false, status: 403 });
+      expect(guard.check({ host: "localhost", origin: `http://evil-${i}.example` }, "/mcp")).toMatchObject({ ok: false, status: 403 });
+      if (i % 97 === 0) expect(guard.check({ host: "localhost:1", origin: "http://127.0.0.1:5" }, "/mcp")).toEqual({ ok: true });
+    }
+    expect(guard.check({ host: "localhost:1", origin: "http://127.0.0.1:5" }, "/mcp")).toEqual({ ok: true });
+  });
+
+  it("keeps each guard's memo its own: a value allowed by one guard is not allowed by another", () => {
+    const open = createRequestGuard({ ...LOOPBACK, allowedOrigins: ["studio.internal"] });
+    const strict = createRequestGuard(LOOPBACK);
+    expect(open.check({ host: "studio.internal:8765" }, "/mcp").ok).toBe(true);
+    expect(strict.check({ host: "studio.internal:8765" }, "/mcp")).toMatchObject({ ok: false, status: 403 });
+  });
+});
