@@ -9,15 +9,25 @@ export interface Envelope {
   readonly revision?: number;
 }
 
+/*
+ * Envelopes are built with their keys in sorted order (context, error,
+ * message, revision, success): the registry serializes a sorted copy, and
+ * keys already in order spare it a sort on every call. Order is not meaning:
+ * the text is sorted either way.
+ */
+
+/** An envelope while its fields are added in order. */
+type Building = { -readonly [K in keyof Envelope]?: Envelope[K] };
+
 export function ok(message: string, context: unknown, revision?: number): Envelope {
-  return revision === undefined ? { success: true, message, context } : { success: true, message, context, revision };
+  return revision === undefined ? { context, message, success: true } : { context, message, revision, success: true };
 }
 
 export function fail(error: ToolErrorCode, message: string, context?: unknown, revision?: number): Envelope {
-  const envelope: { -readonly [K in keyof Envelope]: Envelope[K] } = { success: false, message, error };
-  if (context !== undefined) envelope.context = context;
+  const envelope: Building = context === undefined ? { error, message } : { context, error, message };
   if (revision !== undefined) envelope.revision = revision;
-  return envelope;
+  envelope.success = false;
+  return envelope as Envelope;
 }
 
 /**
@@ -26,9 +36,11 @@ export function fail(error: ToolErrorCode, message: string, context?: unknown, r
  * this runs on every call.
  */
 export function withRevision(envelope: Envelope, revision: number): Envelope {
-  const stamped: { -readonly [K in keyof Envelope]: Envelope[K] } = { success: envelope.success, message: envelope.message };
-  if (envelope.error !== undefined) stamped.error = envelope.error;
+  const stamped: Building = {};
   if ("context" in envelope) stamped.context = envelope.context;
+  if (envelope.error !== undefined) stamped.error = envelope.error;
+  stamped.message = envelope.message;
   stamped.revision = revision;
-  return stamped;
+  stamped.success = envelope.success;
+  return stamped as Envelope;
 }

@@ -27,18 +27,20 @@ export const recipesGet: ToolDefinition<RecipeToolContext> = {
       const recipe = found.value;
       context.library.usage.record(recipe.recipeId);
       if (recipe.format === "markdown") {
-        return ok(`Recipe ${recipe.recipeId}`, { skill, anchor: recipe.name, content: recipe.content, format: "markdown" });
+        // Keys in sorted order, as the envelope's (see envelope.ts).
+        return ok(`Recipe ${recipe.recipeId}`, { anchor: recipe.name, content: recipe.content, format: "markdown", skill });
       }
       if (recipe.format === "yaml") {
+        const entry = recipe.entry;
         return ok(`Recipe ${recipe.recipeId}`, {
-          skill,
           anchor: recipe.name,
-          recipe: recipe.entry,
-          content: entryAsYaml(recipe.entry),
-          pack: recipe.pack,
+          content: entryAsYaml(entry),
           format: "yaml",
+          pack: recipe.pack,
+          recipe: entry,
+          skill,
         });
       }
-      return ok(`Recipe ${recipe.recipeId}`, { skill, anchor: recipe.name, content: recipe.playbook.document });
+      return ok(`Recipe ${recipe.recipeId}`, { anchor: recipe.name, content: recipe.playbook.document, skill });
     }),
 };

@@ -28,20 +28,21 @@ export const recipesSearch: ToolDefinition<RecipeToolContext> = {
       });
       // Hits are resolved against this request's snapshot: a reload that lands
       // mid-search must not mix a newer recipe into an older revision's answer.
-      const recipes = answer.hits
-        .flatMap(({ recipe: hit, score }) => {
-          const recipe = snapshot.recipes.get(hit.recipeId);
-          return recipe === undefined ? [] : [{ recipe, score }];
-        })
-        .map(({ recipe, score }) => ({
-          skill: recipe.skill,
-          name: recipe.name,
-          recipeId: recipe.recipeId,
+      // Keys in sorted order, as the envelope's (see envelope.ts).
+      const recipes: Array<Record<string, unknown>> = [];
+      for (const { recipe: hit, score } of answer.hits) {
+        const recipe = snapshot.recipes.get(hit.recipeId);
+        if (recipe === undefined) continue;
+        recipes.push({
           dcc: recipe.dcc,
           description: recipe.description,
-          score,
           format: recipe.format,
-        }));
-      return ok(`${recipes.length} recipe(s) found`, { query, mode: answer.mode, recipes });
+          name: recipe.name,
+          recipeId: recipe.recipeId,
+          score,
+          skill: recipe.skill,
+        });
+      }
+      return ok(`${recipes.length} recipe(s) found`, { mode: answer.mode, query, recipes });
     }),
 };
