@@ -51,8 +51,10 @@ export interface CompileOptions {
   /** Default 1 MiB of JSON text. */
   readonly maxBytes?: number;
   /**
-   * Default true: report every error. false stops at the first one (cheaper on invalid
-   * input when only a yes/no and one reason are needed).
+   * Default true: report every error (an instance past maxDepth / maxNodes gets that error
+   * alone). false stops at the first one (cheaper on invalid input when only a yes/no and
+   * one reason are needed): a schema error met before the bounds are checked may then be
+   * the one reported for an instance that is also past them; the verdict is the same.
    */
   readonly allErrors?: boolean;
 }
