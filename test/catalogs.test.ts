@@ -62,6 +62,26 @@ describe("openCatalogs", () => {
     }
   });
 
+  it("says the load is under way (directories listed, workers starting) before it has finished", async () => {
+    // The CLI imports the server stack only then: the import must not wait for the whole load.
+    const catalogs = openCatalogs(config, pino({ level: "silent" }));
+    const order: string[] = [];
+    const underway = catalogs.underway().then(() => {
+      order.push("underway");
+      // Not a single snapshot published yet: the load was under way, not over.
+      expect([...catalogs.libraries.values()].map((library) => library.current())).toEqual([null, null]);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Nothing is under way before a load is asked for.
+    expect(order).toEqual([]);
+    const loaded = catalogs.load().then(() => order.push("loaded"));
+    await Promise.all([underway, loaded]);
+    expect(order).toEqual(["underway", "loaded"]);
+    // Later calls answer at once.
+    await catalogs.underway();
+    await catalogs.close();
+  });
+
   it("catalogs nobody loaded yet are loaded by the server's start, and /readyz follows that load", async () => {
     const logger = pino({ level: "silent" });
     const catalogs = openCatalogs(config, logger);
