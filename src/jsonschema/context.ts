@@ -33,7 +33,7 @@ export function mergeAnnotations(into: Annotations, from: Annotations): void {
   }
 }
 
-/** Per-call validation state; a fresh one per `validate` call. */
+/** Per-call validation state: the validator reuses one between calls (validator.ts resets it). */
 export interface State {
   /**
    * false on the fast path: no error objects, no path strings. Applicators that only need
