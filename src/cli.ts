@@ -53,16 +53,21 @@ async function main(argv: readonly string[]): Promise<number> {
   return serve(config, logger);
 }
 
+/** Longest the server stack's import waits for the first load to get under way. */
+const UNDERWAY_WAIT_MS = 100;
+
 async function serve(config: Config, logger: Logger): Promise<number> {
   const { openCatalogs } = await import("./catalogs.js");
   // The catalogs start loading before the server stack is imported, so the
   // load overlaps that import; start() listens, then awaits (and logs the
-  // failure of) this same load. The import waits until the load's parse
-  // workers are starting (a few ms of directory listing): it is CPU work on
-  // this thread, and the workers' own start-up and SKILL.md reads overlap it.
+  // failure of) this same load. On a cold start the import waits until the
+  // load's parse workers are starting (a few ms of directory listing): it is
+  // CPU work on this thread, and the workers' own start-up and SKILL.md reads
+  // overlap it. Never for long: a stalled skill root must not keep the
+  // server from listening (and answering /healthz).
   const catalogs = openCatalogs(config, logger);
   catalogs.load().catch(() => undefined);
-  await catalogs.underway();
+  await Promise.race([catalogs.underway(), new Promise((resolve) => setTimeout(resolve, UNDERWAY_WAIT_MS).unref())]);
   const { createRecipeServer } = await import("./app.js");
   const server = createRecipeServer(config, { logger, catalogs });
   try {

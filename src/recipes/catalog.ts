@@ -113,13 +113,7 @@ export function countDiagnostics(diagnostics: readonly Diagnostic[]): { errors: 
   return { errors, warnings: diagnostics.length - errors };
 }
 
-/** Does a skill of `skillDcc` belong in the catalog served for `servedDcc`? */
-export function skillServesDcc(skillDcc: string, servedDcc: string): boolean {
-  const dcc = skillDcc.toLowerCase();
-  // `python` is the dcc-mcp-core default for a skill that names no host: it is
-  // generic pipeline code, so every DCC sees it, as it sees `any`.
-  return dcc === servedDcc || dcc === "any" || dcc === "python";
-}
+export { skillServesDcc } from "../skills/discover.js";
 
 /** Clients see skill-relative, `/`-separated paths only (SPEC §3). */
 function skillRelativePath(skillDir: string, file: string): string {

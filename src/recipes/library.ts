@@ -109,6 +109,8 @@ export class RecipeLibrary {
     const run = this.serialize(async () => {
       const started = performance.now();
       await Promise.all([this.usage.load(), this.parseCache.load()]);
+      // A load starts early workers only over an empty parse cache (see reload.ts).
+      if (!this.parseCache.isEmpty()) this.underway.resolve();
       await this.catalog.loadAll();
       const snapshot = this.build(++this.revision);
       this.publish(snapshot, { source: "load", visible: true });
@@ -137,8 +139,9 @@ export class RecipeLibrary {
 
   /**
    * Resolves once the first load has listed its skill directories and started
-   * its parse workers (or found it needs none), or has ended: what is left of
-   * it is reads and CPU work, which other start-up work can overlap.
+   * its parse workers, or found it will start none (a parse cache to read
+   * from), or has ended: what is left of it is reads and CPU work, which other
+   * start-up work can overlap.
    */
   loadUnderway(): Promise<void> {
     return this.underway.promise;

@@ -23,7 +23,8 @@ export interface PackParser {
   /**
    * Has the workers claim and read batches of `reads.dirs` (see shared-reads.ts)
    * until none is left; resolves when they stop. Claims nothing where there is
-   * no worker: the caller reads what is left itself.
+   * no worker; a worker that stops leaves its claims undelivered: the caller
+   * reads whatever is left itself.
    */
   shareSkillDirReads(reads: SharedSkillDirReads): Promise<void>;
   /** Starts the workers now rather than on the first parse (a load sure to parse many packs). */
@@ -34,10 +35,12 @@ export interface PackParser {
 /** Skill directories read by whoever claims them first, a batch at a time. */
 export interface SharedSkillDirReads {
   readonly dirs: readonly SkillDirRequest[];
+  /** The DCC the load serves: recipe paths are resolved for its skills only. */
+  readonly dcc: string;
   /** One Int32 on a SharedArrayBuffer: the index of the next unclaimed directory. */
   readonly claims: SharedArrayBuffer;
   readonly batch: number;
-  /** Each batch a worker read, as it arrives: readings of dirs[from], dirs[from + 1] … */
+  /** Each batch read (by a worker or the calling thread), as it comes: readings of dirs[from], dirs[from + 1] … */
   onBatch(from: number, readings: readonly SkillDirReading[]): void;
 }
 
@@ -104,7 +107,10 @@ export function createPackParser(workers: number, logger?: PackParserLogger): Pa
     if (jobs === undefined) return;
     pool.delete(worker);
     if (!closed) logger?.warn({ reason }, "parse worker stopped; parsing continues without it");
-    for (const job of jobs.values()) {
+    // Messages the worker posted before it stopped may still arrive: its jobs are settled here.
+    const handedBack = [...jobs.values()];
+    jobs.clear();
+    for (const job of handedBack) {
       // In an event handler: a parse that throws here too (a bug) must fail its load, not the process.
       try {
         job.resolve(job.inline());
@@ -125,7 +131,16 @@ export function createPackParser(workers: number, logger?: PackParserLogger): Pa
     worker.on("message", (reply: Reply) => {
       const job = jobs.get(reply.id);
       if (job === undefined) return;
-      if (reply.progress !== undefined) return job.progress?.(reply.progress);
+      if (reply.progress !== undefined) {
+        // In an event handler: a bug handling a batch fails its load, not the process.
+        try {
+          job.progress?.(reply.progress);
+        } catch (error) {
+          jobs.delete(reply.id);
+          job.reject(error);
+        }
+        return;
+      }
       if (reply.value === undefined) return retire(worker, reply.error ?? "no result");
       jobs.delete(reply.id);
       job.resolve(reply.value);
@@ -165,11 +180,10 @@ export function createPackParser(workers: number, logger?: PackParserLogger): Pa
       // the caller reads whatever was claimed and never delivered.
       const progress = (value: unknown): void => {
         const { from, readings } = value as { from: number; readings: SkillDirReading[] };
-        // A thread hop hands back copies: skills are frozen again, as loadSkill freezes them.
-        for (const r of readings) if (r.result.skill !== null) deepFreeze(r.result.skill);
-        reads.onBatch(from, readings);
+        // A thread hop hands back copies: frozen again, as the calling thread's reads are.
+        reads.onBatch(from, deepFreeze(readings));
       };
-      const request = (id: number): ParseRequest => ({ id, kind: "skills", dirs: reads.dirs, claims: reads.claims, batch: reads.batch });
+      const request = (id: number): ParseRequest => ({ id, kind: "skills", dirs: reads.dirs, dcc: reads.dcc, claims: reads.claims, batch: reads.batch });
       start();
       await Promise.all([...pool.keys()].map(() => submit(request, () => undefined, progress)));
     },

@@ -16,6 +16,7 @@ export type ParseRequest =
       readonly id: number;
       readonly kind: "skills";
       readonly dirs: readonly SkillDirRequest[];
+      readonly dcc: string;
       /** See parse-pool.ts SharedSkillDirReads. */
       readonly claims: SharedArrayBuffer;
       readonly batch: number;
@@ -27,9 +28,9 @@ const fail = (id: number, err: unknown): void => parentPort!.postMessage({ id, e
 parentPort?.on("message", (request: ParseRequest) => {
   try {
     if (request.kind === "skills") {
-      const { id, dirs, claims, batch } = request;
+      const { id, dirs, dcc, claims, batch } = request;
       const onBatch = (from: number, readings: unknown): void => parentPort!.postMessage({ id, progress: { from, readings } });
-      readClaimed({ dirs, claims, batch, onBatch }).then(
+      readClaimed({ dirs, dcc, claims, batch, onBatch }).then(
         () => reply(request.id, true),
         (err: unknown) => fail(request.id, err),
       );

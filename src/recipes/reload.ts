@@ -254,7 +254,7 @@ export class IncrementalCatalog {
     // Recipe paths a cold load's shared reads resolved, by the skill they were resolved for.
     const prefetched = new WeakMap<SkillInfo, RecipePathsResult>();
     if (early !== null && early !== inlineParser) {
-      await readSkillDirsShared(keys.map(skillDir), early, (i, reading) => {
+      await readSkillDirsShared(keys.map(skillDir), this.dcc, early, (i, reading) => {
         note(keys[i]!, reading.result);
         if (reading.result.skill !== null && reading.paths !== null) prefetched.set(reading.result.skill, reading.paths);
       });

@@ -22,25 +22,30 @@ export async function readClaimed(reads: SharedSkillDirReads, between?: () => Pr
     if (between !== undefined) await between();
     const from = Atomics.add(next, 0, reads.batch);
     if (from >= reads.dirs.length) return;
-    reads.onBatch(from, await readSkillDirs(reads.dirs.slice(from, from + reads.batch)));
+    reads.onBatch(from, await readSkillDirs(reads.dirs.slice(from, from + reads.batch), reads.dcc));
   }
 }
 
 export async function readSkillDirsShared(
   dirs: readonly SkillDirRequest[],
+  dcc: string,
   parser: PackParser,
   onRead: (index: number, reading: SkillDirReading) => void,
 ): Promise<void> {
   const claims = new SharedArrayBuffer(4);
   const delivered = new Uint8Array(dirs.length);
-  let failed = false;
+  // Past a failure, or once the batches never delivered are being re-read here, a late
+  // batch (posted by a worker just before it stopped) is dropped.
+  let settled = false;
   const reads: SharedSkillDirReads = {
     dirs,
+    dcc,
     claims,
     batch: BATCH,
     onBatch(from, readings) {
-      if (failed) return;
+      if (settled) return;
       readings.forEach((reading, i) => {
+        if (delivered[from + i] === 1) return;
         delivered[from + i] = 1;
         onRead(from + i, reading);
       });
@@ -48,16 +53,20 @@ export async function readSkillDirsShared(
   };
   const stopOnFailure = (error: unknown): never => {
     // A failed read (a bug) fails the load: nothing more is claimed or delivered.
-    failed = true;
+    settled = true;
     Atomics.store(new Int32Array(claims), 0, dirs.length);
     throw error;
   };
   await Promise.all([parser.shareSkillDirReads(reads), readClaimed(reads, freeTurn)].map((p) => p.catch(stopOnFailure)));
   // Batches a worker claimed but never sent back (it stopped): read here.
+  settled = true;
   const missed: number[] = [];
   delivered.forEach((done, i) => done === 0 && missed.push(i));
   if (missed.length > 0) {
-    const readings = await readSkillDirs(missed.map((i) => dirs[i]!));
+    const readings = await readSkillDirs(
+      missed.map((i) => dirs[i]!),
+      dcc,
+    );
     readings.forEach((reading, k) => onRead(missed[k]!, reading));
   }
 }

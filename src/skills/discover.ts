@@ -98,6 +98,14 @@ export async function loadSkill(dir: string, root: string, rootIndex: number): P
   return { skill, diagnostics: parsed.diagnostics };
 }
 
+/** Does a skill of `skillDcc` belong in the catalog served for `servedDcc`? */
+export function skillServesDcc(skillDcc: string, servedDcc: string): boolean {
+  const dcc = skillDcc.toLowerCase();
+  // `python` is the dcc-mcp-core default for a skill that names no host: it is
+  // generic pipeline code, so every DCC sees it, as it sees `any`.
+  return dcc === servedDcc || dcc === "any" || dcc === "python";
+}
+
 /** A skill directory to read, as `loadSkill` takes it. */
 export interface SkillDirRequest {
   readonly dir: string;
@@ -108,17 +116,21 @@ export interface SkillDirRequest {
 /** A skill directory read ahead of its recipe files: its SKILL.md, and the recipe files it names. */
 export interface SkillDirReading {
   readonly result: LoadSkillResult;
-  /** null when the skill is invalid. */
+  /** null when the skill is invalid or serves another DCC. */
   readonly paths: RecipePathsResult | null;
 }
 
-/** `loadSkill`, then `resolveRecipePaths` for a valid skill, for each of `dirs`, in order. */
-export function readSkillDirs(dirs: readonly SkillDirRequest[]): Promise<SkillDirReading[]> {
+/**
+ * `loadSkill`, then `resolveRecipePaths` for a valid skill that serves `dcc`, for each of
+ * `dirs`, in order.
+ */
+export function readSkillDirs(dirs: readonly SkillDirRequest[], dcc: string): Promise<SkillDirReading[]> {
   return Promise.all(
     dirs.map(async (d) => {
       const result = await loadSkill(d.dir, d.root, d.rootIndex);
       const skill = result.skill;
-      return { result, paths: skill === null ? null : await resolveRecipePaths(skill.dir, skill.recipePatterns, skill.name) };
+      const serves = skill !== null && skillServesDcc(skill.dcc, dcc);
+      return { result, paths: serves ? await resolveRecipePaths(skill.dir, skill.recipePatterns, skill.name) : null };
     }),
   );
 }

@@ -101,6 +101,8 @@ describe.skipIf(!haveBuild)("parse pool (built, with worker threads)", () => {
       broken_yaml: "---\nname: [unclosed\n---\n",
       reserved: skillMd("private"),
       slash: skillMd("a/b"),
+      // Valid, but for another DCC: its recipe paths are not resolved for this load.
+      houdini: skillMd("houdini_one").replace("dcc: maya", "dcc: houdini"),
       too_large: `---\nname: big\n---\n${"x".repeat(1024 * 1024)}`,
     };
     try {
@@ -126,6 +128,7 @@ describe.skipIf(!haveBuild)("parse pool (built, with worker threads)", () => {
       let batches = 0;
       await parser.shareSkillDirReads({
         dirs,
+        dcc: "maya",
         claims: new SharedArrayBuffer(4),
         batch: 16,
         onBatch: (from, rs) => {
@@ -135,22 +138,57 @@ describe.skipIf(!haveBuild)("parse pool (built, with worker threads)", () => {
       });
       expect(batches).toBe(Math.ceil(dirs.length / 16));
       const readings = dirs.map((_, i) => got.get(i)!);
-      expect(readings).toEqual(await discover.readSkillDirs(dirs));
+      expect(readings).toEqual(await discover.readSkillDirs(dirs, "maya"));
+      // Frozen as the calling thread's are: skills, and every diagnostic.
+      const diagnostics = readings.flatMap((r) => [...r.result.diagnostics, ...(r.paths?.diagnostics ?? [])]);
+      expect(diagnostics.length).toBeGreaterThan(80);
+      expect(diagnostics.every((d) => Object.isFrozen(d))).toBe(true);
       const results = readings.map((r) => r.result);
       expect(results.filter((r) => r.skill !== null).every((r) => Object.isFrozen(r.skill) && Object.isFrozen(r.skill!.tags))).toBe(true);
       // Each valid skill's recipe path, resolved there too.
       expect(readings[4]!.paths).toEqual({ files: [path.join(root, "s4", "RECIPES.yaml")], diagnostics: [] });
       expect(readings[3]!.paths!.diagnostics.map((d) => d.code)).toEqual(["recipe_path_missing"]);
-      expect(readings.slice(150).map((r) => r.paths)).toEqual(Array(7).fill(null));
-      expect(results.slice(150).map((r) => [r.skill, r.diagnostics.at(-1)?.code])).toEqual([
+      expect(readings.slice(150).map((r) => r.paths)).toEqual(Array(8).fill(null));
+      expect(results.slice(150).map((r) => [r.skill?.name ?? null, r.diagnostics.at(-1)?.code])).toEqual([
         [null, "not_utf8"],
         [null, expect.any(String)],
         [null, expect.any(String)],
         [null, "reserved_skill_name"],
         [null, "invalid_skill_name"],
+        ["houdini_one", undefined],
         [null, "file_too_large"],
         [null, "file_unreadable"],
       ]);
+    } finally {
+      await parser.close();
+      await fs.rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it("shares a cold load's skill directories between a real worker and the calling thread, each read once", async () => {
+    const mod = (await import(pathToFileURL(built).href)) as typeof import("../../src/recipes/parse-pool.js");
+    const shared = (await import(pathToFileURL(path.resolve(built, "../shared-reads.js")).href)) as typeof import("../../src/recipes/shared-reads.js");
+    const discover = (await import(pathToFileURL(path.resolve(built, "../../skills/discover.js")).href)) as typeof import("../../src/skills/discover.js");
+    const root = await fs.mkdtemp(path.join(os.tmpdir(), "pool-shared-"));
+    const parser = mod.createPackParser(1);
+    try {
+      const dirs: { dir: string; root: string; rootIndex: number }[] = [];
+      for (let i = 0; i < 600; i++) {
+        const dir = path.join(root, `s${i}`);
+        await fs.mkdir(dir);
+        await fs.writeFile(path.join(dir, "SKILL.md"), `---\nname: s${i}\nmetadata:\n  dcc-mcp:\n    dcc: maya\n    recipes: R.yaml\n---\n`);
+        await fs.writeFile(path.join(dir, "R.yaml"), "recipes: []\n");
+        dirs.push({ dir, root, rootIndex: 0 });
+      }
+      parser.prestart();
+      const got = new Map<number, SkillDirReading>();
+      let twice = 0;
+      await shared.readSkillDirsShared(dirs, "maya", parser, (i, reading) => {
+        if (got.has(i)) twice++;
+        got.set(i, reading);
+      });
+      expect(twice).toBe(0);
+      expect(dirs.map((_, i) => got.get(i))).toEqual(await discover.readSkillDirs(dirs, "maya"));
     } finally {
       await parser.close();
       await fs.rm(root, { recursive: true, force: true });

@@ -25,7 +25,7 @@ async function skills(n: number): Promise<SkillDirRequest[]> {
     const dir = path.join(root, `s${String(i).padStart(3, "0")}`);
     await fs.mkdir(dir);
     // Every seventh SKILL.md is broken, so failures travel the same way.
-    await fs.writeFile(path.join(dir, "SKILL.md"), i % 7 === 3 ? "no frontmatter\n" : `---\nname: s${i}\nmetadata:\n  dcc-mcp:\n    recipes: R.yaml\n---\n`);
+    await fs.writeFile(path.join(dir, "SKILL.md"), i % 7 === 3 ? "no frontmatter\n" : `---\nname: s${i}\nmetadata:\n  dcc-mcp:\n    dcc: maya\n    recipes: R.yaml\n---\n`);
     if (i % 2 === 0) await fs.writeFile(path.join(dir, "R.yaml"), "recipes: []\n");
     dirs.push({ dir, root, rootIndex: 0 });
   }
@@ -41,11 +41,14 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 function slowWorker(delayMs: number, claimed: number[]): PackParser {
   return {
     ...inlineParser,
-    shareSkillDirReads: (reads) =>
-      readClaimed(
+    shareSkillDirReads: (reads) => {
+      // The first claim at once (a worker already up), then one per delay.
+      let first = true;
+      return readClaimed(
         { ...reads, onBatch: (from, readings) => (claimed.push(readings.length), reads.onBatch(from, readings)) },
-        () => sleep(delayMs),
-      ),
+        () => (first ? ((first = false), Promise.resolve()) : sleep(delayMs)),
+      );
+    },
   };
 }
 describe("skill directories read by workers and the calling thread together", () => {
@@ -54,14 +57,14 @@ describe("skill directories read by workers and the calling thread together", ()
     const workerBatches: number[] = [];
     const got = new Map<number, SkillDirReading>();
     let duplicates = 0;
-    await readSkillDirsShared(dirs, slowWorker(15, workerBatches), (i, reading) => {
+    await readSkillDirsShared(dirs, "maya", slowWorker(50, workerBatches), (i, reading) => {
       if (got.has(i)) duplicates++;
       got.set(i, reading);
     });
     expect(duplicates).toBe(0);
     expect([...got.keys()].sort((a, b) => a - b)).toEqual(dirs.map((_, i) => i));
-    expect(dirs.map((_, i) => got.get(i))).toEqual(await readSkillDirs(dirs));
-    // Both sides took batches: the workers some, the calling thread the rest.
+    expect(dirs.map((_, i) => got.get(i))).toEqual(await readSkillDirs(dirs, "maya"));
+    // Both sides took batches: the worker its first at once, the calling thread while it slept.
     const onWorkers = workerBatches.reduce((a, b) => a + b, 0);
     expect(onWorkers).toBeGreaterThan(0);
     expect(onWorkers).toBeLessThan(dirs.length);
@@ -70,10 +73,10 @@ describe("skill directories read by workers and the calling thread together", ()
   it("delivers everything while the workers are slow to answer, and nothing for no directories", async () => {
     const dirs = await skills(70);
     const got: number[] = [];
-    await readSkillDirsShared(dirs, slowWorker(200, []), (i) => got.push(i));
+    await readSkillDirsShared(dirs, "maya", slowWorker(200, []), (i) => got.push(i));
     expect(got.sort((a, b) => a - b)).toEqual(dirs.map((_, i) => i));
     let calls = 0;
-    await readSkillDirsShared([], slowWorker(1, []), () => calls++);
+    await readSkillDirsShared([], "maya", slowWorker(1, []), () => calls++);
     expect(calls).toBe(0);
   });
 
@@ -87,15 +90,15 @@ describe("skill directories read by workers and the calling thread together", ()
       },
     };
     const got = new Map<number, SkillDirReading>();
-    await readSkillDirsShared(dirs, stopped, (i, reading) => got.set(i, reading));
-    expect(dirs.map((_, i) => got.get(i))).toEqual(await readSkillDirs(dirs));
+    await readSkillDirsShared(dirs, "maya", stopped, (i, reading) => got.set(i, reading));
+    expect(dirs.map((_, i) => got.get(i))).toEqual(await readSkillDirs(dirs, "maya"));
   });
 
-  it("fails the load when a batch fails, rather than serving part of the tree", async () => {
+  it("fails the load when the workers' share fails (a bug), rather than serving part of the tree", async () => {
     const dirs = await skills(100);
     const broken: PackParser = { ...inlineParser, shareSkillDirReads: () => Promise.reject(new Error("worker bug")) };
     let delivered = 0;
-    await expect(readSkillDirsShared(dirs, broken, () => delivered++)).rejects.toThrow("worker bug");
+    await expect(readSkillDirsShared(dirs, "maya", broken, () => delivered++)).rejects.toThrow("worker bug");
     // Nothing is taken after the failure: the calling thread's loop stops too.
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(delivered).toBe(0);
