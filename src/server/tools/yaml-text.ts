@@ -7,10 +7,42 @@
  * js-yaml's general dumper cost ~10× JSON.stringify per entry.
  */
 
-/** A plain scalar: starts with a letter, `_`, `$` or `/` and holds nothing an indicator could read. */
-const PLAIN = /^[A-Za-z_$/][\w \-.$/(){}=+<>@%~,'"!?*&|^`[\]]*$/;
-/** Words YAML 1.1 or 1.2 readers take as booleans or null. */
-const RESERVED = /^(?:y|yes|n|no|true|false|on|off|null)$/i;
+/**
+ * A plain scalar: starts with a letter, `_`, `$` or `/` and holds nothing an
+ * indicator could read, i.e. /^[A-Za-z_$/][\w \-.$/(){}=+<>@%~,'"!?*&|^`[\]]*$/,
+ * checked with tables (every key and string of every get goes through here).
+ */
+const PLAIN_FIRST = asciiTable("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_$/");
+const PLAIN_REST = asciiTable("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_ -.$/(){}=+<>@%~,'\"!?*&|^`[]");
+/** Words YAML 1.1 or 1.2 readers take as booleans or null (compared lower-cased). */
+const RESERVED = new Set(["y", "yes", "n", "no", "true", "false", "on", "off", "null"]);
+
+function asciiTable(chars: string): Uint8Array {
+  const table = new Uint8Array(128);
+  for (let i = 0; i < chars.length; i += 1) table[chars.charCodeAt(i)] = 1;
+  return table;
+}
+
+/**
+ * True when `s` may be written plain: the PLAIN pattern, not a reserved word,
+ * no trailing space and no two spaces in a row (": " and " #" cannot occur:
+ * neither ":" nor "#" is allowed).
+ */
+export function isPlainScalar(s: string): boolean {
+  const length = s.length;
+  if (length === 0) return false;
+  let code = s.charCodeAt(0);
+  if (code >= 128 || PLAIN_FIRST[code] === 0) return false;
+  let previous = code;
+  for (let i = 1; i < length; i += 1) {
+    code = s.charCodeAt(i);
+    if (code >= 128 || PLAIN_REST[code] === 0 || (code === 32 && previous === 32)) return false;
+    previous = code;
+  }
+  if (previous === 32) return false;
+  return length > 5 || !RESERVED.has(s.toLowerCase());
+}
+
 /**
  * What YAML double-quoted text must escape beyond JSON's escapes: the
  * non-printable characters of YAML 1.2 §5.1, and NEL, LS and PS, which YAML
@@ -26,8 +58,7 @@ function quoted(s: string): string {
 
 function scalarString(s: string): string {
   // Two spaces in a row, ": " and " #" read differently in some readers: quote them.
-  if (PLAIN.test(s) && !RESERVED.test(s) && !s.endsWith(" ") && !s.includes("  ") && !s.includes(" #")) return s;
-  return quoted(s);
+  return isPlainScalar(s) ? s : quoted(s);
 }
 
 function scalarNumber(n: number): string {

@@ -4,7 +4,7 @@ import fg from "fast-glob";
 import jsyaml from "js-yaml";
 import { describe, expect, it } from "vitest";
 import YAML from "yaml";
-import { entryAsYaml } from "../../../src/server/tools/yaml-text.js";
+import { entryAsYaml, isPlainScalar } from "../../../src/server/tools/yaml-text.js";
 
 /** Read back as the daemon reads packs (YAML 1.2 core) and as a YAML 1.1 reader would. */
 function readBack(text: string): { core: unknown; v11: unknown; js: unknown } {
@@ -112,5 +112,28 @@ describe("entryAsYaml", () => {
       }
     }
     expect(entries).toBeGreaterThan(20);
+  });
+});
+
+describe("isPlainScalar", () => {
+  // The definition the table-driven check implements.
+  const PLAIN = /^[A-Za-z_$/][\w \-.$/(){}=+<>@%~,'"!?*&|^`[\]]*$/;
+  const RESERVED = /^(?:y|yes|n|no|true|false|on|off|null)$/i;
+  const byDefinition = (s: string): boolean =>
+    PLAIN.test(s) && !RESERVED.test(s) && !s.endsWith(" ") && !s.includes("  ") && !s.includes(" #");
+
+  it("equals its regex definition on the tricky strings and on random ones (seeded)", () => {
+    for (const s of [...TRICKY_STRINGS, "Yes", "NULL", "nULl", "yess", "offf", "o", "a b", "a b ", "x\n", "\u0130", "K\u212A"]) {
+      expect(isPlainScalar(s), JSON.stringify(s)).toBe(byDefinition(s));
+    }
+    let state = 7;
+    const next = (): number => ((state = (state * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    const alphabet = "aAzZ09_ -.$/(){}=+<>@%~,'\"!?*&|^`[]:#\t\n\u00e9\u0085\u2028yesnotrulfo";
+    for (let i = 0; i < 20_000; i += 1) {
+      let s = "";
+      const length = Math.floor(next() * 8);
+      for (let j = 0; j < length; j += 1) s += alphabet[Math.floor(next() * alphabet.length)];
+      expect(isPlainScalar(s), JSON.stringify(s)).toBe(byDefinition(s));
+    }
   });
 });
