@@ -24,6 +24,11 @@ export interface McpServerOptions<C> {
   readonly version: string;
   readonly instructions?: string;
   readonly registry: ToolRegistry<C>;
+  /**
+   * The handler context for one call. Declared with a parameter, it receives
+   * a signal aborted on timeout or client cancellation; declared without one
+   * (`() => …`), no signal is made for the call.
+   */
   readonly contextFor: (signal: AbortSignal) => C;
   readonly logger: Logger;
   readonly maxArgumentBytes: number;

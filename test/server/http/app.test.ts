@@ -51,6 +51,22 @@ describe("tool-call timeout", () => {
     await client.close();
   });
 
+  it("times out a call whose context takes no signal (no per-call signal is made) the same way", async () => {
+    const events: Array<{ tool: string; success: boolean; error?: string }> = [];
+    const t = await start({ toolTimeoutMs: 200, signallessContext: true, onToolCall: (e) => events.push(e) });
+    const client = await connectClient(t.url);
+    // Nothing aborts this sleep: only the timeout can answer before it ends.
+    const failure = await client.callTool({ name: "sleep", arguments: { ms: 2_000 } }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(McpError);
+    expect((failure as McpError).code).toBe(-32603);
+    expect(events).toContainEqual(expect.objectContaining({ tool: "sleep", success: false, error: "timeout" }));
+    expect(text(await client.callTool({ name: "sleep", arguments: { ms: 10 } }))).toBe("slept");
+    await client.close();
+  });
+
   it("does not time out a call that finishes in time", async () => {
     const t = await start({ toolTimeoutMs: 5_000 });
     const client = await connectClient(t.url);

@@ -52,6 +52,8 @@ export interface TestAppOptions {
   readonly guard?: Partial<GuardOptions>;
   readonly stateless?: boolean;
   readonly toolTimeoutMs?: number;
+  /** contextFor declared without a parameter (as the recipe tools'): no per-call signal, tools get one never aborted. */
+  readonly signallessContext?: boolean;
   readonly metrics?: ServerMetrics;
   readonly onToolCall?: ToolCallObserver;
 }
@@ -59,6 +61,8 @@ export interface TestAppOptions {
 function ok(text: string): ToolCallOutcome {
   return { kind: "result", success: true, result: { content: [{ type: "text", text }], isError: false } };
 }
+
+const NEVER_ABORTED = new AbortController().signal;
 
 function testRegistry(gate: Gate): ToolRegistry<{ signal: AbortSignal }> {
   const tools = {
@@ -108,7 +112,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       name: "test",
       version: "0.0.0",
       registry,
-      contextFor: (signal) => ({ signal }),
+      contextFor: options.signallessContext === true ? () => ({ signal: NEVER_ABORTED }) : (signal) => ({ signal }),
       logger,
       maxArgumentBytes: 4096,
       ...(options.toolTimeoutMs !== undefined ? { timeoutMs: options.toolTimeoutMs } : {}),
