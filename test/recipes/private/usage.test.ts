@@ -42,6 +42,31 @@ describe("usage store", () => {
     expect(restarted.get("private/bake-normals")).toEqual({ count: 3, lastUsedAt: "2026-11-30T08:00:00.000Z" });
   });
 
+  it("writes one recipe per line in id order, hostile ids included, and re-sorts when an id is added", async () => {
+    // Regression guard for the hand-built file text (JSON.stringify over every id cost ~10x).
+    const usage = openUsageStore({ file, now: fixedNow("2026-11-29T12:00:00.000Z") });
+    await usage.load();
+    const ids = ["z/last", "__proto__", 'q/"quoted"', "n/new\nline", "u/ünïcödé 🎉", "constructor", "a/first", "back\\slash"];
+    for (const id of ids) usage.record(id);
+    usage.record("a/first");
+    await usage.flush();
+    const read = async (): Promise<{ lines: string[]; usage: Record<string, unknown> }> => {
+      const text = await fs.readFile(file, "utf8");
+      return { lines: text.trimEnd().split("\n"), usage: (JSON.parse(text) as { usage: Record<string, unknown> }).usage };
+    };
+    const first = await read();
+    expect(first.lines).toHaveLength(ids.length + 2);
+    expect(Object.keys(first.usage)).toEqual([...ids].sort());
+    expect(first.usage["a/first"]).toEqual({ count: 2, lastUsedAt: "2026-11-29T12:00:00.000Z" });
+    // An id added after a write lands in order in the next one.
+    usage.record("m/middle");
+    await usage.flush();
+    expect(Object.keys((await read()).usage)).toEqual([...ids, "m/middle"].sort());
+    const restarted = openUsageStore({ file });
+    await restarted.load();
+    for (const id of ids) expect(restarted.get(id)?.count, id).toBe(id === "a/first" ? 2 : 1);
+  });
+
   it("record is synchronous and does not write on every call; the debounce writes once later", async () => {
     const usage = openUsageStore({ file, flushDelayMs: 50 });
     for (let i = 0; i < 1000; i++) usage.record("a/b");
