@@ -1,6 +1,7 @@
 /**
  * Worker side of parse-pool.ts: parses the packs it is sent, as text or as
- * a path to read itself, and reads the skill directories of a cold load. Runs only from compiled JavaScript (dist/); under
+ * a path to read itself, and reads the skill directories of a cold load
+ * (shared-reads.ts). Runs only from compiled JavaScript (dist/); under
  * TypeScript tooling the pool parses in the calling thread instead.
  */
 import { parentPort } from "node:worker_threads";
