@@ -79,18 +79,19 @@ export function createValidator(root: SchemaNode, limits: InstanceLimits): Valid
       const ok = run(root, instance, fast);
       if (ok && !fast.partial && fast.nodes < limits.maxNodes) return VALID;
       // A traced failure is the first error a collecting pass meets, so it is reported
-      // as found; only a pass that succeeded, or cannot say where it failed, walks the
-      // instance for the limits (first-error mode's verdicts never depend on the order).
-      if (!ok && fast.traced !== null && fast.traced.length > 0) return { valid: false, errors: located(fast.traced, fast.trail) };
-      const fault = measure(instance, limits.maxDepth, limits.maxNodes, false);
-      if (fault !== null) return invalid(limitError(fault, limits));
-      if (ok) return VALID;
+      // as found (below); only a pass that succeeded, or cannot say where it failed, walks
+      // the instance for the limits (first-error mode's verdicts never depend on the order).
+      if (ok || !wasTraced(fast)) {
+        const fault = measure(instance, limits.maxDepth, limits.maxNodes, false);
+        if (fault !== null) return invalid(limitError(fault, limits));
+        if (ok) return VALID;
+      }
     } else {
       const fault = measure(instance, limits.maxDepth, limits.maxNodes, false);
       if (fault !== null) return invalid(limitError(fault, limits));
       if (run(root, instance, fast)) return VALID;
     }
-    if (fast.traced !== null && fast.traced.length > 0) return { valid: false, errors: located(fast.traced, fast.trail) };
+    if (wasTraced(fast)) return { valid: false, errors: located(fast.traced!, fast.trail) };
     const slow = collectingState(!limits.allErrors, 0, maxRefDepth);
     run(root, instance, slow);
     if (slow.errors.length === 0) {
@@ -125,6 +126,11 @@ function run(root: SchemaNode, instance: unknown, st: State): boolean {
     }
     throw e;
   }
+}
+
+/** The fast pass traced its failure (context.ts traceChild), so its error needs no second pass. */
+function wasTraced(st: State): boolean {
+  return st.traced !== null && st.traced.length > 0;
 }
 
 /** The traced failure's errors at their full instance path. */
