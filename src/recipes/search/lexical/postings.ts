@@ -1,4 +1,5 @@
 import { ensure, u32, u8 } from "./grow.js";
+import { mergeRuns } from "./merge-runs.js";
 
 /**
  * Documents, field lengths, document frequencies and postings of the lexical
@@ -6,7 +7,7 @@ import { ensure, u32, u8 } from "./grow.js";
  *
  * A document lives in a slot; a posting is (slot, field, tf) for one term.
  * Postings sit in two places: `main`, a compressed-row layout (per term one
- * contiguous range) built by `compact()`, and the delta, an append log of
+ * contiguous range, in slot order) built by `compact()`, and the delta, an append log of
  * what was added since. Each slot also lists its own (term, field) pairs in
  * `forward`, so removing a document takes its counts out of the statistics
  * at once; its postings only go at the next compaction, which also
@@ -49,6 +50,8 @@ export class PostingStore {
   private postingsPerSlot: Uint32Array = new Uint32Array(0);
   private forward: Uint32Array = new Uint32Array(0);
   private forwardCount = 0;
+  /** forward's length at the last compaction: a delta slot's postings start at forwardStart - deltaBase in the delta. */
+  private deltaBase = 0;
   slotCount = 0;
   /** Bumped whenever a field length or the live set changes (derived per-slot data is stale then). */
   generation = 0;
@@ -205,16 +208,27 @@ export class PostingStore {
       }
       fill[to] = at / 2;
     }
-    this.eachDeltaChunk((delta, end) => {
-      for (let i = 0; i < end; i += 3) {
-        const to = termMap ? termMap[delta[i]!]! : delta[i]!;
-        const slot = slotMap[delta[i + 1]!]!;
-        if (to < 0 || slot < 0) continue;
-        const at = 2 * fill[to]!++;
-        main[at] = slot;
-        main[at + 1] = delta[i + 2]!;
+    // The scorer walks ranges side by side, so each lists its documents in
+    // slot order: the old part keeps its order under the id-order
+    // renumbering; documents added since go in new slot order, each from its
+    // own contiguous run of the delta, and are then merged into the old part.
+    const oldEnd = fill.slice();
+    for (let to = 0; to < slots; to++) {
+      const s = live[to]!;
+      if (s < this.orderedSlots) continue;
+      const first = this.forwardStart[s]! - this.deltaBase;
+      const last = first + this.postingsPerSlot[s]!;
+      for (let i = first; i < last; i++) {
+        const delta = this.deltaChunks[i >>> DELTA_SHIFT]!;
+        const at = 3 * (i & (DELTA_CHUNK - 1));
+        const term = termMap ? termMap[delta[at]!]! : delta[at]!;
+        if (term < 0) continue;
+        const w = 2 * fill[term]!++;
+        main[w] = to;
+        main[w + 1] = delta[at + 2]!;
       }
-    });
+    }
+    for (let t = 0; t < newTerms; t++) mergeRuns(main, offsets[t]!, oldEnd[t]!, fill[t]!);
 
     const ids: string[] = new Array<string>(slots);
     const lengths = new Uint32Array(slots * F);
@@ -259,6 +273,7 @@ export class PostingStore {
     this.forwardStart = forwardStart;
     this.forward = forward;
     this.forwardCount = forwardSize;
+    this.deltaBase = forwardSize;
     this.slotCount = slots;
     this.orderedSlots = slots;
     this.offsets = offsets;

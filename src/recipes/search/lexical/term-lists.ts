@@ -6,8 +6,11 @@ import { GenerationCache } from "./generation-cache.js";
  * every query, kept for the store generation it was computed in.
  */
 export interface TermList {
+  /** In ascending order. */
   readonly slots: Int32Array;
   readonly scores: Float64Array;
+  /** The largest of scores (0 when empty): bounds what the term adds to any document. */
+  readonly max: number;
 }
 
 /**

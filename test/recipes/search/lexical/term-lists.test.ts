@@ -5,7 +5,7 @@ import { TermListCache, type TermList } from "../../../../src/recipes/search/lex
 import type { SearchDocument } from "../../../../src/recipes/search/document.js";
 
 function list(docs: number): TermList {
-  return { slots: Int32Array.from({ length: docs }, (_, i) => i), scores: new Float64Array(docs).fill(1) };
+  return { slots: Int32Array.from({ length: docs }, (_, i) => i), scores: new Float64Array(docs).fill(1), max: 1 };
 }
 
 describe("TermListCache", () => {
