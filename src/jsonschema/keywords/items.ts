@@ -1,14 +1,16 @@
-/** `prefixItems` and `items` (items applies after the prefix); both annotate for unevaluatedItems. */
-import type { Check, KeywordCompiler, SchemaNode } from "../context.js";
+/**
+ * `prefixItems` and `items` (items applies after the prefix); both annotate for
+ * unevaluatedItems. The fast pass runs a loop generated for the schema object on first use
+ * (items-fast.ts); this file's closure loop serves past its size or where code cannot be
+ * generated.
+ */
+import type { Annotations, Check, KeywordCompiler, SchemaNode, State } from "../context.js";
 import { own, pushError, traceChild, traceError } from "../context.js";
 import { leafPasses } from "../assemble.js";
 import { childPointer } from "../pointer.js";
+import { generateArrayFastPath, MAX_GENERATED_PREFIX, type ArrayFastPath } from "./items-fast.js";
 import { readSchemaArray } from "./util.js";
 
-/**
- * `restKeyword` lets a schema whose `unevaluatedItems` can only see prefixItems/items
- * annotations run it here, as a static check (see compile.ts).
- */
 /**
  * True when `minItems` / `maxItems` are checked inside the items fast path (the schema has
  * `items` or a non-empty `prefixItems`, so this keyword always compiles); the bounds keyword
@@ -30,6 +32,10 @@ function readBounds(schema: Readonly<Record<string, unknown>>): { lo: number; hi
 
 const UNEXPECTED = "Unexpected item";
 
+/**
+ * `restKeyword` lets a schema whose `unevaluatedItems` can only see prefixItems/items
+ * annotations run it here, as a static check (see compile.ts).
+ */
 export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): KeywordCompiler {
   return (kc) => {
     const prefixValues = readSchemaArray(kc, "prefixItems");
@@ -57,9 +63,7 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
      * is a container and goes to a schema that does not account for all of it, or items
      * past a prefix with no `items`, mark the pass partial.
      */
-    const fast: Check = (inst, st, ev, path) => {
-      if (st.collect) return collecting(inst, st, ev, path);
-      const arr = inst as unknown[];
+    const loop = (arr: readonly unknown[], st: State, ev: Annotations | null, path: string): boolean => {
       const len = arr.length;
       if (len < lo || len > hi) return false;
       const upto = len < n ? len : n;
@@ -105,6 +109,33 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
       }
       st.nodes += len;
       return true;
+    };
+
+    /** undefined until first used; null when the closure loop serves (see items-fast.ts). */
+    let generated: ArrayFastPath | null | undefined;
+    const generate = (): ArrayFastPath | null =>
+      n > MAX_GENERATED_PREFIX
+        ? null
+        : generateArrayFastPath({
+            prefix,
+            items,
+            forbidRest,
+            lo,
+            hi,
+            failed: (st, i, v) => {
+              if (st.trace) traceChild(st, i < n ? prefix[i]! : items!, v, childPointer("", i));
+              return false;
+            },
+            forbidden: (st, i) => {
+              if (st.trace) traceError(st, itemsLoc, itemsName, UNEXPECTED, childPointer("", i));
+              return false;
+            },
+          });
+    const fast: Check = (inst, st, ev, path) => {
+      if (st.collect) return collecting(inst, st, ev, path);
+      if (generated === undefined) generated = generate();
+      const arr = inst as unknown[];
+      return generated !== null ? generated(arr, st, ev, path) : loop(arr, st, ev, path);
     };
 
     const collecting: Check = (inst, st, ev, path) => {

@@ -1,7 +1,12 @@
-/** `required`, checked with Object.hasOwn so `required: ["__proto__"]` on `{}` fails. */
+/**
+ * `required`, asked of a function generated for this list of names (presence.ts):
+ * monomorphic loads instead of a megamorphic lookup per name, cheap enough to run in the
+ * collecting pass's order on the fast pass too, so an instance missing a name fails before
+ * any member is validated. `required: ["__proto__"]` on `{}` fails (Object.hasOwn).
+ */
 import type { Check, KeywordCompiler } from "../context.js";
 import { own, pushError, traceHere } from "../context.js";
-import { requiredFoldedIntoProperties } from "./properties.js";
+import { firstMissingOf, lacks, type FirstMissing } from "../presence.js";
 
 export const compileRequired: KeywordCompiler = (kc) => {
   const value = own(kc.schema, "required");
@@ -14,33 +19,24 @@ export const compileRequired: KeywordCompiler = (kc) => {
   if (kc.checkOnly) return null;
   const keys = [...new Set(value as string[])];
   if (keys.length === 0) return null;
-  const n = keys.length;
-  const protoNamed = keys.map((k) => k in Object.prototype);
   const messages = keys.map((k) => `Missing required property: ${k}`);
-  // A JSON value is never undefined; names inherited from Object.prototype need hasOwn.
-  const has = (o: Record<string, unknown>, i: number): boolean =>
-    protoNamed[i] ? Object.hasOwn(o, keys[i]!) : o[keys[i]!] !== undefined;
-  const folded = requiredFoldedIntoProperties(kc.schema);
-  const check: Check = (inst, st, ev, path) => {
-    // The properties fast path of this schema object checks these names already.
-    if (folded && !st.collect && ev === null) return true;
+  // Generated on first use: the daemon compiles every recipe's schemas at load, and most
+  // are never validated.
+  let missing: FirstMissing | null = null;
+  const check: Check = (inst, st, _ev, path) => {
     const o = inst as Record<string, unknown>;
-    for (let i = 0; i < n; i++) {
-      if (protoNamed[i] ? Object.hasOwn(o, keys[i]!) : o[keys[i]!] !== undefined) continue;
-      if (!st.collect) {
-        // Both passes run this object's keywords in one order and nothing before required
-        // is folded away, so this is the collecting pass's first error too.
-        if (st.trace) traceHere(st, loc, "required", messages[i]!);
-        return false;
-      }
-      for (let j = i; j < n; j++) {
-        if (has(o, j)) continue;
-        pushError(st, path, loc, "required", messages[j]!);
-        if (st.stop) break;
-      }
+    const first = (missing ??= firstMissingOf(keys))(o);
+    if (first < 0) return true;
+    if (!st.collect) {
+      if (st.trace) traceHere(st, loc, "required", messages[first]!);
       return false;
     }
-    return true;
+    for (let j = first; j < keys.length; j++) {
+      if (!lacks(o, keys[j]!)) continue;
+      pushError(st, path, loc, "required", messages[j]!);
+      if (st.stop) break;
+    }
+    return false;
   };
-  return folded ? { check, group: "object", fastSkip: true } : { check, group: "object" };
+  return { check, group: "object" };
 };

@@ -1,0 +1,66 @@
+/**
+ * The prefixItems / items fast path, generated once per schema object on its first use,
+ * for the reason properties-fast.ts gives: a function of its own per schema keeps V8's
+ * feedback monomorphic. The prefix is unrolled, leaf items are tested inline, and the
+ * semantics are the closure loop's in items.ts (folded minItems / maxItems first, items
+ * counted for the instance limits, partial marks, annotations when `ev` is given).
+ */
+import type { Annotations, SchemaNode, State } from "../context.js";
+import { GeneratedConstants, instantiate } from "../generated.js";
+import { memberSource } from "../leaf-source.js";
+import { lengthWithin } from "./string-length.js";
+
+export type ArrayFastPath = (arr: readonly unknown[], st: State, ev: Annotations | null, path: string) => boolean;
+
+export interface ArrayFastPathParts {
+  readonly prefix: readonly SchemaNode[];
+  /** The schema items past the prefix must pass; null when `items` is absent. */
+  readonly items: SchemaNode | null;
+  /** `items: false`. */
+  readonly forbidRest: boolean;
+  readonly lo: number;
+  readonly hi: number;
+  /** Item `i` failed: traces it when the pass traces, answers false. */
+  readonly failed: (st: State, i: number, v: unknown) => false;
+  /** An item past the prefix is forbidden: traces it when the pass traces, answers false. */
+  readonly forbidden: (st: State, i: number) => false;
+}
+
+/** Most prefix members unrolled; a longer prefix keeps the closure loop. */
+export const MAX_GENERATED_PREFIX = 16;
+
+export function generateArrayFastPath(parts: ArrayFastPathParts): ArrayFastPath | null {
+  const { prefix, items, forbidRest, lo, hi } = parts;
+  const n = prefix.length;
+  const consts = new GeneratedConstants();
+  const lines: string[] = [];
+  const bounds: string[] = [];
+  if (lo > 0) bounds.push(`len < ${lo}`);
+  if (hi !== Infinity) bounds.push(`len > ${hi}`);
+  if (bounds.length > 0) lines.push(`if (${bounds.join(" || ")}) return false;`);
+  prefix.forEach((node, i) => {
+    lines.push(`if (len > ${i}) { const v = arr[${i}]; ${memberSource(node, consts, `failed(st, ${i}, v)`)} }`);
+  });
+  if (items === null) {
+    lines.push(`if (len > ${n}) st.partial = true;`);
+    lines.push(`if (ev !== null && ${n > 0 ? `(len < ${n} ? len : ${n})` : "0"} > ev.items) ev.items = len < ${n} ? len : ${n};`);
+  } else {
+    if (forbidRest) lines.push(`if (len > ${n}) return forbidden(st, ${n});`);
+    else lines.push(`for (let i = ${n}; i < len; i++) { const v = arr[i]; ${memberSource(items, consts, "failed(st, i, v)")} }`);
+    lines.push("if (ev !== null) ev.allItems = true;");
+  }
+  const source = `${consts.declarations()}
+return function itemsFast(arr, st, ev, path) {
+  const len = arr.length;
+  ${lines.join("\n  ")}
+  st.nodes += len;
+  return true;
+};`;
+  return instantiate<ArrayFastPath>(source, {
+    consts: consts.values,
+    isInteger: Number.isInteger,
+    lengthWithin,
+    failed: parts.failed,
+    forbidden: parts.forbidden,
+  });
+}

@@ -1,0 +1,78 @@
+/**
+ * A leaf test (assemble.ts leafOf) as a JavaScript expression over `v`, for generated fast
+ * paths: the type test, bounds and a small enum become comparisons with literals, and
+ * what cannot be a literal (a RegExp, a length range, a large enum's Set) is bound as a
+ * constant. Numbers are written with their shortest round-trip text; strings through
+ * JSON.stringify; nothing else of the schema becomes source text.
+ */
+import type { LeafTest, SchemaNode } from "./context.js";
+import type { GeneratedConstants } from "./generated.js";
+
+/** Most members an enum is compared against one by one before its Set does the lookup. */
+const INLINE_ENUM = 8;
+
+/** True when `v` passes `leaf`; `isInteger` and `lengthWithin` are in scope of the source. */
+export function leafSource(leaf: LeafTest, consts: GeneratedConstants): string {
+  const terms: string[] = [];
+  const type = TYPE_TEST[leaf.code];
+  if (type !== undefined) terms.push(type);
+  if (leaf.scalars !== null) terms.push(enumSource(leaf.scalars, consts));
+  const r = leaf.range;
+  if (r !== null) {
+    if (r.lo !== -Infinity) terms.push(`v >= ${numberLiteral(r.lo)}`);
+    if (r.hi !== Infinity) terms.push(`v <= ${numberLiteral(r.hi)}`);
+    if (r.hasXlo) terms.push(`v > ${numberLiteral(r.xlo)}`);
+    if (r.hasXhi) terms.push(`v < ${numberLiteral(r.xhi)}`);
+  }
+  if (leaf.length !== null) terms.push(`lengthWithin(v, ${consts.bind(leaf.length)})`);
+  if (leaf.pattern !== null) terms.push(`${consts.bind(leaf.pattern)}.test(v)`);
+  return terms.length === 0 ? "true" : terms.join(" && ");
+}
+
+const TYPE_TEST: Readonly<Record<number, string>> = {
+  2: `typeof v === "string"`,
+  3: `typeof v === "number"`,
+  4: `isInteger(v)`,
+  5: `typeof v === "boolean"`,
+  6: `v === null`,
+};
+
+function enumSource(scalars: ReadonlySet<unknown>, consts: GeneratedConstants): string {
+  const literals: string[] = [];
+  for (const s of scalars) {
+    const lit = scalarLiteral(s);
+    if (lit === null || scalars.size > INLINE_ENUM) return `${consts.bind(scalars)}.has(v)`;
+    literals.push(`v === ${lit}`);
+  }
+  return `(${literals.join(" || ")})`;
+}
+
+function scalarLiteral(s: unknown): string | null {
+  if (typeof s === "string") return JSON.stringify(s);
+  if (typeof s === "number") return Number.isFinite(s) ? numberLiteral(s) : null;
+  if (typeof s === "boolean" || s === null) return String(s);
+  return null;
+}
+
+/** A finite number's shortest round-trip text; ±Infinity by name (bounds may be open). */
+function numberLiteral(n: number): string {
+  if (n === Infinity) return "Infinity";
+  if (n === -Infinity) return "-Infinity";
+  // JSON.stringify(-0) is "0": the same value to every comparison used here.
+  return `(${JSON.stringify(n)})`;
+}
+
+/**
+ * A member `v`'s test in a generated loop, returning `onFailure` when it fails: a leaf
+ * inline (it accepts no container, so it needs no partial mark), else the node's own
+ * check after marking a container it does not cover (cover.ts). `st` and `path` are the
+ * loop's.
+ */
+export function memberSource(node: SchemaNode, consts: GeneratedConstants, onFailure: string): string {
+  if (node.leaf !== null) return `if (!(${leafSource(node.leaf, consts)})) return ${onFailure};`;
+  const n = consts.bind(node);
+  return (
+    `if (typeof v === "object" && v !== null && !(${n}.cover >= 0)) st.partial = true; ` +
+    `if (!${n}.validate(v, st, null, path)) return ${onFailure};`
+  );
+}
