@@ -46,6 +46,11 @@ export interface LexicalIndexOptions {
    * (lexical/term-lists.ts); tests lower it to compare kept and direct scoring.
    */
   termListMinPostings?: number;
+  /**
+   * Term lists a query ranks by walking them side by side (lexical/walk.ts)
+   * rather than accumulating per slot; tests set 0 to compare the two.
+   */
+  walkMaxLists?: number;
 }
 
 /** Distinct processed query terms, in order, capped. */
@@ -94,7 +99,7 @@ export class LexicalIndex {
 
   constructor(options: LexicalIndexOptions = {}) {
     this.compactAfter = Math.max(1, options.compactAfter ?? DELTA_LIMIT);
-    this.scorer = new Scorer(options.termListMinPostings);
+    this.scorer = new Scorer(options.termListMinPostings, options.walkMaxLists);
   }
 
   get size(): number {

@@ -4,7 +4,7 @@ import type { Derived, QueryPlan } from "./plan.js";
 import type { PostingStore } from "./postings.js";
 import { TermListCache } from "./term-lists.js";
 import { TopK } from "./topk.js";
-import { walk, type WalkBits, type Walked } from "./walk.js";
+import { walk, type WalkScratch, type Walked } from "./walk.js";
 
 /** What the scorer returns per match (LexicalMatch's shape). */
 export interface ScoredMatch {
@@ -40,15 +40,18 @@ export class Scorer {
   private exactBits: Int32Array = new Int32Array(0);
   private prefixBits: Int32Array = new Int32Array(0);
   private touched: Int32Array = new Int32Array(0);
-  /** Bits of the documents pushed into the top k, by slot; only the kept ones are read, so never cleared. */
-  private readonly kept: WalkBits = { source: new Int32Array(0), exact: new Int32Array(0), prefix: new Int32Array(0) };
+  /** Per-slot arrays of the walk; `source`, `exact`, `prefix` also take the accumulated documents offered to the top k. */
+  private readonly kept: WalkScratch = { source: new Int32Array(0), exact: new Int32Array(0), prefix: new Int32Array(0), mark: new Int32Array(0), stamp: 0 };
   /** Per slot and field: BM25's length normalisation, k1 * (1 - b + b * len / avg); valid for normsGeneration of normsStore. */
   private norms: Float64Array = new Float64Array(0);
   private normsStore: PostingStore | null = null;
   private normsGeneration = -1;
   private readonly termLists: TermListCache;
 
-  constructor(termListMinPostings?: number) {
+  constructor(
+    termListMinPostings?: number,
+    private readonly walkMax = WALK_MAX,
+  ) {
     this.termLists = new TermListCache(termListMinPostings);
   }
 
@@ -65,20 +68,27 @@ export class Scorer {
     kept.source = ensure(kept.source, slots, i32);
     kept.exact = ensure(kept.exact, slots, i32);
     kept.prefix = ensure(kept.prefix, slots, i32);
+    kept.mark = ensure(kept.mark, 2 * slots, i32);
     const norms = this.normsFor(store);
-    // factor[d * FIELDS + f]: weight * boost * idf of derived term d in field f.
-    const n = store.liveCount;
-    const factor = new Float64Array(derived.length * FIELDS);
-    for (let i = 0; i < derived.length; i++) {
-      for (let f = 0; f < FIELDS; f++) factor[i * FIELDS + f] = fieldFactor(derived[i]!.weight, f, n, store.df[derived[i]!.term * FIELDS + f] ?? 0);
-    }
-    const lists = this.mainLists(store, derived, factor, norms);
+    // factor[d * FIELDS + f]: weight * boost * idf of derived term d in field f;
+    // only short lists and the delta need it (kept lists hold their own).
+    let factor: Float64Array | null = null;
+    const factors = (): Float64Array => {
+      if (factor) return factor;
+      const n = store.liveCount;
+      factor = new Float64Array(derived.length * FIELDS);
+      for (let i = 0; i < derived.length; i++) {
+        for (let f = 0; f < FIELDS; f++) factor[i * FIELDS + f] = fieldFactor(derived[i]!.weight, f, n, store.df[derived[i]!.term * FIELDS + f] ?? 0);
+      }
+      return factor;
+    };
+    const lists = this.mainLists(store, derived, factors, norms);
     const top = new TopK(k, store.ids, store.orderedSlots);
     let count = 0;
     try {
-      if (lists.length <= WALK_MAX) walk(lists, top, store.ids, accept, kept);
+      if (lists.length <= Math.min(this.walkMax, 31)) walk(lists, top, store.ids, accept, kept);
       else for (const list of lists) count = this.addList(list, count);
-      if (store.deltaCount > 0) count = this.addDelta(store, derived, factor, norms, count);
+      if (store.deltaCount > 0) count = this.addDelta(store, derived, factors(), norms, count);
       this.select(store, count, top, accept);
       return this.matches(store, plan, top);
     } finally {
@@ -93,7 +103,7 @@ export class Scorer {
   }
 
   /** Each derived term's live main postings, summed per document, in derived order. */
-  private mainLists(store: PostingStore, derived: readonly Derived[], factor: Float64Array, norms: Float64Array): Walked[] {
+  private mainLists(store: PostingStore, derived: readonly Derived[], factors: () => Float64Array, norms: Float64Array): Walked[] {
     const { df, offsets, main } = store;
     const n = store.liveCount;
     const mainTerms = store.mainTerms;
@@ -110,7 +120,7 @@ export class Scorer {
         const list = this.termLists.get(store, d.term, () => buildList(store, norms, unitFactor(df, n, d.term), main, from, to));
         out.push({ list, scale: d.weight, source, exact, prefix });
       } else {
-        out.push({ list: buildList(store, norms, factor.subarray(i * FIELDS, (i + 1) * FIELDS), main, from, to), scale: 1, source, exact, prefix });
+        out.push({ list: buildList(store, norms, factors().subarray(i * FIELDS, (i + 1) * FIELDS), main, from, to), scale: 1, source, exact, prefix });
       }
     }
     return out;

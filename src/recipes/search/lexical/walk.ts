@@ -1,70 +1,145 @@
 import { popcount } from "./bm25.js";
-import type { TermList } from "./term-lists.js";
+import { lacking } from "./lacking.js";
 import type { TopK } from "./topk.js";
+import { END, SLACK, Walk, type WalkScratch, type Walked } from "./walk-state.js";
 
-/** One derived term's main postings as the walk reads them. */
-export interface Walked {
-  readonly list: TermList;
-  /** Multiplies each score: a kept list holds weight-1 sums that an expansion scales; 1 for a list built with the weight. */
-  readonly scale: number;
-  readonly source: number;
-  readonly exact: number;
-  readonly prefix: number;
-}
-
-/** Per slot: the query-word bits of the documents the walk ranked (read back for the kept ones only). */
-export interface WalkBits {
-  source: Int32Array;
-  exact: Int32Array;
-  prefix: Int32Array;
-}
-
-const END = 0x7fffffff;
+export type { WalkScratch, Walked } from "./walk-state.js";
 
 /**
- * Ranks the documents of `lists` (each in slot order) by walking them side
- * by side: a document's whole score is known when the walk reaches it, so
- * nothing is accumulated per slot, and only the documents `top` keeps leave
- * their bits behind. Each document's sum adds its terms in list order, as
- * the per-slot accumulation does, so the scores are the same to the bit.
+ * Ranks the documents of `lists` (each in slot order, at most 31: one bit
+ * each in a document's mask) without accumulating anything per slot. A
+ * document's sum is multiplied by the number of query words it holds, so
+ * those holding every word usually fill the k on their own, far above
+ * anything a document missing one can reach: they are found first, by
+ * marking the documents of each word in turn and reading the marks from
+ * the lists of the word with the fewest documents; the rest are walked only
+ * while the bound of a document missing a word still reaches the kept k.
  */
-export function walk(lists: readonly Walked[], top: TopK, ids: readonly string[], accept: (id: string) => boolean, bits: WalkBits): void {
-  const m = lists.length;
-  const pos = new Int32Array(m);
-  const head = new Int32Array(m);
-  let slot = END;
-  for (let i = 0; i < m; i++) {
-    const slots = lists[i]!.list.slots;
-    head[i] = slots.length > 0 ? slots[0]! : END;
-    if (head[i]! < slot) slot = head[i]!;
+export function walk(lists: readonly Walked[], top: TopK, ids: readonly string[], accept: (id: string) => boolean, scratch: WalkScratch): void {
+  if (lists.length === 0) return;
+  const w = new Walk(lists, top, ids, accept, scratch);
+  const words = popcount(w.all);
+  if (words === 1) {
+    oneWord(w);
+    return;
   }
-  while (slot !== END) {
+  holdingAll(w);
+  let missing = 0;
+  for (let word = 1; word !== 0 && word <= w.all >>> 0; word <<= 1) {
+    if (!(w.all & word)) continue;
     let sum = 0;
-    let source = 0;
-    let exact = 0;
-    let prefix = 0;
-    let next = END;
-    for (let i = 0; i < m; i++) {
-      let h = head[i]!;
-      if (h === slot) {
-        const w = lists[i]!;
-        const p = pos[i]!;
-        sum += w.scale * w.list.scores[p]!;
-        source |= w.source;
-        exact |= w.exact;
-        prefix |= w.prefix;
-        pos[i] = p + 1;
-        h = head[i] = p + 1 < w.list.slots.length ? w.list.slots[p + 1]! : END;
+    for (let i = 0; i < w.m; i++) if (w.source[i] !== word) sum += w.max[i]!;
+    missing = Math.max(missing, sum * (words - 1) * SLACK);
+  }
+  if (missing < top.floor) return;
+  w.pos.fill(0);
+  lacking(w);
+}
+
+/** Every document holds the one query word: each is offered as the walk reaches it. */
+function oneWord(w: Walk): void {
+  const { top, ids, accept } = w;
+  if (w.m === 1) {
+    const slots = w.slotsOf[0]!;
+    const scores = w.scoresOf[0]!;
+    const scale = w.scale[0]!;
+    const words = w.source[0]!;
+    for (let p = 0; p < slots.length; p++) {
+      // What offer computes for one term: (0 + c) * 1.
+      const score = scale * scores[p]!;
+      const slot = slots[p]!;
+      if (score >= top.floor && top.admits(score, slot) && accept(ids[slot]!)) w.keep(score, slot, 1, words);
+    }
+    return;
+  }
+  const any = (): boolean => true;
+  for (let slot = w.next(any); slot !== END; slot = w.next(any)) {
+    let present = 0;
+    for (let i = 0; i < w.m; i++) present |= w.probe(i, slot);
+    w.offer(slot, present, w.all);
+  }
+}
+
+/** Offers every document holding all the query words. */
+function holdingAll(w: Walk): void {
+  const { m, source, slotsOf, scratch, all } = w;
+  // Per word (by bit index): its documents over all its lists.
+  const size = new Float64Array(32);
+  for (let i = 0; i < m; i++) size[31 - Math.clz32(source[i]!)] += slotsOf[i]!.length;
+  const words: number[] = [];
+  for (let b = 0; b < 32; b++) if (all & (1 << b)) words.push(b);
+  words.sort((a, b) => size[a]! - size[b]!);
+  if (size[words[0]!] === 0) return;
+  // The smallest word proposes; the others mark, the largest last (its list index is kept).
+  const driver = 1 << words[0]!;
+  const others = words.slice(1).map((b) => 1 << b);
+  if (scratch.stamp > 0x3fffffff) {
+    scratch.mark.fill(0);
+    scratch.stamp = 0;
+  }
+  const base = scratch.stamp;
+  scratch.stamp += others.length + 1;
+  const mark = scratch.mark;
+  let atList = -1;
+  others.forEach((word, j) => {
+    const want = base + j;
+    const set = want + 1;
+    const mine: number[] = [];
+    for (let i = 0; i < m; i++) if (source[i] === word) mine.push(i);
+    const keepAt = j === others.length - 1 && mine.length === 1;
+    if (keepAt) atList = mine[0]!;
+    for (const i of mine) {
+      const slots = slotsOf[i]!;
+      if (keepAt) {
+        for (let p = 0; p < slots.length; p++) {
+          const s = 2 * slots[p]!;
+          if (j === 0 || mark[s] === want) {
+            mark[s] = set;
+            mark[s + 1] = p;
+          }
+        }
+      } else if (j === 0) {
+        for (let p = 0; p < slots.length; p++) mark[2 * slots[p]!] = set;
+      } else {
+        for (let p = 0; p < slots.length; p++) if (mark[2 * slots[p]!] === want) mark[2 * slots[p]!] = set;
       }
-      if (h < next) next = h;
     }
-    const score = sum * popcount(source);
-    if (score >= top.floor && top.admits(score, slot) && accept(ids[slot]!)) {
-      top.push(score, slot);
-      bits.source[slot] = source;
-      bits.exact[slot] = exact;
-      bits.prefix[slot] = prefix;
+  });
+  const full = base + others.length;
+  const gather = (slot: number): void => {
+    let present = 0;
+    for (let i = 0; i < m; i++) {
+      if (i !== atList) {
+        present |= w.probe(i, slot);
+        continue;
+      }
+      w.contrib[i] = w.scale[i]! * w.scoresOf[i]![mark[2 * slot + 1]!]!;
+      present |= 1 << i;
     }
-    slot = next;
+    w.offer(slot, present, all);
+  };
+  const drivers: number[] = [];
+  for (let i = 0; i < m; i++) if (source[i] === driver) drivers.push(i);
+  if (drivers.length === 1) {
+    const d = drivers[0]!;
+    const slots = slotsOf[d]!;
+    for (let p = 0; p < slots.length; p++) {
+      if (mark[2 * slots[p]!] !== full) continue;
+      w.pos[d] = p;
+      gather(slots[p]!);
+    }
+    return;
+  }
+  const heads = drivers.map(() => 0);
+  for (;;) {
+    let slot = END;
+    drivers.forEach((i, h) => {
+      if (heads[h]! < slotsOf[i]!.length && slotsOf[i]![heads[h]!]! < slot) slot = slotsOf[i]![heads[h]!]!;
+    });
+    if (slot === END) return;
+    drivers.forEach((i, h) => {
+      if (slotsOf[i]![heads[h]!] === slot) heads[h]!++;
+    });
+    if (mark[2 * slot] === full) gather(slot);
   }
 }

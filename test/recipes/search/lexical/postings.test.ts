@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { PostingStore } from "../../../../src/recipes/search/lexical/postings.js";
+
+function prng(seed: number): () => number {
+  let s = seed;
+  return () => (s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32;
+}
+
+describe("PostingStore compaction", () => {
+  it("lists each term's documents in slot order with every live posting, through puts, removals and term renumbering", () => {
+    const r = prng(3);
+    const store = new PostingStore(3);
+    let termCount = 40;
+    /** id -> its postings as [term, field, tf]. */
+    const live = new Map<string, [number, number, number][]>();
+    const put = (id: string): void => {
+      const old = store.slotOf.get(id);
+      if (old !== undefined) store.kill(old);
+      const slot = store.openSlot(id);
+      const postings: [number, number, number][] = [];
+      for (let f = 0; f < 3; f++) {
+        store.setLength(slot, f, 1);
+        const terms = new Set(Array.from({ length: Math.floor(r() * 5) }, () => Math.floor(r() * (termCount + 2))));
+        for (const t of terms) {
+          termCount = Math.max(termCount, t + 1);
+          const tf = 1 + Math.floor(r() * 3);
+          store.addPosting(t, slot, f, tf);
+          postings.push([t, f, tf]);
+        }
+      }
+      live.set(id, postings);
+    };
+    const key = (t: number, f: number, tf: number): string => `${t}:${f}:${tf}`;
+    const check = (): void => {
+      const seen = new Map<string, string[]>();
+      for (let t = 0; t < store.mainTerms; t++) {
+        let previous = -1;
+        for (let p = 2 * store.offsets[t]!; p < 2 * store.offsets[t + 1]!; p += 2) {
+          const slot = store.main[p]!;
+          expect(slot, `term ${t}`).toBeGreaterThanOrEqual(previous);
+          previous = slot;
+          const meta = store.main[p + 1]!;
+          const id = store.ids[slot]!;
+          seen.set(id, [...(seen.get(id) ?? []), key(t, meta & 7, meta >>> 3)]);
+        }
+      }
+      const want = new Map([...live].filter(([, list]) => list.length > 0).map(([id, list]) => [id, list.map(([t, f, tf]) => key(t, f, tf)).sort()]));
+      expect(new Map([...seen].map(([id, list]) => [id, list.sort()]))).toEqual(want);
+      // Slots are numbered in id order.
+      expect([...store.ids]).toEqual([...live.keys()].sort());
+    };
+    for (let round = 0; round < 9; round++) {
+      const adds = round === 0 ? 150 : 10 + Math.floor(r() * 40);
+      for (let i = 0; i < adds; i++) put(`doc${Math.floor(r() * 200)}`);
+      for (let i = 0; i < 12; i++) {
+        const id = `doc${Math.floor(r() * 200)}`;
+        const slot = store.slotOf.get(id);
+        if (slot === undefined) continue;
+        store.kill(slot);
+        live.delete(id);
+      }
+      let termMap: Int32Array | null = null;
+      const count = termCount;
+      if (round % 3 === 2) {
+        // Drop the terms no live document holds, renumbering in order, as the dictionary does.
+        const used = new Set([...live.values()].flatMap((list) => list.map(([t]) => t)));
+        termMap = new Int32Array(count).fill(-1);
+        let next = 0;
+        for (let t = 0; t < count; t++) if (used.has(t)) termMap[t] = next++;
+        const map = termMap;
+        for (const [id, list] of live) live.set(id, list.map(([t, f, tf]) => [map[t]!, f, tf]));
+        termCount = next;
+      }
+      store.compact(count, termMap);
+      check();
+    }
+  });
+});
