@@ -242,16 +242,6 @@ export function traceHere(st: State, keywordLocation: string, keyword: string, m
   if (st.traced === null) st.traced = [{ instancePath: "", keywordLocation, keyword, message }];
 }
 
-/**
- * As traceHere, for a check the fast pass makes after members it has already visited
- * although the collecting pass makes it before them (a folded required): its error
- * replaces whatever a member traced.
- */
-export function retraceHere(st: State, keywordLocation: string, keyword: string, message: string): void {
-  st.traced = [{ instancePath: "", keywordLocation, keyword, message }];
-  st.trail = "";
-}
-
 /** As traceChild, for an error the loop itself reports at `segment` (an unexpected property or item). */
 export function traceError(st: State, keywordLocation: string, keyword: string, message: string, segment: string): void {
   if (st.traced === null) st.traced = [{ instancePath: "", keywordLocation, keyword, message }];

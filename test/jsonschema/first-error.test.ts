@@ -214,7 +214,7 @@ describe("first-error mode (traced fast pass)", () => {
     expect(firstErrors({ not: { items: { type: "string" } }, items: { type: "number" } }, [1, 2], {}).valid).toBe(true);
   });
 
-  it("required names past the loop's bit mask: 30 are folded, 31 are checked by required itself", () => {
+  it("29 to 33 required names: the first missing one in required order, before any member, as the collecting pass", () => {
     for (const count of [29, 30, 31, 33]) {
       const names = Array.from({ length: count }, (_, i) => `p${i}`);
       const s = { type: "object", required: names, properties: Object.fromEntries(names.map((n) => [n, { type: "number" }])), additionalProperties: false };
@@ -235,16 +235,15 @@ describe("first-error mode (traced fast pass)", () => {
     }
   });
 
-  it("a missing name the loop already met is never looked up again; the first missing in required order wins", () => {
+  it("the first missing name in required order wins, whatever the members hold", () => {
     const s = { type: "object", required: ["c", "a", "b"], properties: { a: { type: "number" }, b: { type: "number" }, c: { type: "number" } } };
     const missing = (name: string) => [
       { instancePath: "", keywordLocation: "/required", keyword: "required", message: `Missing required property: ${name}` },
     ];
-    // Every key met, then the loop ends: the lowest missing bit names the first missing name.
     expect(firstErrors(s, { b: 1, a: 1 }, {}).errors).toEqual(missing("c"));
     expect(firstErrors(s, { c: 1 }, {}).errors).toEqual(missing("a"));
     expect(firstErrors(s, { c: 1, a: 1 }, {}).errors).toEqual(missing("b"));
-    // A member fails before the loop met every name: the names not met yet are looked up.
+    // required runs before properties, in both passes: a bad member is reported only when no name is missing.
     expect(firstErrors(s, { c: "x", a: 1 }, {}).errors).toEqual(missing("b"));
     expect(firstErrors(s, { a: "x", c: 1, b: 1 }, {}).errors).toEqual([
       { instancePath: "/a", keywordLocation: "/properties/a/type", keyword: "type", message: "Expected type number, got string" },

@@ -10,7 +10,7 @@ import { KEYWORD_TABLE, STATIC_UNEVALUATED_ITEMS, STATIC_UNEVALUATED_PROPERTIES 
 import { compileRegex } from "../../../src/jsonschema/regex.js";
 import { OPERANDS } from "../operands.js";
 
-/** Siblings some compilers read besides their own keywords (folded bounds, folded required). */
+/** Siblings mixed into each schema: items reads minItems / maxItems (folded bounds); the object keywords sit beside each other. */
 const SIBLINGS = ["required", "minItems", "maxItems", "properties", "patternProperties"];
 
 function run(compile: KeywordCompiler, schema: Record<string, unknown>, checkOnly: boolean): { calls: string[]; out: unknown } {
