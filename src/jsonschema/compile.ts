@@ -18,6 +18,7 @@ import { assembleNode, leafOf } from "./assemble.js";
 import type { AnchorResult } from "./anchors.js";
 import { collectAnchors, refusedCoreKeyword } from "./anchors.js";
 import { findCycle } from "./cycles.js";
+import { GENERATE_AFTER } from "./generated.js";
 import { isPlainObject } from "./json.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES, measureSchema } from "./limits.js";
 import { KEYWORD_TABLE, planKeywords, plannedCompiler } from "./keywords/index.js";
@@ -43,6 +44,8 @@ interface CompileContext {
   readonly pending: Array<readonly [unknown, string, SchemaNode]>;
   /** Only the verdict is wanted: nodes stay the shared placeholder, nothing is assembled. */
   readonly checkOnly: boolean;
+  /** CompileOptions.generateAfter, resolved. */
+  readonly generateAfter: number;
   /**
    * Some key refusedCoreKeyword looks at occurs below the root (measureSchema's `special`);
    * when not, only the root object needs that check.
@@ -99,6 +102,7 @@ function walkSchema(schema: unknown, options: CompileOptions | undefined, checkO
     edges: null,
     pending: [],
     checkOnly,
+    generateAfter: generateAfterOf(options),
     special,
     error: null,
   };
@@ -272,6 +276,10 @@ class NodeContext implements KeywordContext {
     return this.cc.checkOnly;
   }
 
+  get generateAfter(): number {
+    return this.cc.generateAfter;
+  }
+
   sub(value: unknown, pointer: string, inPlace: boolean): SchemaNode {
     if (inPlace) addEdge(this.cc, this.at, pointer);
     return compileNode(this.cc, value, pointer);
@@ -288,4 +296,10 @@ class NodeContext implements KeywordContext {
   fail(code: Code, message: string, pointer: string): void {
     fail(this.cc, code, message, pointer);
   }
+}
+
+/** A count of validations, or Infinity; anything else (NaN, negative) means the default. */
+function generateAfterOf(options: CompileOptions | undefined): number {
+  const n = options?.generateAfter;
+  return typeof n === "number" && n >= 0 ? n : GENERATE_AFTER;
 }

@@ -135,8 +135,8 @@ export interface CompiledKeyword {
   readonly singleType?: JsonType;
   /**
    * Another keyword of the node checks this on the fast path when no annotations are wanted
-   * (collect and ev both off), so typed nodes leave it out there: `required` folded into
-   * the properties loop, `minItems` / `maxItems` into the items loop.
+   * (collect and ev both off), so typed nodes leave it out there: `minItems` / `maxItems`
+   * folded into the items loop.
    */
   readonly fastSkip?: boolean;
   /** Numeric bounds, for nodes that test them inline (see assemble.ts). */
@@ -180,6 +180,8 @@ export interface KeywordContext {
    * ref return (they are a shared placeholder) nor depend on this flag.
    */
   readonly checkOnly: boolean;
+  /** Validations before a keyword generates its fast path (CompileOptions.generateAfter). */
+  readonly generateAfter: number;
   /** Compiles a subschema found at `pointer` (an in-place applicator passes inPlace=true). */
   sub(value: unknown, pointer: string, inPlace: boolean): SchemaNode;
   /** Resolves and compiles a same-document `$ref`; null after reporting a failure. */

@@ -4,10 +4,19 @@
  * shapes, so its calls and property loads go megamorphic; a function generated for one
  * schema object has feedback of its own (what makes ajv's generated code fast). Hot loops
  * (properties-fast.ts, items-fast.ts) and the required check (presence.ts) are generated
- * on first use; everything else stays a closure built at compile time. Only names and
- * numbers become source text, through JSON.stringify (a JSON string literal is a JS
- * string literal); schema nodes, regexes and helpers are passed in as values.
+ * once a schema object is in use (GENERATE_AFTER); everything else stays a closure built
+ * at compile time. Source text holds only property names and enum/const strings through
+ * JSON.stringify (a JSON string literal is a JS string literal), finite numbers checked
+ * as such, and true/false/null; schema nodes, regexes and helpers are passed in as values.
  */
+
+/**
+ * Validations a schema object answers with its closures before its code is generated, by
+ * default (CompileOptions.generateAfter): generating costs a few times a compile, which
+ * one-shot uses (validateRecipeInputs compiles per call; a recipe's validator is rebuilt
+ * after the GC drops it) never repay.
+ */
+export const GENERATE_AFTER = 8;
 
 /** Values a generated function receives by name (`k0`, `k1` …), with the helpers it calls. */
 export class GeneratedConstants {
@@ -28,8 +37,8 @@ export class GeneratedConstants {
 /**
  * Runs `source` (a function body returning the generated function) with `args` bound to
  * its parameter names; null when code generation from strings is disallowed
- * (--disallow-code-generation-from-strings, or a policy doing the same), so the caller
- * keeps its closure.
+ * (--disallow-code-generation-from-strings, or a policy doing the same) or the parser ran
+ * out of stack, so the caller keeps its closure. A SyntaxError is a bug and is thrown.
  */
 export function instantiate<T>(source: string, args: Readonly<Record<string, unknown>>): T | null {
   const names = Object.keys(args);
@@ -37,7 +46,7 @@ export function instantiate<T>(source: string, args: Readonly<Record<string, unk
   try {
     make = new Function(...names, `"use strict";\n${source}`) as (...values: unknown[]) => T;
   } catch (e) {
-    if (e instanceof EvalError) return null;
+    if (e instanceof EvalError || e instanceof RangeError) return null;
     throw e;
   }
   return make(...names.map((n) => args[n]));

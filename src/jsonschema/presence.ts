@@ -1,29 +1,37 @@
 /**
  * Which of a schema's required names an object lacks, by a function generated for that
- * list of names. V8 keeps inline caches per function literal, so a closure shared by every
- * schema sees every instance shape and its keyed loads go megamorphic (a stub-cache probe
- * per name); a function generated for one list keeps its own caches, and its loads stay
- * monomorphic on instances of one shape (see generated.ts).
+ * list of names (see generated.ts): one monomorphic load per name instead of a
+ * megamorphic keyed lookup. One statement per name, not one nested expression, so the
+ * parser's recursion does not grow with the list; past MAX_GENERATED_REQUIRED names the
+ * plain loop answers.
  */
 import { instantiate } from "./generated.js";
 
 /** Index of the first name `o` lacks; -1 when it has them all. */
 export type FirstMissing = (o: Readonly<Record<string, unknown>>) => number;
 
+/** Longest list generated: a check this long is dominated by its loads, not by dispatch. */
+export const MAX_GENERATED_REQUIRED = 256;
+
 /**
  * A JSON value is never undefined, so a name is present when its value is defined; names
  * Object.prototype also has (`__proto__`, `toString` …) are asked of Object.hasOwn.
  */
 export function firstMissingOf(names: readonly string[]): FirstMissing {
+  if (names.length > MAX_GENERATED_REQUIRED) return (o) => firstLacking(names, o);
   const tests = names.map((n, i) => {
     const lit = JSON.stringify(n);
-    return `${n in Object.prototype ? `!hasOwn(o, ${lit})` : `o[${lit}] === undefined`} ? ${i} : `;
+    return `if (${n in Object.prototype ? `!hasOwn(o, ${lit})` : `o[${lit}] === undefined`}) return ${i};`;
   });
-  const generated = instantiate<FirstMissing>(`return (o) => ${tests.join("")}-1;`, { hasOwn: Object.hasOwn });
-  return generated ?? ((o) => names.findIndex((n) => lacks(o, n)));
+  const generated = instantiate<FirstMissing>(`return (o) => {\n${tests.join("\n")}\nreturn -1;\n};`, { hasOwn: Object.hasOwn });
+  return generated ?? ((o) => firstLacking(names, o));
 }
 
-/** Whether `o` lacks `name`, by the same rule. */
-export function lacks(o: Readonly<Record<string, unknown>>, name: string): boolean {
-  return name in Object.prototype ? !Object.hasOwn(o, name) : o[name] === undefined;
+/** As a generated FirstMissing, by a loop over the names from `from`. */
+export function firstLacking(names: readonly string[], o: Readonly<Record<string, unknown>>, from = 0): number {
+  for (let i = from; i < names.length; i++) {
+    const n = names[i]!;
+    if (n in Object.prototype ? !Object.hasOwn(o, n) : o[n] === undefined) return i;
+  }
+  return -1;
 }

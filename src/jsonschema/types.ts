@@ -57,4 +57,11 @@ export interface CompileOptions {
    * the one reported for an instance that is also past them; the verdict is the same.
    */
   readonly allErrors?: boolean;
+  /**
+   * Validations a schema object answers with its closures before its hot loops are
+   * generated (`new Function`: member and item loops, the required check). Default 8;
+   * 0 generates on first use; Infinity never generates. Hosts that forbid code generation
+   * from strings are detected and get the closures whatever this says.
+   */
+  readonly generateAfter?: number;
 }

@@ -8,6 +8,7 @@ import { compileSchema } from "../../src/jsonschema/index.js";
 import { compileGraph } from "../../src/jsonschema/compile.js";
 import { coverOf } from "../../src/jsonschema/cover.js";
 import { measure } from "../../src/jsonschema/limits.js";
+import { FAST_PATHS } from "./helpers.js";
 
 const KEYS = ["a", "b", "c"];
 
@@ -77,7 +78,7 @@ function strip(v: unknown): unknown {
 }
 
 describe("fast pass in place of the instance walk", () => {
-  it("gives the walk's answer on small limits (random schemas, 7 levels, 50 nodes)", () => {
+  it.each(FAST_PATHS)("gives the walk's answer on small limits (random schemas, 7 levels, 50 nodes), $mode", ({ generateAfter }) => {
     let trusted = 0;
     let faults = 0;
     let limitFirst = 0;
@@ -86,10 +87,10 @@ describe("fast pass in place of the instance walk", () => {
       fc.property(schema, fc.array(instance, { minLength: 1, maxLength: 5 }), (raw, xs) => {
         const s = strip(raw);
         const root = typeof s === "boolean" ? s : { ...(s as object), $defs: DEFS };
-        const limited = compileSchema(root, { ...LIMITS, allErrors: false });
+        const limited = compileSchema(root, { ...LIMITS, allErrors: false, generateAfter });
         // The schema itself must fit the small limits too.
         fc.pre(limited.ok);
-        const big = compileSchema(root, { allErrors: false });
+        const big = compileSchema(root, { allErrors: false, generateAfter });
         if (!limited.ok || !big.ok) throw new Error("refused");
         for (const x of xs) {
           const fault = measure(x, LIMITS.maxDepth, LIMITS.maxNodes, false);

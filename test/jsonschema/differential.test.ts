@@ -9,8 +9,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileSchema } from "../../src/jsonschema/index.js";
 import { DEFS, instance, schema } from "./arbitraries.js";
+import { FAST_PATHS } from "./helpers.js";
 
-describe("differential against ajv (Ajv2020)", () => {
+describe.each(FAST_PATHS)("differential against ajv (Ajv2020), $mode", ({ generateAfter }) => {
   it("agrees on random in-scope schemas and instances", () => {
     const ajv = new Ajv2020({ strict: false, allErrors: false });
     let compared = 0;
@@ -18,7 +19,7 @@ describe("differential against ajv (Ajv2020)", () => {
     fc.assert(
       fc.property(schema, fc.array(instance, { minLength: 1, maxLength: 6 }), (s, instances) => {
         const root = typeof s === "boolean" ? s : { ...(s as object), $defs: DEFS };
-        const ours = compileSchema(root);
+        const ours = compileSchema(root, { generateAfter });
         expect(ours.ok).toBe(true);
         if (!ours.ok) return;
         const theirs = ajv.compile(typeof root === "boolean" ? root : structuredClone(root));
@@ -44,14 +45,14 @@ describe("differential against ajv (Ajv2020)", () => {
   });
 });
 
-describe("fast path against error collection", () => {
+describe.each(FAST_PATHS)("fast path against error collection, $mode", ({ generateAfter }) => {
   it("first-error and every-error modes agree, and a failure always names a keyword", () => {
     let failures = 0;
     fc.assert(
       fc.property(schema, fc.array(instance, { minLength: 1, maxLength: 6 }), (s, instances) => {
         const root = typeof s === "boolean" ? s : { ...(s as object), $defs: DEFS };
-        const all = compileSchema(root);
-        const first = compileSchema(root, { allErrors: false });
+        const all = compileSchema(root, { generateAfter });
+        const first = compileSchema(root, { allErrors: false, generateAfter });
         if (!all.ok || !first.ok) throw new Error("refused");
         // Each instance twice, so remembered key orders are exercised across calls.
         for (const x of [...instances, ...instances]) {

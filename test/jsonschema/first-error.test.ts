@@ -14,6 +14,7 @@ import { collectingState } from "../../src/jsonschema/context.js";
 import type { State } from "../../src/jsonschema/context.js";
 import { measure } from "../../src/jsonschema/limits.js";
 import { DEFS, instance, schema } from "./arbitraries.js";
+import { FAST_PATHS } from "./helpers.js";
 import { readGroups, suiteExists, suiteFiles } from "./suite-files.js";
 
 /** The answer without the shortcut: limits, then a collecting pass from the root. */
@@ -40,14 +41,14 @@ function firstErrors(root: unknown, x: unknown, options: CompileOptions): Valida
   return r.validator.validate(x);
 }
 
-describe("first-error mode (traced fast pass)", () => {
+describe.each(FAST_PATHS)("first-error mode (traced fast pass), $mode", ({ generateAfter }) => {
   it("reports exactly the collecting pass's first error on random schemas and instances", () => {
     let failures = 0;
     let nested = 0;
     fc.assert(
       fc.property(schema, fc.array(instance, { minLength: 1, maxLength: 6 }), (s, xs) => {
         const root = typeof s === "boolean" ? s : { ...(s as object), $defs: DEFS };
-        const r = compileSchema(root, { allErrors: false });
+        const r = compileSchema(root, { allErrors: false, generateAfter });
         if (!r.ok) throw new Error("refused");
         // Each instance twice: remembered key orders are exercised across calls.
         for (const x of [...xs, ...xs]) {
@@ -84,7 +85,7 @@ describe("first-error mode (traced fast pass)", () => {
     let requiredFirst = 0;
     fc.assert(
       fc.property(objectSchema, fc.array(object, { minLength: 1, maxLength: 6 }), (s, xs) => {
-        const r = compileSchema(s, { allErrors: false });
+        const r = compileSchema(s, { allErrors: false, generateAfter });
         if (!r.ok) throw new Error("refused");
         for (const x of xs) {
           const got = r.validator.validate(x);
@@ -100,7 +101,7 @@ describe("first-error mode (traced fast pass)", () => {
   it("on small limits, reports the limit error or the schema error the pass met first", () => {
     // Past a bound the verdict is always invalid; which error comes first depends on where
     // the fast pass stopped (validator.ts): a traced schema error is reported as found.
-    const options = { maxDepth: 3, maxNodes: 12 };
+    const options = { maxDepth: 3, maxNodes: 12, generateAfter };
     let limitFirst = 0;
     let schemaFirst = 0;
     fc.assert(
@@ -146,7 +147,7 @@ describe("first-error mode (traced fast pass)", () => {
       additionalProperties: false,
       $defs: { item: { type: "object", properties: { n: { type: "number", minimum: 0 } }, additionalProperties: false } },
     };
-    const first = (x: unknown) => firstErrors(s, x, {}).errors;
+    const first = (x: unknown) => firstErrors(s, x, { generateAfter }).errors;
     expect(first({ a: [{ n: 1 }, { n: -1 }] })).toEqual([
       { instancePath: "/a/1/n", keywordLocation: "/$defs/item/properties/n/minimum", keyword: "minimum", message: "Expected a number >= 0" },
     ]);
@@ -167,36 +168,36 @@ describe("first-error mode (traced fast pass)", () => {
     const required = (name: string) => [
       { instancePath: "", keywordLocation: "/required", keyword: "required", message: `Missing required property: ${name}` },
     ];
-    expect(firstErrors(s, { c: 1, b: 1 }, {}).errors).toEqual(required("a"));
-    expect(firstErrors(s, { c: 1, a: 1 }, {}).errors).toEqual(required("b"));
-    expect(firstErrors(s, { a: 1 }, {}).errors).toEqual(required("b"));
-    expect(firstErrors({ ...s, additionalProperties: false }, { x: 1, b: 2 }, {}).errors).toEqual(required("a"));
+    expect(firstErrors(s, { c: 1, b: 1 }, { generateAfter }).errors).toEqual(required("a"));
+    expect(firstErrors(s, { c: 1, a: 1 }, { generateAfter }).errors).toEqual(required("b"));
+    expect(firstErrors(s, { a: 1 }, { generateAfter }).errors).toEqual(required("b"));
+    expect(firstErrors({ ...s, additionalProperties: false }, { x: 1, b: 2 }, { generateAfter }).errors).toEqual(required("a"));
     // A member that fails deeper down has traced its own error first; required still wins.
     const nested = { ...s, properties: { ...s.properties, c: { type: "array", items: { type: "number" } } } };
-    expect(firstErrors(nested, { c: ["x"], b: 1 }, {}).errors).toEqual(required("a"));
-    expect(firstErrors(s, { c: 1, a: 1, b: 1 }, {}).errors).toEqual([
+    expect(firstErrors(nested, { c: ["x"], b: 1 }, { generateAfter }).errors).toEqual(required("a"));
+    expect(firstErrors(s, { c: 1, a: 1, b: 1 }, { generateAfter }).errors).toEqual([
       { instancePath: "/c", keywordLocation: "/properties/c/type", keyword: "type", message: "Expected type string, got integer" },
     ]);
   });
 
   it("items and properties a loop itself rejects (items: false, unevaluated*)", () => {
     const vec = { type: "array", prefixItems: [{ type: "number" }], items: false };
-    expect(firstErrors(vec, [1, 2, 3], {}).errors).toEqual([
+    expect(firstErrors(vec, [1, 2, 3], { generateAfter }).errors).toEqual([
       { instancePath: "/1", keywordLocation: "/items", keyword: "items", message: "Unexpected item" },
     ]);
     const closed = { allOf: [{ properties: { a: {} } }], properties: { o: { allOf: [{}], unevaluatedProperties: false } }, unevaluatedProperties: false };
-    expect(firstErrors(closed, { a: 1, o: { z: 1 } }, {}).errors).toEqual([
+    expect(firstErrors(closed, { a: 1, o: { z: 1 } }, { generateAfter }).errors).toEqual([
       { instancePath: "/o/z", keywordLocation: "/properties/o/unevaluatedProperties", keyword: "unevaluatedProperties", message: "Unexpected property" },
     ]);
-    expect(firstErrors(closed, { a: 1, b: 2 }, {}).errors).toEqual([
+    expect(firstErrors(closed, { a: 1, b: 2 }, { generateAfter }).errors).toEqual([
       { instancePath: "/b", keywordLocation: "/unevaluatedProperties", keyword: "unevaluatedProperties", message: "Unexpected property" },
     ]);
     const rest = { prefixItems: [{}], allOf: [{}], unevaluatedItems: { type: "string" } };
-    expect(firstErrors(rest, [1, "a", 2], {}).errors).toEqual([
+    expect(firstErrors(rest, [1, "a", 2], { generateAfter }).errors).toEqual([
       { instancePath: "/2", keywordLocation: "/unevaluatedItems/type", keyword: "type", message: "Expected type string, got integer" },
     ]);
     const restClosed = { prefixItems: [{}], allOf: [{}], unevaluatedItems: false };
-    expect(firstErrors(restClosed, [1, "a"], {}).errors).toEqual([
+    expect(firstErrors(restClosed, [1, "a"], { generateAfter }).errors).toEqual([
       { instancePath: "/1", keywordLocation: "/unevaluatedItems", keyword: "unevaluatedItems", message: "Unexpected item" },
     ]);
   });
@@ -207,11 +208,11 @@ describe("first-error mode (traced fast pass)", () => {
       items: { anyOf: [{ type: "string" }, { type: "object", properties: { k: { type: "number" } } }] },
       contains: { type: "object" },
     };
-    expect(firstErrors(s, ["a", { k: 1 }], {}).valid).toBe(true);
-    expect(firstErrors(s, ["a", { k: "x" }], {}).errors).toEqual([
+    expect(firstErrors(s, ["a", { k: 1 }], { generateAfter }).valid).toBe(true);
+    expect(firstErrors(s, ["a", { k: "x" }], { generateAfter }).errors).toEqual([
       { instancePath: "/1", keywordLocation: "/items/anyOf", keyword: "anyOf", message: "Expected a value matching at least one schema in anyOf" },
     ]);
-    expect(firstErrors({ not: { items: { type: "string" } }, items: { type: "number" } }, [1, 2], {}).valid).toBe(true);
+    expect(firstErrors({ not: { items: { type: "string" } }, items: { type: "number" } }, [1, 2], { generateAfter }).valid).toBe(true);
   });
 
   it("29 to 33 required names: the first missing one in required order, before any member, as the collecting pass", () => {
@@ -231,7 +232,7 @@ describe("first-error mode (traced fast pass)", () => {
         { extra: 1, ...without(names[count - 2]!) },
         Object.fromEntries(Object.entries(full).reverse()),
       ];
-      for (const x of cases) expect(firstErrors(s, x, {}), `${count} names: ${JSON.stringify(x)}`).toEqual(reference(s, x, {}));
+      for (const x of cases) expect(firstErrors(s, x, { generateAfter }), `${count} names: ${JSON.stringify(x)}`).toEqual(reference(s, x, {}));
     }
   });
 
@@ -240,25 +241,25 @@ describe("first-error mode (traced fast pass)", () => {
     const missing = (name: string) => [
       { instancePath: "", keywordLocation: "/required", keyword: "required", message: `Missing required property: ${name}` },
     ];
-    expect(firstErrors(s, { b: 1, a: 1 }, {}).errors).toEqual(missing("c"));
-    expect(firstErrors(s, { c: 1 }, {}).errors).toEqual(missing("a"));
-    expect(firstErrors(s, { c: 1, a: 1 }, {}).errors).toEqual(missing("b"));
+    expect(firstErrors(s, { b: 1, a: 1 }, { generateAfter }).errors).toEqual(missing("c"));
+    expect(firstErrors(s, { c: 1 }, { generateAfter }).errors).toEqual(missing("a"));
+    expect(firstErrors(s, { c: 1, a: 1 }, { generateAfter }).errors).toEqual(missing("b"));
     // required runs before properties, in both passes: a bad member is reported only when no name is missing.
-    expect(firstErrors(s, { c: "x", a: 1 }, {}).errors).toEqual(missing("b"));
-    expect(firstErrors(s, { a: "x", c: 1, b: 1 }, {}).errors).toEqual([
+    expect(firstErrors(s, { c: "x", a: 1 }, { generateAfter }).errors).toEqual(missing("b"));
+    expect(firstErrors(s, { a: "x", c: 1, b: 1 }, { generateAfter }).errors).toEqual([
       { instancePath: "/a", keywordLocation: "/properties/a/type", keyword: "type", message: "Expected type number, got string" },
     ]);
   });
 });
 
-describe.skipIf(!suiteExists)("first-error mode on the official suite", () => {
+describe.skipIf(!suiteExists).each(FAST_PATHS)("first-error mode on the official suite, $mode", ({ generateAfter }) => {
   it("reports exactly the collecting pass's first error for every in-scope case", () => {
     let cases = 0;
     let invalid = 0;
     const mismatches: string[] = [];
     for (const file of suiteFiles()) {
       for (const group of readGroups(file)) {
-        const r = compileSchema(group.schema, { allErrors: false });
+        const r = compileSchema(group.schema, { allErrors: false, generateAfter });
         if (!r.ok) continue;
         for (const t of group.tests) {
           cases++;

@@ -30,3 +30,12 @@ export function refusal(schema: unknown): { code: string; message: string; schem
 export function expectNoEcho(errors: readonly ValidationError[], secrets: readonly string[]): void {
   for (const e of errors) for (const s of secrets) expect(e.message).not.toContain(s);
 }
+
+/**
+ * Both ways the fast pass runs (CompileOptions.generateAfter): the closures alone, and the
+ * code generated for each schema object from its first validation.
+ */
+export const FAST_PATHS = [
+  { mode: "closures", generateAfter: Infinity },
+  { mode: "generated code", generateAfter: 0 },
+] as const;

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { compileSchema } from "../../src/jsonschema/index.js";
 import type { SchemaErrorCode } from "../../src/jsonschema/index.js";
+import { FAST_PATHS } from "./helpers.js";
 import { readGroups, suiteDir, suiteExists as exists, suiteFiles } from "./suite-files.js";
 
 if (!exists) console.warn(`JSON-Schema-Test-Suite not found at ../shared (${suiteDir}); suite tests skipped`);
@@ -20,7 +21,7 @@ const REFUSAL_EVIDENCE: Partial<Record<SchemaErrorCode, (text: string) => boolea
   unsafe_pattern: (t) => t.includes("pattern"),
 };
 
-describe.skipIf(!exists)("JSON-Schema-Test-Suite draft2020-12", () => {
+describe.skipIf(!exists).each(FAST_PATHS)("JSON-Schema-Test-Suite draft2020-12 ($mode)", ({ mode, generateAfter }) => {
   const totals = { inScopeCases: 0, passedCases: 0, refusedGroups: 0, refusedCases: 0, groups: 0, cases: 0 };
   const failures: string[] = [];
   const badRefusals: string[] = [];
@@ -33,7 +34,7 @@ describe.skipIf(!exists)("JSON-Schema-Test-Suite draft2020-12", () => {
       const text = JSON.stringify(group.schema);
       totals.groups++;
       totals.cases += group.tests.length;
-      const compiled = compileSchema(group.schema);
+      const compiled = compileSchema(group.schema, { generateAfter });
       if (!compiled.ok) {
         totals.refusedGroups++;
         totals.refusedCases += group.tests.length;
@@ -53,7 +54,7 @@ describe.skipIf(!exists)("JSON-Schema-Test-Suite draft2020-12", () => {
 
   it("answers every in-scope case correctly", () => {
     console.log(
-      `JSON-Schema-Test-Suite draft2020-12: in-scope passed ${totals.passedCases} / ${totals.inScopeCases} cases; ` +
+      `JSON-Schema-Test-Suite draft2020-12 (${mode}): in-scope passed ${totals.passedCases} / ${totals.inScopeCases} cases; ` +
         `refused ${totals.refusedGroups} / ${totals.groups} groups (${totals.refusedCases} / ${totals.cases} cases)`,
     );
     expect(failures).toEqual([]);

@@ -1,9 +1,8 @@
 /**
- * The prefixItems / items fast path, generated once per schema object on its first use,
- * for the reason properties-fast.ts gives: a function of its own per schema keeps V8's
- * feedback monomorphic. The prefix is unrolled, leaf items are tested inline, and the
- * semantics are the closure loop's in items.ts (folded minItems / maxItems first, items
- * counted for the instance limits, partial marks, annotations when `ev` is given).
+ * The prefixItems / items fast path, generated for one schema object (see generated.ts).
+ * The prefix is unrolled, leaf items are tested inline, and the semantics are the closure
+ * loop's in items.ts (folded minItems / maxItems first, items counted for the instance
+ * limits, partial marks, annotations when `ev` is given).
  */
 import type { Annotations, SchemaNode, State } from "../context.js";
 import { GeneratedConstants, instantiate } from "../generated.js";
@@ -43,7 +42,8 @@ export function generateArrayFastPath(parts: ArrayFastPathParts): ArrayFastPath 
   });
   if (items === null) {
     lines.push(`if (len > ${n}) st.partial = true;`);
-    lines.push(`if (ev !== null && ${n > 0 ? `(len < ${n} ? len : ${n})` : "0"} > ev.items) ev.items = len < ${n} ? len : ${n};`);
+    // items.ts compiles nothing without prefixItems or items, so here n >= 1.
+    lines.push(`if (ev !== null && (len < ${n} ? len : ${n}) > ev.items) ev.items = len < ${n} ? len : ${n};`);
   } else {
     if (forbidRest) lines.push(`if (len > ${n}) return forbidden(st, ${n});`);
     else lines.push(`for (let i = ${n}; i < len; i++) { const v = arr[i]; ${memberSource(items, consts, "failed(st, i, v)")} }`);

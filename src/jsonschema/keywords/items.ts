@@ -1,8 +1,8 @@
 /**
  * `prefixItems` and `items` (items applies after the prefix); both annotate for
- * unevaluatedItems. The fast pass runs a loop generated for the schema object on first use
- * (items-fast.ts); this file's closure loop serves past its size or where code cannot be
- * generated.
+ * unevaluatedItems. The fast pass runs a loop generated for the schema object once it is
+ * in use (items-fast.ts); this file's closure loop serves before that, past the generated
+ * size, and where code cannot be generated.
  */
 import type { Annotations, Check, KeywordCompiler, SchemaNode, State } from "../context.js";
 import { own, pushError, traceChild, traceError } from "../context.js";
@@ -111,8 +111,10 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
       return true;
     };
 
-    /** undefined until first used; null when the closure loop serves (see items-fast.ts). */
+    /** undefined until generated (after GENERATE_AFTER calls); null when the closure loop serves. */
     let generated: ArrayFastPath | null | undefined;
+    let calls = 0;
+    const generateAfter = kc.generateAfter;
     const generate = (): ArrayFastPath | null =>
       n > MAX_GENERATED_PREFIX
         ? null
@@ -133,8 +135,11 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
           });
     const fast: Check = (inst, st, ev, path) => {
       if (st.collect) return collecting(inst, st, ev, path);
-      if (generated === undefined) generated = generate();
       const arr = inst as unknown[];
+      if (generated === undefined) {
+        if (++calls <= generateAfter) return loop(arr, st, ev, path);
+        generated = generate();
+      }
       return generated !== null ? generated(arr, st, ev, path) : loop(arr, st, ev, path);
     };
 

@@ -1,13 +1,8 @@
 /**
- * The properties fast path, generated once per schema object on its first use. V8 keeps
- * type feedback per function literal: the closure loop in properties.ts is one literal
- * shared by every schema, so its calls and loads see every schema's members and go
- * megamorphic. A function generated for one schema object has feedback of its own: its
- * switch compares interned keys, its calls go to one member each (and get inlined), its
- * loads see the shapes of that schema's instances only. This is the one place the
- * validator generates code, and only declared names become source text, through
- * JSON.stringify (a JSON string literal is a JS string literal); schemas, members and
- * helpers are passed in as values.
+ * The properties fast path, generated for one schema object (see generated.ts): its switch
+ * compares interned keys, its calls go to one member each (and get inlined), its loads
+ * see the shapes of that schema's instances only, where the closure loop in properties.ts
+ * is shared by every schema.
  *
  * Semantics are the closure loop's: members in the instance's order, counted for the
  * instance limits, a container handed to a schema that does not cover it marks the pass

@@ -1,10 +1,10 @@
 /**
- * `properties`, `patternProperties`, `additionalProperties`, in one pass over the instance's
- * own keys with a Map of declared names, so `__proto__`, `constructor` and `toString` are
- * ordinary names and inherited members never count as present. The fast pass (no errors,
- * no annotations, no patternProperties) runs a loop generated for the schema object on
- * first use (properties-fast.ts); this file's closure loop serves past its size or where
- * code cannot be generated.
+ * `properties`, `patternProperties`, `additionalProperties`, in one for-in pass over the
+ * instance's keys with a Map of declared names, so `__proto__`, `constructor` and
+ * `toString` are ordinary names and Object.prototype's members never count as present.
+ * The fast pass (no errors, no annotations, no patternProperties) runs a loop generated
+ * for the schema object once it is in use (properties-fast.ts); this file's closure loop
+ * serves before that, past the generated size, and where code cannot be generated.
  *
  * `additionalKeyword` lets a schema whose `unevaluatedProperties` can only ever see these
  * three keywords' annotations run it here, as a static check (see compile.ts).
@@ -65,8 +65,8 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
     const seenIndex: number[] = new Array<number>(cacheSize).fill(-1);
 
     // One for-in pass over the instance: V8 reads `o[key]` from the enum cache there, and
-    // the key's hash is cached, so the Map lookup is cheap. JSON objects have no inherited
-    // enumerable keys; one that did would be treated as an undeclared property.
+    // the key's hash is cached, so the Map lookup is cheap. JSON values have no inherited
+    // enumerable keys; a JS caller's object with some is validated as if they were its own.
     const general: Check = (inst, st, ev, path) => {
       const o = inst as Record<string, unknown>;
       // This path does not count members for the instance limits.
@@ -154,8 +154,10 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
       return true;
     };
 
-    /** undefined until first used; null when the closure loop serves (see properties-fast.ts). */
+    /** undefined until generated (after GENERATE_AFTER calls); null when the closure loop serves. */
     let generated: ObjectFastPath | null | undefined;
+    let calls = 0;
+    const generateAfter = kc.generateAfter;
     const generate = (): ObjectFastPath | null =>
       keys.length > MAX_GENERATED_NAMES
         ? null
@@ -178,8 +180,11 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
           });
     const check: Check = (inst, st, ev, path) => {
       if (st.collect || ev !== null) return general(inst, st, ev, path);
-      if (generated === undefined) generated = generate();
       const o = inst as Record<string, unknown>;
+      if (generated === undefined) {
+        if (++calls <= generateAfter) return loop(o, st, path);
+        generated = generate();
+      }
       return generated !== null ? generated(o, st, path) : loop(o, st, path);
     };
     return { check, group: "object", cover: { iterates: "object", children: additional === null ? nodes : [...nodes, additional] } };

@@ -1,12 +1,12 @@
 /**
- * `required`, asked of a function generated for this list of names (presence.ts):
- * monomorphic loads instead of a megamorphic lookup per name, cheap enough to run in the
- * collecting pass's order on the fast pass too, so an instance missing a name fails before
- * any member is validated. `required: ["__proto__"]` on `{}` fails (Object.hasOwn).
+ * `required`, asked of a function generated for this list of names once the schema is in
+ * use (presence.ts, generated.ts): cheap enough to run in the collecting pass's order on
+ * the fast pass too, so an instance missing a name fails before any member is validated.
+ * `required: ["__proto__"]` on `{}` fails (Object.hasOwn).
  */
 import type { Check, KeywordCompiler } from "../context.js";
 import { own, pushError, traceHere } from "../context.js";
-import { firstMissingOf, lacks, type FirstMissing } from "../presence.js";
+import { firstLacking, firstMissingOf, type FirstMissing } from "../presence.js";
 
 export const compileRequired: KeywordCompiler = (kc) => {
   const value = own(kc.schema, "required");
@@ -20,19 +20,21 @@ export const compileRequired: KeywordCompiler = (kc) => {
   const keys = [...new Set(value as string[])];
   if (keys.length === 0) return null;
   const messages = keys.map((k) => `Missing required property: ${k}`);
-  // Generated on first use: the daemon compiles every recipe's schemas at load, and most
-  // are never validated.
-  let missing: FirstMissing | null = null;
+  let generated: FirstMissing | null = null;
+  let calls = 0;
+  const generateAfter = kc.generateAfter;
   const check: Check = (inst, st, _ev, path) => {
     const o = inst as Record<string, unknown>;
-    const first = (missing ??= firstMissingOf(keys))(o);
+    let first: number;
+    if (generated !== null) first = generated(o);
+    else if (++calls > generateAfter) first = (generated = firstMissingOf(keys))(o);
+    else first = firstLacking(keys, o);
     if (first < 0) return true;
     if (!st.collect) {
       if (st.trace) traceHere(st, loc, "required", messages[first]!);
       return false;
     }
-    for (let j = first; j < keys.length; j++) {
-      if (!lacks(o, keys[j]!)) continue;
+    for (let j = first; j >= 0; j = firstLacking(keys, o, j + 1)) {
       pushError(st, path, loc, "required", messages[j]!);
       if (st.stop) break;
     }

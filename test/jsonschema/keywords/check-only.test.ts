@@ -21,6 +21,7 @@ function run(compile: KeywordCompiler, schema: Record<string, unknown>, checkOnl
     schema,
     at: "/s",
     checkOnly,
+    generateAfter: 0,
     sub(value, pointer, inPlace) {
       calls.push(`sub ${pointer} ${inPlace} ${JSON.stringify(value)}`);
       return node;
