@@ -93,6 +93,8 @@ function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+const ACCEPT_ALL = (): boolean => true;
+
 function round(score: number): number {
   return Math.round(score * 1000) / 1000;
 }
@@ -105,6 +107,8 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   const semantic = options.provider ? new SemanticIndex(options.provider, options.cacheDir, logger) : null;
   /** The served recipes by id (what searches may answer). */
   let indexed = new Map<string, Recipe>();
+  /** How many of `indexed` are not public (private playbooks). */
+  let notPublic = 0;
   /** The recipe object whose document the lexical index holds, by id (served or warmed). */
   const lexicalHolds = new Map<string, Recipe>();
   // Catalog snapshots reuse the frozen Recipe objects of unchanged files, so a
@@ -149,6 +153,19 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     };
   }
 
+  /**
+   * Whether `filter` accepts every document the lexical index holds: nothing to filter on,
+   * and the index holds only served recipes (no warmed ones awaiting their publish). Read
+   * in the same turn as the lexical pass, before any await.
+   */
+  function acceptsAllHeld(filter: Filter): boolean {
+    if (filter.excludeId !== undefined || filter.dcc !== undefined || filter.skill !== undefined) return false;
+    const v = filter.visibility;
+    if (v && v !== "all" && !(v === "public" && notPublic === 0)) return false;
+    // Every served id is held (update() keeps them in step), so equal sizes mean equal sets.
+    return lexicalHolds.size === indexed.size;
+  }
+
   function hit(snapshot: ReadonlyMap<string, Recipe>, id: string, score: number): SearchHit {
     return { recipe: snapshot.get(id)!, score: round(score) };
   }
@@ -163,7 +180,9 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     // Handled below; without this a rejection during the lexical pass would count as unhandled.
     queryVector?.catch(() => undefined);
     // Fusion needs candidates beyond the page; a lexical answer only its page.
-    const lex = ranking === "semantic" ? [] : lexical.search(text, accept, queryVector ? FUSION_DEPTH : limit);
+    // A filter with nothing to reject costs a Map lookup per candidate document: skipped.
+    const lexicalAccept = acceptsAllHeld(filter) ? ACCEPT_ALL : accept;
+    const lex = ranking === "semantic" ? [] : lexical.search(text, lexicalAccept, queryVector ? FUSION_DEPTH : limit);
     const coverage = new Map(lex.map((m) => [m.id, m.coverage]));
     let sem: Ranked[] | null = null;
     if (semantic && queryVector) {
@@ -193,6 +212,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       if (closed) return;
       const next = new Map<string, Recipe>();
       const entries = new Map<string, SemanticEntry>();
+      let nextNotPublic = 0;
       for (const recipe of recipes) {
         // Catalog ids are unique; should a duplicate slip through, the first wins.
         if (next.has(recipe.recipeId)) continue;
@@ -209,6 +229,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
           lexicalHolds.set(recipe.recipeId, recipe);
         }
         next.set(recipe.recipeId, recipe);
+        if (recipe.visibility !== "public") nextNotPublic++;
         if (semantic) entries.set(recipe.recipeId, { id: recipe.recipeId, views: viewsOf(recipe, doc) });
       }
       for (const id of lexicalHolds.keys()) {
@@ -217,6 +238,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
         lexicalHolds.delete(id);
       }
       indexed = next;
+      notPublic = nextNotPublic;
       revision = rev;
       semantic?.setEntries(entries);
       // A load leaves its postings in the delta log; compacting them soon

@@ -188,6 +188,26 @@ describe("search engine: recipes warmed before a load publishes", () => {
     expect(await ids(e, "zebra")).toEqual(["mesh-ops/bevel_edges"]);
   });
 
+  it("with no private recipe, public searches skip the filter yet still hide what is only warmed", async () => {
+    const publicOnly = catalog.filter((r) => r.visibility === "public");
+    const e = createSearchEngine({ provider: null });
+    e.update(publicOnly, 1);
+    const search = async (text: string, visibility?: "public" | "all") =>
+      (await e.search({ text, limit: 10, ...(visibility ? { visibility } : {}) })).hits.map((h) => h.recipe.recipeId);
+    for (const q of ["bevel edges", "extrud", "scatter points", "export normals"]) expect(await search(q, "public"), q).toEqual(await search(q));
+    const fresh = md("new-skill", "Zebra stripes", "Paint zebra stripes on a mesh");
+    e.warm([fresh]);
+    expect(await search("zebra stripes", "public")).toEqual([]);
+    expect(await search("zebra stripes", "all")).toEqual([]);
+    e.update([...publicOnly, fresh], 2);
+    expect(await search("zebra stripes", "public")).toEqual(["new-skill/Zebra stripes"]);
+    // A private playbook published next: public searches filter again.
+    const mine = priv("zebra-notes", "Zebra notes", "My zebra stripes notes");
+    e.update([...publicOnly, fresh, mine], 3);
+    expect(await search("zebra stripes", "public")).toEqual(["new-skill/Zebra stripes"]);
+    expect(await search("zebra stripes", "all")).toContain("private/zebra-notes");
+  });
+
   it("never answers with a warmed recipe a load did not publish, and finds it once a later load does", async () => {
     const e = createSearchEngine({ provider: null });
     const orphan = md("ghost-skill", "Haunted walkthrough", "A spectral quokka walkthrough");
