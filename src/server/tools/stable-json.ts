@@ -7,17 +7,56 @@ export function stableStringify(value: unknown): string {
 }
 
 /**
- * A deep copy with sorted keys, as stableStringify serializes it. It runs on
- * every tool result (and the copy is serialized twice, as text and as
- * structuredContent), so the copies are ordinary literal objects, which V8
- * keeps in fast mode, where null-prototype ones start as dictionaries; a
- * "__proto__" key is defined as own data, never assigned.
+ * `value` with its object keys sorted, as stableStringify serializes it: the
+ * value itself when it is already so, else a deep copy. It runs on every tool
+ * result (serialized twice, as text and as structuredContent), so copies are
+ * ordinary literal objects, which V8 keeps in fast mode, where null-prototype
+ * ones start as dictionaries; a "__proto__" key is defined as own data, never
+ * assigned.
  */
 export function sortKeys(value: unknown): unknown {
+  // Handlers build their answers in key order: most need no copy at all.
+  return isCanonical(value) ? value : sortedCopy(value);
+}
+
+/**
+ * JSON-shaped already as sortKeys would copy it: plain objects with keys in sorted order
+ * and no undefined member, arrays, scalars. Walks without allocating.
+ */
+function isCanonical(value: unknown): boolean {
+  if (value === null) return true;
+  switch (typeof value) {
+    case "string":
+    case "number":
+    case "boolean":
+    case "undefined":
+      return true;
+    case "object":
+      break;
+    default:
+      return false;
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) if (!isCanonical(value[i])) return false;
+    return true;
+  }
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== Object.prototype && proto !== null) return false;
+  let previous: string | null = null;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) return false;
+    const child = (value as Record<string, unknown>)[key];
+    if (child === undefined || (previous !== null && previous > key) || !isCanonical(child)) return false;
+    previous = key;
+  }
+  return true;
+}
+
+function sortedCopy(value: unknown): unknown {
   if (value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) {
     const out: unknown[] = new Array(value.length);
-    for (let i = 0; i < value.length; i += 1) out[i] = sortKeys(value[i]);
+    for (let i = 0; i < value.length; i += 1) out[i] = sortedCopy(value[i]);
     return out;
   }
   const source = value as Record<string, unknown>;
@@ -33,8 +72,8 @@ export function sortKeys(value: unknown): unknown {
   for (const key of keys) {
     const child = source[key];
     if (child === undefined) continue;
-    if (key === "__proto__") Object.defineProperty(out, key, { value: sortKeys(child), enumerable: true, writable: true, configurable: true });
-    else out[key] = sortKeys(child);
+    if (key === "__proto__") Object.defineProperty(out, key, { value: sortedCopy(child), enumerable: true, writable: true, configurable: true });
+    else out[key] = sortedCopy(child);
   }
   return out;
 }

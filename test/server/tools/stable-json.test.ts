@@ -25,13 +25,45 @@ describe("sortKeys / stableStringify", () => {
     expect(stableStringify({ b: 1, "10": 2, "2": 3, B: 4, é: 5 })).toBe('{"2":3,"10":2,"B":4,"b":1,"é":5}');
   });
 
-  it("copies: the result shares no object with the input", () => {
+  it("copies anything not already sorted: the copy shares no object with the input", () => {
     const inner = { k: 1 };
-    const input = { a: inner, list: [inner] };
+    const input = { list: [inner], a: inner };
     const sorted = sortKeys(input) as { a: unknown; list: unknown[] };
     expect(sorted.a).not.toBe(inner);
     expect(sorted.list[0]).not.toBe(inner);
     expect(sorted.list).not.toBe(input.list);
+    expect(JSON.stringify(sorted)).toBe('{"a":{"k":1},"list":[{"k":1}]}');
+  });
+
+  it("returns a value already in sorted, JSON-shaped form as it is (no copy), frozen or not", () => {
+    const answer = Object.freeze({ data: { hits: [{ id: "a", score: 1, tags: ["x"] }], total: 1 }, message: "ok", success: true });
+    expect(sortKeys(answer)).toBe(answer);
+    const nullProto = Object.assign(Object.create(null) as Record<string, unknown>, { a: 1, b: [null, "s"] });
+    expect(sortKeys(nullProto)).toBe(nullProto);
+    expect(sortKeys([1, "a", { a: 1 }])).toEqual([1, "a", { a: 1 }]);
+  });
+
+  it("copies when a member deep inside is out of order, undefined, inherited, a class instance or a function", () => {
+    class Point {
+      constructor(
+        readonly x = 1,
+        readonly y = 2,
+      ) {}
+    }
+    const inherited = Object.create({ hidden: 1 }) as Record<string, unknown>;
+    inherited.a = 1;
+    const cases: Array<[unknown, string]> = [
+      [{ a: { list: [{ d: 1, c: 2 }] } }, '{"a":{"list":[{"c":2,"d":1}]}}'],
+      [{ a: 1, b: undefined, c: 3 }, '{"a":1,"c":3}'],
+      [{ a: inherited }, '{"a":{"a":1}}'],
+      [{ p: new Point() }, '{"p":{"x":1,"y":2}}'],
+      [{ a: 1, f: () => 1 }, '{"a":1}'],
+    ];
+    for (const [input, json] of cases) {
+      const sorted = sortKeys(input);
+      expect(sorted, json).not.toBe(input);
+      expect(JSON.stringify(sorted), json).toBe(json);
+    }
   });
 
   it("serializes holes and undefined array members as null, like JSON.stringify", () => {
