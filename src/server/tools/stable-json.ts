@@ -42,13 +42,15 @@ function isCanonical(value: unknown): boolean {
   }
   const proto = Object.getPrototypeOf(value) as unknown;
   if (proto !== Object.prototype && proto !== null) return false;
+  // This object's own keys first, so an unsorted one (a recipe entry as written in its
+  // pack) is given up on before anything below it is walked.
+  const o = value as Record<string, unknown>;
   let previous: string | null = null;
-  for (const key in value) {
-    if (!Object.hasOwn(value, key)) return false;
-    const child = (value as Record<string, unknown>)[key];
-    if (child === undefined || (previous !== null && previous > key) || !isCanonical(child)) return false;
+  for (const key in o) {
+    if (!Object.hasOwn(o, key) || o[key] === undefined || (previous !== null && previous > key)) return false;
     previous = key;
   }
+  for (const key in o) if (!isCanonical(o[key])) return false;
   return true;
 }
 
