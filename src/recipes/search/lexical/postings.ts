@@ -1,5 +1,4 @@
 import { ensure, u32, u8 } from "./grow.js";
-import { mergeRuns } from "./merge-runs.js";
 
 /**
  * Documents, field lengths, document frequencies and postings of the lexical
@@ -7,13 +6,13 @@ import { mergeRuns } from "./merge-runs.js";
  *
  * A document lives in a slot; a posting is (slot, field, tf) for one term.
  * Postings sit in two places: `main`, a compressed-row layout (per term one
- * contiguous range, in slot order) built by `compact()`, and the delta, an append log of
- * what was added since. Each slot also lists its own (term, field) pairs in
- * `forward`, so removing a document takes its counts out of the statistics
- * at once; its postings only go at the next compaction, which also
- * renumbers slots (in id order) and, when many terms died, terms. The owner
- * compacts when `needsCompaction` says the delta or the dead share has grown
- * past what a query should scan.
+ * contiguous range, in slot order) built by `compact()`, and the delta, an
+ * append log of what was added since. Each slot also lists its own (term,
+ * field) pairs in `forward`, so removing a document takes its counts out of
+ * the statistics at once; its postings only go at the next compaction,
+ * which also renumbers slots (keeping their order) and, when many terms
+ * died, terms. The owner compacts when `needsCompaction` says the delta or
+ * the dead share has grown past what a query should scan.
  */
 const DELTA_SHIFT = 14;
 const DELTA_CHUNK = 1 << DELTA_SHIFT;
@@ -50,13 +49,13 @@ export class PostingStore {
   private postingsPerSlot: Uint32Array = new Uint32Array(0);
   private forward: Uint32Array = new Uint32Array(0);
   private forwardCount = 0;
-  /** forward's length at the last compaction: a delta slot's postings start at forwardStart - deltaBase in the delta. */
-  private deltaBase = 0;
   slotCount = 0;
   /** Bumped whenever a field length or the live set changes (derived per-slot data is stale then). */
   generation = 0;
-  /** Slots below this are numbered in id order (those placed by the last compaction). */
+  /** Slots placed by the last compaction (below this) have a rank. */
   orderedSlots = 0;
+  /** Per slot below orderedSlots: its position in id order. */
+  rank: Int32Array = new Int32Array(0);
   liveCount = 0;
   private deadPostings = 0;
 
@@ -167,22 +166,28 @@ export class PostingStore {
 
   /**
    * Rebuilds main from the live postings of main and delta, renumbering slots
-   * densely in id order; `termMap` (old term -> new term, -1 dropped)
+   * densely in their order; `termMap` (old term -> new term, -1 dropped)
    * renumbers terms too.
    */
   compact(termCount: number, termMap: Int32Array | null): void {
     const F = this.fields;
     const newTerms = termMap ? countKept(termMap) : termCount;
     const mapTerm = (t: number): number => (termMap ? termMap[t]! : t);
-    // Live slots renumbered in id order, so that ranking ties (broken by id)
-    // compare two numbers instead of two strings.
+    // Live slots keep their order: renumbered in order, each term's old
+    // range stays in slot order and the delta's documents (put since, in slot
+    // order) follow it, so every range lists its documents in slot order for
+    // the scorer to walk side by side. That is also the order the documents
+    // were put in, which the caller's filter tends to find them in memory.
+    // Ranking ties are broken by id: through a rank numbered in id order.
     const live: number[] = [];
     for (let s = 0; s < this.slotCount; s++) if (this.alive[s]) live.push(s);
     const oldIds = this.ids;
-    live.sort((a, b) => (oldIds[a]! < oldIds[b]! ? -1 : 1));
     const slotMap = new Int32Array(this.slotCount).fill(-1);
     const slots = live.length;
     for (let i = 0; i < slots; i++) slotMap[live[i]!] = i;
+    const byId = Array.from(live.keys()).sort((a, b) => (oldIds[live[a]!]! < oldIds[live[b]!]! ? -1 : 1));
+    const rank = new Int32Array(slots);
+    for (let r = 0; r < slots; r++) rank[byId[r]!] = r;
 
     const offsets = new Uint32Array(newTerms + 1);
     const known = Math.min(termCount, this.termPostings.length);
@@ -208,27 +213,16 @@ export class PostingStore {
       }
       fill[to] = at / 2;
     }
-    // The scorer walks ranges side by side, so each lists its documents in
-    // slot order: the old part keeps its order under the id-order
-    // renumbering; documents added since go in new slot order, each from its
-    // own contiguous run of the delta, and are then merged into the old part.
-    const oldEnd = fill.slice();
-    for (let to = 0; to < slots; to++) {
-      const s = live[to]!;
-      if (s < this.orderedSlots) continue;
-      const first = this.forwardStart[s]! - this.deltaBase;
-      const last = first + this.postingsPerSlot[s]!;
-      for (let i = first; i < last; i++) {
-        const delta = this.deltaChunks[i >>> DELTA_SHIFT]!;
-        const at = 3 * (i & (DELTA_CHUNK - 1));
-        const term = termMap ? termMap[delta[at]!]! : delta[at]!;
-        if (term < 0) continue;
-        const w = 2 * fill[term]!++;
-        main[w] = to;
-        main[w + 1] = delta[at + 2]!;
+    this.eachDeltaChunk((delta, end) => {
+      for (let i = 0; i < end; i += 3) {
+        const to = termMap ? termMap[delta[i]!]! : delta[i]!;
+        const slot = slotMap[delta[i + 1]!]!;
+        if (to < 0 || slot < 0) continue;
+        const at = 2 * fill[to]!++;
+        main[at] = slot;
+        main[at + 1] = delta[i + 2]!;
       }
-    }
-    for (let t = 0; t < newTerms; t++) mergeRuns(main, offsets[t]!, oldEnd[t]!, fill[t]!);
+    });
 
     const ids: string[] = new Array<string>(slots);
     const lengths = new Uint32Array(slots * F);
@@ -273,9 +267,9 @@ export class PostingStore {
     this.forwardStart = forwardStart;
     this.forward = forward;
     this.forwardCount = forwardSize;
-    this.deltaBase = forwardSize;
     this.slotCount = slots;
     this.orderedSlots = slots;
+    this.rank = rank;
     this.offsets = offsets;
     this.main = main;
     this.deltaChunks = [];

@@ -4,7 +4,7 @@ import type { Derived, QueryPlan } from "./plan.js";
 import type { PostingStore } from "./postings.js";
 import { TermListCache } from "./term-lists.js";
 import { TopK } from "./topk.js";
-import { walk, type WalkScratch, type Walked } from "./walk.js";
+import { WALKED, walk, type WalkScratch, type Walked } from "./walk.js";
 
 /** What the scorer returns per match (LexicalMatch's shape). */
 export interface ScoredMatch {
@@ -83,13 +83,14 @@ export class Scorer {
       return factor;
     };
     const lists = this.mainLists(store, derived, factors, norms);
-    const top = new TopK(k, store.ids, store.orderedSlots);
+    const top = new TopK(k, store.ids, store.orderedSlots, store.rank);
     let count = 0;
     try {
-      if (lists.length <= Math.min(this.walkMax, 31)) walk(lists, top, store.ids, accept, kept);
-      else for (const list of lists) count = this.addList(list, count);
+      // Words of the main documents the walk offered already (all of them: none is left to accumulate).
+      const offered = lists.length <= Math.min(this.walkMax, 31) ? walk(lists, top, store.ids, accept, kept) : 0;
+      if (offered !== WALKED) for (const list of lists) count = this.addList(list, count);
       if (store.deltaCount > 0) count = this.addDelta(store, derived, factors(), norms, count);
-      this.select(store, count, top, accept);
+      this.select(store, count, top, accept, offered === WALKED ? 0 : offered);
       return this.matches(store, plan, top);
     } finally {
       for (let i = 0; i < count; i++) {
@@ -196,14 +197,19 @@ export class Scorer {
     return norms;
   }
 
-  /** Offers the accumulated documents to `top`; `accept` runs only for contenders. */
-  private select(store: PostingStore, count: number, top: TopK, accept: (id: string) => boolean): void {
+  /**
+   * Offers the accumulated documents to `top`, but for the main ones whose
+   * words are `skip` (offered by the walk already; 0 skips none); `accept`
+   * runs only for contenders.
+   */
+  private select(store: PostingStore, count: number, top: TopK, accept: (id: string) => boolean, skip: number): void {
     const { acc, sourceBits, touched, kept } = this;
     const ids = store.ids;
+    const main = store.orderedSlots;
     for (let i = 0; i < count; i++) {
       const slot = touched[i]!;
       const score = acc[slot]! * popcount(sourceBits[slot]!);
-      if (score < top.floor) continue;
+      if (score < top.floor || (sourceBits[slot] === skip && slot < main)) continue;
       if (top.admits(score, slot) && accept(ids[slot]!)) {
         top.push(score, slot);
         kept.source[slot] = sourceBits[slot]!;

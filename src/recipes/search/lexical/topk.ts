@@ -10,19 +10,20 @@ export class TopK {
   floor = -Infinity;
 
   /**
-   * `ids` by slot; slots below `ordered` are numbered in id order, so two of
-   * them compare as numbers.
+   * `ids` by slot; slots below `ordered` have their position in id order in
+   * `rank`, so two of them compare as numbers.
    */
   constructor(
     private readonly k: number,
     private readonly ids: readonly string[],
     private readonly ordered = 0,
+    private readonly rank: Int32Array = new Int32Array(0),
   ) {}
 
   /** a ranks below b. */
   private below(scoreA: number, slotA: number, scoreB: number, slotB: number): boolean {
     if (scoreA !== scoreB) return scoreA < scoreB;
-    if (slotA < this.ordered && slotB < this.ordered) return slotA > slotB;
+    if (slotA < this.ordered && slotB < this.ordered) return this.rank[slotA]! > this.rank[slotB]!;
     return this.ids[slotA]! > this.ids[slotB]!;
   }
 

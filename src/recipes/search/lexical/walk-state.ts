@@ -126,15 +126,4 @@ export class Walk {
     this.scratch.exact[slot] = exact;
     this.scratch.prefix[slot] = prefix;
   }
-
-  /** The next slot at or after the read positions of the lists `pick` selects (END when none). */
-  next(pick: (i: number) => boolean): number {
-    let slot = END;
-    for (let i = 0; i < this.m; i++) {
-      if (!pick(i)) continue;
-      const p = this.pos[i]!;
-      if (p < this.slotsOf[i]!.length && this.slotsOf[i]![p]! < slot) slot = this.slotsOf[i]![p]!;
-    }
-    return slot;
-  }
 }

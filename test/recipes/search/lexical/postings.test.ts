@@ -46,8 +46,12 @@ describe("PostingStore compaction", () => {
       }
       const want = new Map([...live].filter(([, list]) => list.length > 0).map(([id, list]) => [id, list.map(([t, f, tf]) => key(t, f, tf)).sort()]));
       expect(new Map([...seen].map(([id, list]) => [id, list.sort()]))).toEqual(want);
-      // Slots are numbered in id order.
-      expect([...store.ids]).toEqual([...live.keys()].sort());
+      // Slots keep the order documents were put in; the rank follows their ids.
+      expect([...store.ids].sort()).toEqual([...live.keys()].sort());
+      const byRank: string[] = [];
+      store.ids.forEach((id, slot) => (byRank[store.rank[slot]!] = id));
+      expect(byRank).toEqual([...store.ids].sort());
+      expect(store.orderedSlots).toBe(store.ids.length);
     };
     for (let round = 0; round < 9; round++) {
       const adds = round === 0 ? 150 : 10 + Math.floor(r() * 40);

@@ -22,14 +22,17 @@ describe("TopK", () => {
   });
 });
 
-describe("TopK with slots numbered in id order", () => {
-  it("breaks ties the same whether it compares slots or ids", () => {
+describe("TopK with slots ranked in id order", () => {
+  it("breaks ties the same whether it compares ranks or ids", () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 60 }), fc.integer({ min: 1, max: 10 }), fc.nat(), (scores, k, cut) => {
-        // The first `ordered` slots hold ids in order; later slots (added since) do not.
+        // The first `ordered` slots have a rank (their ids in no particular order); later slots (added since) do not.
         const ordered = cut % (scores.length + 1);
-        const ids = scores.map((_, i) => (i < ordered ? `a${String(i).padStart(3, "0")}` : `a${String((i * 7919) % 1000).padStart(3, "0")}x`));
-        const fast = new TopK(k, ids, ordered);
+        const ids = scores.map((_, i) => (i < ordered ? `a${String((i * 7919) % 1000).padStart(3, "0")}` : `a${String((i * 7919) % 1000).padStart(3, "0")}x`));
+        const byId = Array.from({ length: ordered }, (_, i) => i).sort((a, b) => (ids[a]! < ids[b]! ? -1 : 1));
+        const rank = new Int32Array(ordered);
+        byId.forEach((slot, r) => (rank[slot] = r));
+        const fast = new TopK(k, ids, ordered, rank);
         const slow = new TopK(k, ids, 0);
         scores.forEach((s, slot) => {
           if (fast.admits(s, slot)) fast.push(s, slot);

@@ -32,7 +32,8 @@ function query(r: () => number): string {
 const FILTERS: ((id: string) => boolean)[] = [() => true, (id) => id.endsWith("3"), (id) => id.length % 2 === 0, (id) => id === "d17"];
 
 describe("walking the term lists ranks exactly as accumulating per slot", () => {
-  for (const [compactAfter, dense] of [[undefined, true], [40, true], [undefined, false]] as const) {
+  // Without compactAfter, 700 sparse documents stay in the delta until a query compacts: 400 makes maintain() compact.
+  for (const [compactAfter, dense] of [[undefined, true], [40, true], [400, false]] as const) {
     it(`same ids, raw scores and coverage to the bit (compactAfter ${compactAfter ?? "default"}, ${dense ? "dense" : "sparse"})`, () => {
       for (let seed = 1; seed <= 3; seed++) {
         const r = prng(seed);
@@ -70,8 +71,8 @@ describe("walking the term lists ranks exactly as accumulating per slot", () => 
   }
 
   it("a query whose documents all hold every word, and one where none does", () => {
-    const walked = new LexicalIndex();
-    const summed = new LexicalIndex({ walkMaxLists: 0 });
+    const walked = new LexicalIndex({ compactAfter: 1 });
+    const summed = new LexicalIndex({ compactAfter: 1, walkMaxLists: 0 });
     for (let i = 0; i < 50; i++) {
       const d: SearchDocument = { id: `a${i}`, name: "bevel mesh", tags: "", hint: "", description: "x ".repeat(i), steps: "", body: "", skill: "s" };
       const e: SearchDocument = { id: `b${i}`, name: i % 2 ? "smoke" : "cloth", tags: "", hint: "", description: "y ".repeat(i), steps: "", body: "", skill: "s" };
@@ -84,5 +85,33 @@ describe("walking the term lists ranks exactly as accumulating per slot", () => 
     for (const text of ["bevel mesh", "smoke cloth", "bevel smoke", "mesh"]) {
       for (const limit of [1, 5, 60]) expect(walked.search(text, () => true, limit), text).toEqual(summed.search(text, () => true, limit));
     }
+  });
+
+  it("ties at the top: documents put later with smaller ids still win, however early the walk could stop", () => {
+    // compactAfter 1: maintain() moves every posting to the main lists the walk reads.
+    const walked = new LexicalIndex({ compactAfter: 1 });
+    const summed = new LexicalIndex({ compactAfter: 1, walkMaxLists: 0 });
+    const same = (id: string, name: string): SearchDocument => ({ id, name, tags: "", hint: "", description: "", steps: "", body: "", skill: "s" });
+    // Put in descending id order: equal scores must come back in ascending id order.
+    for (let i = 40; i >= 0; i--) {
+      const n = String(i).padStart(2, "0");
+      for (const ix of [walked, summed]) {
+        ix.put(same(`both${n}`, "bevel smoke"));
+        ix.put(same(`one${n}`, "bevel"));
+        ix.put(same(`three${n}`, "bevel smoke cloth"));
+        ix.put(same(`bevl${n}`, "bevelled smoky"));
+        ix.put(same(`pair${n}`, "chamfer chamfered"));
+      }
+    }
+    for (const ix of [walked, summed]) ix.maintain();
+    for (const text of ["bevel smoke", "bevel", "bevel smoke cloth", "bevel cloth", "bev smok", "smoke", "cham", "bev"]) {
+      for (const limit of [1, 5, 30, 45]) {
+        const got = walked.search(text, () => true, limit);
+        expect(got, `${text} / ${limit}`).toEqual(summed.search(text, () => true, limit));
+      }
+    }
+    expect(walked.search("bevel smoke", () => true, 3).map((m) => m.id)).toEqual(["both00", "both01", "both02"]);
+    // One word, two of its expansions: the documents holding both tie at the top.
+    expect(walked.search("cham", () => true, 3).map((m) => m.id)).toEqual(["pair00", "pair01", "pair02"]);
   });
 });
