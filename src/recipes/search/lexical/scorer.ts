@@ -29,10 +29,10 @@ const WALK_MAX = 16;
  * Scores a query plan over a posting store. The main postings' documents
  * are ranked by walking the terms' lists side by side (lexical/walk.ts);
  * documents added since the last compaction, whose postings sit in the
- * delta log in no order, and queries with very many terms go through
- * per-slot accumulators (reused across queries, zero between them). Either
- * way the caller's filter is asked only about documents that would make the
- * cut.
+ * delta log in no order, queries with very many terms, and what the walk
+ * leaves when bounds cannot narrow it go through per-slot accumulators
+ * (reused across queries, zero between them). Either way the caller's
+ * filter is asked only about documents that would make the cut.
  */
 export class Scorer {
   private acc: Float64Array = new Float64Array(0);
@@ -86,7 +86,7 @@ export class Scorer {
     const top = new TopK(k, store.ids, store.orderedSlots, store.rank);
     let count = 0;
     try {
-      // Words of the main documents the walk offered already (all of them: none is left to accumulate).
+      // WALKED, or the words of the main documents the walk offered already (the rest is accumulated).
       const offered = lists.length <= Math.min(this.walkMax, 31) ? walk(lists, top, store.ids, accept, kept) : 0;
       if (offered !== WALKED) for (const list of lists) count = this.addList(list, count);
       if (store.deltaCount > 0) count = this.addDelta(store, derived, factors(), norms, count);
