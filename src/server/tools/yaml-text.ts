@@ -102,46 +102,43 @@ function literal(s: string, indent: string): string | null {
   return `|${chomp}\n${lines.join("\n")}\n${"\n".repeat(Math.max(0, trailing - 1))}`;
 }
 
-/** `value` after a `key:` or `-` that sits at `indent` (the text starts right after the indicator). */
-function emitValue(value: unknown, indent: string, out: string[]): void {
+/**
+ * `value` after a `key:` or `-` that sits at `indent` (the text starts right
+ * after the indicator), appended to `out`.
+ */
+function emitValue(value: unknown, indent: string, out: string): string {
   if (!isCollection(value)) {
     const block = typeof value === "string" ? literal(value, `${indent}  `) : null;
-    out.push(block !== null ? ` ${block}` : ` ${scalar(value)}\n`);
-    return;
+    return out + (block !== null ? ` ${block}` : ` ${scalar(value)}\n`);
   }
-  if (isEmpty(value)) {
-    out.push(Array.isArray(value) ? " []\n" : " {}\n");
-    return;
-  }
-  out.push("\n");
-  emitCollection(value, `${indent}  `, out);
+  if (isEmpty(value)) return out + (Array.isArray(value) ? " []\n" : " {}\n");
+  return emitCollection(value, `${indent}  `, `\n${indent}  `, out);
 }
 
-function emitCollection(value: object, indent: string, out: string[]): void {
+/**
+ * A non-empty collection's lines at `indent`, appended to `out`; its first line
+ * starts with `first` instead (a dash's line shares it: "- key: v", "- - v").
+ * Strings are concatenated as they go: V8 keeps them as ropes, flattened once.
+ */
+function emitCollection(value: object, indent: string, first: string, out: string): string {
+  let lead = first;
   if (Array.isArray(value)) {
     for (const item of value) {
-      if (isCollection(item) && !isEmpty(item)) {
-        // The item's first line shares the dash's line: "- key: v" / "- - v".
-        const inner: string[] = [];
-        emitCollection(item, `${indent}  `, inner);
-        out.push(`${indent}-${" "}${inner.join("").slice(indent.length + 2)}`);
-      } else {
-        out.push(`${indent}-`);
-        emitValue(item, indent, out);
-      }
+      if (isCollection(item) && !isEmpty(item)) out = emitCollection(item, `${indent}  `, `${lead}- `, out);
+      else out = emitValue(item, indent, `${out}${lead}-`);
+      lead = indent;
     }
-    return;
+    return out;
   }
-  for (const [key, child] of Object.entries(value)) {
-    out.push(`${indent}${scalarString(key)}:`);
-    emitValue(child, indent, out);
+  for (const key in value) {
+    out = emitValue((value as Record<string, unknown>)[key], indent, `${out}${lead}${scalarString(key)}:`);
+    lead = indent;
   }
+  return out;
 }
 
 export function entryAsYaml(entry: unknown): string {
   if (!isCollection(entry)) return `${scalar(entry)}\n`;
   if (isEmpty(entry)) return Array.isArray(entry) ? "[]\n" : "{}\n";
-  const out: string[] = [];
-  emitCollection(entry, "", out);
-  return out.join("");
+  return emitCollection(entry, "", "", "");
 }
