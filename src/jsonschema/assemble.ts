@@ -11,14 +11,19 @@
  * errors and their order never depend on the path taken. Nodes that are only a scalar test
  * (`leafOf`) are also run inline by the property and item loops.
  */
-import type { Annotations, Check, CompiledKeyword, Group, JsonType, LeafTest, LengthRange, NumericRange, State } from "./context.js";
+import type { Annotations, Check, CompiledKeyword, Group, JsonType, LeafTest, LengthRange, NumericRange, SchemaNode, State } from "./context.js";
 import { mergeAnnotations, newAnnotations } from "./context.js";
+import { generateNodeCheck } from "./node-fast.js";
 import { inRange } from "./keywords/numeric.js";
 import { lengthWithin } from "./keywords/string-length.js";
 
 const ALWAYS: Check = () => true;
 
-export function assembleNode(compiled: readonly CompiledKeyword[]): Check {
+/**
+ * The node's check. A typed node with a list of keywords replaces `node.validate` by a
+ * function generated for it after `generateAfter` fast-pass calls (node-fast.ts).
+ */
+export function assembleNode(compiled: readonly CompiledKeyword[], node: SchemaNode, generateAfter: number): Check {
   const typed = compiled.find((c) => c.singleType !== undefined);
   if (typed === undefined || compiled.some((c) => c.late === true)) return assembleGeneral(compiled);
   // Built on first use: most nodes of most schemas never collect an error.
@@ -33,6 +38,8 @@ export function assembleNode(compiled: readonly CompiledKeyword[]): Check {
     rest.map((c) => c.check),
     rest.filter((c) => c.fastSkip !== true),
     general,
+    node,
+    generateAfter,
   );
 }
 
@@ -137,7 +144,14 @@ function generalOf(lazy: LazyCheck): Check {
   return (lazy.check ??= assembleGeneral(lazy.compiled));
 }
 
-function typedFast(code: number, withEv: readonly Check[], noEv: readonly CompiledKeyword[], general: LazyCheck): Check {
+function typedFast(
+  code: number,
+  withEv: readonly Check[],
+  noEv: readonly CompiledKeyword[],
+  general: LazyCheck,
+  node: SchemaNode,
+  generateAfter: number,
+): Check {
   if (withEv.length === 0) {
     return (inst, st, ev, path) => (st.collect ? generalOf(general)(inst, st, ev, path) : typeMatches(code, inst));
   }
@@ -154,8 +168,19 @@ function typedFast(code: number, withEv: readonly Check[], noEv: readonly Compil
   const n = list.length;
   const a = list[0] ?? ALWAYS;
   const b = list[1] ?? ALWAYS;
-  return (inst, st, ev, path) => {
+  let calls = 0;
+  const generalCheck: Check = (inst, st, ev, path) => generalOf(general)(inst, st, ev, path);
+  const assembled: Check = (inst, st, ev, path) => {
     if (st.collect) return generalOf(general)(inst, st, ev, path);
+    // Only while the node is still this closure: callers read node.validate on each call.
+    if (++calls > generateAfter && node.validate === assembled && n > 1) {
+      const generated = generateNodeCheck(code, withEv, list, generalCheck);
+      if (generated !== null) {
+        node.validate = generated;
+        return generated(inst, st, ev, path);
+      }
+      calls = -Infinity;
+    }
     if (!typeMatches(code, inst)) return false;
     if (ev !== null) return runFrom(withEv, 0, inst, st, ev, path);
     if (n === 0) return true;
@@ -164,6 +189,7 @@ function typedFast(code: number, withEv: readonly Check[], noEv: readonly Compil
     if (!b(inst, st, ev, path)) return false;
     return n === 2 || runFrom(list, 2, inst, st, ev, path);
   };
+  return assembled;
 }
 
 interface Lists {

@@ -205,7 +205,7 @@ function compileInto(cc: CompileContext, value: unknown, pointer: string, node: 
     else for (const k of Object.keys(defs)) compileNode(cc, defs[k], `${pointer}/$defs/${escapeToken(k)}`);
   }
   if (cc.checkOnly) return node;
-  node.validate = assembleNode(compiled);
+  node.validate = assembleNode(compiled, node, cc.generateAfter);
   node.keywords = compiled;
   node.leaf = leafOf(compiled);
   return node;
