@@ -3,9 +3,9 @@
  * literal: a closure shared by every schema sees every schema's members and instance
  * shapes, so its calls and property loads go megamorphic; a function generated for one
  * schema object has feedback of its own (what makes ajv's generated code fast). Hot loops
- * (properties-fast.ts, items-fast.ts) and the required check (presence.ts) are generated
- * once a schema object is in use (GENERATE_AFTER); everything else stays a closure built
- * at compile time. Source text holds only property names and enum/const strings through
+ * (properties-fast.ts, items-fast.ts), the required check (presence.ts) and a typed node's
+ * keyword dispatch (node-fast.ts) are generated once a schema object is in use
+ * (GENERATE_AFTER); everything else stays a closure built at compile time. Source text holds only property names and enum/const strings through
  * JSON.stringify (a JSON string literal is a JS string literal), finite numbers checked
  * as such, and true/false/null; schema nodes, regexes and helpers are passed in as values.
  */

@@ -59,7 +59,7 @@ export interface CompileOptions {
   readonly allErrors?: boolean;
   /**
    * Validations a schema object answers with its closures before its hot loops are
-   * generated (`new Function`: member and item loops, the required check). Default 8;
+   * generated (`new Function`: member and item loops, the required check, node dispatch). Default 8;
    * 0 generates on first use; Infinity never generates. Hosts that forbid code generation
    * from strings are detected and get the closures whatever this says.
    */
