@@ -9,7 +9,9 @@
  * errors are collected, the type is tested inline and the rest runs as one list that
  * returns at the first failure. Collecting runs the general check (built on first use), so
  * errors and their order never depend on the path taken. Nodes that are only a scalar test
- * (`leafOf`) are also run inline by the property and item loops.
+ * (`leafOf`) are also run inline by the property and item loops. Once in use, a typed
+ * node with two or more checks hands its fast path to a function generated for it
+ * (node-fast.ts).
  */
 import type { Annotations, Check, CompiledKeyword, Group, JsonType, LeafTest, LengthRange, NumericRange, SchemaNode, State } from "./context.js";
 import { mergeAnnotations, newAnnotations } from "./context.js";

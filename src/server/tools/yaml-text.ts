@@ -131,6 +131,8 @@ function emitCollection(value: object, indent: string, first: string, out: strin
     return out;
   }
   for (const key in value) {
+    // Own keys only, as Object.entries gave: a polluted Object.prototype adds nothing.
+    if (!Object.hasOwn(value, key)) continue;
     out = emitValue((value as Record<string, unknown>)[key], indent, `${out}${lead}${scalarString(key)}:`);
     lead = indent;
   }
