@@ -3,6 +3,7 @@ import { toDocument, type SearchDocument } from "../../../src/recipes/search/doc
 import { LexicalIndex, lexicalTerms, type LexicalMatch } from "../../../src/recipes/search/lexical.js";
 import { MiniSearchLexical } from "../../../bench/lib/minisearch-lexical.js";
 import { md, yaml } from "./fixtures.js";
+import { prng } from "./prng.js";
 
 function index(...recipes: Parameters<typeof toDocument>[0][]): LexicalIndex {
   const ix = new LexicalIndex();
@@ -81,15 +82,6 @@ function randomDoc(r: () => number, id: string): SearchDocument {
 function randomQuery(r: () => number): string {
   const pool = [...VOCABULARY, ...QUERY_EXTRAS];
   return Array.from({ length: 1 + Math.floor(r() * 5) }, () => pool[Math.floor(r() * pool.length)]!).join(" ");
-}
-
-function prng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Same matches, raw scores and coverage (to rounding), and an order that follows them. */

@@ -1,15 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { SearchDocument } from "../../../../src/recipes/search/document.js";
 import { LexicalIndex } from "../../../../src/recipes/search/lexical.js";
-
-function prng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from "../prng.js";
 
 // Few words over many documents: long lists that overlap, so documents
 // holding every query word and documents missing some compete for the k.
