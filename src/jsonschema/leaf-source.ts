@@ -14,8 +14,7 @@ const INLINE_ENUM = 8;
 /** True when `v` passes `leaf`; `isInteger` and `lengthWithin` are in scope of the source. */
 export function leafSource(leaf: LeafTest, consts: GeneratedConstants): string {
   const terms: string[] = [];
-  const type = TYPE_TEST[leaf.code];
-  if (type !== undefined) terms.push(type);
+  if (leaf.code >= 0) terms.push(typeTestSource(leaf.code, "v"));
   if (leaf.scalars !== null) terms.push(enumSource(leaf.scalars, consts));
   const r = leaf.range;
   if (r !== null) {
@@ -29,13 +28,28 @@ export function leafSource(leaf: LeafTest, consts: GeneratedConstants): string {
   return terms.length === 0 ? "true" : terms.join(" && ");
 }
 
-const TYPE_TEST: Readonly<Record<number, string>> = {
-  2: `typeof v === "string"`,
-  3: `typeof v === "number"`,
-  4: `isInteger(v)`,
-  5: `typeof v === "boolean"`,
-  6: `v === null`,
-};
+/**
+ * assemble.ts typeMatches as source over the variable `name` (by TYPE_CODES); `isInteger`
+ * must be in scope of the source.
+ */
+export function typeTestSource(code: number, name: string): string {
+  switch (code) {
+    case 0:
+      return `(typeof ${name} === "object" && ${name} !== null && !Array.isArray(${name}))`;
+    case 1:
+      return `Array.isArray(${name})`;
+    case 2:
+      return `typeof ${name} === "string"`;
+    case 3:
+      return `typeof ${name} === "number"`;
+    case 4:
+      return `isInteger(${name})`;
+    case 5:
+      return `typeof ${name} === "boolean"`;
+    default:
+      return `${name} === null`;
+  }
+}
 
 function enumSource(scalars: ReadonlySet<unknown>, consts: GeneratedConstants): string {
   const literals: string[] = [];

@@ -7,16 +7,7 @@
  */
 import type { Annotations, Check, State } from "./context.js";
 import { GeneratedConstants, instantiate } from "./generated.js";
-
-const TYPE_TESTS: readonly string[] = [
-  `typeof inst === "object" && inst !== null && !Array.isArray(inst)`,
-  `Array.isArray(inst)`,
-  `typeof inst === "string"`,
-  `typeof inst === "number"`,
-  `isInteger(inst)`,
-  `typeof inst === "boolean"`,
-  `inst === null`,
-];
+import { typeTestSource } from "./leaf-source.js";
 
 /** The generated check, or null where code cannot be generated. */
 export function generateNodeCheck(code: number, withEv: readonly Check[], list: readonly Check[], general: Check): Check | null {
@@ -25,7 +16,7 @@ export function generateNodeCheck(code: number, withEv: readonly Check[], list: 
   const source = `${consts.declarations()}
 return function nodeFast(inst, st, ev, path) {
   if (st.collect) return general(inst, st, ev, path);
-  if (!(${TYPE_TESTS[code]!})) return false;
+  if (!(${typeTestSource(code, "inst")})) return false;
   if (ev !== null) return withAnnotations(inst, st, ev, path);
   ${calls.join("\n  ")}
   return true;
