@@ -52,6 +52,12 @@ class JsonUsageStore implements UsageStore {
   private readonly delay: number;
   private readonly logger: UsageLogger | undefined;
   private readonly entries = new Map<string, UsageEntry>();
+  /**
+   * Each id's line of the file as last written. A write re-renders only the
+   * ids recorded since: under steady gets the file holds every id ever
+   * fetched (tens of thousands) while a few hundred change between writes.
+   */
+  private readonly lines = new Map<string, string>();
   private dirty = false;
   /** Recipe ids in file order; null once an id was added since it was sorted. */
   private sortedIds: string[] | null = null;
@@ -70,6 +76,7 @@ class JsonUsageStore implements UsageStore {
     const previous = this.entries.get(recipeId);
     if (previous === undefined) this.sortedIds = null;
     this.entries.set(recipeId, { count: (previous?.count ?? 0) + 1, lastUsedAt: this.now().toISOString() });
+    this.lines.delete(recipeId);
     this.dirty = true;
     if (this.timer === undefined) {
       this.timer = setTimeout(() => {
@@ -92,14 +99,18 @@ class JsonUsageStore implements UsageStore {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
-    while (this.writing !== undefined || this.dirty) {
-      if (this.writing === undefined) {
-        this.writing = this.writeOnce().finally(() => {
-          this.writing = undefined;
-        });
-      }
-      await this.writing;
-    }
+    // A write in progress may have started before some counts: wait for it,
+    // then write once more. Not until nothing is dirty: under steady use a
+    // count lands during every write, and looping on that rewrote the file
+    // back to back instead of once per debounce (regression: usage flush
+    // under load). Counts recorded during this write arm the timer again.
+    while (this.writing !== undefined) await this.writing.catch(() => undefined);
+    if (!this.dirty) return;
+    const writing = this.writeOnce().finally(() => {
+      this.writing = undefined;
+    });
+    this.writing = writing;
+    await writing;
   }
 
   async load(): Promise<void> {
@@ -123,6 +134,7 @@ class JsonUsageStore implements UsageStore {
     }
     this.sortedIds = null;
     for (const [id, entry] of stored) {
+      this.lines.delete(id);
       const mine = this.entries.get(id);
       this.entries.set(
         id,
@@ -135,7 +147,7 @@ class JsonUsageStore implements UsageStore {
 
   private async writeOnce(): Promise<void> {
     this.dirty = false;
-    const text = usageText((this.sortedIds ??= [...this.entries.keys()].sort()), this.entries);
+    const text = usageText((this.sortedIds ??= [...this.entries.keys()].sort()), this.entries, this.lines);
     try {
       const dir = path.dirname(this.file);
       await ensurePrivateDir(dir);
@@ -152,17 +164,25 @@ class JsonUsageStore implements UsageStore {
 }
 
 /**
- * The file: one JSON object, each recipe on its own line in id order (diffable, and a
- * tenth of the CPU of JSON.stringify over an object of every id: under steady gets the
- * daemon writes it every few seconds, and a catalog can have tens of thousands of ids).
+ * The file: one JSON object, each recipe on its own line in id order (diffable, and
+ * cheap to rewrite: under steady gets the daemon writes it every few seconds, and a
+ * catalog can have tens of thousands of ids). Lines are joined rather than appended
+ * to one string: a chain of appends is flattened again when written, which cost more
+ * than rendering every line.
  */
-function usageText(ids: readonly string[], entries: ReadonlyMap<string, UsageEntry>): string {
-  let text = `{"version":${FORMAT_VERSION},"usage":{`;
+function usageText(ids: readonly string[], entries: ReadonlyMap<string, UsageEntry>, lines: Map<string, string>): string {
+  const rendered = new Array<string>(ids.length);
   for (let i = 0; i < ids.length; i++) {
-    const entry = entries.get(ids[i]!)!;
-    text += `${i === 0 ? "" : ","}\n${JSON.stringify(ids[i])}:{"count":${entry.count},"lastUsedAt":${JSON.stringify(entry.lastUsedAt)}}`;
+    const id = ids[i]!;
+    let line = lines.get(id);
+    if (line === undefined) {
+      const entry = entries.get(id)!;
+      line = `${JSON.stringify(id)}:{"count":${entry.count},"lastUsedAt":${JSON.stringify(entry.lastUsedAt)}}`;
+      lines.set(id, line);
+    }
+    rendered[i] = line;
   }
-  return `${text}\n}}\n`;
+  return `{"version":${FORMAT_VERSION},"usage":{${ids.length === 0 ? "" : "\n"}${rendered.join(",\n")}\n}}\n`;
 }
 
 function parseUsage(text: string): Map<string, UsageEntry> | null {

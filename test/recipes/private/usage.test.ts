@@ -62,9 +62,14 @@ describe("usage store", () => {
     usage.record("m/middle");
     await usage.flush();
     expect(Object.keys((await read()).usage)).toEqual([...ids, "m/middle"].sort());
+    // Regression guard for the per-id line cache: an id counted again after a write is rendered anew.
+    usage.record("z/last");
+    await usage.flush();
+    expect((await read()).usage["z/last"]).toEqual({ count: 2, lastUsedAt: "2026-11-29T12:00:00.000Z" });
+    expect((await read()).usage["a/first"]).toEqual({ count: 2, lastUsedAt: "2026-11-29T12:00:00.000Z" });
     const restarted = openUsageStore({ file });
     await restarted.load();
-    for (const id of ids) expect(restarted.get(id)?.count, id).toBe(id === "a/first" ? 2 : 1);
+    for (const id of ids) expect(restarted.get(id)?.count, id).toBe(id === "a/first" || id === "z/last" ? 2 : 1);
   });
 
   it("record is synchronous and does not write on every call; the debounce writes once later", async () => {
@@ -76,6 +81,29 @@ describe("usage store", () => {
     const saved = JSON.parse(await fs.readFile(file, "utf8")) as { usage: Record<string, { count: number }> };
     expect(saved.usage["a/b"]?.count).toBe(1000);
     await usage.flush();
+  });
+
+  it("regression: usage flush under load writes once per debounce, not back to back", async () => {
+    // Counts landing during every write once kept the debounced flush looping:
+    // the file was rewritten continuously for as long as gets kept coming.
+    const delayMs = 40;
+    const usage = openUsageStore({ file, flushDelayMs: delayMs });
+    for (let i = 0; i < 2000; i++) usage.record(`skill/recipe-${i}`);
+    const versions = new Set<string>();
+    const started = performance.now();
+    for (let i = 0; performance.now() - started < 400; i++) {
+      usage.record(`skill/recipe-${i % 2000}`);
+      const stat = await fs.stat(file, { bigint: true }).catch(() => null);
+      if (stat !== null) versions.add(`${stat.ino}:${stat.mtimeNs}`);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const elapsed = performance.now() - started;
+    await usage.flush();
+    // Each write renames a fresh file into place; inodes are reused, so a version is inode and mtime.
+    expect(versions.size).toBeGreaterThan(0);
+    expect(versions.size).toBeLessThanOrEqual(Math.ceil(elapsed / delayMs) + 1);
+    const saved = JSON.parse(await fs.readFile(file, "utf8")) as { usage: Record<string, { count: number }> };
+    expect(Object.keys(saved.usage)).toHaveLength(2000);
   });
 
   it("writes the usage file atomically and leaves no temp files", async () => {
