@@ -5,9 +5,12 @@
  *   2. tools/call recipes__search and recipes__get throughput and p50/p99 at
  *      1, 8 and 32 concurrent SDK clients, side by side with a bare fastify +
  *      SDK server whose single tool returns a constant (the transport's own
- *      ceiling), measured in the same run.
+ *      ceiling), measured in the same run. Each level's seconds are cut into
+ *      rounds that alternate bare, search and get: this machine's speed
+ *      drifts by ±20% over tens of seconds, and one long cell per server
+ *      charged that drift to whichever ran in the slow stretch.
  *
- *   npm run bench:server -- [--skills 1000] [--recipes-per-skill 20] [--seconds 10]
+ *   npm run bench:server -- [--skills 1000] [--recipes-per-skill 20] [--seconds 10] [--rounds 5]
  *
  * Both servers run as child processes from the built dist/ (run `npm run build`
  * first); the clients run here. Prints figures, asserts nothing.
@@ -19,7 +22,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { closeClients, connectClients, runLoad, type LoadResult } from "./lib/clients.js";
+import { closeClients, combineLoads, connectClients, runLoad, type LoadResult } from "./lib/clients.js";
 import { benchQueries, generateTree, recipeName } from "./lib/generate.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -28,12 +31,14 @@ const { values } = parseArgs({
     skills: { type: "string", default: "1000" },
     "recipes-per-skill": { type: "string", default: "20" },
     seconds: { type: "string", default: "10" },
+    rounds: { type: "string", default: "5" },
     concurrency: { type: "string", default: "1,8,32" },
   },
 });
 const SKILLS = Number(values.skills);
 const PER_SKILL = Number(values["recipes-per-skill"]);
 const SECONDS = Number(values.seconds);
+const ROUNDS = Math.max(1, Math.floor(Number(values.rounds)));
 const LEVELS = String(values.concurrency).split(",").map(Number);
 const QUERIES = benchQueries(2000);
 
@@ -114,31 +119,48 @@ try {
   const bare = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "bench/lib/bare-server.ts")], { stdio: ["ignore", "pipe", "inherit"], cwd: ROOT });
   const bareUrl = String((await waitForJsonLine(bare, "url")).url);
 
-  console.log(`\nclosed-loop load, ${SECONDS} s per cell (clients share this process; both servers are child processes)`);
+  console.log(`\nclosed-loop load, ${SECONDS} s per cell in ${ROUNDS} alternating rounds (clients share this process; both servers are child processes)`);
   console.log(`${"tool".padEnd(34)} cli   calls/s   latency`);
   const ratios: string[] = [];
   for (const level of LEVELS) {
     const bareClients = await connectClients(bareUrl, level);
-    const bareResult = await runLoad(bareClients, SECONDS, () => ({ name: "constant", arguments: {} }));
-    await closeClients(bareClients);
-    console.log(row("bare fastify+SDK constant", bareResult));
-
     const clients = await connectClients(server.url, level);
-    // Distinct queries, clients offset so they do not march in step: repeated words
-    // across queries are realistic, repeated whole queries would flatter any cache.
-    const search = await runLoad(clients, SECONDS, (c, i) => ({
-      name: "recipes__search",
-      arguments: { query: QUERIES[(c * 397 + i) % QUERIES.length]!, limit: 10 },
-    }));
-    console.log(row("recipe-server recipes__search", search));
-    const get = await runLoad(clients, SECONDS, (c, i) => {
-      const skill = (c * 31 + i) % SKILLS;
-      return { name: "recipes__get", arguments: { skill: `bench-skill-${skill}`, anchor: recipeName(skill, i % PER_SKILL) } };
-    });
-    console.log(row("recipe-server recipes__get", get));
+    const slice = SECONDS / ROUNDS;
+    const rounds: { bare: LoadResult[]; search: LoadResult[]; get: LoadResult[] } = { bare: [], search: [], get: [] };
+    for (let round = 0; round < ROUNDS; round++) {
+      // Iterations restart each round: offsets keep the rounds on different queries and recipes.
+      const offset = round * 7919;
+      rounds.bare.push(await runLoad(bareClients, slice, () => ({ name: "constant", arguments: {} })));
+      // Distinct queries, clients offset so they do not march in step: repeated words
+      // across queries are realistic, repeated whole queries would flatter any cache.
+      rounds.search.push(
+        await runLoad(clients, slice, (c, i) => ({
+          name: "recipes__search",
+          arguments: { query: QUERIES[(c * 397 + i + offset) % QUERIES.length]!, limit: 10 },
+        })),
+      );
+      rounds.get.push(
+        await runLoad(clients, slice, (c, i) => {
+          const skill = (c * 31 + i + offset) % SKILLS;
+          return { name: "recipes__get", arguments: { skill: `bench-skill-${skill}`, anchor: recipeName(skill, (i + round) % PER_SKILL) } };
+        }),
+      );
+    }
+    await closeClients(bareClients);
     await closeClients(clients);
+    const bareResult = combineLoads(rounds.bare);
+    const search = combineLoads(rounds.search);
+    const get = combineLoads(rounds.get);
+    console.log(row("bare fastify+SDK constant", bareResult));
+    console.log(row("recipe-server recipes__search", search));
+    console.log(row("recipe-server recipes__get", get));
+    const perRound = (mine: LoadResult[]): string => {
+      const each = mine.map((r, i) => r.callsPerSecond / rounds.bare[i]!.callsPerSecond);
+      return `${Math.min(...each).toFixed(2)}–${Math.max(...each).toFixed(2)}`;
+    };
     ratios.push(
-      `${level} client(s): search ${(search.callsPerSecond / bareResult.callsPerSecond).toFixed(2)}× bare, get ${(get.callsPerSecond / bareResult.callsPerSecond).toFixed(2)}× bare`,
+      `${level} client(s): search ${(search.callsPerSecond / bareResult.callsPerSecond).toFixed(2)}× bare (rounds ${perRound(rounds.search)}), ` +
+        `get ${(get.callsPerSecond / bareResult.callsPerSecond).toFixed(2)}× bare (rounds ${perRound(rounds.get)})`,
     );
   }
   console.log(`\nthroughput vs the bare server (target ≥ 0.8×):\n  ${ratios.join("\n  ")}`);

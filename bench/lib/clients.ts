@@ -18,6 +18,8 @@ export interface LoadResult {
   readonly callsPerSecond: number;
   readonly p50: number;
   readonly p99: number;
+  /** Every call's latency (ms), sorted: lets rounds be combined. */
+  readonly latencies: readonly number[];
 }
 
 export function percentile(sorted: readonly number[], p: number): number {
@@ -70,6 +72,23 @@ export async function runLoad(
     callsPerSecond: latencies.length / elapsed,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
+    latencies,
+  };
+}
+
+/** Several rounds of one load as one: calls over the summed time, percentiles over every call. */
+export function combineLoads(rounds: readonly LoadResult[]): LoadResult {
+  const latencies = rounds.flatMap((r) => r.latencies).sort((a, b) => a - b);
+  const seconds = rounds.reduce((sum, r) => sum + r.seconds, 0);
+  return {
+    clients: rounds[0]?.clients ?? 0,
+    calls: latencies.length,
+    errors: rounds.reduce((sum, r) => sum + r.errors, 0),
+    seconds,
+    callsPerSecond: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    latencies,
   };
 }
 
