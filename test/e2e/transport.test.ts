@@ -69,6 +69,50 @@ describe("stateful mode", () => {
   });
 });
 
+describe("regression: tool answers written in one piece", () => {
+  // A handler that answers synchronously reaches the SDK as a value; its answer
+  // is then written with the headers, Content-Length and all. Awaits on the
+  // way (they once were on every call) made the SDK's adapter send the headers
+  // alone and stream the body chunked: two more writes per call.
+  let running: RunningServer;
+  beforeAll(async () => {
+    running = await startServer({ skillsPaths: [EXAMPLE_SKILLS] });
+  });
+  afterAll(async () => running?.stop());
+
+  it("answers every read-only recipe tool with a Content-Length, not chunked", async () => {
+    const init = await post(`${running.url}/mcp`, JSON.stringify(INIT));
+    const session = { "mcp-session-id": init.headers.get("mcp-session-id") ?? "", "mcp-protocol-version": "2025-06-18" };
+    await init.body?.cancel();
+    await (await post(`${running.url}/mcp`, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }), session)).body?.cancel();
+    let id = 10;
+    const callRaw = async (name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> => {
+      const response = await post(`${running.url}/mcp`, JSON.stringify({ jsonrpc: "2.0", id: ++id, method: "tools/call", params: { name, arguments: args } }), session);
+      const text = await response.text();
+      expect(response.status, name).toBe(200);
+      expect(response.headers.get("transfer-encoding"), name).toBeNull();
+      expect(Number(response.headers.get("content-length")), name).toBe(Buffer.byteLength(text));
+      const data = text.split("\n").find((line) => line.startsWith("data: "));
+      const message = JSON.parse(data!.slice("data: ".length)) as { result: { structuredContent: Record<string, unknown> } };
+      return message.result.structuredContent;
+    };
+    const listed = (await callRaw("recipes__search", { query: "", limit: 50 })).context as { recipes: Array<{ skill: string; name: string; format: string }> };
+    const yaml = listed.recipes.find((r) => r.format === "yaml")!;
+    const markdown = listed.recipes.find((r) => r.format === "markdown")!;
+    expect(yaml && markdown).toBeTruthy();
+    expect((await callRaw("recipes__search", { query: "bevel smoke", limit: 5 })).success).toBe(true);
+    expect((await callRaw("recipes__list", {})).success).toBe(true);
+    expect((await callRaw("recipes__get", { skill: yaml.skill, anchor: yaml.name })).success).toBe(true);
+    expect((await callRaw("recipes__get", { skill: markdown.skill, anchor: markdown.name })).success).toBe(true);
+    expect((await callRaw("recipes__get", { skill: yaml.skill, anchor: "no such recipe" })).error).toBe("not_found");
+    expect((await callRaw("recipes__validate", { skill: yaml.skill, recipe: yaml.name, inputs: {} })).success).toBe(true);
+    expect((await callRaw("recipes__apply", { skill: yaml.skill, recipe: yaml.name, inputs: {} })).revision).toBeGreaterThan(0);
+    expect((await callRaw("recipe", { action: "search", query: "bevel" })).success).toBe(true);
+    expect((await callRaw("recipe", { action: "get", recipeId: `${yaml.skill}/${yaml.name}` })).success).toBe(true);
+    expect((await callRaw("recipes__get", { skill: 7 })).error).toBe("invalid_input");
+  });
+});
+
 describe("stateless mode", () => {
   let running: RunningServer;
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 import type { Recipe } from "../types.js";
 import { contentHash, embeddingViews, textHash, toDocument, type SearchDocument } from "./document.js";
 import type { EmbeddingProvider } from "./embeddings/types.js";
-import { DEFAULT_FUSION, fuse, type FusionOptions, type Ranked } from "./fusion.js";
+import { DEFAULT_FUSION, fuse, type FusionOptions } from "./fusion.js";
 import { LexicalIndex } from "./lexical.js";
 import { silentLogger, type SearchLogger } from "./logger.js";
 import { SemanticIndex, type SemanticEntry, type SemanticView } from "./semantic.js";
@@ -62,9 +62,12 @@ export interface SearchEngine {
   /**
    * Ranked hits. Empty or blank `text`: every recipe passing the filters,
    * sorted by recipeId, score 0, mode "lexical". Mode is "hybrid" only when
-   * the semantic side is ready and the query embedding succeeded.
+   * the semantic side is ready and the query embedding succeeded. A lexical
+   * answer is returned synchronously (no embedding to wait for): a tool call
+   * that awaits nothing is answered in one write (see the server's
+   * maybe-promise.ts); a hybrid one as a promise.
    */
-  search(query: SearchQuery): Promise<SearchAnswer>;
+  search(query: SearchQuery): SearchAnswer | Promise<SearchAnswer>;
   /** Close matches to a draft (used by `recipe create` for its `similar` list). */
   similar(text: string, options: SimilarOptions): Promise<readonly SearchHit[]>;
   status(): SearchStatus;
@@ -170,7 +173,14 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     return { recipe: snapshot.get(id)!, score: round(score) };
   }
 
-  async function rank(text: string, filter: Filter, limit: number): Promise<{ answer: SearchAnswer; cosine: Map<string, number>; coverage: Map<string, number> }> {
+  interface Ranking {
+    readonly answer: SearchAnswer;
+    readonly cosine: ReadonlyMap<string, number>;
+    readonly coverage: ReadonlyMap<string, number>;
+  }
+
+  /** Synchronous unless a query embedding has to be awaited. */
+  function rank(text: string, filter: Filter, limit: number): Ranking | Promise<Ranking> {
     const snapshot = indexed;
     const accept = acceptor(filter, snapshot);
     // The query embedding runs in the provider (a worker or a server) while
@@ -184,27 +194,30 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     const lexicalAccept = acceptsAllHeld(filter) ? ACCEPT_ALL : accept;
     const lex = ranking === "semantic" ? [] : lexical.search(text, lexicalAccept, queryVector ? FUSION_DEPTH : limit);
     const coverage = new Map(lex.map((m) => [m.id, m.coverage]));
-    let sem: Ranked[] | null = null;
-    if (semantic && queryVector) {
-      try {
-        sem = semantic.rank(await queryVector, accept, FUSION_DEPTH, options.semanticViews);
-      } catch (err) {
-        logger.warn({ err: (err as Error).message }, "query embedding failed; answering lexically");
-      }
-    }
-    const cosine = new Map((sem ?? []).map((r) => [r.id, r.score]));
-    if (sem === null) {
+    const lexicalOnly = (): Ranking => {
       // Display score: share of the best raw score, scaled by how much of the
       // query the hit covers, so a lone weak match does not read as 1.0;
       // capped by the previous hit's so scores never rise down the list.
       const top = lex[0]?.raw ?? 1;
       let previous = 1;
       const hits = lex.slice(0, limit).map((m) => hit(snapshot, m.id, (previous = Math.min(previous, (m.raw / top) * m.coverage))));
-      return { answer: { mode: "lexical", hits }, cosine, coverage };
-    }
-    const lexRanked = lex.map((m) => ({ id: m.id, score: m.raw, coverage: m.coverage }));
-    const fused = ranking === "semantic" ? sem.map((r) => ({ id: r.id, score: Math.max(0, r.score) })) : fuse(lexRanked, sem, fusion);
-    return { answer: { mode: "hybrid", hits: fused.slice(0, limit).map((f) => hit(snapshot, f.id, f.score)) }, cosine, coverage };
+      return { answer: { mode: "lexical", hits }, cosine: new Map(), coverage };
+    };
+    if (semantic === null || queryVector === null) return lexicalOnly();
+    return queryVector
+      .then((vector) => semantic.rank(vector, accept, FUSION_DEPTH, options.semanticViews))
+      .then(
+        (sem) => {
+          const cosine = new Map(sem.map((r) => [r.id, r.score]));
+          const lexRanked = lex.map((m) => ({ id: m.id, score: m.raw, coverage: m.coverage }));
+          const fused = ranking === "semantic" ? sem.map((r) => ({ id: r.id, score: Math.max(0, r.score) })) : fuse(lexRanked, sem, fusion);
+          return { answer: { mode: "hybrid", hits: fused.slice(0, limit).map((f) => hit(snapshot, f.id, f.score)) }, cosine, coverage };
+        },
+        (err: unknown) => {
+          logger.warn({ err: (err as Error).message }, "query embedding failed; answering lexically");
+          return lexicalOnly();
+        },
+      );
   }
 
   return {
@@ -263,7 +276,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       }
     },
 
-    async search(query) {
+    search(query) {
       const limit = Math.max(0, Math.floor(query.limit));
       const filter: Filter = { dcc: query.dcc, skill: query.skill, visibility: query.visibility };
       if (query.text.trim() === "") {
@@ -271,7 +284,8 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
         const ids = [...snapshot.keys()].filter(acceptor(filter, snapshot)).sort(compareIds).slice(0, limit);
         return { mode: "lexical", hits: ids.map((id) => hit(snapshot, id, 0)) };
       }
-      return (await rank(query.text, filter, limit)).answer;
+      const ranked = rank(query.text, filter, limit);
+      return ranked instanceof Promise ? ranked.then((r) => r.answer) : ranked.answer;
     },
 
     async similar(text, opts) {

@@ -13,6 +13,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "pino";
 import { randomUUID } from "node:crypto";
+import { isPromise, thenMaybe, type MaybePromise } from "../tools/maybe-promise.js";
 import type { ToolCallResult, ToolRegistry } from "../tools/registry.js";
 
 export interface ToolCallObserver {
@@ -57,7 +58,8 @@ export type ToolHandlerOptions<C> = Pick<
 /** tools/list and tools/call on a low-level server, answered from the registry. */
 export function installToolHandlers<C>(server: Server, options: ToolHandlerOptions<C>): void {
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...options.registry.list()] }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  // Not async: a call answered synchronously reaches the SDK as a value (see maybe-promise.ts).
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const { name, arguments: args } = request.params;
     if (!options.registry.has(name)) {
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
@@ -66,13 +68,17 @@ export function installToolHandlers<C>(server: Server, options: ToolHandlerOptio
   });
 }
 
-/** One tools/call through the registry, with argument-size guard, log line and observer. */
-export async function runToolCall<C>(
+/**
+ * One tools/call through the registry, with argument-size guard, log line and
+ * observer. Synchronous when the tool's handler is; throws McpError for calls
+ * the protocol refuses (the SDK answers them as JSON-RPC errors).
+ */
+export function runToolCall<C>(
   options: ToolHandlerOptions<C>,
   name: string,
   args: unknown,
   signal: AbortSignal,
-): Promise<ToolCallResult> {
+): MaybePromise<ToolCallResult> {
   if (args !== undefined && (args === null || typeof args !== "object" || Array.isArray(args))) {
     throw new McpError(ErrorCode.InvalidParams, "Tool arguments must be an object");
   }
@@ -82,37 +88,41 @@ export async function runToolCall<C>(
   }
   const callId = randomUUID();
   const started = performance.now();
-  const outcome = await callWithTimeout(options, name, args ?? {}, signal);
-  const ms = Math.round((performance.now() - started) * 100) / 100;
-  if (outcome === "timeout") {
-    options.logger.warn({ callId, tool: name, ms, success: false, error: "timeout" }, "tool call");
-    options.onToolCall?.({ tool: name, ms, success: false, error: "timeout" });
-    throw new McpError(ErrorCode.InternalError, `Tool call exceeded the server's time limit of ${options.timeoutMs} ms`);
-  }
-  if (outcome.kind === "unknown_tool") throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-  // Outcome only: never argument values or recipe contents at info level.
-  if (outcome.error === undefined) {
-    options.logger.info({ callId, tool: name, ms, success: outcome.success }, "tool call");
-    options.onToolCall?.({ tool: name, ms, success: outcome.success });
-  } else {
-    options.logger.info({ callId, tool: name, ms, success: outcome.success, error: outcome.error }, "tool call");
-    options.onToolCall?.({ tool: name, ms, success: outcome.success, error: outcome.error });
-  }
-  return outcome.result;
+  return thenMaybe(callWithTimeout(options, name, args ?? {}, signal), (outcome) => {
+    const ms = Math.round((performance.now() - started) * 100) / 100;
+    if (outcome === "timeout") {
+      options.logger.warn({ callId, tool: name, ms, success: false, error: "timeout" }, "tool call");
+      options.onToolCall?.({ tool: name, ms, success: false, error: "timeout" });
+      throw new McpError(ErrorCode.InternalError, `Tool call exceeded the server's time limit of ${options.timeoutMs} ms`);
+    }
+    if (outcome.kind === "unknown_tool") throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    // Outcome only: never argument values or recipe contents at info level.
+    if (outcome.error === undefined) {
+      options.logger.info({ callId, tool: name, ms, success: outcome.success }, "tool call");
+      options.onToolCall?.({ tool: name, ms, success: outcome.success });
+    } else {
+      options.logger.info({ callId, tool: name, ms, success: outcome.success, error: outcome.error }, "tool call");
+      options.onToolCall?.({ tool: name, ms, success: outcome.success, error: outcome.error });
+    }
+    return outcome.result;
+  });
 }
+
+type CallOutcome<C> = Awaited<ReturnType<ToolRegistry<C>["call"]>>;
 
 /**
  * The registry call raced against `timeoutMs`. The handler's signal is
  * aborted when time runs out or the client cancels; a `contextFor` that
  * takes no signal (the recipe tools) gets none, and the call then costs no
- * AbortController and no listener on the client's signal.
+ * AbortController and no listener on the client's signal. A call answered
+ * synchronously has nothing to race: no timer is set for it.
  */
-async function callWithTimeout<C>(
+function callWithTimeout<C>(
   options: ToolHandlerOptions<C>,
   name: string,
   args: unknown,
   signal: AbortSignal,
-): Promise<Awaited<ReturnType<ToolRegistry<C>["call"]>> | "timeout"> {
+): MaybePromise<CallOutcome<C> | "timeout"> {
   const limit = options.timeoutMs;
   if (limit === undefined) return options.registry.call(name, args, options.contextFor(signal));
   const wantsSignal = options.contextFor.length > 0;
@@ -121,24 +131,36 @@ async function callWithTimeout<C>(
   // one listener per call is far cheaper than AbortSignal.any (weak refs and
   // a finalization registry per combined signal).
   const forward = (): void => expiry?.abort(signal.reason);
+  const unlisten = (): void => {
+    if (expiry !== null) signal.removeEventListener("abort", forward);
+  };
   if (expiry !== null) {
     if (signal.aborted) forward();
     else signal.addEventListener("abort", forward, { once: true });
   }
-  let timer: NodeJS.Timeout | undefined;
+  let call: MaybePromise<CallOutcome<C>>;
   try {
-    const call = options.registry.call(name, args, options.contextFor(expiry?.signal ?? signal));
-    // One promise settles the race: the call's outcome or the timer, whichever
-    // comes first. A call that loses may still settle later; nobody awaits it then.
-    return await new Promise((resolve, reject) => {
-      timer = setTimeout(() => {
-        expiry?.abort();
-        resolve("timeout");
-      }, limit);
-      call.then(resolve, reject);
-    });
-  } finally {
-    if (expiry !== null) signal.removeEventListener("abort", forward);
-    clearTimeout(timer);
+    call = options.registry.call(name, args, options.contextFor(expiry?.signal ?? signal));
+  } catch (error) {
+    unlisten();
+    throw error;
   }
+  if (!isPromise(call)) {
+    unlisten();
+    return call;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  // One promise settles the race: the call's outcome or the timer, whichever
+  // comes first. A call that loses may still settle later; nobody awaits it then.
+  const raced = new Promise<CallOutcome<C> | "timeout">((resolve, reject) => {
+    timer = setTimeout(() => {
+      expiry?.abort();
+      resolve("timeout");
+    }, limit);
+    call.then(resolve, reject);
+  });
+  return raced.finally(() => {
+    unlisten();
+    clearTimeout(timer);
+  });
 }

@@ -4,6 +4,7 @@
  * and a handler returning the result envelope as data.
  */
 import type { Envelope } from "./envelope.js";
+import type { MaybePromise } from "./maybe-promise.js";
 
 export interface ToolAnnotations {
   readonly title?: string;
@@ -20,7 +21,8 @@ export interface ToolDefinition<C> {
   /** Advertised and enforced; includes resultStart/resultEnd. */
   readonly inputSchema: Readonly<Record<string, unknown>>;
   readonly annotations: ToolAnnotations;
-  handler(args: Readonly<Record<string, unknown>>, context: C): Promise<Envelope>;
+  /** Answers synchronously when it can (see maybe-promise.ts). */
+  handler(args: Readonly<Record<string, unknown>>, context: C): MaybePromise<Envelope>;
 }
 
 const DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";

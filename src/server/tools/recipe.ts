@@ -8,6 +8,7 @@ import type { CatalogSnapshot } from "../../recipes/catalog.js";
 import type { RecipeToolContext } from "./context.js";
 import { objectSchema, type ToolDefinition } from "./define.js";
 import { fail, withRevision, type Envelope } from "./envelope.js";
+import { thenMaybe, type MaybePromise } from "./maybe-promise.js";
 import { recipeCreate } from "./recipe-create.js";
 import { recipeGet } from "./recipe-get.js";
 import { compileChildValidators, describeFields, RECIPE_ACTIONS, type RecipeAction } from "./recipe-schemas.js";
@@ -47,7 +48,7 @@ type Action = (
   snapshot: CatalogSnapshot,
   context: RecipeToolContext,
   continued: boolean,
-) => Envelope | Promise<Envelope>;
+) => MaybePromise<Envelope>;
 
 
 /** Builds the tool; compiles the child schemas once, so call it once per registry. */
@@ -77,7 +78,7 @@ export function createRecipeTool(): ToolDefinition<RecipeToolContext> {
     ),
     // create/update write private playbooks; nothing is ever deleted.
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    async handler(args, context) {
+    handler(args, context) {
       const action = args.action as RecipeAction;
       const checked = children.check(action, args);
       if (!checked.ok) {
@@ -93,8 +94,9 @@ export function createRecipeTool(): ToolDefinition<RecipeToolContext> {
       }
       // resultStart > 0 reads on in a result already produced once.
       const continued = typeof args.resultStart === "number" && args.resultStart > 0;
-      const envelope = await actions[action](checked.fields, snapshot, context, continued);
-      return envelope.revision === undefined ? withRevision(envelope, snapshot.revision) : envelope;
+      return thenMaybe(actions[action](checked.fields, snapshot, context, continued), (envelope) =>
+        envelope.revision === undefined ? withRevision(envelope, snapshot.revision) : envelope,
+      );
     },
   };
 }

@@ -1,6 +1,9 @@
 import { objectSchema, READ_ONLY, type ToolDefinition } from "./define.js";
-import { ok } from "./envelope.js";
+import type { CatalogSnapshot } from "../../recipes/catalog.js";
+import type { SearchAnswer } from "../../recipes/search/types.js";
+import { ok, type Envelope } from "./envelope.js";
 import { withSnapshot, type RecipeToolContext } from "./context.js";
+import { thenMaybe } from "./maybe-promise.js";
 
 export const recipesSearch: ToolDefinition<RecipeToolContext> = {
   name: "recipes__search",
@@ -17,32 +20,38 @@ export const recipesSearch: ToolDefinition<RecipeToolContext> = {
   }),
   annotations: READ_ONLY,
   handler: (args, context) =>
-    withSnapshot(context, async (snapshot) => {
+    withSnapshot(context, (snapshot) => {
       const query = (args.query as string | undefined) ?? "";
-      const answer = await context.library.search.search({
+      const searching = context.library.search.search({
         text: query,
         limit: (args.limit as number | undefined) ?? 10,
         visibility: "public",
         ...(args.dcc !== undefined ? { dcc: args.dcc as string } : {}),
         ...(args.skill !== undefined ? { skill: args.skill as string } : {}),
       });
-      // Hits are resolved against this request's snapshot: a reload that lands
-      // mid-search must not mix a newer recipe into an older revision's answer.
-      // Keys in sorted order, as the envelope's (see envelope.ts).
-      const recipes: Array<Record<string, unknown>> = [];
-      for (const { recipe: hit, score } of answer.hits) {
-        const recipe = snapshot.recipes.get(hit.recipeId);
-        if (recipe === undefined) continue;
-        recipes.push({
-          dcc: recipe.dcc,
-          description: recipe.description,
-          format: recipe.format,
-          name: recipe.name,
-          recipeId: recipe.recipeId,
-          score,
-          skill: recipe.skill,
-        });
-      }
-      return ok(`${recipes.length} recipe(s) found`, { mode: answer.mode, query, recipes });
+      return thenMaybe(searching, (answer) => answerEnvelope(snapshot, query, answer));
     }),
 };
+
+/**
+ * Hits are resolved against this request's snapshot: a reload that lands
+ * mid-search must not mix a newer recipe into an older revision's answer.
+ */
+function answerEnvelope(snapshot: CatalogSnapshot, query: string, answer: SearchAnswer): Envelope {
+  // Keys in sorted order, as the envelope's (see envelope.ts).
+  const recipes: Array<Record<string, unknown>> = [];
+  for (const { recipe: hit, score } of answer.hits) {
+    const recipe = snapshot.recipes.get(hit.recipeId);
+    if (recipe === undefined) continue;
+    recipes.push({
+      dcc: recipe.dcc,
+      description: recipe.description,
+      format: recipe.format,
+      name: recipe.name,
+      recipeId: recipe.recipeId,
+      score,
+      skill: recipe.skill,
+    });
+  }
+  return ok(`${recipes.length} recipe(s) found`, { mode: answer.mode, query, recipes });
+}

@@ -8,8 +8,12 @@ import type { Validator } from "../../jsonschema/types.js";
 import type { ToolAnnotations, ToolDefinition } from "./define.js";
 import { fail, withRevision, type Envelope } from "./envelope.js";
 import type { ToolErrorCode } from "./errors.js";
+import { isPromise, type MaybePromise } from "./maybe-promise.js";
 import { sortKeys } from "./stable-json.js";
-import { applyWindow, readWindow } from "./window.js";
+import { applyWindow, DEFAULT_RESULT_END, readWindow, type WindowRequest } from "./window.js";
+
+/** Refusals of the arguments themselves are cut with the default window. */
+const DEFAULT_WINDOW: WindowRequest = { resultStart: 0, resultEnd: DEFAULT_RESULT_END };
 
 export interface ListedTool {
   readonly name: string;
@@ -34,7 +38,8 @@ export type ToolCallOutcome =
 export interface ToolRegistry<C> {
   list(): readonly ListedTool[];
   has(name: string): boolean;
-  call(name: string, args: unknown, context: C): Promise<ToolCallOutcome>;
+  /** Synchronous when the tool's handler answers synchronously (see maybe-promise.ts). */
+  call(name: string, args: unknown, context: C): MaybePromise<ToolCallOutcome>;
 }
 
 interface CompiledTool<C> {
@@ -65,45 +70,58 @@ export function createToolRegistry<C>(
     })),
   );
 
+  const internalError = (name: string, error: unknown): Envelope => {
+    onInternalError(name, error);
+    return fail("internal", "Internal error while running the tool; see the server log");
+  };
+
+  /** The outcome of one call: revision stamped, deterministic JSON, the window cut. */
+  function render(envelope: Envelope, context: C, window: WindowRequest): ToolCallOutcome {
+    if (envelope.revision === undefined) {
+      const revision = revisionOf(context);
+      if (revision !== undefined) envelope = withRevision(envelope, revision);
+    }
+    const sorted = sortKeys(envelope) as Record<string, unknown>;
+    const text = JSON.stringify(sorted);
+    const windowed = applyWindow(text, window);
+    const content: Array<{ type: "text"; text: string }> = [{ type: "text", text: windowed.text }];
+    if (windowed.page !== undefined) content.push({ type: "text", text: JSON.stringify(windowed.page) });
+    // The sorted copy is already a fresh JSON-shaped object: no need to re-parse the text.
+    const result: ToolCallResult = windowed.complete
+      ? { content, isError: !envelope.success, structuredContent: sorted }
+      : { content, isError: !envelope.success };
+    return envelope.error === undefined
+      ? { kind: "result", result, success: envelope.success }
+      : { kind: "result", result, success: envelope.success, error: envelope.error };
+  }
+
   return {
     list: () => listed,
     has: (name) => tools.has(name),
-    async call(name, rawArgs, context) {
+    call(name, rawArgs, context) {
       const tool = tools.get(name);
       if (tool === undefined) return { kind: "unknown_tool" };
       const args = (rawArgs ?? {}) as Record<string, unknown>;
-      let envelope: Envelope;
       const window = readWindow(args);
       const checked = tool.validator.validate(args);
       if (!checked.valid) {
         const problems = renderErrors(checked.errors);
-        envelope = fail("invalid_input", `Invalid arguments: ${problems.join("; ")}`, { errors: problems });
-      } else if (typeof window === "string") {
-        envelope = fail("invalid_input", `Invalid arguments: ${window}`, { errors: [window] });
-      } else {
-        try {
-          envelope = await tool.definition.handler(args, context);
-        } catch (error) {
-          onInternalError(name, error);
-          envelope = fail("internal", "Internal error while running the tool; see the server log");
-        }
+        return render(fail("invalid_input", `Invalid arguments: ${problems.join("; ")}`, { errors: problems }), context, DEFAULT_WINDOW);
       }
-      if (envelope.revision === undefined) {
-        const revision = revisionOf(context);
-        if (revision !== undefined) envelope = withRevision(envelope, revision);
+      if (typeof window === "string") {
+        return render(fail("invalid_input", `Invalid arguments: ${window}`, { errors: [window] }), context, DEFAULT_WINDOW);
       }
-      const sorted = sortKeys(envelope) as Record<string, unknown>;
-      const text = JSON.stringify(sorted);
-      const windowed = applyWindow(text, typeof window === "string" || !checked.valid ? { resultStart: 0, resultEnd: 8000 } : window);
-      const content: Array<{ type: "text"; text: string }> = [{ type: "text", text: windowed.text }];
-      if (windowed.page !== undefined) content.push({ type: "text", text: JSON.stringify(windowed.page) });
-      // The sorted copy is already a fresh JSON-shaped object: no need to re-parse the text.
-      const result: ToolCallResult = windowed.complete
-        ? { content, isError: !envelope.success, structuredContent: sorted }
-        : { content, isError: !envelope.success };
-      return envelope.error === undefined
-        ? { kind: "result", result, success: envelope.success }
-        : { kind: "result", result, success: envelope.success, error: envelope.error };
+      let answer: MaybePromise<Envelope>;
+      try {
+        answer = tool.definition.handler(args, context);
+      } catch (error) {
+        return render(internalError(name, error), context, window);
+      }
+      if (!isPromise(answer)) return render(answer, context, window);
+      return answer.then(
+        (envelope) => render(envelope, context, window),
+        (error: unknown) => render(internalError(name, error), context, window),
+      );
     },
   };
 }

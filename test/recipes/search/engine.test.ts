@@ -83,6 +83,33 @@ describe("search engine (hybrid plumbing)", () => {
     expect(answer.hits[0]!.recipe.recipeId).toBe("mesh-ops/bevel_edges");
     await e.close();
   });
+
+  it("answers a lexical search synchronously, a hybrid one as a promise, and lexically when the query embedding fails", async () => {
+    // Synchronous lexical answers let a tool call reach the SDK without a microtask
+    // turn (see src/server/tools/maybe-promise.ts): a regression guard for that path.
+    const hashing = createHashingProvider();
+    let queriesFail = false;
+    const provider = {
+      ...hashing,
+      embed: (texts: readonly string[], signal?: AbortSignal) =>
+        queriesFail ? Promise.reject(new Error("embedding backend down")) : hashing.embed(texts, signal),
+    };
+    const e = createSearchEngine({ provider });
+    e.update(catalog, 1);
+    const warming = e.search({ text: "bevel", limit: 3 });
+    expect(warming).not.toBeInstanceOf(Promise);
+    expect((warming as Awaited<typeof warming>).hits[0]!.recipe.recipeId).toBe("mesh-ops/bevel_edges");
+    await e.whenSemanticReady();
+    const hybrid = e.search({ text: "bevel edges", limit: 3 });
+    expect(hybrid).toBeInstanceOf(Promise);
+    expect((await hybrid).mode).toBe("hybrid");
+    queriesFail = true;
+    // A query not embedded before: the engine keeps the vectors of recent queries.
+    const fallback = await e.search({ text: "bevel the edges", limit: 3 });
+    expect(fallback.mode).toBe("lexical");
+    expect(fallback.hits[0]!.recipe.recipeId).toBe("mesh-ops/bevel_edges");
+    await e.close();
+  });
 });
 
 describe("hostile and odd queries", () => {
@@ -133,7 +160,7 @@ describe("hostile and odd queries", () => {
     const live = engine();
     const work: Promise<unknown>[] = [];
     for (let i = 0; i < 50; i++) {
-      work.push(live.search({ text: "bevel", limit: 5 }));
+      work.push(Promise.resolve(live.search({ text: "bevel", limit: 5 })));
       if (i % 10 === 0) live.update(i % 20 === 0 ? catalog : catalog.slice(0, 2), i);
     }
     const answers = (await Promise.all(work)) as { hits: { recipe: { recipeId: string } }[] }[];
