@@ -35,7 +35,11 @@ export interface UsageStore {
   get(recipeId: string): UsageEntry | undefined;
   /** Writes pending counts now; resolves when they are on disk. */
   flush(): Promise<void>;
-  /** Reads the file; counts recorded before `load` are added to it. */
+  /**
+   * Reads the file; counts recorded before `load` are added to it. Only the
+   * first call reads: the file then holds counts already in memory, and
+   * adding them again (a second full catalog load) would double them.
+   */
   load(): Promise<void>;
 }
 
@@ -53,7 +57,7 @@ class JsonUsageStore implements UsageStore {
   private readonly logger: UsageLogger | undefined;
   private readonly entries = new Map<string, UsageEntry>();
   /**
-   * Each id's line of the file as last written. A write re-renders only the
+   * Each id's line of the file as last rendered. A write re-renders only the
    * ids recorded since: under steady gets the file holds every id ever
    * fetched (tens of thousands) while a few hundred change between writes.
    */
@@ -64,6 +68,7 @@ class JsonUsageStore implements UsageStore {
   private timer: NodeJS.Timeout | undefined;
   /** The write in progress; writes never overlap. */
   private writing: Promise<void> | undefined;
+  private loading: Promise<void> | undefined;
 
   constructor(options: UsageStoreOptions) {
     this.file = path.resolve(options.file);
@@ -113,7 +118,11 @@ class JsonUsageStore implements UsageStore {
     await writing;
   }
 
-  async load(): Promise<void> {
+  load(): Promise<void> {
+    return (this.loading ??= this.readStored());
+  }
+
+  private async readStored(): Promise<void> {
     let text: string;
     try {
       const stat = await fs.stat(this.file);
