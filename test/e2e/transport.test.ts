@@ -73,7 +73,10 @@ describe("regression: tool answers written in one piece", () => {
   // A handler that answers synchronously reaches the SDK as a value; its answer
   // is then written with the headers, Content-Length and all. Awaits on the
   // way (they once were on every call) made the SDK's adapter send the headers
-  // alone and stream the body chunked: two more writes per call.
+  // alone and stream the body chunked: two more writes per call. The adapter
+  // (@hono/node-server 2.x, responseViaResponseObject) waits two microtask
+  // turns for the first chunk: if an upgrade changes that, this test says so.
+  // Lexical search only: a hybrid search awaits its query embedding.
   let running: RunningServer;
   beforeAll(async () => {
     running = await startServer({ skillsPaths: [EXAMPLE_SKILLS] });

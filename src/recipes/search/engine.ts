@@ -63,9 +63,9 @@ export interface SearchEngine {
    * Ranked hits. Empty or blank `text`: every recipe passing the filters,
    * sorted by recipeId, score 0, mode "lexical". Mode is "hybrid" only when
    * the semantic side is ready and the query embedding succeeded. A lexical
-   * answer is returned synchronously (no embedding to wait for): a tool call
-   * that awaits nothing is answered in one write (see the server's
-   * maybe-promise.ts); a hybrid one as a promise.
+   * answer is returned synchronously, a hybrid one (a query embedding to wait
+   * for) as a promise: a caller with nothing to await answers without giving
+   * up its turn.
    */
   search(query: SearchQuery): SearchAnswer | Promise<SearchAnswer>;
   /** Close matches to a draft (used by `recipe create` for its `similar` list). */
