@@ -10,7 +10,7 @@
  *      drifts by ±20% over tens of seconds, and one long cell per server
  *      charged that drift to whichever ran in the slow stretch.
  *
- *   npm run bench:server -- [--skills 1000] [--recipes-per-skill 20] [--seconds 10] [--rounds 5]
+ *   npm run bench:server -- [--skills 1000] [--recipes-per-skill 20] [--seconds 10] [--rounds 6]
  *
  * Both servers run as child processes from the built dist/ (run `npm run build`
  * first); the clients run here. Prints figures, asserts nothing.
@@ -31,14 +31,18 @@ const { values } = parseArgs({
     skills: { type: "string", default: "1000" },
     "recipes-per-skill": { type: "string", default: "20" },
     seconds: { type: "string", default: "10" },
-    rounds: { type: "string", default: "5" },
+    rounds: { type: "string", default: "6" },
     concurrency: { type: "string", default: "1,8,32" },
   },
 });
 const SKILLS = Number(values.skills);
 const PER_SKILL = Number(values["recipes-per-skill"]);
 const SECONDS = Number(values.seconds);
-const ROUNDS = Math.max(1, Math.floor(Number(values.rounds)));
+const ROUNDS = Number(values.rounds);
+if (!Number.isInteger(ROUNDS) || ROUNDS < 1) {
+  console.error(`--rounds must be a whole number ≥ 1, not ${values.rounds}`);
+  process.exit(2);
+}
 const LEVELS = String(values.concurrency).split(",").map(Number);
 const QUERIES = benchQueries(2000);
 
@@ -130,21 +134,32 @@ try {
     for (let round = 0; round < ROUNDS; round++) {
       // Iterations restart each round: offsets keep the rounds on different queries and recipes.
       const offset = round * 7919;
-      rounds.bare.push(await runLoad(bareClients, slice, () => ({ name: "constant", arguments: {} })));
-      // Distinct queries, clients offset so they do not march in step: repeated words
-      // across queries are realistic, repeated whole queries would flatter any cache.
-      rounds.search.push(
-        await runLoad(clients, slice, (c, i) => ({
-          name: "recipes__search",
-          arguments: { query: QUERIES[(c * 397 + i + offset) % QUERIES.length]!, limit: 10 },
-        })),
-      );
-      rounds.get.push(
-        await runLoad(clients, slice, (c, i) => {
-          const skill = (c * 31 + i + offset) % SKILLS;
-          return { name: "recipes__get", arguments: { skill: `bench-skill-${skill}`, anchor: recipeName(skill, (i + round) % PER_SKILL) } };
-        }),
-      );
+      const cells: Array<() => Promise<void>> = [
+        async () => {
+          rounds.bare.push(await runLoad(bareClients, slice, () => ({ name: "constant", arguments: {} })));
+        },
+        // Distinct queries, clients offset so they do not march in step: repeated words
+        // across queries are realistic, repeated whole queries would flatter any cache.
+        async () => {
+          rounds.search.push(
+            await runLoad(clients, slice, (c, i) => ({
+              name: "recipes__search",
+              arguments: { query: QUERIES[(c * 397 + i + offset) % QUERIES.length]!, limit: 10 },
+            })),
+          );
+        },
+        async () => {
+          rounds.get.push(
+            await runLoad(clients, slice, (c, i) => {
+              const skill = (c * 31 + i + offset) % SKILLS;
+              return { name: "recipes__get", arguments: { skill: `bench-skill-${skill}`, anchor: recipeName(skill, (i + round) % PER_SKILL) } };
+            }),
+          );
+        },
+      ];
+      // Each round starts with a different cell: what one cell leaves behind
+      // (the daemon's debounced usage write, its garbage) must not always fall on the same next one.
+      for (let k = 0; k < cells.length; k++) await cells[(round + k) % cells.length]!();
     }
     await closeClients(bareClients);
     await closeClients(clients);
