@@ -68,6 +68,7 @@ class JsonUsageStore implements UsageStore {
   private timer: NodeJS.Timeout | undefined;
   /** The write in progress; writes never overlap. */
   private writing: Promise<void> | undefined;
+  /** The first load's read of the file; every later load answers with it. */
   private loading: Promise<void> | undefined;
 
   constructor(options: UsageStoreOptions) {
