@@ -32,6 +32,14 @@ export class GeneratedConstants {
     if (this.values.length === 0) return "";
     return `const ${this.values.map((_, i) => `k${i} = consts[${i}]`).join(", ")};`;
   }
+
+  /**
+   * instantiate() with what every function using these constants reads bound too:
+   * `consts` (see declarations) and `isInteger` (the leaf tests of leaf-source.ts).
+   */
+  instantiate<T>(source: string, helpers: Readonly<Record<string, unknown>>): T | null {
+    return instantiate<T>(source, { consts: this.values, isInteger: Number.isInteger, ...helpers });
+  }
 }
 
 /**

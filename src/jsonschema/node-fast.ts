@@ -6,7 +6,7 @@
  * annotations to the `withEv` list, the rest returns at the first failure.
  */
 import type { Annotations, Check, State } from "./context.js";
-import { GeneratedConstants, instantiate } from "./generated.js";
+import { GeneratedConstants } from "./generated.js";
 import { typeTestSource } from "./leaf-source.js";
 
 /** The generated check, or null where code cannot be generated. */
@@ -25,5 +25,5 @@ return function nodeFast(inst, st, ev, path) {
     for (let i = 0; i < withEv.length; i++) if (!withEv[i]!(inst, st, ev, path)) return false;
     return true;
   };
-  return instantiate<Check>(source, { consts: consts.values, isInteger: Number.isInteger, general, withAnnotations });
+  return consts.instantiate<Check>(source, { general, withAnnotations });
 }

@@ -5,7 +5,7 @@
  * limits, partial marks, annotations when `ev` is given).
  */
 import type { Annotations, SchemaNode, State } from "../context.js";
-import { GeneratedConstants, instantiate } from "../generated.js";
+import { GeneratedConstants } from "../generated.js";
 import { memberSource } from "../leaf-source.js";
 import { lengthWithin } from "./string-length.js";
 
@@ -56,9 +56,7 @@ return function itemsFast(arr, st, ev, path) {
   st.nodes += len;
   return true;
 };`;
-  return instantiate<ArrayFastPath>(source, {
-    consts: consts.values,
-    isInteger: Number.isInteger,
+  return consts.instantiate<ArrayFastPath>(source, {
     lengthWithin,
     failed: parts.failed,
     forbidden: parts.forbidden,

@@ -9,7 +9,7 @@
  * partial, the first failure returns false through `failed` / `failedExtra` (which trace).
  */
 import type { SchemaNode, State } from "../context.js";
-import { GeneratedConstants, instantiate } from "../generated.js";
+import { GeneratedConstants } from "../generated.js";
 import { memberSource } from "../leaf-source.js";
 import { lengthWithin } from "./string-length.js";
 
@@ -57,9 +57,7 @@ return function propertiesFast(o, st, path) {
   st.nodes += count;
   return true;
 };`;
-  return instantiate<ObjectFastPath>(source, {
-    consts: consts.values,
-    isInteger: Number.isInteger,
+  return consts.instantiate<ObjectFastPath>(source, {
     lengthWithin,
     failed: parts.failed,
     failedExtra: parts.failedExtra,
