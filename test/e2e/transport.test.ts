@@ -67,9 +67,7 @@ describe("stateful mode", () => {
     });
     expect(cross.status).toBe(404);
   });
-});
 
-describe("regression: tool answers written in one piece", () => {
   // A handler that answers synchronously reaches the SDK as a value; its answer
   // is then written with the headers, Content-Length and all. Awaits on the
   // way (they once were on every call) made the SDK's adapter send the headers
@@ -77,13 +75,7 @@ describe("regression: tool answers written in one piece", () => {
   // (@hono/node-server 2.x, responseViaResponseObject) waits two microtask
   // turns for the first chunk: if an upgrade changes that, this test says so.
   // Lexical search only: a hybrid search awaits its query embedding.
-  let running: RunningServer;
-  beforeAll(async () => {
-    running = await startServer({ skillsPaths: [EXAMPLE_SKILLS] });
-  });
-  afterAll(async () => running?.stop());
-
-  it("answers every read-only recipe tool with a Content-Length, not chunked", async () => {
+  it("regression: tool answers written in one piece: every read-only recipe tool answers with a Content-Length, not chunked", async () => {
     const init = await post(`${running.url}/mcp`, JSON.stringify(INIT));
     const session = { "mcp-session-id": init.headers.get("mcp-session-id") ?? "", "mcp-protocol-version": "2025-06-18" };
     await init.body?.cancel();
