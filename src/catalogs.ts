@@ -5,13 +5,14 @@
  * catalogs before it loads the server stack (fastify, the MCP SDK): that
  * stack's module loading and set-up then overlap the load's first steps.
  */
-import path from "node:path";
 import type { Logger } from "pino";
 import type { Config } from "./config.js";
 import { RecipeLibrary } from "./recipes/library.js";
+import { noParseWorkers, type ParseWorkerSupply } from "./recipes/parse-threads.js";
 import { createEmbeddingProvider } from "./recipes/search/embeddings/factory.js";
 import type { EmbeddingProvider } from "./recipes/search/embeddings/types.js";
 import { createSearchEngine } from "./recipes/search/engine.js";
+import { stateFiles } from "./recipes/state-files.js";
 
 export interface RecipeCatalogs {
   readonly libraries: ReadonlyMap<string, RecipeLibrary>;
@@ -28,7 +29,17 @@ export interface RecipeCatalogs {
   close(): Promise<void>;
 }
 
-export function openCatalogs(config: Config, logger: Logger): RecipeCatalogs {
+export interface OpenCatalogsOptions {
+  /**
+   * Parse workers started ahead by the caller (see parse-threads.ts). The
+   * catalogs own them: whatever no first load took is terminated once the
+   * first loads are done.
+   */
+  readonly parseWorkers?: ParseWorkerSupply;
+}
+
+export function openCatalogs(config: Config, logger: Logger, options: OpenCatalogsOptions = {}): RecipeCatalogs {
+  const parseWorkers = options.parseWorkers ?? noParseWorkers;
   // One model for every DCC: it is the heavy part (~200 MB for the local one).
   const embeddings: EmbeddingProvider | null = createEmbeddingProvider(config.embeddings.kind, {
     ...(config.embeddings.url !== null
@@ -45,10 +56,10 @@ export function openCatalogs(config: Config, logger: Logger): RecipeCatalogs {
   for (const dcc of config.dccs) {
     const search = createSearchEngine({
       provider: embeddings,
-      cacheDir: path.join(dcc.stateDir, "vectors"),
+      cacheDir: stateFiles(dcc.stateDir).vectors,
       logger: logger.child({ dcc: dcc.name, component: "search" }),
     });
-    libraries.set(dcc.name, new RecipeLibrary({ settings: { dcc: dcc.name, ...dcc }, search, logger }));
+    libraries.set(dcc.name, new RecipeLibrary({ settings: { dcc: dcc.name, ...dcc }, search, logger, parseWorkers }));
   }
 
   let done = false;
@@ -56,9 +67,12 @@ export function openCatalogs(config: Config, logger: Logger): RecipeCatalogs {
   return {
     libraries,
     load() {
-      loading ??= Promise.all([...libraries.values()].map((library) => library.load())).then(() => {
-        done = true;
-      });
+      loading ??= Promise.all([...libraries.values()].map((library) => library.load()))
+        // Not awaited: readiness does not wait for idle workers to stop.
+        .finally(() => void parseWorkers.release())
+        .then(() => {
+          done = true;
+        });
       return loading;
     },
     underway: async () => {
@@ -71,6 +85,7 @@ export function openCatalogs(config: Config, logger: Logger): RecipeCatalogs {
         await library.flush();
         await library.search.close();
       }));
+      await parseWorkers.release();
       await embeddings?.close();
     },
   };

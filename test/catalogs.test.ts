@@ -96,4 +96,25 @@ describe("openCatalogs", () => {
       await server.stop();
     }
   });
+
+  it("stops the parse workers started ahead that no first load took: once the loads are done, and again on close", async () => {
+    const calls: string[] = [];
+    // Loads this small parse in the calling thread: nothing is taken, everything is released.
+    const parseWorkers = {
+      take: () => {
+        calls.push("take");
+        return undefined;
+      },
+      release: async () => {
+        calls.push("release");
+      },
+    };
+    const catalogs = openCatalogs(config, pino({ level: "silent" }), { parseWorkers });
+    const loading = catalogs.load();
+    expect(calls).toEqual([]);
+    await loading;
+    expect(calls).toEqual(["release"]);
+    await catalogs.close();
+    expect(calls).toEqual(["release", "release"]);
+  });
 });

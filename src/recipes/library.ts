@@ -16,8 +16,9 @@ import { IncrementalCatalog, type ApplyResult, type ChangeSet } from "./reload.j
 import { openPrivateStore, type PlaybookDraft, type PlaybookPatch, type PrivateStore, type StoreResult } from "./private/store.js";
 import { openUsageStore, type UsageStore } from "./private/usage.js";
 import { ParseCache } from "./parse-cache.js";
+import type { ParseWorkerSupply } from "./parse-threads.js";
 import type { SearchEngine } from "./search/engine.js";
-import path from "node:path";
+import { stateFiles } from "./state-files.js";
 
 export interface LibrarySettings {
   readonly dcc: string;
@@ -30,6 +31,8 @@ export interface RecipeLibraryOptions {
   readonly settings: LibrarySettings;
   readonly search: SearchEngine;
   readonly logger: Logger;
+  /** Parse workers started ahead of the first load (see parse-threads.ts). */
+  readonly parseWorkers?: ParseWorkerSupply;
 }
 
 /** Why a snapshot was published; `visible` is false when only diagnostics changed. */
@@ -79,8 +82,9 @@ export class RecipeLibrary {
     this.search = options.search;
     this.logger = options.logger.child({ dcc: this.dcc });
     this.store = openPrivateStore({ dir: options.settings.privateDir, logger: this.logger });
-    this.usage = openUsageStore({ file: path.join(options.settings.stateDir, "usage.json") });
-    this.parseCache = new ParseCache(path.join(options.settings.stateDir, "parsed-packs"), this.logger);
+    const files = stateFiles(options.settings.stateDir);
+    this.usage = openUsageStore({ file: files.usage });
+    this.parseCache = new ParseCache(files.parseCache, this.logger);
     let resolveUnderway!: () => void;
     this.underway = { promise: new Promise<void>((resolve) => (resolveUnderway = resolve)), resolve: resolveUnderway };
     this.catalog = new IncrementalCatalog({
@@ -88,6 +92,7 @@ export class RecipeLibrary {
       roots: this.settings.skillRoots,
       store: this.store,
       parseCache: this.parseCache,
+      ...(options.parseWorkers !== undefined ? { parseWorkerSupply: options.parseWorkers } : {}),
       onSkillLoaded: (recipes) => this.search.warm(recipes),
       onUnderway: () => this.underway.resolve(),
     });

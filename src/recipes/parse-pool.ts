@@ -5,13 +5,13 @@
  * the calling thread reads files, builds recipes and indexes them. Small
  * reloads parse in the calling thread (a worker costs ~50 ms to start).
  */
-import { availableParallelism } from "node:os";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import { deepFreeze } from "../skills/freeze.js";
 import type { SkillDirReading, SkillDirRequest } from "../skills/discover.js";
 import { parsePackFile, type PackFileResult } from "./pack-file.js";
 import { parsePack, type PackRecord } from "./parsed-pack.js";
 import type { ParseRequest } from "./parse-worker.js";
+import { noParseWorkers, spawnParseWorker, type ParseWorkerSupply } from "./parse-threads.js";
 
 export interface PackParser {
   parse(text: string, file: string): Promise<PackRecord>;
@@ -65,17 +65,6 @@ interface Reply {
   readonly error?: string;
 }
 
-/**
- * Workers worth starting here, at most `max`: one core is left to the
- * calling thread, which reads the files, builds the recipes and indexes them
- * as the workers' parses come back (see SearchEngine.warm).
- */
-export function parseWorkerCount(max = 3): number {
-  // The worker runs compiled JavaScript only (see parse-worker.ts).
-  if (!import.meta.url.endsWith(".js")) return 0;
-  return Math.max(0, Math.min(max, availableParallelism() - 1));
-}
-
 /** The calling thread only. */
 export const inlineParser: PackParser = {
   parse: (text, file) => Promise.resolve(parsePack(text, file)),
@@ -93,7 +82,14 @@ export const inlineParser: PackParser = {
  */
 const BACKLOG = 32;
 
-export function createPackParser(workers: number, logger?: PackParserLogger): PackParser {
+export interface PackParserOptions {
+  readonly logger?: PackParserLogger;
+  /** Workers started ahead (see parse-threads.ts), taken before any is spawned here. */
+  readonly supply?: ParseWorkerSupply;
+}
+
+export function createPackParser(workers: number, options: PackParserOptions = {}): PackParser {
+  const { logger, supply = noParseWorkers } = options;
   if (workers <= 0) return inlineParser;
   const pool = new Map<Worker, Map<number, Job>>();
   let nextId = 0;
@@ -125,7 +121,7 @@ export function createPackParser(workers: number, logger?: PackParserLogger): Pa
   // parse cache never pays for them.
   let started = false;
   const spawn = (): void => {
-    const worker = new Worker(new URL("./parse-worker.js", import.meta.url));
+    const worker = supply.take() ?? spawnParseWorker();
     const jobs = new Map<number, Job>();
     pool.set(worker, jobs);
     worker.on("message", (reply: Reply) => {

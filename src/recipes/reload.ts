@@ -21,7 +21,8 @@ import type { SkillInfo } from "../skills/types.js";
 import { skillServesDcc, type LoadedSkill } from "./catalog.js";
 import { dedupeRecipes, loadRecipeFile } from "./loader.js";
 import type { ParseCache } from "./parse-cache.js";
-import { createPackParser, inlineParser, parseWorkerCount, type PackParser } from "./parse-pool.js";
+import { createPackParser, inlineParser, type PackParser } from "./parse-pool.js";
+import { noParseWorkers, parseWorkerCount, type ParseWorkerSupply } from "./parse-threads.js";
 import { readSkillDirsShared } from "./shared-reads.js";
 import { toPrivateRecipe, type PrivateStore } from "./private/store.js";
 import type { Playbook, PrivateRecipe, Recipe } from "./types.js";
@@ -117,6 +118,8 @@ export interface IncrementalCatalogOptions {
   readonly parseCache?: ParseCache;
   /** Worker threads for large loads; default parseWorkerCount(), 0 = the calling thread only. */
   readonly parseWorkers?: number;
+  /** Workers started ahead (see parse-threads.ts), for the first load that starts a pool. */
+  readonly parseWorkerSupply?: ParseWorkerSupply;
   /**
    * Each skill's recipes as soon as its files are read, before the load
    * publishes (a search index can take them while the rest still parses).
@@ -154,6 +157,7 @@ export class IncrementalCatalog {
   private readonly store: PrivateStore;
   private readonly parseCache: ParseCache | undefined;
   private readonly parseWorkers: number;
+  private readonly parseWorkerSupply: ParseWorkerSupply;
   private readonly onSkillLoaded: ((recipes: readonly Recipe[]) => void) | undefined;
   private readonly onUnderway: (() => void) | undefined;
   /** Skill directories per root, in discovery order. */
@@ -172,6 +176,7 @@ export class IncrementalCatalog {
     this.store = options.store;
     this.parseCache = options.parseCache;
     this.parseWorkers = options.parseWorkers ?? parseWorkerCount();
+    this.parseWorkerSupply = options.parseWorkerSupply ?? noParseWorkers;
     this.onSkillLoaded = options.onSkillLoaded;
     this.onUnderway = options.onUnderway;
   }
@@ -223,7 +228,7 @@ export class IncrementalCatalog {
     // and they read the packs too.
     let parser: PackParser | null = null;
     if (dirty.size >= POOL_MIN_SKILLS && (this.parseCache?.isEmpty() ?? true)) {
-      parser = createPackParser(this.parseWorkers);
+      parser = createPackParser(this.parseWorkers, { supply: this.parseWorkerSupply });
       parser.prestart();
     }
     this.onUnderway?.();
@@ -287,7 +292,7 @@ export class IncrementalCatalog {
         else toLoad.push(info);
       }
       // Worker threads pay off for a full load, not for a reload of a few skills.
-      const parser = early ?? (toLoad.length >= POOL_MIN_SKILLS ? createPackParser(this.parseWorkers) : inlineParser);
+      const parser = early ?? (toLoad.length >= POOL_MIN_SKILLS ? createPackParser(this.parseWorkers, { supply: this.parseWorkerSupply }) : inlineParser);
       let loaded: SkillState[];
       try {
         loaded = await mapLimit(toLoad, parser === inlineParser ? LOAD_CONCURRENCY : POOL_LOAD_CONCURRENCY, async (info) => {

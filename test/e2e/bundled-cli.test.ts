@@ -1,9 +1,10 @@
 /**
- * The `recipe-server` binary as shipped: dist/cli.js and the parse worker
- * are single-file bundles (scripts/bundle.mjs). They must serve exactly as
- * the modules do: the worker found beside its old path, package.json read
- * for the version, parse cache keys agreeing between the bundled worker and
- * the bundled main thread across a restart.
+ * The `recipe-server` binary as shipped: dist/cli.js, the server it loads
+ * (dist/serve.js), the linter and the parse worker are single-file bundles
+ * (scripts/bundle.mjs). They must serve exactly as the modules do: the
+ * worker found beside its old path (also when the CLI starts it ahead of the
+ * load), package.json read for the version, parse cache keys agreeing
+ * between the bundled worker and the bundled main thread across a restart.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -13,8 +14,10 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { call, connect, eventually, makeTempDir, REPO_ROOT, skillMd, writeTree } from "./harness.js";
 
 const CLI = path.join(REPO_ROOT, "dist/cli.js");
+const SERVE = path.join(REPO_ROOT, "dist/serve.js");
+const LINT = path.join(REPO_ROOT, "dist/lint/command.js");
 const WORKER = path.join(REPO_ROOT, "dist/recipes/parse-worker.js");
-const built = existsSync(CLI) && existsSync(WORKER);
+const built = [CLI, SERVE, LINT, WORKER].every((file) => existsSync(file));
 if (!built) console.warn(`bundled CLI tests skipped: ${CLI} is missing (npm ci / npm run build makes it)`);
 
 /** 70 skills: past the threshold from which a load parses on a worker. */
@@ -80,11 +83,14 @@ afterEach(async () => {
 
 describe.skipIf(!built)("the bundled CLI", () => {
   it("is one file per entry point: no relative module left to resolve at start", () => {
-    for (const file of [CLI, WORKER]) {
-      // Comments aside (dependencies' JSDoc mentions import('../x') types).
-      const code = readFileSync(file, "utf8").split("\n").filter((line) => !/^\s*(\*|\/\/)/.test(line));
-      expect(code.filter((line) => /(?:\bfrom|\bimport\(?)\s*["']\.\.?\//.test(line))).toEqual([]);
-    }
+    const relativeImports = (file: string): string[] => {
+      // Comments aside (dependencies' JSDoc mentions import('../x') types); bundles keep none, sources might.
+      const code = readFileSync(file, "utf8").split("\n").filter((line) => !/^\s*(\*|\/\/)/.test(line)).join("\n");
+      return [...code.matchAll(/(?:\bfrom|\bimport\(?)\s*["'](\.\.?\/[^"']*)["']/g)].map((m) => m[1]!);
+    };
+    // The CLI's own bundle loads the server and the linter on demand, each one file of its own.
+    expect(relativeImports(CLI).sort()).toEqual(["./lint/command.js", "./serve.js"]);
+    for (const file of [SERVE, LINT, WORKER]) expect(relativeImports(file)).toEqual([]);
   });
 
   it("serves a cold load parsed by the bundled worker, and a restart hits every pack it cached", async () => {
@@ -119,5 +125,18 @@ describe.skipIf(!built)("the bundled CLI", () => {
     child.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString()));
     expect(await new Promise((resolve) => child.on("exit", resolve))).toBe(0);
     expect(out.trim()).toBe(version);
+  });
+
+  it("runs the linter from its own bundle", async () => {
+    await writeTree(tmp, {
+      "lint/s1/SKILL.md": skillMd("s1", "maya", "RECIPES.yaml"),
+      "lint/s1/RECIPES.yaml": "recipes:\n  - name: [unclosed\n",
+    });
+    const child = spawn(process.execPath, [CLI, "lint", "--format", "json", path.join(tmp, "lint")], { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    expect(await new Promise((resolve) => child.on("exit", resolve))).toBe(1);
+    const findings = JSON.parse(out) as Array<{ code: string; skill: string; file: string }>;
+    expect(findings.map((f) => [f.code, f.skill, f.file])).toEqual([["yaml_parse_error", "s1", "RECIPES.yaml"]]);
   });
 });

@@ -9,7 +9,8 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { createPackParser, inlineParser, parseWorkerCount } from "../../src/recipes/parse-pool.js";
+import { createPackParser, inlineParser } from "../../src/recipes/parse-pool.js";
+import { parseWorkerCount } from "../../src/recipes/parse-threads.js";
 import { parsePack, type PackRecord } from "../../src/recipes/parsed-pack.js";
 import type { SkillDirReading } from "../../src/skills/discover.js";
 

@@ -1,0 +1,77 @@
+/**
+ * The daemon's serve command, once the CLI has resolved its config: the
+ * logger, the catalogs, the server, and the signals that stop them. Loaded
+ * by cli.ts on demand, so help, version and usage errors never load the
+ * server's modules.
+ */
+import { pino, type Logger } from "pino";
+import type { Config } from "./config.js";
+import type { ParseWorkerSupply } from "./recipes/parse-threads.js";
+
+/** Log bytes held before a write, and the longest a line waits. */
+const LOG_BATCH_BYTES = 4096;
+const LOG_FLUSH_MS = 200;
+
+/** Longest the server stack's import waits for the first load to get under way. */
+const UNDERWAY_WAIT_MS = 100;
+
+export interface ServeOptions {
+  /** Parse workers the CLI started ahead of the first load; the catalogs own them from here. */
+  readonly parseWorkers?: ParseWorkerSupply;
+}
+
+/** Serves until SIGTERM or SIGINT; resolves with the process's exit code. */
+export async function serve(config: Config, options: ServeOptions = {}): Promise<number> {
+  // Log lines (two per tool call at info) are written in batches, at most
+  // LOG_FLUSH_MS late, instead of one blocking write each: the writes cost
+  // ~0.2 ms of every call under load (profiled at one client). pino writes
+  // what is still buffered when the process exits, by any path.
+  const logger: Logger = pino({ level: config.logLevel }, pino.destination({ dest: 1, sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS }));
+  const { openCatalogs } = await import("./catalogs.js");
+  // The catalogs start loading before the server stack is imported, so the
+  // load overlaps that import; start() listens, then awaits (and logs the
+  // failure of) this same load. On a cold start the import waits until the
+  // load's parse workers are starting (a few ms of directory listing): it is
+  // CPU work on this thread, and the workers' own start-up and SKILL.md reads
+  // overlap it. Never for long: a stalled skill root must not keep the
+  // server from listening (and answering /healthz).
+  const catalogs = openCatalogs(config, logger, options.parseWorkers !== undefined ? { parseWorkers: options.parseWorkers } : {});
+  catalogs.load().catch(() => undefined);
+  await Promise.race([catalogs.underway(), new Promise((resolve) => setTimeout(resolve, UNDERWAY_WAIT_MS).unref())]);
+  const { createRecipeServer } = await import("./app.js");
+  const server = createRecipeServer(config, { logger, catalogs });
+  try {
+    await server.start();
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === "EADDRINUSE") {
+      process.stderr.write(`recipe-server: port ${config.port} is already in use on ${config.host}\n`);
+      return 1;
+    }
+    if (code === "EACCES" || code === "EADDRNOTAVAIL") {
+      process.stderr.write(`recipe-server: cannot listen on ${config.host}:${config.port} (${code})\n`);
+      return 1;
+    }
+    throw error;
+  }
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const onSignal = (signal: NodeJS.Signals): void => {
+      if (stopping) {
+        server.logger.warn({ signal }, "second signal: exiting now");
+        process.exit(1);
+      }
+      stopping = true;
+      server.logger.info({ signal }, "shutting down");
+      server.stop().then(
+        () => resolve(0),
+        (error: unknown) => {
+          server.logger.error({ err: error }, "shutdown failed");
+          resolve(1);
+        },
+      );
+    };
+    process.on("SIGTERM", onSignal);
+    process.on("SIGINT", onSignal);
+  });
+}
