@@ -1,7 +1,7 @@
 /**
  * The daemon's recipe side, without its HTTP side: one recipe library
  * (catalog + search + private store) per DCC and the one embedding model
- * they share. Kept apart from app.ts so that the CLI can start loading the
+ * they share. Kept apart from app.ts so that serve.ts can start loading the
  * catalogs before it loads the server stack (fastify, the MCP SDK): that
  * stack's module loading and set-up then overlap the load's first steps.
  */
@@ -25,7 +25,7 @@ export interface RecipeCatalogs {
   underway(): Promise<void>;
   /** True once every DCC's first load has finished. */
   loaded(): boolean;
-  /** Stops the watchers, flushes the stores and releases the model. */
+  /** Stops the watchers, flushes the stores, stops parse workers no load took and releases the model. */
   close(): Promise<void>;
 }
 
@@ -62,14 +62,20 @@ export function openCatalogs(config: Config, logger: Logger, options: OpenCatalo
     libraries.set(dcc.name, new RecipeLibrary({ settings: { dcc: dcc.name, ...dcc }, search, logger, parseWorkers }));
   }
 
+  // Not awaited by the load: readiness does not wait for idle workers to stop.
+  // A supply is the caller's code: its failure to stop is logged, never thrown.
+  const releaseParseWorkers = (): Promise<void> =>
+    Promise.resolve()
+      .then(() => parseWorkers.release())
+      .catch((error: unknown) => logger.warn({ err: error }, "parse workers started ahead were not stopped"));
+
   let done = false;
   let loading: Promise<void> | null = null;
   return {
     libraries,
     load() {
       loading ??= Promise.all([...libraries.values()].map((library) => library.load()))
-        // Not awaited: readiness does not wait for idle workers to stop.
-        .finally(() => void parseWorkers.release())
+        .finally(() => void releaseParseWorkers())
         .then(() => {
           done = true;
         });
@@ -85,7 +91,7 @@ export function openCatalogs(config: Config, logger: Logger, options: OpenCatalo
         await library.flush();
         await library.search.close();
       }));
-      await parseWorkers.release();
+      await releaseParseWorkers();
       await embeddings?.close();
     },
   };

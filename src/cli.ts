@@ -11,12 +11,11 @@
  * than object graphs, a larger young generation (once 64 MB semi-spaces) no
  * longer speeds a 20,000-recipe start and only cost RSS (bench:server: ready
  * 4.0 s / 217 MB with defaults against 4.4 s / 308 MB).
- * Usage errors: one line on stderr, exit 2. Port in use: one line, exit 1.
+ * Usage errors: one line on stderr, exit 2 (port in use: serve.ts).
  */
-import { existsSync } from "node:fs";
 import { HELP_TEXT, resolveConfig, type Config } from "./config.js";
 import { parseWorkerCount, startParseWorkers } from "./recipes/parse-threads.js";
-import { stateFiles } from "./recipes/state-files.js";
+import { isFirstLoad } from "./recipes/state-files.js";
 import { packageVersion } from "./version.js";
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -52,15 +51,15 @@ async function main(argv: readonly string[]): Promise<number> {
 }
 
 /**
- * A DCC with no parse cache yet parses every pack of its first load, on
- * parse workers (reload.ts): started here, their start-up (~100–200 ms on 2
+ * A first start parses every pack, on parse workers once it has 64 skills
+ * or more (reload.ts): started here, their start-up (~100–200 ms on 2
  * cores, most of it loading the worker's module) overlaps the loading of the
- * server's modules instead of following the load's directory listing. Not
- * started on a restart, whose packs come from the cache: a worker nobody
- * takes is stopped once the first load is done.
+ * server's modules instead of following the load's directory listing. None
+ * are started for a restart, whose packs come from the parse cache; workers
+ * no load takes (a small first start) are stopped once the first loads are done.
  */
 function firstLoadParses(config: Config): boolean {
-  return config.dccs.some((dcc) => !existsSync(stateFiles(dcc.stateDir).parseCache));
+  return config.dccs.some((dcc) => isFirstLoad(dcc.stateDir));
 }
 
 main(process.argv.slice(2)).then(

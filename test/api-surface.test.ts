@@ -41,6 +41,8 @@ describe("public API surface", () => {
       Diagnostic: "type",
       DiagnosticCode: "type",
       MarkdownRecipe: "type",
+      OpenCatalogsOptions: "type",
+      ParseWorkerSupply: "type",
       Playbook: "type",
       PlaybookStep: "type",
       PrivateRecipe: "type",

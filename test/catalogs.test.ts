@@ -117,4 +117,17 @@ describe("openCatalogs", () => {
     await catalogs.close();
     expect(calls).toEqual(["release", "release"]);
   });
+
+  it("a supply that fails to stop its workers is logged; the load and close still succeed", async () => {
+    const warnings: string[] = [];
+    const logger = pino({ level: "warn" }, { write: (line: string) => void warnings.push((JSON.parse(line) as { msg: string }).msg) });
+    for (const release of [() => Promise.reject(new Error("cannot stop")), (): Promise<void> => { throw new Error("cannot stop"); }]) {
+      warnings.length = 0;
+      const catalogs = openCatalogs(config, logger, { parseWorkers: { take: () => undefined, release } });
+      await expect(catalogs.load()).resolves.toBeUndefined();
+      expect(catalogs.loaded()).toBe(true);
+      await expect(catalogs.close()).resolves.toBeUndefined();
+      expect(warnings.filter((w) => w === "parse workers started ahead were not stopped")).toHaveLength(2);
+    }
+  });
 });

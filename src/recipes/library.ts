@@ -129,6 +129,7 @@ export class RecipeLibrary {
           diagnostics: snapshot.diagnostics.length,
           ms: Math.round(performance.now() - started),
           parseCache: this.parseCache.stats(),
+          parseWorkers: this.catalog.lastParseWorkers(),
         },
         "catalog loaded",
       );

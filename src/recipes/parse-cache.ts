@@ -77,6 +77,12 @@ export class ParseCache {
   private persisting: Promise<void> | null = null;
   /** Keys of the file on disk, when this process wrote or read it whole. */
   private onDisk: ReadonlySet<string> = new Set();
+  /**
+   * The file on disk is this build's, as onDisk says. Until then even an
+   * empty cache is written: the file's presence tells the next start that a
+   * load finished here (see firstLoadParses), so it starts no early workers.
+   */
+  private fileCurrent = false;
 
   private readonly fingerprint = codeFingerprint();
 
@@ -177,7 +183,7 @@ export class ParseCache {
     this.stored.clear();
     if (this.file === null) return;
     // Nothing parsed or dropped since the file was read or written: keep it.
-    if (this.live.size === this.onDisk.size && [...this.live.keys()].every((k) => this.onDisk.has(k))) return;
+    if (this.fileCurrent && this.live.size === this.onDisk.size && [...this.live.keys()].every((k) => this.onDisk.has(k))) return;
     const entries = [...this.live];
     const chunks: Uint8Array[] = [Buffer.from(MAGIC + this.fingerprint + "\n")];
     let sliceStart = performance.now();
@@ -198,6 +204,7 @@ export class ParseCache {
       await fs.mkdir(path.dirname(this.file), { recursive: true });
       await writeFileAtomic(path.dirname(this.file), path.basename(this.file), Buffer.concat(chunks));
       this.onDisk = new Set(entries.map(([key]) => key));
+      this.fileCurrent = true;
     } catch (err) {
       this.logger?.warn({ err: (err as Error).message }, "parse cache not written; the next start parses every pack");
     }
@@ -222,6 +229,7 @@ export class ParseCache {
     }
     this.stored = entries;
     this.onDisk = new Set(entries.keys());
+    this.fileCurrent = true;
   }
 }
 

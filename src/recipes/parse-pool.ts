@@ -3,7 +3,7 @@
  * 20,000 recipes spends most of its time parsing YAML and compiling schemas,
  * all of it pure CPU work on one file at a time: the workers take it while
  * the calling thread reads files, builds recipes and indexes them. Small
- * reloads parse in the calling thread (a worker costs ~50 ms to start).
+ * reloads parse in the calling thread (a worker costs ~100–200 ms of CPU to start).
  */
 import type { Worker } from "node:worker_threads";
 import { deepFreeze } from "../skills/freeze.js";
@@ -29,8 +29,19 @@ export interface PackParser {
   shareSkillDirReads(reads: SharedSkillDirReads): Promise<void>;
   /** Starts the workers now rather than on the first parse (a load sure to parse many packs). */
   prestart(): void;
+  /** The workers this parser has run so far, by where they came from. */
+  workers(): ParseWorkerCounts;
   close(): Promise<void>;
 }
+
+export interface ParseWorkerCounts {
+  /** Taken from the workers started ahead (see parse-threads.ts). */
+  readonly ahead: number;
+  /** Started by this parser. */
+  readonly spawned: number;
+}
+
+export const NO_PARSE_WORKERS: ParseWorkerCounts = Object.freeze({ ahead: 0, spawned: 0 });
 
 /** Skill directories read by whoever claims them first, a batch at a time. */
 export interface SharedSkillDirReads {
@@ -71,6 +82,7 @@ export const inlineParser: PackParser = {
   parseFile: (absPath, file, fingerprint) => Promise.resolve(parsePackFile(absPath, file, fingerprint)),
   shareSkillDirReads: () => Promise.resolve(),
   prestart: () => undefined,
+  workers: () => NO_PARSE_WORKERS,
   close: () => Promise.resolve(),
 };
 
@@ -94,6 +106,8 @@ export function createPackParser(workers: number, options: PackParserOptions = {
   const pool = new Map<Worker, Map<number, Job>>();
   let nextId = 0;
   let closed = false;
+  let ahead = 0;
+  let spawned = 0;
 
   // A worker that fails (a bug, never an author's file: parsePack turns those
   // into diagnostics) hands its jobs back and leaves; the rest, or the
@@ -121,7 +135,13 @@ export function createPackParser(workers: number, options: PackParserOptions = {
   // parse cache never pays for them.
   let started = false;
   const spawn = (): void => {
-    const worker = supply.take() ?? spawnParseWorker();
+    let worker = supply.take();
+    if (worker === undefined) {
+      worker = spawnParseWorker();
+      spawned += 1;
+    } else {
+      ahead += 1;
+    }
     const jobs = new Map<number, Job>();
     pool.set(worker, jobs);
     worker.on("message", (reply: Reply) => {
@@ -167,6 +187,7 @@ export function createPackParser(workers: number, options: PackParserOptions = {
 
   return {
     prestart: start,
+    workers: () => ({ ahead, spawned }),
     parse: (text, file) => submit((id) => ({ id, kind: "text", text, file }), () => parsePack(text, file)),
     parseFile: (absPath, file, fingerprint) =>
       submit((id) => ({ id, kind: "file", path: absPath, file, fingerprint }), () => parsePackFile(absPath, file, fingerprint)),

@@ -3,11 +3,11 @@
  * (parse-pool.ts): how many a load may use, how one is started, and workers
  * started ahead of the load that will use them.
  *
- * A worker takes ~100–200 ms to start and load its module. The CLI starts
- * one before it loads the server's own modules (a first start parses every
- * pack): its start-up then overlaps theirs instead of following the load's
- * directory listing. Imports nothing of the project, so the CLI can load it
- * without the rest.
+ * A worker takes ~100–200 ms to start and load its module on 2 cores. On a
+ * first start (which parses every pack) the CLI starts a load's workers
+ * before it loads the server's own modules: their start-up then overlaps
+ * that instead of following the load's directory listing. Imports nothing
+ * of the project, so the CLI can load it without the rest.
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
@@ -30,8 +30,10 @@ export function spawnParseWorker(): Worker {
 /** Workers started ahead, for the first pool that wants them. */
 export interface ParseWorkerSupply {
   /**
-   * A started worker that has not failed; undefined when none is left. The
-   * caller owns it from here: its listeners, its termination.
+   * A started worker not known to have failed (one whose failure is still
+   * in flight may be handed out: the taker's own 'error' and 'exit'
+   * listeners hear it); undefined when none is left. The caller owns it
+   * from here: its listeners, its termination.
    */
   take(): Worker | undefined;
   /** Terminates the workers nobody took. */
@@ -61,6 +63,7 @@ export function startParseWorkers(count: number): ParseWorkerSupply {
     idle.set(worker, () => {
       worker.off("error", drop);
       worker.off("exit", drop);
+      // Handed out as a freshly spawned worker would be.
       worker.ref();
     });
   }

@@ -21,7 +21,7 @@ import type { SkillInfo } from "../skills/types.js";
 import { skillServesDcc, type LoadedSkill } from "./catalog.js";
 import { dedupeRecipes, loadRecipeFile } from "./loader.js";
 import type { ParseCache } from "./parse-cache.js";
-import { createPackParser, inlineParser, type PackParser } from "./parse-pool.js";
+import { createPackParser, inlineParser, NO_PARSE_WORKERS, type PackParser, type ParseWorkerCounts } from "./parse-pool.js";
 import { noParseWorkers, parseWorkerCount, type ParseWorkerSupply } from "./parse-threads.js";
 import { readSkillDirsShared } from "./shared-reads.js";
 import { toPrivateRecipe, type PrivateStore } from "./private/store.js";
@@ -169,6 +169,8 @@ export class IncrementalCatalog {
   private discoveryDiagnostics: readonly Diagnostic[] = [];
   private privates = new Map<string, PrivateState>();
   private privateDirDiagnostics: readonly Diagnostic[] = [];
+  /** Parse workers the last change set ran (a load's log reports them). */
+  private workersOfLastApply: ParseWorkerCounts = NO_PARSE_WORKERS;
 
   constructor(options: IncrementalCatalogOptions) {
     this.dcc = options.dcc;
@@ -232,11 +234,23 @@ export class IncrementalCatalog {
       parser.prestart();
     }
     this.onUnderway?.();
+    this.workersOfLastApply = NO_PARSE_WORKERS;
     try {
       return await this.applyWith(changes, dirty, rootsChanged, parser);
     } finally {
-      await parser?.close();
+      if (parser !== null) await this.closeParser(parser);
     }
+  }
+
+  /** Parse workers the last full load or change set ran, by where they came from. */
+  lastParseWorkers(): ParseWorkerCounts {
+    return this.workersOfLastApply;
+  }
+
+  private async closeParser(parser: PackParser): Promise<void> {
+    const used = parser.workers();
+    this.workersOfLastApply = { ahead: this.workersOfLastApply.ahead + used.ahead, spawned: this.workersOfLastApply.spawned + used.spawned };
+    await parser.close();
   }
 
   private async applyWith(changes: ChangeSet, dirty: Set<string>, rootsChanged: boolean, early: PackParser | null): Promise<ApplyResult> {
@@ -302,7 +316,7 @@ export class IncrementalCatalog {
           return state;
         });
       } finally {
-        if (parser !== early) await parser.close();
+        if (parser !== early) await this.closeParser(parser);
       }
       for (const state of loaded) {
         const key = dirKey(state.info.rootIndex, state.info.dir);

@@ -7,8 +7,9 @@
  * between the bundled worker and the bundled main thread across a restart.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync } from "node:fs";
 import fs from "node:fs/promises";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { call, connect, eventually, makeTempDir, REPO_ROOT, skillMd, writeTree } from "./harness.js";
@@ -106,13 +107,23 @@ describe.skipIf(!built)("the bundled CLI", () => {
     } finally {
       expect(await stopCli(cold)).toBe(0);
     }
-    expect(cold.logs.find((l) => l.msg === "catalog loaded")).toMatchObject({ recipes: SKILLS, parseCache: { hits: 0, misses: SKILLS } });
+    // A first start: the worker the CLI started before loading the server did the parsing; none was spawned late.
+    const workers = Math.min(3, availableParallelism() - 1);
+    expect(cold.logs.find((l) => l.msg === "catalog loaded")).toMatchObject({
+      recipes: SKILLS,
+      parseCache: { hits: 0, misses: SKILLS },
+      parseWorkers: { ahead: workers, spawned: 0 },
+    });
 
     const warm = await startCli(tmp);
     try {
       // Log lines are written in batches, a little after the fact.
       await eventually(() => warm.logs.some((l) => l.msg === "catalog loaded"));
-      expect(warm.logs.find((l) => l.msg === "catalog loaded")).toMatchObject({ recipes: SKILLS, parseCache: { hits: SKILLS, misses: 0 } });
+      expect(warm.logs.find((l) => l.msg === "catalog loaded")).toMatchObject({
+        recipes: SKILLS,
+        parseCache: { hits: SKILLS, misses: 0 },
+        parseWorkers: { ahead: 0, spawned: 0 },
+      });
     } finally {
       expect(await stopCli(warm)).toBe(0);
     }
@@ -125,6 +136,28 @@ describe.skipIf(!built)("the bundled CLI", () => {
     child.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString()));
     expect(await new Promise((resolve) => child.on("exit", resolve))).toBe(0);
     expect(out.trim()).toBe(version);
+  });
+
+  it("answers --help and usage errors from its own bundle, without the server's", async () => {
+    // The CLI bundle alone in a directory: nothing to import beside it.
+    const alone = path.join(tmp, "alone");
+    await fs.mkdir(alone);
+    copyFileSync(CLI, path.join(alone, "cli.js"));
+    const run = async (args: string[]): Promise<{ code: unknown; out: string; err: string }> => {
+      const child = spawn(process.execPath, [path.join(alone, "cli.js"), ...args], { stdio: ["ignore", "pipe", "pipe"] });
+      let out = "";
+      let err = "";
+      child.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString()));
+      child.stderr!.on("data", (chunk: Buffer) => (err += chunk.toString()));
+      return { code: await new Promise((resolve) => child.on("exit", resolve)), out, err };
+    };
+    const help = await run(["--help"]);
+    expect(help.code).toBe(0);
+    expect(help.out).toContain("--skills-path");
+    const bad = await run(["--dcc", "maya", "--port", "nope"]);
+    expect(bad.code).toBe(2);
+    expect(bad.err.trim().split("\n")).toHaveLength(1);
+    expect(bad.err).toMatch(/^recipe-server: .*--port/);
   });
 
   it("runs the linter from its own bundle", async () => {

@@ -124,6 +124,23 @@ describe("ParseCache", () => {
     expect(entries).toEqual(["parsed-packs"]);
   });
 
+  it("regression: a load with no packs still leaves a cache file, once, so the next start knows one finished here", async () => {
+    const cache = new ParseCache(file, logger);
+    await cache.load();
+    await cache.persist(new Set());
+    expect((await fs.stat(file)).isFile()).toBe(true);
+    const before = await fs.stat(file);
+    await new Promise((r) => setTimeout(r, 20));
+    // Read back empty: nothing to write again, by this process or the next.
+    await cache.persist(new Set());
+    const next = new ParseCache(file, logger);
+    await next.load();
+    expect(next.isEmpty()).toBe(true);
+    await next.persist(new Set());
+    expect((await fs.stat(file)).mtimeMs).toBe(before.mtimeMs);
+    expect(warnings).toEqual([]);
+  });
+
   it("keeps working in memory when the cache cannot be written", async () => {
     await fs.writeFile(path.join(dir, "state"), "a file where the state dir should be");
     const cache = new ParseCache(file, logger);
