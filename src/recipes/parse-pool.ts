@@ -11,6 +11,7 @@ import type { SkillDirReading, SkillDirRequest } from "../skills/discover.js";
 import { parsePackFile, type PackFileResult } from "./pack-file.js";
 import { parsePack, type PackRecord } from "./parsed-pack.js";
 import type { ParseRequest } from "./parse-worker.js";
+import { fileResultFromWire, recordFromWire, type PackFileResultWire, type PackRecordWire } from "./pack-wire.js";
 import { noParseWorkers, spawnParseWorker, type ParseWorkerSupply } from "./parse-threads.js";
 
 export interface PackParser {
@@ -61,6 +62,8 @@ export interface PackParserLogger {
 
 interface Job {
   readonly request: ParseRequest;
+  /** The worker's reply as the caller wants it (see pack-wire.ts). */
+  readonly decode: (value: unknown) => unknown;
   /** Partial results a job sends before its reply (shared skill reads). */
   readonly progress?: (value: unknown) => void;
   /** The same work in the calling thread, for a worker that stopped. */
@@ -159,7 +162,14 @@ export function createPackParser(workers: number, options: PackParserOptions = {
       }
       if (reply.value === undefined) return retire(worker, reply.error ?? "no result");
       jobs.delete(reply.id);
-      job.resolve(reply.value);
+      // In an event handler: a reply that does not decode (a bug) fails its load, not the process.
+      let value: unknown;
+      try {
+        value = job.decode(reply.value);
+      } catch (error) {
+        return job.reject(error);
+      }
+      job.resolve(value);
     });
     worker.on("error", (err) => retire(worker, err.message));
     worker.on("exit", (code) => retire(worker, `exited ${code}`));
@@ -172,14 +182,19 @@ export function createPackParser(workers: number, options: PackParserOptions = {
   };
 
   // The calling thread runs `inline` itself when every worker's backlog is full (or none is left).
-  const submit = <T>(request: (id: number) => ParseRequest, inline: () => T, progress?: (value: unknown) => void): Promise<T> => {
+  const submit = <T>(
+    request: (id: number) => ParseRequest,
+    inline: () => T,
+    decode: (value: unknown) => T,
+    progress?: (value: unknown) => void,
+  ): Promise<T> => {
     start();
     let target: [Worker, Map<number, Job>] | undefined;
     for (const entry of pool) if (entry[1].size < BACKLOG && (target === undefined || entry[1].size < target[1].size)) target = entry;
     if (target === undefined) return Promise.resolve(inline());
     const [worker, jobs] = target;
     return new Promise<T>((resolve, reject) => {
-      const job: Job = { request: request(nextId++), inline, resolve: resolve as (value: unknown) => void, reject, ...(progress ? { progress } : {}) };
+      const job: Job = { request: request(nextId++), inline, decode, resolve: resolve as (value: unknown) => void, reject, ...(progress ? { progress } : {}) };
       jobs.set(job.request.id, job);
       worker.postMessage(job.request);
     });
@@ -188,9 +203,18 @@ export function createPackParser(workers: number, options: PackParserOptions = {
   return {
     prestart: start,
     workers: () => ({ ahead, spawned }),
-    parse: (text, file) => submit((id) => ({ id, kind: "text", text, file }), () => parsePack(text, file)),
+    parse: (text, file) =>
+      submit(
+        (id) => ({ id, kind: "text", text, file }),
+        () => parsePack(text, file),
+        (value) => recordFromWire(value as PackRecordWire),
+      ),
     parseFile: (absPath, file, fingerprint) =>
-      submit((id) => ({ id, kind: "file", path: absPath, file, fingerprint }), () => parsePackFile(absPath, file, fingerprint)),
+      submit(
+        (id) => ({ id, kind: "file", path: absPath, file, fingerprint }),
+        () => parsePackFile(absPath, file, fingerprint),
+        (value) => fileResultFromWire(value as PackFileResultWire),
+      ),
     shareSkillDirReads: async (reads) => {
       // One job per worker, each claiming batches until none is left. A job
       // that ends up inline (no worker, or its worker stopped) claims nothing:
@@ -202,7 +226,7 @@ export function createPackParser(workers: number, options: PackParserOptions = {
       };
       const request = (id: number): ParseRequest => ({ id, kind: "skills", dirs: reads.dirs, dcc: reads.dcc, claims: reads.claims, batch: reads.batch });
       start();
-      await Promise.all([...pool.keys()].map(() => submit(request, () => undefined, progress)));
+      await Promise.all([...pool.keys()].map(() => submit(request, () => undefined, () => undefined, progress)));
     },
     async close() {
       closed = true;

@@ -8,6 +8,7 @@ import { parentPort } from "node:worker_threads";
 import type { SkillDirRequest } from "../skills/discover.js";
 import { parsePackFile } from "./pack-file.js";
 import { parsePack } from "./parsed-pack.js";
+import { fileResultToWire, recordToWire } from "./pack-wire.js";
 import { readClaimed } from "./shared-reads.js";
 
 export type ParseRequest =
@@ -37,7 +38,10 @@ parentPort?.on("message", (request: ParseRequest) => {
       );
       return;
     }
-    reply(request.id, request.kind === "text" ? parsePack(request.text, request.file) : parsePackFile(request.path, request.file, request.fingerprint));
+    reply(
+      request.id,
+      request.kind === "text" ? recordToWire(parsePack(request.text, request.file)) : fileResultToWire(parsePackFile(request.path, request.file, request.fingerprint)),
+    );
   } catch (err) {
     fail(request.id, err);
   }

@@ -11,6 +11,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
+import { recordFromWire, type PackRecordWire } from "../../src/recipes/pack-wire.js";
 import { noParseWorkers, parseWorkerCount } from "../../src/recipes/parse-threads.js";
 
 type Threads = typeof import("../../src/recipes/parse-threads.js");
@@ -51,8 +52,8 @@ describe.skipIf(!haveBuild)("parse threads (built)", () => {
   /** Sends one pack to parse; resolves with the entry names of the reply. */
   const parseOn = (worker: Worker): Promise<string[]> =>
     new Promise((resolve, reject) => {
-      worker.once("message", (reply: { value?: { entries: { name: string }[] }; error?: string }) =>
-        reply.value !== undefined ? resolve(reply.value.entries.map((e) => e.name)) : reject(new Error(reply.error)),
+      worker.once("message", (reply: { value?: PackRecordWire; error?: string }) =>
+        reply.value !== undefined ? resolve(recordFromWire(reply.value).entries.map((e) => e.name)) : reject(new Error(reply.error)),
       );
       worker.postMessage({ id: 1, kind: "text", text: "recipes:\n  - name: a\n    steps: []\n", file: "p.yaml" });
     });
