@@ -15,7 +15,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { call, connect, eventually, makeTempDir, REPO_ROOT, skillMd, writeTree } from "./harness.js";
 
 const CLI = path.join(REPO_ROOT, "dist/cli.js");
-const SERVE = path.join(REPO_ROOT, "dist/serve.js");
+const SERVE = path.join(REPO_ROOT, "dist/serve.cjs");
 const LINT = path.join(REPO_ROOT, "dist/lint/command.js");
 const WORKER = path.join(REPO_ROOT, "dist/recipes/parse-worker.js");
 const built = [CLI, SERVE, LINT, WORKER].every((file) => existsSync(file));
@@ -87,9 +87,9 @@ describe.skipIf(!built)("the bundled CLI", () => {
     const relativeImports = (file: string): string[] => {
       // Comments aside (dependencies' JSDoc mentions import('../x') types); bundles keep none, sources might.
       const code = readFileSync(file, "utf8").split("\n").filter((line) => !/^\s*(\*|\/\/)/.test(line)).join("\n");
-      return [...code.matchAll(/(?:\bfrom|\bimport\(?)\s*["'](\.\.?\/[^"']*)["']/g)].map((m) => m[1]!);
+      return [...code.matchAll(/(?:\bfrom|\bimport\(?|\brequire\()\s*["'](\.\.?\/[^"']*)["']/g)].map((m) => m[1]!);
     };
-    // The CLI's own bundle loads the server and the linter on demand, each one file of its own.
+    // The CLI's own bundle loads the server (serve.cjs, or serve.js from the sources) and the linter on demand, each one file of its own.
     expect(relativeImports(CLI).sort()).toEqual(["./lint/command.js", "./serve.js"]);
     for (const file of [SERVE, LINT, WORKER]) expect(relativeImports(file)).toEqual([]);
   });
