@@ -1,6 +1,6 @@
 /**
  * The `recipe-server` binary as shipped: dist/cli.js, the server it loads
- * (dist/serve.js), the linter and the parse worker are single-file bundles
+ * (dist/serve.cjs, with its code cache), the linter and the parse worker are single-file bundles
  * (scripts/bundle.mjs). They must serve exactly as the modules do: the
  * worker found beside its old path (also when the CLI starts it ahead of the
  * load), package.json read for the version, parse cache keys agreeing
