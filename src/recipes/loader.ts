@@ -10,6 +10,7 @@ import { parseMarkdownAnchors } from "./markdown.js";
 import type { MarkdownRecipe, Recipe } from "./types.js";
 import type { ParseCache } from "./parse-cache.js";
 import { deepFreeze } from "../skills/freeze.js";
+import { isYamlFile } from "./pack-file.js";
 import { inlineParser, type PackParser } from "./parse-pool.js";
 import type { PackRecord } from "./parsed-pack.js";
 import { yamlRecipes } from "./yaml-recipe.js";
@@ -66,10 +67,6 @@ export interface RecipeFileResult {
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 const DESCRIPTION_MAX = 200;
-
-export function isYamlFile(file: string): boolean {
-  return /\.ya?ml$/i.test(file);
-}
 
 /** All recipes of a skill: files in path order, the first recipe of a name wins. */
 export async function loadSkillRecipes(skill: SkillInfo): Promise<SkillRecipesResult> {

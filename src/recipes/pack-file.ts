@@ -17,6 +17,11 @@ export type PackFileResult =
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
+/** A recipe file read as a YAML pack (by its extension); any other is Markdown. */
+export function isYamlFile(file: string): boolean {
+  return /\.ya?ml$/i.test(file);
+}
+
 export function parsePackFile(absPath: string, file: string, fingerprint: string): PackFileResult {
   const read = readBounded(absPath, MAX_RECIPE_FILE_BYTES);
   if (!read.ok) return { kind: "unreadable", read };

@@ -10,7 +10,7 @@ import { deepFreeze } from "../skills/freeze.js";
 import type { SkillDirReading, SkillDirRequest } from "../skills/discover.js";
 import { parsePackFile, type PackFileResult } from "./pack-file.js";
 import { parsePack, type PackRecord } from "./parsed-pack.js";
-import type { ParseRequest } from "./parse-worker.js";
+import type { ParseRequest, PreparsedPack } from "./parse-worker.js";
 import { fileResultFromWire, recordFromWire, type PackFileResultWire, type PackRecordWire } from "./pack-wire.js";
 import { noParseWorkers, spawnParseWorker, type ParseWorkerSupply } from "./parse-threads.js";
 
@@ -32,6 +32,8 @@ export interface PackParser {
   prestart(): void;
   /** The workers this parser has run so far, by where they came from. */
   workers(): ParseWorkerCounts;
+  /** Packs parseFile took from a worker's preparsing (see SharedSkillDirReads.preparseFingerprint). */
+  preparsed(): number;
   close(): Promise<void>;
 }
 
@@ -52,6 +54,14 @@ export interface SharedSkillDirReads {
   /** One Int32 on a SharedArrayBuffer: the index of the next unclaimed directory. */
   readonly claims: SharedArrayBuffer;
   readonly batch: number;
+  /**
+   * Set: each worker, once no directory is left to claim, parses the YAML
+   * packs of the directories it read (keyed with this fingerprint) before
+   * it is asked, and parseFile takes those parses rather than sending the
+   * packs again. A cold load's calling thread is still starting the server
+   * when the reads are done: the worker parses on instead of waiting for it.
+   */
+  readonly preparseFingerprint?: string;
   /** Each batch read (by a worker or the calling thread), as it comes: readings of dirs[from], dirs[from + 1] … */
   onBatch(from: number, readings: readonly SkillDirReading[]): void;
 }
@@ -75,8 +85,21 @@ interface Job {
 interface Reply {
   readonly id: number;
   readonly progress?: unknown;
+  /** Packs the worker will parse unasked, announced with the readings that named them. */
+  readonly preparsed?: readonly PreparsedPack[];
   readonly value?: unknown;
   readonly error?: string;
+}
+
+interface WorkerState {
+  /** Requests sent, by id. */
+  readonly jobs: Map<number, Job>;
+  /** Packs announced and not yet asked for, by path. */
+  readonly preparsed: Map<string, PreparsedPack>;
+  /** Preparsed packs' replies that came before they were asked for, by id. */
+  readonly arrived: Map<number, unknown>;
+  /** Preparsed packs asked for before their reply came, by id. */
+  readonly awaited: Map<number, Job>;
 }
 
 /** The calling thread only. */
@@ -86,6 +109,7 @@ export const inlineParser: PackParser = {
   shareSkillDirReads: () => Promise.resolve(),
   prestart: () => undefined,
   workers: () => NO_PARSE_WORKERS,
+  preparsed: () => 0,
   close: () => Promise.resolve(),
 };
 
@@ -103,26 +127,34 @@ export interface PackParserOptions {
   readonly supply?: ParseWorkerSupply;
 }
 
+/** Preparsed packs' ids are negative (see PreparsedPack); requests count up from 0. */
+const isPreparseId = (id: number): boolean => id < 0;
+
 export function createPackParser(workers: number, options: PackParserOptions = {}): PackParser {
   const { logger, supply = noParseWorkers } = options;
   if (workers <= 0) return inlineParser;
-  const pool = new Map<Worker, Map<number, Job>>();
+  const pool = new Map<Worker, WorkerState>();
   let nextId = 0;
   let closed = false;
   let ahead = 0;
   let spawned = 0;
+  let preparsedTaken = 0;
 
   // A worker that fails (a bug, never an author's file: parsePack turns those
   // into diagnostics) hands its jobs back and leaves; the rest, or the
   // calling thread, parse on.
   const retire = (worker: Worker, reason: string): void => {
-    const jobs = pool.get(worker);
-    if (jobs === undefined) return;
+    const state = pool.get(worker);
+    if (state === undefined) return;
     pool.delete(worker);
     if (!closed) logger?.warn({ reason }, "parse worker stopped; parsing continues without it");
     // Messages the worker posted before it stopped may still arrive: its jobs are settled here.
-    const handedBack = [...jobs.values()];
-    jobs.clear();
+    // Packs it announced and nobody asked for yet are sent elsewhere when asked for.
+    const handedBack = [...state.jobs.values(), ...state.awaited.values()];
+    state.jobs.clear();
+    state.awaited.clear();
+    state.preparsed.clear();
+    state.arrived.clear();
     for (const job of handedBack) {
       // In an event handler: a parse that throws here too (a bug) must fail its load, not the process.
       try {
@@ -145,11 +177,19 @@ export function createPackParser(workers: number, options: PackParserOptions = {
     } else {
       ahead += 1;
     }
-    const jobs = new Map<number, Job>();
-    pool.set(worker, jobs);
+    const state: WorkerState = { jobs: new Map(), preparsed: new Map(), arrived: new Map(), awaited: new Map() };
+    const { jobs } = state;
+    pool.set(worker, state);
     worker.on("message", (reply: Reply) => {
-      const job = jobs.get(reply.id);
-      if (job === undefined) return;
+      for (const pack of reply.preparsed ?? []) state.preparsed.set(pack.path, pack);
+      const job = jobs.get(reply.id) ?? state.awaited.get(reply.id);
+      if (job === undefined) {
+        if (!isPreparseId(reply.id)) return;
+        // A pack it failed on (a bug) would leave whoever asks for it later waiting: the worker leaves now.
+        if (reply.value === undefined) return retire(worker, reply.error ?? "no result");
+        state.arrived.set(reply.id, reply.value);
+        return;
+      }
       if (reply.progress !== undefined) {
         // In an event handler: a bug handling a batch fails its load, not the process.
         try {
@@ -162,6 +202,7 @@ export function createPackParser(workers: number, options: PackParserOptions = {
       }
       if (reply.value === undefined) return retire(worker, reply.error ?? "no result");
       jobs.delete(reply.id);
+      state.awaited.delete(reply.id);
       // In an event handler: a reply that does not decode (a bug) fails its load, not the process.
       let value: unknown;
       try {
@@ -189,10 +230,10 @@ export function createPackParser(workers: number, options: PackParserOptions = {
     progress?: (value: unknown) => void,
   ): Promise<T> => {
     start();
-    let target: [Worker, Map<number, Job>] | undefined;
-    for (const entry of pool) if (entry[1].size < BACKLOG && (target === undefined || entry[1].size < target[1].size)) target = entry;
+    let target: [Worker, WorkerState] | undefined;
+    for (const entry of pool) if (entry[1].jobs.size < BACKLOG && (target === undefined || entry[1].jobs.size < target[1].jobs.size)) target = entry;
     if (target === undefined) return Promise.resolve(inline());
-    const [worker, jobs] = target;
+    const [worker, { jobs }] = target;
     return new Promise<T>((resolve, reject) => {
       const job: Job = { request: request(nextId++), inline, decode, resolve: resolve as (value: unknown) => void, reject, ...(progress ? { progress } : {}) };
       jobs.set(job.request.id, job);
@@ -200,9 +241,32 @@ export function createPackParser(workers: number, options: PackParserOptions = {
     });
   };
 
+  // A pack a worker announced for this path and key: its parse, now or when it comes.
+  const takePreparsed = (absPath: string, file: string, fingerprint: string): Promise<PackFileResult> | undefined => {
+    for (const state of pool.values()) {
+      const pack = state.preparsed.get(absPath);
+      if (pack === undefined || pack.file !== file || pack.fingerprint !== fingerprint) continue;
+      state.preparsed.delete(absPath);
+      preparsedTaken += 1;
+      const decode = (value: unknown): PackFileResult => fileResultFromWire(value as PackFileResultWire);
+      if (state.arrived.has(pack.id)) {
+        const value = state.arrived.get(pack.id);
+        state.arrived.delete(pack.id);
+        return new Promise((resolve) => resolve(decode(value)));
+      }
+      return new Promise<PackFileResult>((resolve, reject) => {
+        const request: ParseRequest = { id: pack.id, kind: "file", path: absPath, file, fingerprint };
+        const inline = (): PackFileResult => parsePackFile(absPath, file, fingerprint);
+        state.awaited.set(pack.id, { request, inline, decode, resolve: resolve as (value: unknown) => void, reject });
+      });
+    }
+    return undefined;
+  };
+
   return {
     prestart: start,
     workers: () => ({ ahead, spawned }),
+    preparsed: () => preparsedTaken,
     parse: (text, file) =>
       submit(
         (id) => ({ id, kind: "text", text, file }),
@@ -210,6 +274,7 @@ export function createPackParser(workers: number, options: PackParserOptions = {
         (value) => recordFromWire(value as PackRecordWire),
       ),
     parseFile: (absPath, file, fingerprint) =>
+      takePreparsed(absPath, file, fingerprint) ??
       submit(
         (id) => ({ id, kind: "file", path: absPath, file, fingerprint }),
         () => parsePackFile(absPath, file, fingerprint),
@@ -224,7 +289,8 @@ export function createPackParser(workers: number, options: PackParserOptions = {
         // A thread hop hands back copies: frozen again, as the calling thread's reads are.
         reads.onBatch(from, deepFreeze(readings));
       };
-      const request = (id: number): ParseRequest => ({ id, kind: "skills", dirs: reads.dirs, dcc: reads.dcc, claims: reads.claims, batch: reads.batch });
+      const preparse = reads.preparseFingerprint !== undefined ? { preparseFingerprint: reads.preparseFingerprint } : {};
+      const request = (id: number): ParseRequest => ({ id, kind: "skills", dirs: reads.dirs, dcc: reads.dcc, claims: reads.claims, batch: reads.batch, ...preparse });
       start();
       await Promise.all([...pool.keys()].map(() => submit(request, () => undefined, () => undefined, progress)));
     },

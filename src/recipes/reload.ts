@@ -22,6 +22,13 @@ import { skillServesDcc, type LoadedSkill } from "./catalog.js";
 import { dedupeRecipes, loadRecipeFile } from "./loader.js";
 import type { ParseCache } from "./parse-cache.js";
 import { createPackParser, inlineParser, NO_PARSE_WORKERS, type PackParser, type ParseWorkerCounts } from "./parse-pool.js";
+
+/** Parse workers a load ran (see ParseWorkerCounts), and the packs they parsed before being asked. */
+export interface ParseWorkerUse extends ParseWorkerCounts {
+  readonly preparsed: number;
+}
+
+const NO_PARSE_WORKER_USE: ParseWorkerUse = Object.freeze({ ...NO_PARSE_WORKERS, preparsed: 0 });
 import { noParseWorkers, parseWorkerCount, type ParseWorkerSupply } from "./parse-threads.js";
 import { readSkillDirsShared } from "./shared-reads.js";
 import { toPrivateRecipe, type PrivateStore } from "./private/store.js";
@@ -170,7 +177,7 @@ export class IncrementalCatalog {
   private privates = new Map<string, PrivateState>();
   private privateDirDiagnostics: readonly Diagnostic[] = [];
   /** Parse workers the last change set ran (a load's log reports them). */
-  private workersOfLastApply: ParseWorkerCounts = NO_PARSE_WORKERS;
+  private workersOfLastApply: ParseWorkerUse = NO_PARSE_WORKER_USE;
 
   constructor(options: IncrementalCatalogOptions) {
     this.dcc = options.dcc;
@@ -234,7 +241,7 @@ export class IncrementalCatalog {
       parser.prestart();
     }
     this.onUnderway?.();
-    this.workersOfLastApply = NO_PARSE_WORKERS;
+    this.workersOfLastApply = NO_PARSE_WORKER_USE;
     try {
       return await this.applyWith(changes, dirty, rootsChanged, parser);
     } finally {
@@ -243,13 +250,14 @@ export class IncrementalCatalog {
   }
 
   /** Parse workers the last full load or change set ran, by where they came from. */
-  lastParseWorkers(): ParseWorkerCounts {
+  lastParseWorkers(): ParseWorkerUse {
     return this.workersOfLastApply;
   }
 
   private async closeParser(parser: PackParser): Promise<void> {
     const used = parser.workers();
-    this.workersOfLastApply = { ahead: this.workersOfLastApply.ahead + used.ahead, spawned: this.workersOfLastApply.spawned + used.spawned };
+    const last = this.workersOfLastApply;
+    this.workersOfLastApply = { ahead: last.ahead + used.ahead, spawned: last.spawned + used.spawned, preparsed: last.preparsed + parser.preparsed() };
     await parser.close();
   }
 
@@ -273,10 +281,18 @@ export class IncrementalCatalog {
     // Recipe paths a cold load's shared reads resolved, by the skill they were resolved for.
     const prefetched = new WeakMap<SkillInfo, RecipePathsResult>();
     if (early !== null && early !== inlineParser) {
-      await readSkillDirsShared(keys.map(skillDir), this.dcc, early, (i, reading) => {
-        note(keys[i]!, reading.result);
-        if (reading.result.skill !== null && reading.paths !== null) prefetched.set(reading.result.skill, reading.paths);
-      });
+      // The workers parse the packs they found as loadRecipeFile would ask for them (the same key).
+      const preparseFingerprint = this.parseCache?.keyFingerprint ?? "";
+      await readSkillDirsShared(
+        keys.map(skillDir),
+        this.dcc,
+        early,
+        (i, reading) => {
+          note(keys[i]!, reading.result);
+          if (reading.result.skill !== null && reading.paths !== null) prefetched.set(reading.result.skill, reading.paths);
+        },
+        { preparseFingerprint },
+      );
     } else {
       await mapLimit(keys, LOAD_CONCURRENCY, async (key) => {
         await pace();

@@ -3,8 +3,10 @@
  * read by the parse workers and this thread together. Both claim batches from
  * one shared counter: the workers start as soon as they are up, while this
  * thread is still starting the server, and this thread takes a batch whenever
- * its event loop has a turn free. Neither waits on the other for work, and
- * the recipe files can be parsed as soon as the last batch is in.
+ * its event loop has a turn free. Neither waits on the other for work. A
+ * worker then parses the packs of the directories it read without waiting
+ * to be asked (preparseFingerprint): this thread, still starting the server,
+ * would only ask for them ~100–200 ms later.
  */
 import { readSkillDirs, type SkillDirReading, type SkillDirRequest } from "../skills/discover.js";
 import type { PackParser, SharedSkillDirReads } from "./parse-pool.js";
@@ -31,6 +33,7 @@ export async function readSkillDirsShared(
   dcc: string,
   parser: PackParser,
   onRead: (index: number, reading: SkillDirReading) => void,
+  options: { readonly preparseFingerprint?: string } = {},
 ): Promise<void> {
   const claims = new SharedArrayBuffer(4);
   const delivered = new Uint8Array(dirs.length);
@@ -42,6 +45,7 @@ export async function readSkillDirsShared(
     dcc,
     claims,
     batch: BATCH,
+    ...(options.preparseFingerprint !== undefined ? { preparseFingerprint: options.preparseFingerprint } : {}),
     onBatch(from, readings) {
       if (settled) return;
       readings.forEach((reading, i) => {

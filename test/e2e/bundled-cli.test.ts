@@ -114,6 +114,10 @@ describe.skipIf(!built)("the bundled CLI", () => {
       parseCache: { hits: 0, misses: SKILLS },
       parseWorkers: { ahead: workers, spawned: 0 },
     });
+    // The worker parsed the packs of the skill directories it read before the load asked for them.
+    const coldWorkers = cold.logs.find((l) => l.msg === "catalog loaded")?.["parseWorkers"] as { preparsed: number };
+    if (workers > 0) expect(coldWorkers.preparsed).toBeGreaterThan(0);
+    expect(coldWorkers.preparsed).toBeLessThanOrEqual(SKILLS);
 
     const warm = await startCli(tmp);
     try {
@@ -122,7 +126,7 @@ describe.skipIf(!built)("the bundled CLI", () => {
       expect(warm.logs.find((l) => l.msg === "catalog loaded")).toMatchObject({
         recipes: SKILLS,
         parseCache: { hits: SKILLS, misses: 0 },
-        parseWorkers: { ahead: 0, spawned: 0 },
+        parseWorkers: { ahead: 0, spawned: 0, preparsed: 0 },
       });
     } finally {
       expect(await stopCli(warm)).toBe(0);

@@ -196,6 +196,117 @@ describe.skipIf(!haveBuild)("parse pool (built, with worker threads)", () => {
     }
   });
 
+  /** Skills with a YAML pack each (a few broken), some with a Markdown file too, and one skill for another DCC. */
+  async function preparseTree(root: string): Promise<{ dirs: { dir: string; root: string; rootIndex: number }[]; packs: { abs: string; file: string }[] }> {
+    const dirs: { dir: string; root: string; rootIndex: number }[] = [];
+    const packs: { abs: string; file: string }[] = [];
+    for (let i = 0; i < 120; i++) {
+      const dir = path.join(root, `s${i}`);
+      await fs.mkdir(path.join(dir, "recipes"), { recursive: true });
+      const dcc = i === 5 ? "houdini" : "maya";
+      await fs.writeFile(path.join(dir, "SKILL.md"), `---\nname: s${i}\nmetadata:\n  dcc-mcp:\n    dcc: ${dcc}\n    recipes: "recipes/*"\n---\n`);
+      await fs.writeFile(path.join(dir, "recipes", "p.yaml"), i === 7 ? Buffer.from([0xc3, 0x28]) : i === 9 ? "recipes: [unclosed\n" : pack(i));
+      if (i % 3 === 0) await fs.writeFile(path.join(dir, "recipes", "notes.md"), `## r${i}\nA Markdown recipe.\n`);
+      if (dcc === "maya") packs.push({ abs: path.join(dir, "recipes", "p.yaml"), file: "recipes/p.yaml" });
+      dirs.push({ dir, root, rootIndex: 0 });
+    }
+    return { dirs, packs };
+  }
+
+  async function readOnWorker(parser: import("../../src/recipes/parse-pool.js").PackParser, dirs: { dir: string; root: string; rootIndex: number }[]): Promise<void> {
+    await parser.shareSkillDirReads({ dirs, dcc: "maya", claims: new SharedArrayBuffer(4), batch: 16, onBatch: () => undefined, preparseFingerprint: "fp" });
+  }
+
+  it("preparses the packs of the directories a worker read, and parseFile takes them as the worker would have parsed them asked", async () => {
+    const mod = (await import(pathToFileURL(built).href)) as typeof import("../../src/recipes/parse-pool.js");
+    const packFile = (await import(pathToFileURL(path.resolve(built, "../pack-file.js")).href)) as typeof import("../../src/recipes/pack-file.js");
+    const root = await fs.mkdtemp(path.join(os.tmpdir(), "pool-preparse-"));
+    const parser = mod.createPackParser(1);
+    try {
+      const { dirs, packs } = await preparseTree(root);
+      parser.prestart();
+      // Nobody else claims here: the worker reads every directory, so it preparses every pack.
+      await readOnWorker(parser, dirs);
+      // Asked in reverse: some have come back by now, some have not.
+      const outcomes = await Promise.all([...packs].reverse().map((p) => parser.parseFile(p.abs, p.file, "fp")));
+      [...packs].reverse().forEach((p, i) => {
+        const reference = packFile.parsePackFile(p.abs, p.file, "fp");
+        const outcome = outcomes[i]!;
+        if (outcome.kind !== "parsed" || reference.kind !== "parsed") return expect(outcome).toEqual(reference);
+        expect(outcome.key).toBe(reference.key);
+        expect(parsed(outcome.record)).toEqual(parsed(reference.record));
+      });
+      expect(outcomes.filter((o) => o.kind !== "parsed").map((o) => o.kind)).toEqual(["not_utf8"]);
+      expect(outcomes.filter((o) => o.kind === "parsed" && !o.record.ok).length).toBe(1);
+      // Markdown files and the other DCC's pack are not preparsed (they are parsed where they are asked for).
+      const taken = parser.preparsed();
+      expect(taken).toBe(packs.length);
+      // Each preparsed pack is taken once; asked again, the pack is parsed afresh.
+      const again = await parser.parseFile(packs[0]!.abs, packs[0]!.file, "fp");
+      expect(again.kind === "parsed" && again.key).toBe((packFile.parsePackFile(packs[0]!.abs, packs[0]!.file, "fp") as { key: string }).key);
+      expect(parser.preparsed()).toBe(taken);
+    } finally {
+      await parser.close();
+      await fs.rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it("takes a preparsed pack only for the cache key and skill-relative name it was parsed with", async () => {
+    const mod = (await import(pathToFileURL(built).href)) as typeof import("../../src/recipes/parse-pool.js");
+    const packFile = (await import(pathToFileURL(path.resolve(built, "../pack-file.js")).href)) as typeof import("../../src/recipes/pack-file.js");
+    const root = await fs.mkdtemp(path.join(os.tmpdir(), "pool-preparse-key-"));
+    const parser = mod.createPackParser(1);
+    try {
+      const { dirs, packs } = await preparseTree(root);
+      parser.prestart();
+      await readOnWorker(parser, dirs);
+      const [a, b] = [packs[0]!, packs[1]!];
+      const otherKey = await parser.parseFile(a.abs, a.file, "another build");
+      expect(otherKey.kind === "parsed" && otherKey.key).toBe((packFile.parsePackFile(a.abs, a.file, "another build") as { key: string }).key);
+      const otherName = await parser.parseFile(b.abs, "p.yaml", "fp");
+      expect(otherName.kind === "parsed" && otherName.record.diagnostics).toEqual((packFile.parsePackFile(b.abs, "p.yaml", "fp") as { record: PackRecord }).record.diagnostics);
+      expect(otherName.kind === "parsed" && otherName.key).toBe((packFile.parsePackFile(b.abs, "p.yaml", "fp") as { key: string }).key);
+      expect(parser.preparsed()).toBe(0);
+    } finally {
+      await parser.close();
+      await fs.rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it("parses a stopped worker's preparsed packs in the calling thread, asked before or after it stopped", async () => {
+    const mod = (await import(pathToFileURL(built).href)) as typeof import("../../src/recipes/parse-pool.js");
+    const threads = (await import(pathToFileURL(path.resolve(built, "../parse-threads.js")).href)) as typeof import("../../src/recipes/parse-threads.js");
+    const packFile = (await import(pathToFileURL(path.resolve(built, "../pack-file.js")).href)) as typeof import("../../src/recipes/pack-file.js");
+    const root = await fs.mkdtemp(path.join(os.tmpdir(), "pool-preparse-stop-"));
+    const worker = threads.spawnParseWorker();
+    const warnings: string[] = [];
+    const parser = mod.createPackParser(1, { supply: { take: () => worker, release: () => Promise.resolve() }, logger: { warn: (_, msg) => warnings.push(msg) } });
+    try {
+      const { dirs, packs } = await preparseTree(root);
+      parser.prestart();
+      await readOnWorker(parser, dirs);
+      // Half asked while the worker runs (waiting on it, or already back), then it stops, then the rest are asked.
+      const half = Math.floor(packs.length / 2);
+      const first = packs.slice(0, half).map((p) => parser.parseFile(p.abs, p.file, "fp"));
+      await worker.terminate();
+      const rest = packs.slice(half).map((p) => parser.parseFile(p.abs, p.file, "fp"));
+      // Only the packs asked for while it ran were taken from it; every one still comes back.
+      expect(parser.preparsed()).toBe(half);
+      const outcomes = await Promise.all([...first, ...rest]);
+      packs.forEach((p, i) => {
+        const reference = packFile.parsePackFile(p.abs, p.file, "fp");
+        const outcome = outcomes[i]!;
+        if (outcome.kind !== "parsed" || reference.kind !== "parsed") return expect(outcome).toEqual(reference);
+        expect(outcome.key).toBe(reference.key);
+        expect(parsed(outcome.record)).toEqual(parsed(reference.record));
+      });
+      expect(warnings).toEqual(["parse worker stopped; parsing continues without it"]);
+    } finally {
+      await parser.close();
+      await fs.rm(root, { recursive: true, force: true });
+    }
+  });
+
   it("parses in the calling thread once closed, and closes without a parse having started a worker", async () => {
     const mod = (await import(pathToFileURL(built).href)) as typeof import("../../src/recipes/parse-pool.js");
     const untouched = mod.createPackParser(2);
