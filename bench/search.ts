@@ -233,6 +233,7 @@ async function main(): Promise<void> {
     return;
   }
   lexicalVersusMiniSearch();
+  browseWithEmptyQuery();
   if (lexicalOnly) return;
   const rssStart = mb();
   const qs = queries(QUERIES);
@@ -483,6 +484,48 @@ function agreement(a: readonly string[][], b: readonly string[][]): string {
     if (ids.join("\n") === b[i]!.join("\n")) same++;
   });
   return `${((100 * same) / a.length).toFixed(1)}%`;
+}
+
+/**
+ * An empty query lists the served recipes in id order (filtered, limited).
+ * Peer: sorting every served id on each call, as the engine did until it
+ * kept the order per snapshot.
+ */
+function browseWithEmptyQuery(): void {
+  console.log("\nempty query (browse), limit 10, 500 calls each: engine p50 / p99 against sorting every id per call (peer)\n");
+  console.log("| recipes | filter | peer p50 / p99 | engine p50 / p99 | peer / engine p50 |");
+  console.log("|---|---|---|---|---|");
+  for (const n of SIZES) {
+    const recipes = generate(n);
+    const engine = createSearchEngine({ provider: null });
+    engine.update(recipes, 1);
+    const byId = new Map(recipes.map((r) => [r.recipeId, r]));
+    const filters: [string, (r: Recipe) => boolean, { dcc?: string; skill?: string }][] = [
+      ["none", () => true, {}],
+      ["dcc maya", (r) => r.dcc === "maya" || r.dcc === "any" || r.dcc === "python", { dcc: "maya" }],
+      [`skill ${recipes[n - 1]!.skill}`, (r) => r.skill === recipes[n - 1]!.skill, { skill: recipes[n - 1]!.skill }],
+    ];
+    for (const [label, accept, filter] of filters) {
+      const time = (run: () => unknown): { p50: number; p99: number } => {
+        for (let i = 0; i < 20; i++) run();
+        const times: number[] = [];
+        for (let i = 0; i < 500; i++) {
+          const t = performance.now();
+          run();
+          times.push(performance.now() - t);
+        }
+        times.sort((a, b) => a - b);
+        return { p50: percentile(times, 50), p99: percentile(times, 99) };
+      };
+      const peerIds = [...byId.keys()].filter((id) => accept(byId.get(id)!)).sort().slice(0, 10);
+      const engineIds = (engine.search({ text: "", limit: 10, ...filter }) as Awaited<ReturnType<SearchEngine["search"]>>).hits.map((h) => h.recipe.recipeId);
+      if (peerIds.join("\n") !== engineIds.join("\n")) throw new Error(`browse differs from the peer for filter ${label}`);
+      const peer = time(() => [...byId.keys()].filter((id) => accept(byId.get(id)!)).sort().slice(0, 10));
+      const ours = time(() => engine.search({ text: "", limit: 10, ...filter }));
+      console.log(`| ${n.toLocaleString("en")} | ${label} | ${ms(peer.p50)} / ${ms(peer.p99)} | ${ms(ours.p50)} / ${ms(ours.p99)} | ${(peer.p50 / ours.p50).toFixed(0)}x |`);
+    }
+    void engine.close();
+  }
 }
 
 function lexicalVersusMiniSearch(): void {

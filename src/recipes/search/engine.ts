@@ -110,6 +110,16 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   const semantic = options.provider ? new SemanticIndex(options.provider, options.cacheDir, logger) : null;
   /** The served recipes by id (what searches may answer). */
   let indexed = new Map<string, Recipe>();
+  /**
+   * `indexed`'s ids in id order, sorted on the first empty query after it
+   * changed: browsing with an empty query sorted all of them on every call
+   * (~11 ms at 20,000 recipes).
+   */
+  let browseOrder: { readonly of: ReadonlyMap<string, Recipe>; readonly ids: readonly string[] } | null = null;
+  const idsInOrder = (snapshot: ReadonlyMap<string, Recipe>): readonly string[] => {
+    if (browseOrder?.of !== snapshot) browseOrder = { of: snapshot, ids: [...snapshot.keys()].sort(compareIds) };
+    return browseOrder.ids;
+  };
   /** How many of `indexed` are not public (private playbooks). */
   let notPublic = 0;
   /** The recipe object whose document the lexical index holds, by id (served or warmed). */
@@ -281,8 +291,13 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       const filter: Filter = { dcc: query.dcc, skill: query.skill, visibility: query.visibility };
       if (query.text.trim() === "") {
         const snapshot = indexed;
-        const ids = [...snapshot.keys()].filter(acceptor(filter, snapshot)).sort(compareIds).slice(0, limit);
-        return { mode: "lexical", hits: ids.map((id) => hit(snapshot, id, 0)) };
+        const accept = acceptor(filter, snapshot);
+        const hits: SearchHit[] = [];
+        for (const id of idsInOrder(snapshot)) {
+          if (hits.length >= limit) break;
+          if (accept(id)) hits.push(hit(snapshot, id, 0));
+        }
+        return { mode: "lexical", hits };
       }
       const ranked = rank(query.text, filter, limit);
       return ranked instanceof Promise ? ranked.then((r) => r.answer) : ranked.answer;

@@ -51,6 +51,20 @@ describe("search engine (lexical)", () => {
     ]);
   });
 
+  it("lists an empty query from the snapshot served now, filtered before the limit, after every update", async () => {
+    const e = engine();
+    const ids = async (q: { skill?: string; dcc?: string; limit: number }): Promise<string[]> => (await e.search({ text: "", ...q })).hits.map((h) => h.recipe.recipeId);
+    expect(await ids({ limit: 3 })).toEqual(["houdini-geo/Scatter points", "maya-geometry/Before export (FBX / OBJ)", "maya-scripting/Create a polygon cube"]);
+    // The filter applies before the limit: the houdini recipe sorts first and is skipped.
+    expect(await ids({ dcc: "maya", limit: 2 })).toEqual(["maya-geometry/Before export (FBX / OBJ)", "maya-scripting/Create a polygon cube"]);
+    // A recipe added (sorting first) and one removed are listed as served from the next query on.
+    e.update([yaml("a-first", "zero", "Sorts before every other id", []), ...catalog.filter((r) => r.skill !== "houdini-geo")], 2);
+    expect(await ids({ limit: 2 })).toEqual(["a-first/zero", "maya-geometry/Before export (FBX / OBJ)"]);
+    expect(await ids({ skill: "mesh-ops", limit: 10 })).toEqual(["mesh-ops/bevel_edges", "mesh-ops/extrude_faces"]);
+    e.update(catalog.slice(0, 1), 3);
+    expect(await ids({ limit: 10 })).toEqual(["mesh-ops/bevel_edges"]);
+  });
+
   it("filters by visibility", async () => {
     const e = engine();
     const p = await e.search({ text: "rig", visibility: "private", limit: 5 });
