@@ -1,7 +1,9 @@
 /**
  * bench/server.ts — the daemon at scale (issue 3):
  *   1. time to ready and RSS with 1,000 generated skills / 20,000 recipes
- *      (cold, then a restart on the same tree);
+ *      (cold, then a restart on the same tree), three times each: one start
+ *      on this machine varies by ±20% with the time of day, so the median
+ *      is printed with every run;
  *   2. tools/call recipes__search and recipes__get throughput and p50/p99 at
  *      1, 8 and 32 concurrent SDK clients, side by side with a bare fastify +
  *      SDK server whose single tool returns a constant (the transport's own
@@ -10,7 +12,7 @@
  *      drifts by ±20% over tens of seconds, and one long cell per server
  *      charged that drift to whichever ran in the slow stretch.
  *
- *   npm run bench:server -- [--skills 1000] [--recipes-per-skill 20] [--seconds 10] [--rounds 6]
+ *   npm run bench:server -- [--skills 1000] [--recipes-per-skill 20] [--seconds 10] [--rounds 6] [--starts 3]
  *
  * Both servers run as child processes from the built dist/ (run `npm run build`
  * first); the clients run here. Prints figures, asserts nothing.
@@ -32,6 +34,7 @@ const { values } = parseArgs({
     "recipes-per-skill": { type: "string", default: "20" },
     seconds: { type: "string", default: "10" },
     rounds: { type: "string", default: "6" },
+    starts: { type: "string", default: "3" },
     concurrency: { type: "string", default: "1,8,32" },
   },
 });
@@ -41,6 +44,11 @@ const SECONDS = Number(values.seconds);
 const ROUNDS = Number(values.rounds);
 if (!Number.isInteger(ROUNDS) || ROUNDS < 1) {
   console.error(`--rounds must be a whole number ≥ 1, not ${values.rounds}`);
+  process.exit(2);
+}
+const STARTS = Number(values.starts);
+if (!Number.isInteger(STARTS) || STARTS < 1) {
+  console.error(`--starts must be a whole number ≥ 1, not ${values.starts}`);
   process.exit(2);
 }
 const LEVELS = String(values.concurrency).split(",").map(Number);
@@ -112,13 +120,29 @@ const work = await fs.mkdtemp(path.join(os.tmpdir(), "bench-server-"));
 try {
   const tree = await generateTree(path.join(work, "skills"), SKILLS, PER_SKILL);
   console.log(`tree: ${tree.skills} skills, ${tree.recipes} recipes, ${(tree.bytes / 1e6).toFixed(1)} MB of SKILL.md + YAML`);
-  const dataDir = path.join(work, "data");
-
-  const cold = await startRecipeServer(tree.root, dataDir);
-  console.log(`recipe-server cold start → ready: ${cold.readyMs.toFixed(0)} ms, RSS ${rssMb(cold.child.pid!)} MB`);
-  await stop(cold.child);
-  const server = await startRecipeServer(tree.root, dataDir);
-  console.log(`recipe-server restart    → ready: ${server.readyMs.toFixed(0)} ms, RSS ${rssMb(server.child.pid!)} MB`);
+  // Each cold start gets a state directory of its own (no parse cache); its restart reuses it.
+  const starts: { cold: number; coldRss: number; restart: number; restartRss: number }[] = [];
+  let server: Awaited<ReturnType<typeof startRecipeServer>> | undefined;
+  for (let i = 0; i < STARTS; i++) {
+    const dataDir = path.join(work, `data-${i}`);
+    const cold = await startRecipeServer(tree.root, dataDir);
+    const coldRss = rssMb(cold.child.pid!);
+    await stop(cold.child);
+    const warm = await startRecipeServer(tree.root, dataDir);
+    starts.push({ cold: cold.readyMs, coldRss, restart: warm.readyMs, restartRss: rssMb(warm.child.pid!) });
+    // The last restart serves the load below.
+    if (i === STARTS - 1) server = warm;
+    else await stop(warm.child);
+  }
+  const median = (xs: number[]): number => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  };
+  const each = (pick: (s: (typeof starts)[number]) => number, unit: string): string => starts.map((s) => `${pick(s).toFixed(0)}${unit}`).join(", ");
+  console.log(`recipe-server cold start → ready: median ${median(starts.map((s) => s.cold)).toFixed(0)} ms (${each((s) => s.cold, " ms")}), RSS ${each((s) => s.coldRss, " MB")}`);
+  console.log(`recipe-server restart    → ready: median ${median(starts.map((s) => s.restart)).toFixed(0)} ms (${each((s) => s.restart, " ms")}), RSS ${each((s) => s.restartRss, " MB")}`);
+  if (server === undefined) throw new Error("no start was measured");
 
   const bare = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "bench/lib/bare-server.ts")], { stdio: ["ignore", "pipe", "inherit"], cwd: ROOT });
   const bareUrl = String((await waitForJsonLine(bare, "url")).url);
