@@ -204,6 +204,26 @@ try {
   }
   console.log(`\nthroughput vs the bare server (target ≥ 0.8×):\n  ${ratios.join("\n  ")}`);
   console.log(`RSS after load: ${rssMb(server.child.pid!)} MB`);
+
+  // A long answer read a window at a time (SPEC §5.3): the first window's
+  // call builds and renders the whole list, the later ones only cut it.
+  const [reader] = await connectClients(server.url, 1);
+  const windows: number[] = [];
+  let total = 0;
+  for (let start: number | null = 0; start !== null; ) {
+    const t0 = performance.now();
+    const result = (await reader!.callTool({ name: "recipes__list", arguments: { resultStart: start, resultEnd: start + 8000 } })) as { content: Array<{ text: string }> };
+    windows.push(performance.now() - t0);
+    const page = result.content[1] === undefined ? null : (JSON.parse(result.content[1].text) as { totalChars: number; nextResultStart: number | null });
+    total = page?.totalChars ?? result.content[0]!.text.length;
+    start = page?.nextResultStart ?? null;
+  }
+  await closeClients([reader!]);
+  const later = windows.slice(1);
+  console.log(
+    `recipes__list of ${SKILLS} skills (${(total / 1000).toFixed(0)} k chars) in ${windows.length} windows: first ${windows[0]!.toFixed(1)} ms, ` +
+      `later ${later.length > 0 ? (later.reduce((a, b) => a + b, 0) / later.length).toFixed(1) : "-"} ms per window (mean)`,
+  );
   await stop(server.child);
   bare.kill("SIGTERM");
 } finally {

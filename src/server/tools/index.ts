@@ -2,14 +2,14 @@ import type { ToolDefinition } from "./define.js";
 import type { RecipeToolContext } from "./context.js";
 import { recipesApply } from "./recipes-apply.js";
 import { recipesGet } from "./recipes-get.js";
-import { recipesList } from "./recipes-list.js";
+import { createRecipesList } from "./recipes-list.js";
 import { recipesSearch } from "./recipes-search.js";
 import { recipesValidate } from "./recipes-validate.js";
 import { createRecipeTool } from "./recipe.js";
 
 /** The five dcc-mcp-core compatible tools (what `registerRecipesTools` adds). */
 export function coreRecipeToolDefinitions(): ToolDefinition<RecipeToolContext>[] {
-  return [recipesList, recipesSearch, recipesGet, recipesValidate, recipesApply];
+  return [createRecipesList(), recipesSearch, recipesGet, recipesValidate, recipesApply];
 }
 
 /** Every tool the daemon serves, in the order tools/list shows them. */

@@ -1,10 +1,40 @@
-import { countDiagnostics } from "../../recipes/catalog.js";
+import { countDiagnostics, type CatalogSnapshot } from "../../recipes/catalog.js";
+import { deepFreeze } from "../../skills/freeze.js";
 import { objectSchema, READ_ONLY, type ToolDefinition } from "./define.js";
-import { fail, ok } from "./envelope.js";
+import { fail, ok, withRevision, type Envelope } from "./envelope.js";
 import { withSnapshot, type RecipeToolContext } from "./context.js";
 import { closeNames, notFoundMessage } from "./suggest.js";
 
-export const recipesList: ToolDefinition<RecipeToolContext> = {
+/**
+ * recipes__list. Its answer depends on the snapshot alone, and a long one
+ * (every skill of a large catalog: ~200 KB at 1,000 skills) is read a window
+ * at a time (SPEC §5.3), one call per window. So each snapshot's answers
+ * for every skill and for a served skill are kept, frozen, and the registry
+ * renders a frozen answer once (see registry.ts): building and rendering the
+ * full list took ~9 ms of every window's call.
+ */
+export function createRecipesList(): ToolDefinition<RecipeToolContext> {
+  const kept = new WeakMap<CatalogSnapshot, Map<string | undefined, Envelope>>();
+  return {
+    ...recipesListDefinition,
+    handler: (args, context) =>
+      withSnapshot(context, (snapshot) => {
+        const skill = args.skill as string | undefined;
+        const answers = kept.get(snapshot) ?? new Map<string | undefined, Envelope>();
+        const known = answers.get(skill);
+        if (known !== undefined) return known;
+        const answer = listAnswer(snapshot, skill);
+        // Not-found answers are not kept: their names are the caller's, without bound.
+        if (!answer.success) return answer;
+        const frozen = deepFreeze(withRevision(answer, snapshot.revision));
+        answers.set(skill, frozen);
+        kept.set(snapshot, answers);
+        return frozen;
+      }),
+  };
+}
+
+const recipesListDefinition: Omit<ToolDefinition<RecipeToolContext>, "handler"> = {
   name: "recipes__list",
   title: "List recipes",
   description:
@@ -14,48 +44,47 @@ export const recipesList: ToolDefinition<RecipeToolContext> = {
     skill: { type: "string", minLength: 1, maxLength: 200, description: "Skill name; omit to list every skill." },
   }),
   annotations: READ_ONLY,
-  handler: (args, context) =>
-    withSnapshot(context, (snapshot) => {
-      const skill = args.skill as string | undefined;
-      if (skill === undefined) {
-        const skills = [...snapshot.skills.values()].map((entry) => ({
-          name: entry.info.name,
-          description: entry.info.description,
-          dcc: entry.info.dcc,
-          ...(entry.info.version !== undefined ? { version: entry.info.version } : {}),
-          tags: entry.info.tags,
-          recipe_count: entry.recipeIds.length,
-          paths: entry.files,
-        }));
-        const totals = countDiagnostics(snapshot.diagnostics);
-        return ok(`${skills.length} skill(s), ${snapshot.recipes.size} recipe(s)`, {
-          dcc: snapshot.dcc,
-          skills,
-          diagnostics: snapshot.diagnostics,
-          diagnostic_totals: totals,
-        });
-      }
-      const entry = snapshot.skills.get(skill);
-      if (entry === undefined) {
-        const suggestions = closeNames(skill, snapshot.skills.keys());
-        return fail("not_found", notFoundMessage("skill", skill, suggestions), { skill, suggestions });
-      }
-      const anchors: string[] = [];
-      const recipes: Array<Record<string, unknown>> = [];
-      for (const id of entry.recipeIds) {
-        const recipe = snapshot.recipes.get(id);
-        if (recipe === undefined) continue;
-        if (recipe.format === "markdown") anchors.push(recipe.name);
-        else if (recipe.format === "yaml") {
-          recipes.push({ name: recipe.name, dcc: recipe.dcc, description: recipe.description, file: recipe.file });
-        }
-      }
-      return ok(`${anchors.length} anchor(s), ${recipes.length} structured recipe(s) in ${skill}`, {
-        skill,
-        anchors,
-        recipes,
-        paths: entry.files,
-        diagnostics: entry.diagnostics,
-      });
-    }),
 };
+
+function listAnswer(snapshot: CatalogSnapshot, skill: string | undefined): Envelope {
+  if (skill === undefined) {
+    const skills = [...snapshot.skills.values()].map((entry) => ({
+      name: entry.info.name,
+      description: entry.info.description,
+      dcc: entry.info.dcc,
+      ...(entry.info.version !== undefined ? { version: entry.info.version } : {}),
+      tags: entry.info.tags,
+      recipe_count: entry.recipeIds.length,
+      paths: entry.files,
+    }));
+    const totals = countDiagnostics(snapshot.diagnostics);
+    return ok(`${skills.length} skill(s), ${snapshot.recipes.size} recipe(s)`, {
+      dcc: snapshot.dcc,
+      skills,
+      diagnostics: snapshot.diagnostics,
+      diagnostic_totals: totals,
+    });
+  }
+  const entry = snapshot.skills.get(skill);
+  if (entry === undefined) {
+    const suggestions = closeNames(skill, snapshot.skills.keys());
+    return fail("not_found", notFoundMessage("skill", skill, suggestions), { skill, suggestions });
+  }
+  const anchors: string[] = [];
+  const recipes: Array<Record<string, unknown>> = [];
+  for (const id of entry.recipeIds) {
+    const recipe = snapshot.recipes.get(id);
+    if (recipe === undefined) continue;
+    if (recipe.format === "markdown") anchors.push(recipe.name);
+    else if (recipe.format === "yaml") {
+      recipes.push({ name: recipe.name, dcc: recipe.dcc, description: recipe.description, file: recipe.file });
+    }
+  }
+  return ok(`${anchors.length} anchor(s), ${recipes.length} structured recipe(s) in ${skill}`, {
+    skill,
+    anchors,
+    recipes,
+    paths: entry.files,
+    diagnostics: entry.diagnostics,
+  });
+}

@@ -9,6 +9,7 @@ import type { ToolAnnotations, ToolDefinition } from "./define.js";
 import { fail, withRevision, type Envelope } from "./envelope.js";
 import type { ToolErrorCode } from "./errors.js";
 import { isPromise, type MaybePromise } from "./maybe-promise.js";
+import { deepFreeze } from "../../skills/freeze.js";
 import { sortKeys } from "./stable-json.js";
 import { applyWindow, DEFAULT_RESULT_END, readWindow, type WindowRequest } from "./window.js";
 
@@ -75,14 +76,27 @@ export function createToolRegistry<C>(
     return fail("internal", "Internal error while running the tool; see the server log");
   };
 
+  /**
+   * Frozen answers as rendered: a handler that keeps its answers (frozen,
+   * with their revision) for callers paging through them has each rendered once.
+   */
+  const renderedOnce = new WeakMap<Envelope, { readonly sorted: Record<string, unknown>; readonly text: string }>();
+  const rendering = (envelope: Envelope): { readonly sorted: Record<string, unknown>; readonly text: string } => {
+    const known = renderedOnce.get(envelope);
+    if (known !== undefined) return known;
+    const sorted = sortKeys(envelope) as Record<string, unknown>;
+    const rendered = { sorted, text: JSON.stringify(sorted) };
+    if (Object.isFrozen(envelope)) renderedOnce.set(envelope, deepFreeze(rendered));
+    return rendered;
+  };
+
   /** The outcome of one call: revision stamped, deterministic JSON, the window cut. */
   function render(envelope: Envelope, context: C, window: WindowRequest): ToolCallOutcome {
     if (envelope.revision === undefined) {
       const revision = revisionOf(context);
       if (revision !== undefined) envelope = withRevision(envelope, revision);
     }
-    const sorted = sortKeys(envelope) as Record<string, unknown>;
-    const text = JSON.stringify(sorted);
+    const { sorted, text } = rendering(envelope);
     const windowed = applyWindow(text, window);
     const content: Array<{ type: "text"; text: string }> = [{ type: "text", text: windowed.text }];
     if (windowed.page !== undefined) content.push({ type: "text", text: JSON.stringify(windowed.page) });

@@ -90,4 +90,35 @@ describe("tool registry", () => {
   it("answers an unknown tool as such, synchronously", () => {
     expect(registry().tools.call("nope", {}, { revision: 1 })).toEqual({ kind: "unknown_tool" });
   });
+  it("renders a frozen answer a handler keeps once, whatever window each call asks for; any other answer on every call", async () => {
+    let reads = 0;
+    const context = Object.freeze({
+      get long(): string {
+        reads += 1;
+        return "x".repeat(300);
+      },
+    });
+    const kept = Object.freeze({ success: true as const, message: "kept", revision: 4, context });
+    // The same object each call, but not frozen: changed between calls, it must be rendered anew.
+    const reused = { success: true as const, message: "first", revision: 4, context };
+    const tools = createToolRegistry<Context>(
+      [tool("kept", () => kept), tool("fresh", () => ({ success: true, message: "fresh", revision: 4, context })), tool("reused", () => reused)],
+      () => undefined,
+      (c) => c.revision,
+    );
+    const page = (name: string, resultStart: number): string => {
+      const outcome = tools.call(name, { resultStart, resultEnd: resultStart + 100 }, { revision: 4 }) as ToolCallOutcome;
+      if (outcome.kind !== "result") throw new Error("no result");
+      return outcome.result.content[0]!.text;
+    };
+    const pages = [0, 100, 200, 300].map((start) => page("kept", start));
+    expect(reads).toBe(1);
+    expect(JSON.parse(pages.join(""))).toEqual({ context: { long: "x".repeat(300) }, message: "kept", revision: 4, success: true });
+    [0, 100].forEach((start) => page("fresh", start));
+    expect(reads).toBe(3);
+    const whole = (name: string): Record<string, unknown> => envelopeOf(tools.call(name, {}, { revision: 4 }) as ToolCallOutcome);
+    expect(whole("reused")["message"]).toBe("first");
+    reused.message = "second";
+    expect(whole("reused")["message"]).toBe("second");
+  });
 });
