@@ -307,6 +307,18 @@ describe("recipe tool over MCP: the actions together", () => {
     expect(file.endsWith(document)).toBe(true);
   });
 
+  it("recipes__get counts one use per read: its later windows are not uses", async () => {
+    const count = async (): Promise<number> => (await call(client, "recipe", { action: "get", recipeId: "modeling/Freeze transforms" })).context.usage.count as number;
+    const before = await count();
+    await call(client, "recipes__get", { skill: "modeling", anchor: "Freeze transforms" });
+    for (const resultStart of [20, 40]) {
+      const window = await client.callTool({ name: "recipes__get", arguments: { skill: "modeling", anchor: "Freeze transforms", resultStart, resultEnd: resultStart + 20 } });
+      expect((window as { isError?: boolean }).isError).toBe(false);
+    }
+    // One use by the first recipes__get, one by the count read before this one.
+    expect(await count()).toBe(before + 2);
+  });
+
   it("concurrent gets of one recipe from several sessions all count", async () => {
     const clients = await Promise.all(Array.from({ length: 4 }, () => connect(running.url)));
     try {

@@ -25,7 +25,8 @@ export const recipesGet: ToolDefinition<RecipeToolContext> = {
       const found = findPublicRecipe(snapshot, skill, anchor);
       if (!found.ok) return found.envelope;
       const recipe = found.value;
-      context.library.usage.record(recipe.recipeId);
+      // A later window of the same answer (SPEC §5.3) is the same read, not another use.
+      if ((args.resultStart ?? 0) === 0) context.library.usage.record(recipe.recipeId);
       if (recipe.format === "markdown") {
         // Keys in sorted order, as the envelope's (see envelope.ts).
         return ok(`Recipe ${recipe.recipeId}`, { anchor: recipe.name, content: recipe.content, format: "markdown", skill });
