@@ -1,16 +1,18 @@
 /**
  * bench/server.ts — the daemon at scale (issue 3):
  *   1. time to ready and RSS with 1,000 generated skills / 20,000 recipes
- *      (cold, then a restart on the same tree), three times each: one start
- *      on this machine varies by ±20% with the time of day, so the median
- *      is printed with every run;
+ *      (cold, then a restart on the same tree), --starts times each (3): one
+ *      start on this machine varies by ±20% with the time of day, so the
+ *      median is printed with every run;
  *   2. tools/call recipes__search and recipes__get throughput and p50/p99 at
  *      1, 8 and 32 concurrent SDK clients, side by side with a bare fastify +
  *      SDK server whose single tool returns a constant (the transport's own
  *      ceiling), measured in the same run. Each level's seconds are cut into
  *      rounds that alternate bare, search and get: this machine's speed
  *      drifts by ±20% over tens of seconds, and one long cell per server
- *      charged that drift to whichever ran in the slow stretch.
+ *      charged that drift to whichever ran in the slow stretch;
+ *   3. recipes__list of every skill read a window at a time: each later
+ *      window's call against the first's (which builds and renders the list).
  *
  *   npm run bench:server -- [--skills 1000] [--recipes-per-skill 20] [--seconds 10] [--rounds 6] [--starts 3]
  *
@@ -220,9 +222,10 @@ try {
   }
   await closeClients([reader!]);
   const later = windows.slice(1);
+  const laterMean = later.length > 0 ? later.reduce((a, b) => a + b, 0) / later.length : Number.NaN;
   console.log(
     `recipes__list of ${SKILLS} skills (${(total / 1000).toFixed(0)} k chars) in ${windows.length} windows: first ${windows[0]!.toFixed(1)} ms, ` +
-      `later ${later.length > 0 ? (later.reduce((a, b) => a + b, 0) / later.length).toFixed(1) : "-"} ms per window (mean)`,
+      `later ${laterMean.toFixed(1)} ms per window (mean, ${(laterMean / windows[0]!).toFixed(2)}× the first)`,
   );
   await stop(server.child);
   bare.kill("SIGTERM");

@@ -21,14 +21,7 @@ import type { SkillInfo } from "../skills/types.js";
 import { skillServesDcc, type LoadedSkill } from "./catalog.js";
 import { dedupeRecipes, loadRecipeFile } from "./loader.js";
 import type { ParseCache } from "./parse-cache.js";
-import { createPackParser, inlineParser, NO_PARSE_WORKERS, type PackParser, type ParseWorkerCounts } from "./parse-pool.js";
-
-/** Parse workers a load ran (see ParseWorkerCounts), and the packs they parsed before being asked. */
-export interface ParseWorkerUse extends ParseWorkerCounts {
-  readonly preparsed: number;
-}
-
-const NO_PARSE_WORKER_USE: ParseWorkerUse = Object.freeze({ ...NO_PARSE_WORKERS, preparsed: 0 });
+import { createPackParser, inlineParser, NO_PARSE_WORKER_USE, type PackParser, type ParseWorkerUse } from "./parse-pool.js";
 import { noParseWorkers, parseWorkerCount, type ParseWorkerSupply } from "./parse-threads.js";
 import { readSkillDirsShared } from "./shared-reads.js";
 import { toPrivateRecipe, type PrivateStore } from "./private/store.js";

@@ -261,6 +261,8 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
         lexicalHolds.delete(id);
       }
       indexed = next;
+      // The old order holds the replaced snapshot's ids: not kept until the next browse.
+      browseOrder = null;
       notPublic = nextNotPublic;
       revision = rev;
       semantic?.setEntries(entries);

@@ -23,6 +23,12 @@ export interface ToolDefinition<C> {
   readonly annotations: ToolAnnotations;
   /** Answers synchronously when it can (see maybe-promise.ts). */
   handler(args: Readonly<Record<string, unknown>>, context: C): MaybePromise<Envelope>;
+  /**
+   * The handler keeps answers it gives again (each deep-frozen, revision
+   * included): the registry renders such an answer once and hands every
+   * call the same frozen structuredContent (see registry.ts).
+   */
+  readonly keepsAnswers?: true;
 }
 
 const DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";

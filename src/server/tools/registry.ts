@@ -77,26 +77,27 @@ export function createToolRegistry<C>(
   };
 
   /**
-   * Frozen answers as rendered: a handler that keeps its answers (frozen,
-   * with their revision) for callers paging through them has each rendered once.
+   * Answers of tools that keep them (ToolDefinition.keepsAnswers), as
+   * rendered: a caller paging through a long one has it rendered once.
    */
   const renderedOnce = new WeakMap<Envelope, { readonly sorted: Record<string, unknown>; readonly text: string }>();
-  const rendering = (envelope: Envelope): { readonly sorted: Record<string, unknown>; readonly text: string } => {
-    const known = renderedOnce.get(envelope);
+  const rendering = (envelope: Envelope, kept: boolean): { readonly sorted: Record<string, unknown>; readonly text: string } => {
+    const known = kept ? renderedOnce.get(envelope) : undefined;
     if (known !== undefined) return known;
     const sorted = sortKeys(envelope) as Record<string, unknown>;
     const rendered = { sorted, text: JSON.stringify(sorted) };
-    if (Object.isFrozen(envelope)) renderedOnce.set(envelope, deepFreeze(rendered));
+    // Only a frozen answer: one the handler could still change must be rendered as it is at each call.
+    if (kept && Object.isFrozen(envelope)) renderedOnce.set(envelope, deepFreeze(rendered));
     return rendered;
   };
 
   /** The outcome of one call: revision stamped, deterministic JSON, the window cut. */
-  function render(envelope: Envelope, context: C, window: WindowRequest): ToolCallOutcome {
+  function render(envelope: Envelope, context: C, window: WindowRequest, kept = false): ToolCallOutcome {
     if (envelope.revision === undefined) {
       const revision = revisionOf(context);
       if (revision !== undefined) envelope = withRevision(envelope, revision);
     }
-    const { sorted, text } = rendering(envelope);
+    const { sorted, text } = rendering(envelope, kept);
     const windowed = applyWindow(text, window);
     const content: Array<{ type: "text"; text: string }> = [{ type: "text", text: windowed.text }];
     if (windowed.page !== undefined) content.push({ type: "text", text: JSON.stringify(windowed.page) });
@@ -131,9 +132,10 @@ export function createToolRegistry<C>(
       } catch (error) {
         return render(internalError(name, error), context, window);
       }
-      if (!isPromise(answer)) return render(answer, context, window);
+      const kept = tool.definition.keepsAnswers === true;
+      if (!isPromise(answer)) return render(answer, context, window, kept);
       return answer.then(
-        (envelope) => render(envelope, context, window),
+        (envelope) => render(envelope, context, window, kept),
         (error: unknown) => render(internalError(name, error), context, window),
       );
     },

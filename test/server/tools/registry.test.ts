@@ -90,7 +90,7 @@ describe("tool registry", () => {
   it("answers an unknown tool as such, synchronously", () => {
     expect(registry().tools.call("nope", {}, { revision: 1 })).toEqual({ kind: "unknown_tool" });
   });
-  it("renders a frozen answer a handler keeps once, whatever window each call asks for; any other answer on every call", async () => {
+  it("renders a frozen answer of a tool that keeps its answers once, whatever window each call asks for; any other answer on every call", async () => {
     let reads = 0;
     const context = Object.freeze({
       get long(): string {
@@ -102,7 +102,13 @@ describe("tool registry", () => {
     // The same object each call, but not frozen: changed between calls, it must be rendered anew.
     const reused = { success: true as const, message: "first", revision: 4, context };
     const tools = createToolRegistry<Context>(
-      [tool("kept", () => kept), tool("fresh", () => ({ success: true, message: "fresh", revision: 4, context })), tool("reused", () => reused)],
+      [
+        { ...tool("kept", () => kept), keepsAnswers: true },
+        // The same frozen answer from a tool that does not say it keeps answers: rendered at every call.
+        tool("undeclared", () => kept),
+        { ...tool("fresh", () => ({ success: true, message: "fresh", revision: 4, context })), keepsAnswers: true },
+        { ...tool("reused", () => reused), keepsAnswers: true },
+      ],
       () => undefined,
       (c) => c.revision,
     );
@@ -116,6 +122,8 @@ describe("tool registry", () => {
     expect(JSON.parse(pages.join(""))).toEqual({ context: { long: "x".repeat(300) }, message: "kept", revision: 4, success: true });
     [0, 100].forEach((start) => page("fresh", start));
     expect(reads).toBe(3);
+    [0, 100].forEach((start) => page("undeclared", start));
+    expect(reads).toBe(5);
     const whole = (name: string): Record<string, unknown> => envelopeOf(tools.call(name, {}, { revision: 4 }) as ToolCallOutcome);
     expect(whole("reused")["message"]).toBe("first");
     reused.message = "second";
