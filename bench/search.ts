@@ -492,7 +492,8 @@ function agreement(a: readonly string[][], b: readonly string[][]): string {
  * kept the order per snapshot.
  */
 function browseWithEmptyQuery(): void {
-  console.log("\nempty query (browse), limit 10, 500 calls each: engine p50 / p99 against sorting every id per call (peer)\n");
+  console.log("\nempty query (browse), limit 10, 500 calls each: engine p50 / p99 against sorting every id per call (peer);");
+  console.log("and a query under a filter naming no served skill, against the same query filtered to a served skill\n");
   console.log("| recipes | filter | peer p50 / p99 | engine p50 / p99 | peer / engine p50 |");
   console.log("|---|---|---|---|---|");
   for (const n of SIZES) {
@@ -504,6 +505,7 @@ function browseWithEmptyQuery(): void {
       ["none", () => true, {}],
       ["dcc maya", (r) => r.dcc === "maya" || r.dcc === "any" || r.dcc === "python", { dcc: "maya" }],
       [`skill ${recipes[n - 1]!.skill}`, (r) => r.skill === recipes[n - 1]!.skill, { skill: recipes[n - 1]!.skill }],
+      ["skill no-such-skill", (r) => r.skill === "no-such-skill", { skill: "no-such-skill" }],
     ];
     for (const [label, accept, filter] of filters) {
       const time = (run: () => unknown): { p50: number; p99: number } => {
@@ -524,6 +526,26 @@ function browseWithEmptyQuery(): void {
       const ours = time(() => engine.search({ text: "", limit: 10, ...filter }));
       console.log(`| ${n.toLocaleString("en")} | ${label} | ${ms(peer.p50)} / ${ms(peer.p99)} | ${ms(ours.p50)} / ${ms(ours.p99)} | ${(peer.p50 / ours.p50).toFixed(0)}x |`);
     }
+    // A ranked query under a filter that names nothing served.
+    // The word most descriptions hold: the query that ranks the most matches.
+    const counts = new Map<string, number>();
+    for (const r of recipes) for (const w of new Set(r.description.toLowerCase().split(/[^a-z]+/))) if (w.length > 3) counts.set(w, (counts.get(w) ?? 0) + 1);
+    const word = [...counts].sort((a, b) => b[1] - a[1])[0]![0];
+    const time = (run: () => unknown): number => {
+      for (let i = 0; i < 20; i++) run();
+      const times: number[] = [];
+      for (let i = 0; i < 200; i++) {
+        const t = performance.now();
+        run();
+        times.push(performance.now() - t);
+      }
+      return percentile(times.sort((a, b) => a - b), 50);
+    };
+    // Peer: the same query filtered to a served skill, which ranks every match to keep that skill's.
+    const unfiltered = time(() => engine.search({ text: word, limit: 10, skill: recipes[n - 1]!.skill }));
+    const nothing = time(() => engine.search({ text: word, limit: 10, skill: "no-such-skill" }));
+    const us = (x: number): string => `${(x * 1000).toFixed(0)} µs`;
+    console.log(`| ${n.toLocaleString("en")} | query "${word}" (${counts.get(word)} matches), skill no-such-skill | filtered to skill ${recipes[n - 1]!.skill} (peer) ${us(unfiltered)} | ${us(nothing)} | ${(unfiltered / nothing).toFixed(0)}x |`);
     void engine.close();
   }
 }

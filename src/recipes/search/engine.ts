@@ -120,6 +120,28 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     if (browseOrder?.of !== snapshot) browseOrder = { of: snapshot, ids: [...snapshot.keys()].sort(compareIds) };
     return browseOrder.ids;
   };
+  /**
+   * The skills and DCCs `indexed` serves, gathered on the first filtered
+   * search after it changed: a filter naming neither (a typo, a hostile
+   * caller) answers at once instead of ranking every match only to reject
+   * it (~5–10 ms per call at 20,000 recipes).
+   */
+  let served: { readonly of: ReadonlyMap<string, Recipe>; readonly skills: ReadonlySet<string>; readonly dccs: ReadonlySet<string> } | null = null;
+  const matchesNothing = (filter: Filter, snapshot: ReadonlyMap<string, Recipe>): boolean => {
+    if (filter.skill === undefined && filter.dcc === undefined) return false;
+    if (served?.of !== snapshot) {
+      const skills = new Set<string>();
+      const dccs = new Set<string>();
+      for (const recipe of snapshot.values()) {
+        skills.add(recipe.skill);
+        dccs.add(recipe.dcc);
+      }
+      served = { of: snapshot, skills, dccs };
+    }
+    if (filter.skill !== undefined && !served.skills.has(filter.skill)) return true;
+    // As acceptor: `any` and `python` recipes match every DCC filter.
+    return filter.dcc !== undefined && !served.dccs.has(filter.dcc) && !served.dccs.has("any") && !served.dccs.has("python");
+  };
   /** How many of `indexed` are not public (private playbooks). */
   let notPublic = 0;
   /** The recipe object whose document the lexical index holds, by id (served or warmed). */
@@ -261,8 +283,9 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
         lexicalHolds.delete(id);
       }
       indexed = next;
-      // The old order holds the replaced snapshot's ids: not kept until the next browse.
+      // The old order and facets hold the replaced snapshot: not kept until the next search.
       browseOrder = null;
+      served = null;
       notPublic = nextNotPublic;
       revision = rev;
       semantic?.setEntries(entries);
@@ -291,6 +314,9 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     search(query) {
       const limit = Math.max(0, Math.floor(query.limit));
       const filter: Filter = { dcc: query.dcc, skill: query.skill, visibility: query.visibility };
+      if (matchesNothing(filter, indexed)) {
+        return { mode: query.text.trim() !== "" && semantic !== null && semantic.state === "ready" && ranking !== "lexical" ? "hybrid" : "lexical", hits: [] };
+      }
       if (query.text.trim() === "") {
         const snapshot = indexed;
         const accept = acceptor(filter, snapshot);

@@ -65,6 +65,24 @@ describe("search engine (lexical)", () => {
     expect(await ids({ limit: 10 })).toEqual(["mesh-ops/bevel_edges"]);
   });
 
+  it("answers a filter naming no served skill or DCC with nothing, and finds the name once it is served", async () => {
+    // No `any` recipe here: a DCC filter can rule everything out.
+    const mayaOnly = catalog.filter((r) => r.dcc !== "any");
+    const e = createSearchEngine({ provider: null });
+    e.update(mayaOnly, 1);
+    const ids = async (q: { text: string; skill?: string; dcc?: string }): Promise<string[]> => (await e.search({ limit: 10, ...q })).hits.map((h) => h.recipe.recipeId);
+    expect(await ids({ text: "scatter points", skill: "houdini-fx" })).toEqual([]);
+    expect(await ids({ text: "", skill: "nope" })).toEqual([]);
+    expect(await ids({ text: "cube", dcc: "blender" })).toEqual([]);
+    expect(await ids({ text: "scatter", dcc: "houdini" })).toEqual(["houdini-geo/Scatter points"]);
+    e.update([...mayaOnly, md("nope", "Blender cube", "Make a cube in Blender.", { dcc: "blender" })], 2);
+    expect(await ids({ text: "", skill: "nope" })).toEqual(["nope/Blender cube"]);
+    expect(await ids({ text: "cube", dcc: "blender" })).toEqual(["nope/Blender cube"]);
+    // An `any` recipe matches every DCC filter, so one naming no served DCC still finds it.
+    e.update(catalog, 3);
+    expect(await ids({ text: "bevel", dcc: "katana" })).toEqual(["mesh-ops/bevel_edges"]);
+  });
+
   it("filters by visibility", async () => {
     const e = engine();
     const p = await e.search({ text: "rig", visibility: "private", limit: 5 });
