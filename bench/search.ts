@@ -491,6 +491,19 @@ function agreement(a: readonly string[][], b: readonly string[][]): string {
  * Peer: sorting every served id on each call, as the engine did until it
  * kept the order per snapshot.
  */
+/** p50 / p99 wall time of `calls` calls to `run`, after 20 untimed ones. */
+function timeCalls(run: () => unknown, calls: number): { p50: number; p99: number } {
+  for (let i = 0; i < 20; i++) run();
+  const times: number[] = [];
+  for (let i = 0; i < calls; i++) {
+    const t = performance.now();
+    run();
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p99: percentile(times, 99) };
+}
+
 function browseWithEmptyQuery(): void {
   console.log("\nempty query (browse), limit 10, 500 calls each: engine p50 / p99 against sorting every id per call (peer);");
   console.log("and a query under a filter naming no served skill, against the same query filtered to a served skill\n");
@@ -508,22 +521,11 @@ function browseWithEmptyQuery(): void {
       ["skill no-such-skill", (r) => r.skill === "no-such-skill", { skill: "no-such-skill" }],
     ];
     for (const [label, accept, filter] of filters) {
-      const time = (run: () => unknown): { p50: number; p99: number } => {
-        for (let i = 0; i < 20; i++) run();
-        const times: number[] = [];
-        for (let i = 0; i < 500; i++) {
-          const t = performance.now();
-          run();
-          times.push(performance.now() - t);
-        }
-        times.sort((a, b) => a - b);
-        return { p50: percentile(times, 50), p99: percentile(times, 99) };
-      };
       const peerIds = [...byId.keys()].filter((id) => accept(byId.get(id)!)).sort().slice(0, 10);
       const engineIds = (engine.search({ text: "", limit: 10, ...filter }) as Awaited<ReturnType<SearchEngine["search"]>>).hits.map((h) => h.recipe.recipeId);
       if (peerIds.join("\n") !== engineIds.join("\n")) throw new Error(`browse differs from the peer for filter ${label}`);
-      const peer = time(() => [...byId.keys()].filter((id) => accept(byId.get(id)!)).sort().slice(0, 10));
-      const ours = time(() => engine.search({ text: "", limit: 10, ...filter }));
+      const peer = timeCalls(() => [...byId.keys()].filter((id) => accept(byId.get(id)!)).sort().slice(0, 10), 500);
+      const ours = timeCalls(() => engine.search({ text: "", limit: 10, ...filter }), 500);
       console.log(`| ${n.toLocaleString("en")} | ${label} | ${ms(peer.p50)} / ${ms(peer.p99)} | ${ms(ours.p50)} / ${ms(ours.p99)} | ${(peer.p50 / ours.p50).toFixed(0)}x |`);
     }
     // A ranked query under a filter that names nothing served.
@@ -531,21 +533,11 @@ function browseWithEmptyQuery(): void {
     const counts = new Map<string, number>();
     for (const r of recipes) for (const w of new Set(r.description.toLowerCase().split(/[^a-z]+/))) if (w.length > 3) counts.set(w, (counts.get(w) ?? 0) + 1);
     const word = [...counts].sort((a, b) => b[1] - a[1])[0]![0];
-    const time = (run: () => unknown): number => {
-      for (let i = 0; i < 20; i++) run();
-      const times: number[] = [];
-      for (let i = 0; i < 200; i++) {
-        const t = performance.now();
-        run();
-        times.push(performance.now() - t);
-      }
-      return percentile(times.sort((a, b) => a - b), 50);
-    };
     // Peer: the same query filtered to a served skill, which ranks every match to keep that skill's.
-    const unfiltered = time(() => engine.search({ text: word, limit: 10, skill: recipes[n - 1]!.skill }));
-    const nothing = time(() => engine.search({ text: word, limit: 10, skill: "no-such-skill" }));
+    const servedSkill = timeCalls(() => engine.search({ text: word, limit: 10, skill: recipes[n - 1]!.skill }), 200).p50;
+    const nothing = timeCalls(() => engine.search({ text: word, limit: 10, skill: "no-such-skill" }), 200).p50;
     const us = (x: number): string => `${(x * 1000).toFixed(0)} µs`;
-    console.log(`| ${n.toLocaleString("en")} | query "${word}" (${counts.get(word)} matches), skill no-such-skill | filtered to skill ${recipes[n - 1]!.skill} (peer) ${us(unfiltered)} | ${us(nothing)} | ${(unfiltered / nothing).toFixed(0)}x |`);
+    console.log(`| ${n.toLocaleString("en")} | query "${word}" (${counts.get(word)} matches), skill no-such-skill | filtered to skill ${recipes[n - 1]!.skill} (peer) ${us(servedSkill)} | ${us(nothing)} | ${(servedSkill / nothing).toFixed(0)}x |`);
     void engine.close();
   }
 }

@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
+import type { PackFileResult } from "../../src/recipes/pack-file.js";
 import { createPackParser, inlineParser } from "../../src/recipes/parse-pool.js";
 import { parseWorkerCount } from "../../src/recipes/parse-threads.js";
 import { parsePack, type PackRecord } from "../../src/recipes/parsed-pack.js";
@@ -24,6 +25,16 @@ const pack = (n: number): string =>
 
 /** A record with its byte arrays as plain arrays: a thread hop may hand back another typed array. */
 const parsed = (record: PackRecord): unknown => ({ ...record, body: [...record.body], bodyOffsets: [...record.bodyOffsets], text: [...record.text] });
+
+/** A file's outcome from the pool equals parsing it in place: same key and record, or the same failure. */
+function expectSameAs(outcome: PackFileResult, reference: PackFileResult): void {
+  if (outcome.kind !== "parsed" || reference.kind !== "parsed") {
+    expect(outcome).toEqual(reference);
+    return;
+  }
+  expect(outcome.key).toBe(reference.key);
+  expect(parsed(outcome.record)).toEqual(parsed(reference.record));
+}
 
 describe("parse pool (TypeScript module)", () => {
   it("starts no worker where it cannot run one, and parses in the calling thread", async () => {
@@ -74,12 +85,7 @@ describe.skipIf(!haveBuild)("parse pool (built, with worker threads)", () => {
       names.push("dir.yaml");
       parser.prestart();
       const outcomes = await Promise.all(names.map((n) => parser.parseFile(path.join(dir, n), n, "fp")));
-      outcomes.forEach((outcome, i) => {
-        const reference = packFile.parsePackFile(path.join(dir, names[i]!), names[i]!, "fp");
-        if (outcome.kind !== "parsed" || reference.kind !== "parsed") return expect(outcome).toEqual(reference);
-        expect(outcome.key).toBe(reference.key);
-        expect(parsed(outcome.record)).toEqual(parsed(reference.record));
-      });
+      outcomes.forEach((outcome, i) => expectSameAs(outcome, packFile.parsePackFile(path.join(dir, names[i]!), names[i]!, "fp")));
       expect(outcomes.map((o) => o.kind).filter((k) => k !== "parsed")).toEqual(["not_utf8", "unreadable", "unreadable"]);
       await parser.close();
       // Once closed, the calling thread does the same work.
@@ -232,13 +238,7 @@ describe.skipIf(!haveBuild)("parse pool (built, with worker threads)", () => {
       const lastPack = packs[packs.length - 1]!;
       const last = await parser.parseFile(lastPack.abs, lastPack.file, "fp");
       const outcomes = [...(await Promise.all(packs.slice(0, -1).map((p) => parser.parseFile(p.abs, p.file, "fp")))), last];
-      packs.forEach((p, i) => {
-        const reference = packFile.parsePackFile(p.abs, p.file, "fp");
-        const outcome = outcomes[i]!;
-        if (outcome.kind !== "parsed" || reference.kind !== "parsed") return expect(outcome).toEqual(reference);
-        expect(outcome.key).toBe(reference.key);
-        expect(parsed(outcome.record)).toEqual(parsed(reference.record));
-      });
+      packs.forEach((p, i) => expectSameAs(outcomes[i]!, packFile.parsePackFile(p.abs, p.file, "fp")));
       expect(outcomes.filter((o) => o.kind !== "parsed").map((o) => o.kind)).toEqual(["not_utf8"]);
       expect(outcomes.filter((o) => o.kind === "parsed" && !o.record.ok).length).toBe(1);
       const taken = parser.preparsed();
@@ -299,13 +299,7 @@ describe.skipIf(!haveBuild)("parse pool (built, with worker threads)", () => {
       // Only parses the worker sent before it stopped count; every pack still comes back.
       expect(parser.preparsed()).toBeLessThanOrEqual(half);
       const outcomes = await Promise.all([...first, ...rest]);
-      packs.forEach((p, i) => {
-        const reference = packFile.parsePackFile(p.abs, p.file, "fp");
-        const outcome = outcomes[i]!;
-        if (outcome.kind !== "parsed" || reference.kind !== "parsed") return expect(outcome).toEqual(reference);
-        expect(outcome.key).toBe(reference.key);
-        expect(parsed(outcome.record)).toEqual(parsed(reference.record));
-      });
+      packs.forEach((p, i) => expectSameAs(outcomes[i]!, packFile.parsePackFile(p.abs, p.file, "fp")));
       expect(warnings).toEqual(["parse worker stopped; parsing continues without it"]);
     } finally {
       await parser.close();
