@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
+    // store (#24): stops and removes the run's shared PostgreSQL, started on first use (test/postgres.ts).
+    globalSetup: ["test/postgres-global.ts"],
   },
 });

@@ -62,7 +62,7 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
         const summary = catalogSummary(library);
         let privateRecipes = 0;
         for (const recipe of library.current()?.recipes.values() ?? []) if (recipe.visibility === "private") privateRecipes += 1;
-        return { ...summary, privateRecipes, lexical: summary.search.lexical, semantic: summary.search.semantic };
+        return { ...summary, privateRecipes, lexical: summary.search.lexical, semantic: summary.search.semantic, storeReady: summary.store.ready };
       }),
   });
   for (const library of libraries.values()) {
@@ -159,5 +159,7 @@ function catalogSummary(library: RecipeLibrary) {
     recipes: snapshot?.recipes.size ?? 0,
     diagnostics: countDiagnostics(snapshot?.diagnostics ?? []),
     search: library.search.status(),
+    // store (#24): where private playbooks live and whether it answers; public recipes are served either way.
+    store: library.store.status(),
   };
 }

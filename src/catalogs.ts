@@ -88,7 +88,7 @@ export function openCatalogs(config: Config, logger: Logger, options: OpenCatalo
     async close() {
       await Promise.all([...libraries.values()].map(async (library) => {
         await library.stopWatching();
-        await library.flush();
+        await library.close();
         await library.search.close();
       }));
       await releaseParseWorkers();

@@ -6,6 +6,7 @@
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { checkStoreUrl } from "./recipes/private/pg/pg-url.js";
 import { resolveDataDir, resolveSkillRoots } from "./skills/roots.js";
 
 export type EmbeddingsKind = "local" | "none" | "openai";
@@ -18,6 +19,8 @@ export interface DccConfig {
   readonly privateDir: string;
   /** `<data dir>/recipe-server/<dcc>`: vectors, usage counts. */
   readonly stateDir: string;
+  /** store (#24): postgres://… keeps playbooks and usage counts in PostgreSQL; null: files. Holds the password: never log it. */
+  readonly storeUrl: string | null;
 }
 
 export interface Limits {
@@ -84,6 +87,7 @@ export const OPTIONS = {
   host: { type: "string" },
   "skills-path": { type: "string", multiple: true },
   "private-dir": { type: "string" },
+  store: { type: "string" },
   token: { type: "string" },
   "allowed-origin": { type: "string", multiple: true },
   "insecure-no-auth": { type: "boolean" },
@@ -190,6 +194,11 @@ function resolveOrThrow(input: ConfigInput): ConfigResult {
 
   const dataDir = resolveDataDir(env, homeDir, platform);
   const privateDirFlag = nonEmpty("--private-dir", values["private-dir"] ?? env.RECIPE_SERVER_PRIVATE_DIR);
+  const storeUrl = nonEmpty("--store", values.store ?? env.RECIPE_SERVER_STORE_URL);
+  if (storeUrl !== null) {
+    const checked = checkStoreUrl(storeUrl);
+    if (!checked.ok) throw new UsageError(checked.message);
+  }
   const extraPaths = (values["skills-path"] ?? []).map((p) => {
     if (p.trim() === "") throw new UsageError("--skills-path must not be empty");
     return path.resolve(cwd, p);
@@ -204,6 +213,7 @@ function resolveOrThrow(input: ConfigInput): ConfigResult {
           ? path.resolve(cwd, privateDirFlag)
           : path.join(dataDir, "recipe-server", name, "private"),
       stateDir: path.join(dataDir, "recipe-server", name),
+      storeUrl,
     }),
   );
 
@@ -267,6 +277,7 @@ Options:
   --skills-path DIR        extra skill root, searched first (repeatable)
   --private-dir DIR        private playbooks dir                               [RECIPE_SERVER_PRIVATE_DIR]
                            (default <data dir>/recipe-server/<dcc>/private)
+  --store URL              postgres://user:pass@host/db: playbooks and usage in PostgreSQL  [RECIPE_SERVER_STORE_URL]
   --token T                bearer token required on every request but /healthz      [RECIPE_SERVER_TOKEN]
   --allowed-origin O       extra allowed Origin/Host (repeatable; loopback always allowed)
   --insecure-no-auth       allow a non-loopback --host without --token

@@ -37,6 +37,12 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   // server from listening (and answering /healthz).
   const catalogs = openCatalogs(config, logger, options.parseWorkers !== undefined ? { parseWorkers: options.parseWorkers } : {});
   catalogs.load().catch(() => undefined);
+  // store (#24): bad credentials or a schema newer than this code never get better by waiting: one line, exit 2.
+  const storeProblem = (await Promise.all([...catalogs.libraries.values()].map((l) => l.store.startupProblem()))).find((p) => p !== null);
+  if (storeProblem !== undefined) {
+    process.stderr.write(`recipe-server: ${storeProblem}\n`);
+    return 2;
+  }
   await Promise.race([catalogs.underway(), new Promise((resolve) => setTimeout(resolve, UNDERWAY_WAIT_MS).unref())]);
   const { createRecipeServer } = await import("./app.js");
   const server = createRecipeServer(config, { logger, catalogs });

@@ -13,8 +13,10 @@ import type { Diagnostic } from "../skills/diagnostics.js";
 import { watchSkills, type SkillWatcher, type WatchBatch } from "../skills/watcher.js";
 import { buildSnapshot, withPlaybook, type CatalogSnapshot, type LoadedSkill } from "./catalog.js";
 import { IncrementalCatalog, type ApplyResult, type ChangeSet } from "./reload.js";
-import { openPrivateStore, type PlaybookDraft, type PlaybookPatch, type PrivateStore, type StoreResult } from "./private/store.js";
-import { openUsageStore, type UsageStore } from "./private/usage.js";
+import type { CreateOptions, PlaybookStore, StoreResult } from "./private/contract.js";
+import { openStores } from "./private/open-store.js";
+import type { PlaybookDraft, PlaybookPatch } from "./private/playbook-values.js";
+import type { UsageStore } from "./private/usage.js";
 import { ParseCache } from "./parse-cache.js";
 import type { ParseWorkerSupply } from "./parse-threads.js";
 import type { SearchEngine } from "./search/engine.js";
@@ -25,6 +27,8 @@ export interface LibrarySettings {
   readonly skillRoots: readonly string[];
   readonly privateDir: string;
   readonly stateDir: string;
+  /** postgres://… to keep playbooks and usage counts in PostgreSQL; absent or null: files. */
+  readonly storeUrl?: string | null;
 }
 
 export interface RecipeLibraryOptions {
@@ -60,8 +64,9 @@ export class RecipeLibrary {
   readonly dcc: string;
   readonly settings: LibrarySettings;
   readonly search: SearchEngine;
-  readonly store: PrivateStore;
+  readonly store: PlaybookStore;
   readonly usage: UsageStore;
+  private readonly closeStores: () => Promise<void>;
   private readonly logger: Logger;
   private snapshot: CatalogSnapshot | null = null;
   private revision = 0;
@@ -81,9 +86,27 @@ export class RecipeLibrary {
     this.dcc = options.settings.dcc;
     this.search = options.search;
     this.logger = options.logger.child({ dcc: this.dcc });
-    this.store = openPrivateStore({ dir: options.settings.privateDir, logger: this.logger });
     const files = stateFiles(options.settings.stateDir);
-    this.usage = openUsageStore({ file: files.usage });
+    const stores = openStores({
+      dcc: this.dcc,
+      privateDir: options.settings.privateDir,
+      usageFile: files.usage,
+      storeUrl: options.settings.storeUrl ?? null,
+      logger: this.logger,
+    });
+    this.store = stores.store;
+    this.usage = stores.usage;
+    this.closeStores = stores.close;
+    // Writes other replicas made: re-read them as the watcher's private-dir events are.
+    this.store.onChange?.((change) =>
+      this.enqueue({
+        roots: new Set(),
+        skillDirs: [],
+        privateFiles: new Set(change.all ? [] : change.slugs.map((slug) => `${slug}.md`)),
+        privateAll: change.all,
+        events: 1,
+      }),
+    );
     this.parseCache = new ParseCache(files.parseCache, this.logger);
     let resolveUnderway!: () => void;
     this.underway = { promise: new Promise<void>((resolve) => (resolveUnderway = resolve)), resolve: resolveUnderway };
@@ -275,8 +298,8 @@ export class RecipeLibrary {
     return buildSnapshot({ dcc: this.dcc, revision, ...this.catalog.parts() });
   }
 
-  async createPlaybook(draft: PlaybookDraft): Promise<StoreResult> {
-    const result = await this.store.create(draft);
+  async createPlaybook(draft: PlaybookDraft, options?: CreateOptions): Promise<StoreResult> {
+    const result = await this.store.create(draft, options);
     if (result.ok) this.showPlaybook(result.playbook.slug, result);
     return result;
   }
@@ -293,6 +316,12 @@ export class RecipeLibrary {
     // packs in use is whole; before the first load there is nothing to keep.
     const parsed = this.snapshot === null ? Promise.resolve() : this.serialize(() => this.persistParseCache());
     await Promise.all([this.store.flush(), this.usage.flush(), parsed]);
+  }
+
+  /** Flush, then release the store's connections. */
+  async close(): Promise<void> {
+    await this.flush();
+    await this.closeStores();
   }
 
   /** Never rejects: a cache that cannot be written only costs the next start its speed. */

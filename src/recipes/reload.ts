@@ -24,7 +24,8 @@ import type { ParseCache } from "./parse-cache.js";
 import { createPackParser, inlineParser, NO_PARSE_WORKER_USE, type PackParser, type ParseWorkerUse } from "./parse-pool.js";
 import { noParseWorkers, parseWorkerCount, type ParseWorkerSupply } from "./parse-threads.js";
 import { readSkillDirsShared } from "./shared-reads.js";
-import { toPrivateRecipe, type PrivateStore } from "./private/store.js";
+import type { PlaybookStore as PrivateStore } from "./private/contract.js";
+import { toPrivateRecipe } from "./private/store.js";
 import type { Playbook, PrivateRecipe, Recipe } from "./types.js";
 
 /** Skills read at once during a (re)load: enough to overlap file I/O, few enough to bound peak memory. */
@@ -470,6 +471,8 @@ export class IncrementalCatalog {
     if (changes.privateAll) {
       const generations = new Map([...this.privates].map(([slug, p]) => [slug, p.generation]));
       const all = await this.store.loadAll();
+      // A store that cannot be read keeps what was loaded; it signals again once it can.
+      if (all.unavailable === true && this.privates.size > 0) return { changed: false, visible: false };
       const bySlug = new Map<string, { recipe: PrivateRecipe | null; diagnostics: Diagnostic[] }>();
       for (const playbook of all.playbooks) bySlug.set(playbook.slug, { recipe: toPrivateRecipe(playbook), diagnostics: [] });
       const dirDiagnostics: Diagnostic[] = [];

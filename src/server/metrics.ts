@@ -20,6 +20,8 @@ export interface CatalogFigures {
   readonly lexical: string;
   /** Semantic index state ("off" | "warming" | "ready" | "failed"). */
   readonly semantic: string;
+  /** store (#24): the private playbook store answers (always true for the file store). */
+  readonly storeReady?: boolean;
 }
 
 export interface ServerMetricsOptions {
@@ -119,6 +121,9 @@ export function createServerMetrics(options: ServerMetricsOptions): ServerMetric
   };
   catalogGauge("catalog_ready", "1 once the DCC's catalog has loaded", ["dcc"], (gauge, all) => {
     for (const c of all) gauge.set({ dcc: c.dcc }, c.loaded ? 1 : 0);
+  });
+  catalogGauge("store_ready", "1 while the DCC's private playbook store answers", ["dcc"], (gauge, all) => {
+    for (const c of all) gauge.set({ dcc: c.dcc }, c.storeReady === false ? 0 : 1);
   });
   catalogGauge("catalog_revision", "Revision of the DCC's current catalog snapshot", ["dcc"], (gauge, all) => {
     for (const c of all) gauge.set({ dcc: c.dcc }, c.revision);

@@ -18,19 +18,35 @@ import { diagnostic, type Diagnostic } from "../../skills/diagnostics.js";
 import type { Playbook, PrivateRecipe } from "../types.js";
 import { cleanupStaleTempFiles, createFileExclusive, ensurePrivateDir, isTempFileName, writeFileAtomic } from "./atomic-write.js";
 import { acquireFileLock, cleanupStaleLocks, isLockFileName } from "./file-lock.js";
+import {
+  DEFAULT_MAX_FILE_BYTES,
+  draftProblem,
+  failure,
+  hashIdempotencyKey,
+  newPlaybook,
+  notFound,
+  patchedPlaybook,
+  patchProblem,
+  sizeProblem,
+  staleRevision,
+  type CreateOptions,
+  type LoadAllResult,
+  type PlaybookStore,
+  type StoreResult,
+  type StoreStatus,
+} from "./contract.js";
 import { serialisePlaybook } from "./format.js";
 import { KeyedMutex } from "./keyed-mutex.js";
-import { freezePlaybook, unstorableText, type PlaybookDraft, type PlaybookPatch } from "./playbook-values.js";
+import type { PlaybookDraft, PlaybookPatch } from "./playbook-values.js";
 import { PlaybookFileReader, PRIVATE_SKILL, type ReadOutcome } from "./reader.js";
 import { isValidSlug, slugCandidate, slugify } from "./slug.js";
 
 export type { PlaybookDraft, PlaybookPatch } from "./playbook-values.js";
+export { DEFAULT_MAX_FILE_BYTES } from "./contract.js";
+export type { PlaybookStore, StoreErrorCode, StoreResult } from "./contract.js";
 
-export type StoreErrorCode = "not_found" | "conflict" | "invalid_input" | "internal";
-
-export type StoreResult =
-  | { readonly ok: true; readonly playbook: Playbook }
-  | { readonly ok: false; readonly code: StoreErrorCode; readonly message: string };
+/** The frontmatter key holding a create's hashed idempotency key: in the file itself, so a kill -9 cannot separate the two. */
+const IDEMPOTENCY_FIELD = "idempotencyKey";
 
 /** The subset of a pino logger the store uses; a pino `Logger` fits. */
 export interface StoreLogger {
@@ -50,25 +66,15 @@ export interface PrivateStoreOptions {
   readonly lockTimeoutMs?: number;
 }
 
-export interface PrivateStore {
+/**
+ * The file store: every *.md in the dir is a playbook (hand-written or
+ * hand-edited files too); a missing dir is an empty store.
+ */
+export interface PrivateStore extends PlaybookStore {
   readonly dir: string;
-  /** Read every *.md in the dir (hand-written or hand-edited files too); malformed → diagnostics, never throws. Missing dir → empty. */
-  loadAll(): Promise<{ playbooks: Playbook[]; diagnostics: Diagnostic[] }>;
-  /** Hot reload of one file: null when the file is gone, malformed (with a diagnostic) or the slug is not valid. */
-  loadOne(slug: string): Promise<{ playbook: Playbook | null; diagnostic?: Diagnostic }>;
-  /** Slug from the title, unique in the directory ("bake-normals", "bake-normals-2" …); never overwrites. */
-  create(draft: PlaybookDraft): Promise<StoreResult>;
-  /** Re-reads the file, applies the patch, bumps revision; `expectedRevision` mismatch → conflict. */
-  update(slug: string, patch: PlaybookPatch, expectedRevision?: number): Promise<StoreResult>;
-  /** Wait for every queued write; used at shutdown. */
-  flush(): Promise<void>;
-  /** `bake-normals.md` → "bake-normals"; null for anything that is not a playbook file name. */
-  slugFromFile(fileName: string): string | null;
 }
 
-export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 const READ_CONCURRENCY = 32;
-const PATCH_KEYS = ["title", "summary", "whenToUse", "steps", "acceptanceCriteria", "tags", "document"] as const;
 
 export function openPrivateStore(options: PrivateStoreOptions): PrivateStore {
   return new FilePrivateStore(options);
@@ -111,6 +117,9 @@ class FilePrivateStore implements PrivateStore {
    * always get through.
    */
   private readonly lastSeen = new Map<string, number>();
+  /** Hashed idempotency key → slug, from the files' frontmatter; built by the first loadAll. */
+  private keyIndex: Map<string, string> | null = null;
+  private readonly keyLocks = new KeyedMutex();
 
   constructor(options: PrivateStoreOptions) {
     this.dir = path.resolve(options.dir);
@@ -129,7 +138,19 @@ class FilePrivateStore implements PrivateStore {
     return isValidSlug(stem) ? stem : null;
   }
 
-  async loadAll(): Promise<{ playbooks: Playbook[]; diagnostics: Diagnostic[] }> {
+  status(): StoreStatus {
+    return { kind: "file", location: this.dir, ready: true };
+  }
+
+  startupProblem(): Promise<string | null> {
+    return Promise.resolve(null);
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+  }
+
+  async loadAll(): Promise<LoadAllResult> {
     let names: string[];
     try {
       names = (await fs.readdir(this.dir, { withFileTypes: true }))
@@ -160,10 +181,17 @@ class FilePrivateStore implements PrivateStore {
       }
     }
     const outcomes = await mapLimited(slugs, READ_CONCURRENCY, (slug) => this.read(slug));
+    const keys = new Map<string, string>();
     for (const outcome of outcomes) {
-      if (outcome.kind === "ok") playbooks.push(outcome.stored.playbook);
-      else if (outcome.kind === "invalid") diagnostics.push(outcome.diagnostic);
+      if (outcome.kind === "ok") {
+        playbooks.push(outcome.stored.playbook);
+        const key = outcome.stored.extra[IDEMPOTENCY_FIELD];
+        if (typeof key === "string") keys.set(key, outcome.stored.playbook.slug);
+      } else if (outcome.kind === "invalid") diagnostics.push(outcome.diagnostic);
     }
+    // Creates that finished while this scan ran are newer than it.
+    for (const [key, slug] of this.keyIndex ?? []) keys.set(key, slug);
+    this.keyIndex = keys;
     playbooks.sort((a, b) => compareText(a.slug, b.slug));
     diagnostics.sort((a, b) => compareText(a.file ?? "", b.file ?? ""));
     return { playbooks, diagnostics };
@@ -177,18 +205,36 @@ class FilePrivateStore implements PrivateStore {
     return { playbook: null };
   }
 
-  create(draft: PlaybookDraft): Promise<StoreResult> {
-    return this.track(this.doCreate(draft));
+  create(draft: PlaybookDraft, options?: CreateOptions): Promise<StoreResult> {
+    const problem = draftProblem(draft, options);
+    if (problem) return Promise.resolve(failure("invalid_input", problem));
+    const key = options?.idempotencyKey;
+    if (key === undefined) return this.track(this.doCreate(draft, {}));
+    const hash = hashIdempotencyKey(key);
+    // One create per key at a time, so a retry racing its original waits for it.
+    return this.track(this.keyLocks.run(hash, () => this.createOnce(draft, hash)));
+  }
+
+  private async createOnce(draft: PlaybookDraft, hash: string): Promise<StoreResult> {
+    if (this.keyIndex === null) await this.loadAll();
+    const slug = this.keyIndex?.get(hash);
+    if (slug !== undefined) {
+      const earlier = await this.read(slug);
+      if (earlier.kind === "ok" && earlier.stored.extra[IDEMPOTENCY_FIELD] === hash) {
+        return { ok: true, playbook: earlier.stored.playbook, replayed: true };
+      }
+      // The file is gone or was rewritten without the key: the key names nothing now.
+      this.keyIndex?.delete(hash);
+    }
+    const result = await this.doCreate(draft, { [IDEMPOTENCY_FIELD]: hash });
+    if (result.ok) this.keyIndex?.set(hash, result.playbook.slug);
+    return result;
   }
 
   update(slug: string, patch: PlaybookPatch, expectedRevision?: number): Promise<StoreResult> {
-    if (!isValidSlug(slug)) return Promise.resolve(failure("not_found", `no private playbook "${slug}"`));
-    if (expectedRevision !== undefined && (!Number.isSafeInteger(expectedRevision) || expectedRevision < 1)) {
-      return Promise.resolve(failure("invalid_input", "expectedRevision must be a positive integer"));
-    }
-    const problem = unstorableText(patch);
+    if (!isValidSlug(slug)) return Promise.resolve(notFound(slug));
+    const problem = patchProblem(patch, expectedRevision);
     if (problem) return Promise.resolve(failure("invalid_input", problem));
-    if (patch.title !== undefined && patch.title === "") return Promise.resolve(failure("invalid_input", "title must not be empty"));
     const stale = this.knownStale(slug, expectedRevision);
     if (stale) return Promise.resolve(stale);
     return this.track(this.locks.run(slug, () => this.doUpdate(slug, patch, expectedRevision)));
@@ -210,30 +256,15 @@ class FilePrivateStore implements PrivateStore {
     return work;
   }
 
-  private async doCreate(draft: PlaybookDraft): Promise<StoreResult> {
-    if (draft.title === "") return failure("invalid_input", "title must not be empty");
-    const problem = unstorableText(draft);
-    if (problem) return failure("invalid_input", problem);
+  private async doCreate(draft: PlaybookDraft, extra: Readonly<Record<string, unknown>>): Promise<StoreResult> {
     const stamp = this.now().toISOString();
     const base = slugify(draft.title);
-    const build = (slug: string): Playbook =>
-      freezePlaybook({
-        slug,
-        title: draft.title,
-        summary: draft.summary,
-        whenToUse: draft.whenToUse,
-        steps: draft.steps,
-        acceptanceCriteria: draft.acceptanceCriteria,
-        tags: draft.tags ?? [],
-        document: draft.document,
-        createdAt: stamp,
-        updatedAt: stamp,
-        revision: 1,
-      });
+    const build = (slug: string): Playbook => newPlaybook(draft, slug, stamp);
     // The slug is not part of the file, so one serialisation serves every candidate name.
-    const text = serialisePlaybook(build(base));
-    const tooBig = this.sizeProblem(text);
+    const first = build(base);
+    const tooBig = sizeProblem(first, this.maxFileBytes, extra);
     if (tooBig) return failure("invalid_input", tooBig);
+    const text = serialisePlaybook(first, extra);
     try {
       await ensurePrivateDir(this.dir);
       for (;;) {
@@ -279,13 +310,13 @@ class FilePrivateStore implements PrivateStore {
         // Retrying callers hit this path most, so it costs one stat when the
         // file is unchanged.
         const early = await this.read(slug);
-        if (early.kind === "missing") return failure("not_found", `no private playbook "${slug}"`);
+        if (early.kind === "missing") return notFound(slug);
         if (early.kind === "ok" && early.stored.playbook.revision !== expectedRevision) {
           return staleRevision(slug, early.stored.playbook.revision, expectedRevision);
         }
       }
       const lock = await acquireFileLock(this.dir, `${slug}.md`, { timeoutMs: this.lockTimeoutMs, staleMs: this.staleTempMs });
-      if (lock.kind === "missing-dir") return failure("not_found", `no private playbook "${slug}"`);
+      if (lock.kind === "missing-dir") return notFound(slug);
       if (lock.kind === "timeout") {
         return failure("conflict", `playbook "${slug}" is being written by another process; try again`);
       }
@@ -301,7 +332,7 @@ class FilePrivateStore implements PrivateStore {
 
   private async applyUpdate(slug: string, patch: PlaybookPatch, expectedRevision: number | undefined): Promise<StoreResult> {
     const current = await this.read(slug);
-    if (current.kind === "missing") return failure("not_found", `no private playbook "${slug}"`);
+    if (current.kind === "missing") return notFound(slug);
     if (current.kind === "invalid") {
       return failure("conflict", `${slug}.md is malformed on disk (${current.diagnostic.message}); fix the file by hand before updating it`);
     }
@@ -309,22 +340,11 @@ class FilePrivateStore implements PrivateStore {
     if (expectedRevision !== undefined && expectedRevision !== playbook.revision) {
       return staleRevision(slug, playbook.revision, expectedRevision);
     }
-    const changes: Partial<Record<(typeof PATCH_KEYS)[number], unknown>> = {};
-    for (const key of PATCH_KEYS) {
-      if (patch[key] !== undefined) changes[key] = patch[key];
-    }
-    if (Object.keys(changes).length === 0) return { ok: true, playbook };
-    const stamp = this.now().toISOString();
-    const next = freezePlaybook({
-      ...playbook,
-      ...(changes as Partial<Playbook>),
-      slug,
-      updatedAt: stamp,
-      revision: playbook.revision + 1,
-    });
-    const text = serialisePlaybook(next, extra);
-    const tooBig = this.sizeProblem(text);
+    const next = patchedPlaybook(playbook, patch, this.now().toISOString());
+    if (next === null) return { ok: true, playbook };
+    const tooBig = sizeProblem(next, this.maxFileBytes, extra);
     if (tooBig) return failure("invalid_input", tooBig);
+    const text = serialisePlaybook(next, extra);
     await writeFileAtomic(this.dir, `${slug}.md`, text);
     this.lastSeen.set(slug, next.revision);
     return { ok: true, playbook: next };
@@ -342,13 +362,6 @@ class FilePrivateStore implements PrivateStore {
     const seen = this.lastSeen.get(slug);
     return expectedRevision !== undefined && seen !== undefined && expectedRevision < seen
       ? staleRevision(slug, seen, expectedRevision)
-      : null;
-  }
-
-  private sizeProblem(text: string): string | null {
-    const bytes = Buffer.byteLength(text, "utf8");
-    return bytes > this.maxFileBytes
-      ? `the playbook would take ${bytes} bytes on disk; the limit is ${this.maxFileBytes}`
       : null;
   }
 
@@ -378,14 +391,6 @@ class FilePrivateStore implements PrivateStore {
 
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function staleRevision(slug: string, current: number, expected: number): StoreResult {
-  return failure("conflict", `playbook "${slug}" is at revision ${current}, not the expected ${expected}; get it again and reapply the change`);
-}
-
-function failure(code: StoreErrorCode, message: string): StoreResult {
-  return { ok: false, code, message };
 }
 
 function errnoCode(error: unknown): string | undefined {

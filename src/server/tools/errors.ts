@@ -1,11 +1,2 @@
-/** The one table of tool error codes (SPEC §5.1), with what each means. */
-export const TOOL_ERROR_CODES = {
-  not_found: "no recipe, skill or playbook by that name",
-  invalid_input: "the arguments break the tool's schema or the recipe's inputs_schema",
-  not_ready: "the catalog or search index is still loading",
-  conflict: "the playbook changed since the revision the caller read",
-  read_only: "public recipes cannot be changed through this tool",
-  internal: "an unexpected failure inside the server",
-} as const;
-
-export type ToolErrorCode = keyof typeof TOOL_ERROR_CODES;
+/** The one table of tool error codes (SPEC §5.1); defined in src/error-codes.ts so the playbook stores share it. */
+export { TOOL_ERROR_CODES, type ToolErrorCode } from "../../error-codes.js";

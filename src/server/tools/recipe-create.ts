@@ -1,5 +1,6 @@
 /** `recipe` action=create: a new private playbook, plus close matches to update instead. */
-import type { PlaybookDraft, StoreResult } from "../../recipes/private/store.js";
+import type { StoreResult } from "../../recipes/private/contract.js";
+import type { PlaybookDraft } from "../../recipes/private/playbook-values.js";
 import type { PlaybookStep } from "../../recipes/types.js";
 import type { RecipeToolContext } from "./context.js";
 import { fail, ok, type Envelope } from "./envelope.js";
@@ -17,14 +18,16 @@ export async function recipeCreate(fields: Readonly<Record<string, unknown>>, co
     tags: (fields.tags as string[] | undefined) ?? [],
     document: fields.document as string,
   };
-  const result = await context.library.createPlaybook(draft);
+  const key = fields.idempotencyKey as string | undefined;
+  const result = await context.library.createPlaybook(draft, key === undefined ? undefined : { idempotencyKey: key });
   if (!result.ok) return storeFailure(result);
   const recipeId = `private/${result.playbook.slug}`;
   const similar = await findSimilar(context, `${draft.title}\n${draft.summary}\n${draft.whenToUse}`, recipeId);
   const advice = similar.length > 0 ? `; ${similar.length} similar recipe(s) exist: consider action=update on one of them next time` : "";
+  // A replay answers what the first create answered: creates are revision 1 with the title they were sent.
   return ok(
     `Created ${recipeId}${advice}`,
-    { recipeId, revision: result.playbook.revision, title: result.playbook.title, similar },
+    { recipeId, revision: result.replayed === true ? 1 : result.playbook.revision, title: result.replayed === true ? draft.title : result.playbook.title, similar },
     // The catalog revision that already contains the new playbook.
     context.library.current()?.revision,
   );

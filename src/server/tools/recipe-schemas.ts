@@ -77,7 +77,11 @@ export const ACTION_SPECS: Readonly<Record<RecipeAction, ActionSpec>> = {
     required: ["recipeId"],
   },
   create: {
-    properties: PLAYBOOK_FIELDS,
+    properties: {
+      ...PLAYBOOK_FIELDS,
+      // store (#22 row "kill -9 during creates"): a retry with the same key answers the first create.
+      idempotencyKey: { ...text(200, "Optional; send the same key when retrying a create whose answer you did not get, to get the first answer instead of a duplicate."), minLength: 1 },
+    },
     required: ["title", "summary", "whenToUse", "steps", "acceptanceCriteria", "document"],
   },
   update: {

@@ -1,6 +1,6 @@
 /** `recipe` action=update: patch a private playbook; public recipes are read-only. */
 import type { CatalogSnapshot } from "../../recipes/catalog.js";
-import type { PlaybookPatch } from "../../recipes/private/store.js";
+import type { PlaybookPatch } from "../../recipes/private/playbook-values.js";
 import type { RecipeToolContext } from "./context.js";
 import { fail, ok, type Envelope } from "./envelope.js";
 import { notFound } from "./recipe-get.js";
@@ -78,11 +78,11 @@ async function write(
   if (!result.ok) {
     if (result.code === "not_found") return notFound(context.library.current() ?? snapshot, recipeId, "private");
     if (result.code === "conflict") {
-      // Read the file, not the snapshot: the file is what the next attempt races against.
-      const current = await context.library.store.loadOne(slug);
+      // The store's revision, not the snapshot's: the store is what the next attempt races against.
+      const currentRevision = result.currentRevision ?? (await context.library.store.loadOne(slug)).playbook?.revision ?? null;
       return storeFailure(result, {
         recipeId,
-        currentRevision: current.playbook?.revision ?? null,
+        currentRevision,
         ...(expected !== undefined ? { expectedRevision: expected } : {}),
       });
     }

@@ -1,0 +1,56 @@
+/**
+ * Picks a DCC's playbook store and usage counts from the settings: files in
+ * the private dir and the state dir (the embedded default), or tables in the
+ * PostgreSQL database the --store URL names.
+ */
+import type { PlaybookStore } from "./contract.js";
+import { PgConnection, type PgLogger } from "./pg/pg-connection.js";
+import { openPgStore } from "./pg/pg-store.js";
+import { openPgUsageStore } from "./pg/pg-usage.js";
+import { redactStoreUrl } from "./pg/pg-url.js";
+import { openPrivateStore, type StoreLogger } from "./store.js";
+import { openUsageStore, type UsageStore } from "./usage.js";
+
+export interface StoreSettings {
+  readonly dcc: string;
+  readonly privateDir: string;
+  readonly usageFile: string;
+  /** postgres://… or null for the file store. */
+  readonly storeUrl: string | null;
+  readonly logger?: StoreLogger & PgLogger;
+  readonly now?: () => Date;
+  /** Largest playbook, measured as its file form, in bytes. */
+  readonly maxFileBytes?: number;
+}
+
+export interface OpenedStores {
+  readonly store: PlaybookStore;
+  readonly usage: UsageStore;
+  /** Flushes both, then releases connections. */
+  close(): Promise<void>;
+}
+
+export function openStores(settings: StoreSettings): OpenedStores {
+  const common = {
+    ...(settings.logger ? { logger: settings.logger } : {}),
+    ...(settings.now ? { now: settings.now } : {}),
+  };
+  const limit = settings.maxFileBytes !== undefined ? { maxFileBytes: settings.maxFileBytes } : {};
+  if (settings.storeUrl === null) {
+    const store = openPrivateStore({ dir: settings.privateDir, ...common, ...limit });
+    const usage = openUsageStore({ file: settings.usageFile, ...common });
+    return { store, usage, close: async () => void (await Promise.all([store.close(), usage.flush()])) };
+  }
+  const logger = settings.logger;
+  const connection = new PgConnection({ url: settings.storeUrl, location: redactStoreUrl(settings.storeUrl), ...(logger ? { logger } : {}) });
+  const store = openPgStore({ connection, dcc: settings.dcc, ...common, ...limit });
+  const usage = openPgUsageStore({ connection, dcc: settings.dcc, ...common });
+  return {
+    store,
+    usage,
+    async close() {
+      await Promise.all([store.close(), usage.flush()]);
+      await connection.close();
+    },
+  };
+}

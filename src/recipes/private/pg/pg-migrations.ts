@@ -1,0 +1,67 @@
+/**
+ * The schema, as numbered migrations applied in order on start. The
+ * recipe_server_schema table records each applied version; a database at a
+ * version this code does not know (a newer server migrated it) is refused, so
+ * an old replica never writes rows a newer one reads differently.
+ *
+ * Playbook fields are kept as one JSON text column: JSON escapes U+0000, which
+ * PostgreSQL text and jsonb both refuse, so every string the file store takes
+ * is stored here byte-exact too. Times are the ISO strings the tools answer.
+ */
+import type { ClientBase } from "pg";
+
+export const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE recipe_server_playbooks (
+     dcc text NOT NULL,
+     owner text NOT NULL,
+     slug text NOT NULL,
+     fields text NOT NULL,
+     revision integer NOT NULL CHECK (revision >= 1),
+     created_at text NOT NULL,
+     updated_at text NOT NULL,
+     idempotency_key text,
+     PRIMARY KEY (dcc, owner, slug)
+   );
+   CREATE UNIQUE INDEX recipe_server_playbooks_idempotency
+     ON recipe_server_playbooks (dcc, owner, idempotency_key) WHERE idempotency_key IS NOT NULL;
+   CREATE TABLE recipe_server_usage (
+     dcc text NOT NULL,
+     recipe_id text NOT NULL,
+     count bigint NOT NULL,
+     last_used_at text NOT NULL,
+     PRIMARY KEY (dcc, recipe_id)
+   );`,
+];
+
+export type MigrateOutcome = { readonly ok: true; readonly applied: number } | { readonly ok: false; readonly message: string };
+
+// Any constant: replicas starting together take turns migrating.
+const MIGRATION_LOCK = 0x72656369;
+
+export async function migrate(client: ClientBase, known: readonly string[] = MIGRATIONS): Promise<MigrateOutcome> {
+  await client.query("BEGIN");
+  try {
+    await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+    await client.query(
+      "CREATE TABLE IF NOT EXISTS recipe_server_schema (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
+    );
+    const { rows } = await client.query<{ version: number | null }>("SELECT max(version) AS version FROM recipe_server_schema");
+    const at = rows[0]?.version ?? 0;
+    if (at > known.length) {
+      await client.query("ROLLBACK");
+      return {
+        ok: false,
+        message: `the database schema is at version ${at}, newer than this recipe-server understands (${known.length}); upgrade recipe-server or point --store at another database`,
+      };
+    }
+    for (let version = at + 1; version <= known.length; version++) {
+      await client.query(known[version - 1]!);
+      await client.query("INSERT INTO recipe_server_schema (version) VALUES ($1)", [version]);
+    }
+    await client.query("COMMIT");
+    return { ok: true, applied: known.length - at };
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,324 @@
+/**
+ * The PostgreSQL playbook store: the same contract as the file store, for
+ * replicas that share one database. Rows are scoped by DCC and owner.
+ *
+ * No lost update: an update reads the row, applies the patch, and writes
+ * with `WHERE revision = <the revision read>` in the statement that writes;
+ * zero rows means someone else wrote first (a conflict when the caller sent
+ * expectedRevision, a fresh read-and-retry otherwise). No overwrite on
+ * create: `INSERT … ON CONFLICT DO NOTHING` claims a slug or tries the next.
+ * Every write NOTIFYs in the same statement, so the notice goes out exactly
+ * when the row commits.
+ */
+import type { Diagnostic } from "../../../skills/diagnostics.js";
+import { diagnostic } from "../../../skills/diagnostics.js";
+import type { Playbook } from "../../types.js";
+import {
+  DEFAULT_MAX_FILE_BYTES,
+  draftProblem,
+  failure,
+  hashIdempotencyKey,
+  newPlaybook,
+  notFound,
+  patchedPlaybook,
+  patchProblem,
+  sizeProblem,
+  staleRevision,
+  type CreateOptions,
+  type LoadAllResult,
+  type PlaybookStore,
+  type StoreChange,
+  type StoreResult,
+  type StoreStatus,
+} from "../contract.js";
+import { freezePlaybook, type PlaybookDraft, type PlaybookPatch } from "../playbook-values.js";
+import { PRIVATE_SKILL } from "../reader.js";
+import { isValidSlug, slugCandidate, slugify } from "../slug.js";
+import { describe, isConnectionError, NOTIFY_CHANNEL, type PgConnection, type PgLogger } from "./pg-connection.js";
+
+export interface PgStoreOptions {
+  readonly connection: PgConnection;
+  readonly dcc: string;
+  /** Whose playbooks; "" when the server has no users file. */
+  readonly owner?: string;
+  readonly now?: () => Date;
+  readonly logger?: PgLogger;
+  readonly maxFileBytes?: number;
+}
+
+interface Row {
+  slug: string;
+  fields: string;
+  revision: number;
+  created_at: string;
+  updated_at: string;
+  idempotency_key: string | null;
+}
+
+const COLUMNS = "slug, fields, revision, created_at, updated_at, idempotency_key";
+// The same key the file store writes into its frontmatter, so both stores count the same bytes against the limit.
+const IDEMPOTENCY_FIELD = "idempotencyKey";
+/** How often an update without expectedRevision re-reads after losing a race before it gives up. */
+const MAX_UPDATE_ATTEMPTS = 50;
+
+export function openPgStore(options: PgStoreOptions): PlaybookStore {
+  return new PgPlaybookStore(options);
+}
+
+class PgPlaybookStore implements PlaybookStore {
+  private readonly db: PgConnection;
+  private readonly dcc: string;
+  private readonly owner: string;
+  private readonly now: () => Date;
+  private readonly logger: PgLogger | undefined;
+  private readonly maxFileBytes: number;
+  private readonly pending = new Set<Promise<unknown>>();
+
+  constructor(options: PgStoreOptions) {
+    this.db = options.connection;
+    this.dcc = options.dcc;
+    this.owner = options.owner ?? "";
+    this.now = options.now ?? (() => new Date());
+    this.logger = options.logger;
+    this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  }
+
+  status(): StoreStatus {
+    return this.db.status();
+  }
+
+  startupProblem(): Promise<string | null> {
+    return this.db.firstAttempt;
+  }
+
+  slugFromFile(fileName: string): string | null {
+    // Diagnostics name a row as the file it would be in the file store.
+    return fileName.endsWith(".md") && isValidSlug(fileName.slice(0, -3)) ? fileName.slice(0, -3) : null;
+  }
+
+  onChange(listener: (change: StoreChange) => void): () => void {
+    return this.db.subscribe((n) => {
+      if (n === "all") listener({ all: true });
+      else if (n.dcc === this.dcc && n.owner === this.owner) listener({ all: false, slugs: [n.slug] });
+    });
+  }
+
+  async flush(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+  }
+
+  async loadAll(): Promise<LoadAllResult> {
+    await this.db.firstAttempt;
+    let rows: Row[];
+    try {
+      rows = (await this.db.pool.query<Row>(`SELECT ${COLUMNS} FROM recipe_server_playbooks WHERE dcc = $1 AND owner = $2`, [this.dcc, this.owner])).rows;
+    } catch (error) {
+      if (!isConnectionError(error)) throw error;
+      return {
+        playbooks: [],
+        diagnostics: [diagnostic("error", "private_playbook_invalid", this.db.notReadyMessage(), { skill: PRIVATE_SKILL })],
+        unavailable: true,
+      };
+    }
+    const playbooks: Playbook[] = [];
+    const diagnostics: Diagnostic[] = [];
+    for (const row of rows) {
+      const playbook = fromRow(row);
+      if (playbook !== null) playbooks.push(playbook);
+      else diagnostics.push(badRow(row.slug));
+    }
+    playbooks.sort((a, b) => compareText(a.slug, b.slug));
+    diagnostics.sort((a, b) => compareText(a.file ?? "", b.file ?? ""));
+    return { playbooks, diagnostics };
+  }
+
+  async loadOne(slug: string): Promise<{ playbook: Playbook | null; diagnostic?: Diagnostic }> {
+    if (!isValidSlug(slug)) return { playbook: null };
+    const row = await this.select(slug).catch((error: unknown) => {
+      if (isConnectionError(error)) return "down" as const;
+      throw error;
+    });
+    // Unreachable reads as malformed, so the catalog keeps the last good copy instead of dropping it.
+    if (row === "down") return { playbook: null, diagnostic: diagnostic("error", "private_playbook_invalid", this.db.notReadyMessage(), { skill: PRIVATE_SKILL, file: `${slug}.md` }) };
+    if (row === null) return { playbook: null };
+    const playbook = fromRow(row);
+    return playbook === null ? { playbook: null, diagnostic: badRow(slug) } : { playbook };
+  }
+
+  create(draft: PlaybookDraft, options?: CreateOptions): Promise<StoreResult> {
+    const problem = draftProblem(draft, options);
+    if (problem) return Promise.resolve(failure("invalid_input", problem));
+    return this.track(this.guard("create", () => this.doCreate(draft, options?.idempotencyKey)));
+  }
+
+  update(slug: string, patch: PlaybookPatch, expectedRevision?: number): Promise<StoreResult> {
+    if (!isValidSlug(slug)) return Promise.resolve(notFound(slug));
+    const problem = patchProblem(patch, expectedRevision);
+    if (problem) return Promise.resolve(failure("invalid_input", problem));
+    return this.track(this.guard("update", () => this.doUpdate(slug, patch, expectedRevision)));
+  }
+
+  private async doCreate(draft: PlaybookDraft, key: string | undefined): Promise<StoreResult> {
+    const hash = key === undefined ? null : hashIdempotencyKey(key);
+    if (hash !== null) {
+      const earlier = await this.byKey(hash);
+      if (earlier !== null) return earlier;
+    }
+    const stamp = this.now().toISOString();
+    const base = slugify(draft.title);
+    const tooBig = sizeProblem(newPlaybook(draft, base, stamp), this.maxFileBytes, hash === null ? {} : { [IDEMPOTENCY_FIELD]: hash });
+    if (tooBig) return failure("invalid_input", tooBig);
+    const fields = JSON.stringify(fieldsOf(draft));
+    let taken: Set<string> | null = null;
+    for (let n = 1; ; n++) {
+      const slug = slugCandidate(base, n);
+      if (!isValidSlug(slug) || taken?.has(slug)) continue;
+      const inserted = await this.db.pool.query(
+        `WITH ins AS (
+           INSERT INTO recipe_server_playbooks (dcc, owner, slug, fields, revision, created_at, updated_at, idempotency_key)
+           VALUES ($1, $2, $3, $4, 1, $5, $5, $6) ON CONFLICT DO NOTHING RETURNING slug)
+         SELECT pg_notify('${NOTIFY_CHANNEL}', $7) FROM ins`,
+        [this.dcc, this.owner, slug, fields, stamp, hash, this.payload(slug)],
+      );
+      if (inserted.rowCount === 1) return { ok: true, playbook: newPlaybook(draft, slug, stamp) };
+      // Either the slug is taken or another call with the same key won the race.
+      if (hash !== null) {
+        const earlier = await this.byKey(hash);
+        if (earlier !== null) return earlier;
+      }
+      // One look at every taken name instead of a round trip per name.
+      taken ??= await this.takenSlugs(base);
+    }
+  }
+
+  private async doUpdate(slug: string, patch: PlaybookPatch, expectedRevision: number | undefined): Promise<StoreResult> {
+    for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
+      const row = await this.select(slug);
+      if (row === null) return notFound(slug);
+      const current = fromRow(row);
+      if (current === null) return failure("conflict", `${slug} is malformed in the store (${badRow(slug).message}); fix the row before updating it`);
+      if (expectedRevision !== undefined && current.revision !== expectedRevision) return staleRevision(slug, current.revision, expectedRevision);
+      const next = patchedPlaybook(current, patch, this.now().toISOString());
+      if (next === null) return { ok: true, playbook: current };
+      const extra = row.idempotency_key === null ? {} : { [IDEMPOTENCY_FIELD]: row.idempotency_key };
+      const tooBig = sizeProblem(next, this.maxFileBytes, extra);
+      if (tooBig) return failure("invalid_input", tooBig);
+      const written = await this.db.pool.query(
+        `WITH upd AS (
+           UPDATE recipe_server_playbooks SET fields = $4, revision = revision + 1, updated_at = $5
+           WHERE dcc = $1 AND owner = $2 AND slug = $3 AND revision = $6 RETURNING revision)
+         SELECT revision, pg_notify('${NOTIFY_CHANNEL}', $7) FROM upd`,
+        [this.dcc, this.owner, slug, JSON.stringify(fieldsOf(next)), next.updatedAt, current.revision, this.payload(slug)],
+      );
+      if (written.rowCount === 1) return { ok: true, playbook: next };
+      // Another writer got in between the read and the write.
+      if (expectedRevision !== undefined) {
+        const now = await this.select(slug);
+        return now === null ? notFound(slug) : staleRevision(slug, now.revision, expectedRevision);
+      }
+    }
+    return failure("conflict", `playbook "${slug}" is being written by many callers at once; try again`);
+  }
+
+  private async byKey(hash: string): Promise<StoreResult | null> {
+    const { rows } = await this.db.pool.query<Row>(
+      `SELECT ${COLUMNS} FROM recipe_server_playbooks WHERE dcc = $1 AND owner = $2 AND idempotency_key = $3`,
+      [this.dcc, this.owner, hash],
+    );
+    const playbook = rows[0] === undefined ? null : fromRow(rows[0]);
+    return playbook === null ? null : { ok: true, playbook, replayed: true };
+  }
+
+  private async takenSlugs(base: string): Promise<Set<string>> {
+    const { rows } = await this.db.pool.query<{ slug: string }>(
+      "SELECT slug FROM recipe_server_playbooks WHERE dcc = $1 AND owner = $2 AND (slug = $3 OR starts_with(slug, $4))",
+      [this.dcc, this.owner, base, `${base}-`],
+    );
+    return new Set(rows.map((r) => r.slug));
+  }
+
+  private async select(slug: string): Promise<Row | null> {
+    const { rows } = await this.db.pool.query<Row>(
+      `SELECT ${COLUMNS} FROM recipe_server_playbooks WHERE dcc = $1 AND owner = $2 AND slug = $3`,
+      [this.dcc, this.owner, slug],
+    );
+    return rows[0] ?? null;
+  }
+
+  private payload(slug: string): string {
+    return JSON.stringify({ dcc: this.dcc, owner: this.owner, slug });
+  }
+
+  /** A database that is not there answers not_ready naming the store; a bad statement is a bug and throws. */
+  private async guard(operation: string, work: () => Promise<StoreResult>): Promise<StoreResult> {
+    if (this.db.isFatal()) return failure("not_ready", this.db.notReadyMessage());
+    try {
+      return await work();
+    } catch (error) {
+      if (!isConnectionError(error)) throw error;
+      this.logger?.warn({ store: this.db.location, operation, err: describe(error) }, "playbook store write failed");
+      return failure("not_ready", `the playbook store ${this.db.location} is unreachable (${describe(error)}); try again shortly`);
+    }
+  }
+
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.pending.add(work);
+    const done = (): void => void this.pending.delete(work);
+    work.then(done, done);
+    return work;
+  }
+}
+
+type Fields = Pick<Playbook, "title" | "summary" | "whenToUse" | "steps" | "acceptanceCriteria" | "tags" | "document">;
+
+function fieldsOf(p: PlaybookDraft | Playbook): Fields {
+  return {
+    title: p.title,
+    summary: p.summary,
+    whenToUse: p.whenToUse,
+    steps: p.steps.map((s) => ({ title: s.title, detail: s.detail })),
+    acceptanceCriteria: [...p.acceptanceCriteria],
+    tags: [...(p.tags ?? [])],
+    document: p.document,
+  };
+}
+
+/** A row as a playbook; null when its fields are not what this code writes (edited by hand in SQL). */
+function fromRow(row: Row): Playbook | null {
+  let f: Partial<Fields>;
+  try {
+    f = JSON.parse(row.fields) as Partial<Fields>;
+  } catch {
+    return null;
+  }
+  const isText = (v: unknown): v is string => typeof v === "string";
+  const texts = (v: unknown): v is string[] => Array.isArray(v) && v.every(isText);
+  const steps = f.steps;
+  if (!isText(f.title) || f.title === "" || !isText(f.summary) || !isText(f.whenToUse) || !isText(f.document)) return null;
+  if (!texts(f.acceptanceCriteria) || !texts(f.tags) || !Array.isArray(steps) || !steps.every((s) => isText(s?.title) && isText(s?.detail))) return null;
+  return freezePlaybook({
+    slug: row.slug,
+    title: f.title,
+    summary: f.summary,
+    whenToUse: f.whenToUse,
+    steps,
+    acceptanceCriteria: f.acceptanceCriteria,
+    tags: f.tags,
+    document: f.document,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    revision: row.revision,
+  });
+}
+
+function badRow(slug: string): Diagnostic {
+  return diagnostic("error", "private_playbook_invalid", "the stored fields are not a playbook (edited outside recipe-server?)", { skill: PRIVATE_SKILL, file: `${slug}.md` });
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
