@@ -9,23 +9,10 @@ import { ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sharedPostgres } from "../postgres.js";
 import { call, connect, eventually, EXAMPLE_SKILLS, startServer, type RunningServer } from "./harness.js";
+import { playbook } from "./playbook-args.js";
 
 const cluster = await sharedPostgres();
 if (typeof cluster === "string") console.log(`replica tests skipped: ${cluster}`);
-
-export function playbook(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    action: "create",
-    title: "Bake normals for the hero prop",
-    summary: "Bake tangent-space normals from the sculpt onto the game mesh.",
-    whenToUse: "When the hero prop's low-poly mesh needs the sculpt's detail.",
-    steps: [{ title: "Cage", detail: "Inflate a cage over the low-poly mesh." }],
-    acceptanceCriteria: ["No seams visible"],
-    tags: ["baking"],
-    document: "# Bake\n",
-    ...overrides,
-  };
-}
 
 describe.skipIf(typeof cluster === "string")("replicas sharing a PostgreSQL store", () => {
   let a: RunningServer;
