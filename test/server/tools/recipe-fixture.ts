@@ -82,7 +82,7 @@ export interface Answer {
   readonly result: ToolCallResult;
 }
 
-export async function makeFixture(options: { load?: boolean; skills?: boolean } = {}): Promise<Fixture> {
+export async function makeFixture(options: { load?: boolean; skills?: boolean; storeUrl?: string } = {}): Promise<Fixture> {
   const tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "recipe-tool-")));
   const skills = path.join(tmp, "skills");
   const privateDir = path.join(tmp, "private");
@@ -96,7 +96,7 @@ export async function makeFixture(options: { load?: boolean; skills?: boolean } 
   const logger = pino({ level: "silent" });
   const search = createSearchEngine({ provider: null });
   const library = new RecipeLibrary({
-    settings: { dcc: "maya", skillRoots: [skills], privateDir, stateDir },
+    settings: { dcc: "maya", skillRoots: [skills], privateDir, stateDir, storeUrl: options.storeUrl ?? null },
     search,
     logger,
   });
@@ -119,7 +119,7 @@ export async function makeFixture(options: { load?: boolean; skills?: boolean } 
       return { ...parsed, result: outcome.result };
     },
     async close() {
-      await library.flush();
+      await library.close();
       await search.close();
       await fs.rm(tmp, { recursive: true, force: true });
     },

@@ -36,6 +36,9 @@ class PgUsageStore implements UsageStore {
   record(recipeId: string): void {
     const at = this.now().toISOString();
     this.entries.set(recipeId, { count: (this.entries.get(recipeId)?.count ?? 0) + 1, lastUsedAt: at });
+    // PostgreSQL text cannot hold U+0000: such an id (only a hostile pack makes one) is counted in memory only,
+    // rather than failing, and so holding back, every batch it is in.
+    if (recipeId.includes("\u0000")) return;
     this.deltas.set(recipeId, { count: (this.deltas.get(recipeId)?.count ?? 0) + 1, lastUsedAt: at });
     if (this.timer === undefined) {
       this.timer = setTimeout(() => {
