@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { findPostgresBin, stopCluster } from "./postgres.js";
+import { findPostgresBin, stopCluster } from "./postgres-cluster.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
