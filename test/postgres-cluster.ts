@@ -68,7 +68,7 @@ async function freePort(): Promise<number> {
 }
 
 /** Initialise a cluster in `dir` (created) and start it. */
-export async function startPostgres(dir?: string): Promise<PostgresCluster | string> {
+export async function startPostgres(dir?: string, options: { fsync?: boolean } = {}): Promise<PostgresCluster | string> {
   const bin = findPostgresBin();
   if (bin === null) return NO_POSTGRES_REASON;
   const home = dir ?? fs.mkdtempSync(path.join(os.tmpdir(), "recipe-pg-"));
@@ -80,13 +80,13 @@ export async function startPostgres(dir?: string): Promise<PostgresCluster | str
     await run("chown", ["-R", "postgres", home]);
   }
   await asPostgres(path.join(bin, "initdb"), ["-D", data, "-U", "postgres", "--auth-local=trust", "--auth-host=scram-sha-256", `--pwfile=${pwfile}`, "-E", "UTF8", "--no-sync"]);
-  const cluster = clusterAt(home, await freePort(), bin);
+  const cluster = clusterAt(home, await freePort(), bin, options.fsync === true);
   await cluster.start();
   return cluster;
 }
 
 /** A cluster's URLs and databases; start and stop only for the cluster's owner (`bin` given). */
-export function clusterAt(home: string, port: number, bin: string | null): PostgresCluster {
+export function clusterAt(home: string, port: number, bin: string | null, fsync = false): PostgresCluster {
   const data = path.join(home, "data");
   const url = (database = "postgres"): string => `postgres://postgres:${encodeURIComponent(PG_PASSWORD)}@127.0.0.1:${port}/${database}`;
   const notOwner = (): Promise<void> => Promise.reject(new Error("the shared cluster is not stopped or restarted by a test: use startPostgres()"));
@@ -111,7 +111,7 @@ export function clusterAt(home: string, port: number, bin: string | null): Postg
         : () =>
             asPostgres(path.join(bin, "pg_ctl"), [
               "-D", data, "-l", path.join(home, "log"), "-w", "-t", "60",
-              "-o", `-p ${port} -k ${home} -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off`,
+              "-o", `-p ${port} -k ${home} -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=${fsync ? "on" : "off"}`,
               "start",
             ]),
     stop: bin === null ? notOwner : () => stopCluster(bin, home),

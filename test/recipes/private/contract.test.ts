@@ -177,6 +177,15 @@ describe.each(KINDS)("%s store contract", (kind) => {
     expect(conflicts).toBeGreaterThan(0);
   });
 
+  it("updates without expectedRevision from 2 stores × 16 callers all land, one revision each", async () => {
+    const made = expectOk(await s.store.create(draft()));
+    const stores = [s.store, s.another()];
+    const results = await Promise.all(Array.from({ length: 32 }, (_, i) => stores[i % 2]!.update(made.slug, { summary: `s${i}` })));
+    expect(results.map((r) => r.ok)).toEqual(Array.from({ length: 32 }, () => true));
+    expect(new Set(results.map((r) => expectOk(r).revision)).size).toBe(32);
+    expect((await s.another().loadOne(made.slug)).playbook?.revision).toBe(33);
+  });
+
   it("a retry with the same idempotency key answers the first playbook, also after a restart", async () => {
     const first = await s.store.create(draft(), { idempotencyKey: "req-1 ' ; 日本" });
     const again = await s.store.create(draft({ document: "different" }), { idempotencyKey: "req-1 ' ; 日本" });

@@ -4,12 +4,16 @@
  *
  * No lost update: an update reads the row, applies the patch, and writes
  * with `WHERE revision = <the revision read>` in the statement that writes;
- * zero rows means someone else wrote first (a conflict when the caller sent
- * expectedRevision, a fresh read-and-retry otherwise). No overwrite on
+ * zero rows means another replica wrote first: a conflict naming the current
+ * revision. An update without expectedRevision reads the row FOR UPDATE in a
+ * transaction instead, so it waits for the other writer rather than failing.
+ * Within one replica, updates of one playbook queue (as in the file store),
+ * so callers of one process never race each other for the row. No overwrite on
  * create: `INSERT … ON CONFLICT DO NOTHING` claims a slug or tries the next.
  * Every write NOTIFYs in the same statement, so the notice goes out exactly
  * when the row commits.
  */
+import type { PoolClient } from "pg";
 import type { Diagnostic } from "../../../skills/diagnostics.js";
 import { diagnostic } from "../../../skills/diagnostics.js";
 import type { Playbook } from "../../types.js";
@@ -31,6 +35,7 @@ import {
   type StoreResult,
   type StoreStatus,
 } from "../contract.js";
+import { KeyedMutex } from "../keyed-mutex.js";
 import { freezePlaybook, type PlaybookDraft, type PlaybookPatch } from "../playbook-values.js";
 import { PRIVATE_SKILL } from "../reader.js";
 import { isValidSlug, slugCandidate, slugify } from "../slug.js";
@@ -58,8 +63,6 @@ interface Row {
 const COLUMNS = "slug, fields, revision, created_at, updated_at, idempotency_key";
 // The same key the file store writes into its frontmatter, so both stores count the same bytes against the limit.
 const IDEMPOTENCY_FIELD = "idempotencyKey";
-/** How often an update without expectedRevision re-reads after losing a race before it gives up. */
-const MAX_UPDATE_ATTEMPTS = 50;
 
 export function openPgStore(options: PgStoreOptions): PlaybookStore {
   return new PgPlaybookStore(options);
@@ -73,6 +76,10 @@ class PgPlaybookStore implements PlaybookStore {
   private readonly logger: PgLogger | undefined;
   private readonly maxFileBytes: number;
   private readonly pending = new Set<Promise<unknown>>();
+  private readonly locks = new KeyedMutex();
+  /** Slugs this process has tried; concurrent creates of one title here never try the same name. */
+  private readonly claimed = new Set<string>();
+  private readonly nextSuffix = new Map<string, number>();
 
   constructor(options: PgStoreOptions) {
     this.db = options.connection;
@@ -159,7 +166,7 @@ class PgPlaybookStore implements PlaybookStore {
     if (!isValidSlug(slug)) return Promise.resolve(notFound(slug));
     const problem = patchProblem(patch, expectedRevision);
     if (problem) return Promise.resolve(failure("invalid_input", problem));
-    return this.track(this.guard("update", () => this.doUpdate(slug, patch, expectedRevision)));
+    return this.track(this.locks.run(slug, () => this.guard("update", () => this.doUpdate(slug, patch, expectedRevision))));
   }
 
   private async doCreate(draft: PlaybookDraft, key: string | undefined): Promise<StoreResult> {
@@ -174,18 +181,23 @@ class PgPlaybookStore implements PlaybookStore {
     if (tooBig) return failure("invalid_input", tooBig);
     const fields = JSON.stringify(fieldsOf(draft));
     let taken: Set<string> | null = null;
-    for (let n = 1; ; n++) {
+    for (let n = this.nextSuffix.get(base) ?? 1; ; n++) {
       const slug = slugCandidate(base, n);
-      if (!isValidSlug(slug) || taken?.has(slug)) continue;
+      if (!isValidSlug(slug) || taken?.has(slug) || this.claimed.has(slug)) continue;
+      this.claimed.add(slug);
+      this.nextSuffix.set(base, n + 1);
       const inserted = await this.db.pool.query(
         `WITH ins AS (
            INSERT INTO recipe_server_playbooks (dcc, owner, slug, fields, revision, created_at, updated_at, idempotency_key)
            VALUES ($1, $2, $3, $4, 1, $5, $5, $6) ON CONFLICT DO NOTHING RETURNING slug)
          SELECT pg_notify('${NOTIFY_CHANNEL}', $7) FROM ins`,
         [this.dcc, this.owner, slug, fields, stamp, hash, this.payload(slug)],
-      );
+      ).catch((error: unknown) => {
+        this.claimed.delete(slug);
+        throw error;
+      });
       if (inserted.rowCount === 1) return { ok: true, playbook: newPlaybook(draft, slug, stamp) };
-      // Either the slug is taken or another call with the same key won the race.
+      // Either the slug is taken (it stays claimed) or another call with the same key won the race.
       if (hash !== null) {
         const earlier = await this.byKey(hash);
         if (earlier !== null) return earlier;
@@ -196,8 +208,14 @@ class PgPlaybookStore implements PlaybookStore {
   }
 
   private async doUpdate(slug: string, patch: PlaybookPatch, expectedRevision: number | undefined): Promise<StoreResult> {
-    for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
-      const row = await this.select(slug);
+    const client = await this.db.pool.connect();
+    let open = false;
+    try {
+      if (expectedRevision === undefined) {
+        await client.query("BEGIN");
+        open = true;
+      }
+      const row = await this.select(slug, client, expectedRevision === undefined);
       if (row === null) return notFound(slug);
       const current = fromRow(row);
       if (current === null) return failure("conflict", `${slug} is malformed in the store (${badRow(slug).message}); fix the row before updating it`);
@@ -207,21 +225,25 @@ class PgPlaybookStore implements PlaybookStore {
       const extra = row.idempotency_key === null ? {} : { [IDEMPOTENCY_FIELD]: row.idempotency_key };
       const tooBig = sizeProblem(next, this.maxFileBytes, extra);
       if (tooBig) return failure("invalid_input", tooBig);
-      const written = await this.db.pool.query(
+      const written = await client.query(
         `WITH upd AS (
            UPDATE recipe_server_playbooks SET fields = $4, revision = revision + 1, updated_at = $5
            WHERE dcc = $1 AND owner = $2 AND slug = $3 AND revision = $6 RETURNING revision)
          SELECT revision, pg_notify('${NOTIFY_CHANNEL}', $7) FROM upd`,
         [this.dcc, this.owner, slug, JSON.stringify(fieldsOf(next)), next.updatedAt, current.revision, this.payload(slug)],
       );
-      if (written.rowCount === 1) return { ok: true, playbook: next };
-      // Another writer got in between the read and the write.
-      if (expectedRevision !== undefined) {
-        const now = await this.select(slug);
-        return now === null ? notFound(slug) : staleRevision(slug, now.revision, expectedRevision);
+      if (open) {
+        await client.query("COMMIT");
+        open = false;
       }
+      if (written.rowCount === 1) return { ok: true, playbook: next };
+      // Another replica wrote between the read and this statement.
+      const now = await this.select(slug, client);
+      return now === null ? notFound(slug) : staleRevision(slug, now.revision, expectedRevision ?? current.revision);
+    } finally {
+      if (open) await client.query("ROLLBACK").catch(() => undefined);
+      client.release();
     }
-    return failure("conflict", `playbook "${slug}" is being written by many callers at once; try again`);
   }
 
   private async byKey(hash: string): Promise<StoreResult | null> {
@@ -241,9 +263,9 @@ class PgPlaybookStore implements PlaybookStore {
     return new Set(rows.map((r) => r.slug));
   }
 
-  private async select(slug: string): Promise<Row | null> {
-    const { rows } = await this.db.pool.query<Row>(
-      `SELECT ${COLUMNS} FROM recipe_server_playbooks WHERE dcc = $1 AND owner = $2 AND slug = $3`,
+  private async select(slug: string, on: Pick<PoolClient, "query"> = this.db.pool, forUpdate = false): Promise<Row | null> {
+    const { rows } = await on.query<Row>(
+      `SELECT ${COLUMNS} FROM recipe_server_playbooks WHERE dcc = $1 AND owner = $2 AND slug = $3${forUpdate ? " FOR UPDATE" : ""}`,
       [this.dcc, this.owner, slug],
     );
     return rows[0] ?? null;
