@@ -4,13 +4,13 @@
  * down at start, restarted mid-run, a replica kill -9'd during writes, and
  * the start-up refusals that exit 2 with one line.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PG_PASSWORD, startPostgres, type PostgresCluster } from "../postgres.js";
-import { call, connect, eventually, EXAMPLE_SKILLS, makeTempDir, REPO_ROOT, startServer, type RunningServer } from "./harness.js";
+import { call, connect, eventually, EXAMPLE_SKILLS, makeTempDir, startServer, type RunningServer } from "./harness.js";
+import { cli, killDuringKeyedCreates, retryEveryKey } from "./kill-during-creates.js";
 import { playbook } from "./playbook-args.js";
 
 const started = await startPostgres();
@@ -33,19 +33,6 @@ async function rowsWith(url: string, sql: string, params: unknown[] = []): Promi
 
 async function readyz(server: RunningServer): Promise<{ ready: boolean; dccs: Array<{ store: { ready: boolean; location: string; problem?: string } }> }> {
   return (await (await fetch(`${server.url}/readyz`)).json()) as never;
-}
-
-function cli(args: readonly string[]): { child: ChildProcess; exit: Promise<{ code: number | null; stderr: string; stdout: string }> } {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(REPO_ROOT, "src/cli.ts"), ...args], {
-    cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", DCC_MCP_DISABLE_DEFAULT_SKILL_PATHS: "1" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout?.on("data", (d: Buffer) => (stdout += d.toString()));
-  child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
-  return { child, exit: new Promise((resolve) => child.on("exit", (code) => resolve({ code, stderr, stdout }))) };
 }
 
 describe.skipIf(cluster === null)("PostgreSQL store faults", () => {
@@ -123,53 +110,18 @@ describe.skipIf(cluster === null)("PostgreSQL store faults", () => {
   it("a replica kill -9'd during creates: every acknowledged one is there, and retries with the same idempotencyKey make no duplicate", async () => {
     const tmp = await makeTempDir();
     const args = ["--dcc", "maya", "--port", "0", "--embeddings", "none", "--no-watch", "--skills-path", EXAMPLE_SKILLS, "--store", url, "--private-dir", path.join(tmp, "p")];
-    const victim = cli(args);
-    const portLine = await new Promise<string>((resolve) => {
-      let out = "";
-      victim.child.stdout?.on("data", (d: Buffer) => {
-        out += d.toString();
-        const m = /http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
-        if (m) resolve(`http://127.0.0.1:${m[1]}`);
-      });
-    });
-    const client = await connect(portLine);
-    await eventually(async () => (await fetch(`${portLine}/readyz`)).ok);
-    const acknowledged = new Map<string, string>();
-    const sent: string[] = [];
-    // A request in flight when the server dies may never settle: writers stop at the death.
-    const dead = victim.exit.then(() => "dead" as const);
-    const writer = async (w: number): Promise<void> => {
-      for (let i = 0; ; i++) {
-        const key = `kill-${w}-${i}`;
-        sent.push(key);
-        const answer = await Promise.race([call(client, "recipe", playbook({ title: `Kill test ${w}`, idempotencyKey: key })), dead]).catch(() => "dead" as const);
-        if (answer === "dead") return;
-        if (answer.success) acknowledged.set(key, answer.context.recipeId as string);
-      }
-    };
-    const writers = Promise.all([0, 1, 2, 3].map(writer));
-    await eventually(() => acknowledged.size >= 40);
-    victim.child.kill("SIGKILL");
-    const output = await victim.exit;
-    expect(output.stdout).toContain("serving MCP");
-    expect(output.stdout + output.stderr).not.toContain(PG_PASSWORD);
-    await writers;
-    // The transport of a dead server may never settle its close.
-    void client.close().catch(() => undefined);
+    const run = await killDuringKeyedCreates(args);
+    expect(run.output.stdout).toContain("serving MCP");
+    expect(run.output.stdout + run.output.stderr).not.toContain(PG_PASSWORD);
 
     const survivor = await startServer({ skillsPaths: [EXAMPLE_SKILLS], args: ["--store", url] });
     const again = await connect(survivor.url);
     try {
-      for (const key of sent) {
-        const retry = await call(again, "recipe", playbook({ title: `Kill test ${key.split("-")[1]}`, idempotencyKey: key }));
-        expect(retry.success).toBe(true);
-        const first = acknowledged.get(key);
-        if (first !== undefined) expect(retry.context.recipeId).toBe(first);
-      }
+      await retryEveryKey(again, run);
       const rows = await rowsWith(url, "SELECT idempotency_key, count(*)::int AS n FROM recipe_server_playbooks WHERE idempotency_key IS NOT NULL GROUP BY 1 HAVING count(*) > 1");
       expect(rows).toEqual([]);
       const kill = await rowsWith(url, "SELECT count(*)::int AS n FROM recipe_server_playbooks WHERE slug LIKE 'kill-test-%'");
-      expect(kill[0]!.n).toBe(sent.length);
+      expect(kill[0]!.n).toBe(run.sent.length);
     } finally {
       await again.close();
       await survivor.stop();
