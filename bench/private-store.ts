@@ -16,6 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import { serialisePlaybook } from "../src/recipes/private/format.js";
 import { openPrivateStore, type PlaybookDraft, type PrivateStore } from "../src/recipes/private/store.js";
+import { measureOps, type OpFigures } from "./lib/measure-ops.js";
 
 const opsArg = process.argv.indexOf("--ops");
 const OPS = opsArg > 0 ? Number(process.argv[opsArg + 1]) : 400;
@@ -33,33 +34,6 @@ function draft(i: number): PlaybookDraft {
   };
 }
 
-interface Figures {
-  readonly opsPerSec: number;
-  readonly p50: number;
-  readonly p99: number;
-}
-
-/** Runs `ops` calls of `op` from `callers` concurrent loops; latencies in ms. */
-async function measure(ops: number, callers: number, op: (i: number) => Promise<void>): Promise<Figures> {
-  const latencies: number[] = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: callers }, async () => {
-      while (next < ops) {
-        const i = next++;
-        const t0 = performance.now();
-        await op(i);
-        latencies.push(performance.now() - t0);
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const pct = (p: number): number => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0;
-  return { opsPerSec: ops / seconds, p50: pct(50), p99: pct(99) };
-}
-
 function ok<T extends { ok: boolean }>(result: T): T {
   if (!result.ok) throw new Error(`store call failed: ${JSON.stringify(result)}`);
   return result;
@@ -70,7 +44,7 @@ async function freshDir(label: string): Promise<string> {
 }
 
 const rows: string[][] = [];
-const row = (what: string, callers: number, store: Figures, peer: Figures): void => {
+const row = (what: string, callers: number, store: OpFigures, peer: OpFigures): void => {
   rows.push([
     what,
     String(callers),
@@ -95,10 +69,10 @@ try {
     const peerDir = await freshDir(`peer-create-${callers}`);
     cleanup.push(dir, peerDir);
     const store: PrivateStore = openPrivateStore({ dir });
-    const creates = await measure(OPS, callers, async (i) => {
+    const creates = await measureOps(OPS, callers, async (i) => {
       ok(await store.create(draft(i)));
     });
-    const peerCreates = await measure(OPS, callers, async (i) => {
+    const peerCreates = await measureOps(OPS, callers, async (i) => {
       await fs.writeFile(path.join(peerDir, `bench-playbook-${i}.md`), sample);
     });
     row("create (distinct titles)", callers, creates, peerCreates);
@@ -107,25 +81,25 @@ try {
     const sameDir = await freshDir(`same-${callers}`);
     cleanup.push(sameDir);
     const sameStore = openPrivateStore({ dir: sameDir });
-    const same = await measure(OPS, callers, async () => {
+    const same = await measureOps(OPS, callers, async () => {
       ok(await sameStore.create(draft(0)));
     });
     row("create (one title)", callers, same, peerCreates);
 
     // Updates spread over 16 playbooks (different locks) …
-    const spread = await measure(OPS, callers, async (i) => {
+    const spread = await measureOps(OPS, callers, async (i) => {
       ok(await store.update(`bench-playbook-${i % 16}`, { summary: `update ${i}` }));
     });
-    const peerSpread = await measure(OPS, callers, async (i) => {
+    const peerSpread = await measureOps(OPS, callers, async (i) => {
       await fs.writeFile(path.join(peerDir, `bench-playbook-${i % 16}.md`), sample);
     });
     row("update (16 playbooks)", callers, spread, peerSpread);
 
     // … and all on one playbook (one lock: callers queue).
-    const one = await measure(OPS, callers, async (i) => {
+    const one = await measureOps(OPS, callers, async (i) => {
       ok(await store.update("bench-playbook-0", { summary: `update ${i}` }));
     });
-    const peerOne = await measure(OPS, callers, async () => {
+    const peerOne = await measureOps(OPS, callers, async () => {
       await fs.writeFile(path.join(peerDir, "bench-playbook-0.md"), sample);
     });
     row("update (1 playbook)", callers, one, peerOne);

@@ -27,6 +27,7 @@ import { openStores } from "../src/recipes/private/open-store.js";
 import type { PlaybookDraft } from "../src/recipes/private/playbook-values.js";
 import { createSearchEngine } from "../src/recipes/search/engine.js";
 import { startPostgres } from "../test/postgres-cluster.js";
+import { measureOps, percentile } from "./lib/measure-ops.js";
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -46,10 +47,6 @@ function draft(i: number, title = `Bench playbook ${i}`): PlaybookDraft {
     tags: ["maya", "baking"],
     document: `# Bench ${i}\n\n${"A paragraph of notes about the bake. ".repeat(60)}\n`,
   };
-}
-
-function pct(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
 async function replica(url: string, tmp: string, name: string): Promise<RecipeLibrary> {
@@ -100,7 +97,7 @@ async function propagation(a: RecipeLibrary, b: RecipeLibrary): Promise<void> {
   }
   const line = (what: string, xs: number[]): string => {
     const s = [...xs].sort((x, y) => x - y);
-    return `${what.padEnd(8)} p50 ${pct(s, 50).toFixed(1)} ms  p99 ${pct(s, 99).toFixed(1)} ms  max ${s[s.length - 1]!.toFixed(1)} ms`;
+    return `${what.padEnd(8)} p50 ${percentile(s, 50).toFixed(1)} ms  p99 ${percentile(s, 99).toFixed(1)} ms  max ${s[s.length - 1]!.toFixed(1)} ms`;
   };
   console.log(`propagation A → B (write answered on A until B publishes it), ${SAMPLES} samples`);
   console.log(`  ${line("create", creates)}`);
@@ -127,29 +124,6 @@ async function contention(stores: readonly PlaybookStore[], slugs: (caller: numb
   return { acknowledged, perSec: acknowledged / SECONDS, conflicts: conflicts / Math.max(1, acknowledged) };
 }
 
-interface Cell {
-  readonly opsPerSec: number;
-  readonly p99: number;
-}
-
-async function cell(ops: number, callers: number, op: (i: number) => Promise<void>): Promise<Cell> {
-  const latencies: number[] = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: callers }, async () => {
-      while (next < ops) {
-        const i = next++;
-        const t0 = performance.now();
-        await op(i);
-        latencies.push(performance.now() - t0);
-      }
-    }),
-  );
-  latencies.sort((x, y) => x - y);
-  return { opsPerSec: ops / ((performance.now() - started) / 1000), p99: pct(latencies, 99) };
-}
-
 const must = async (work: Promise<{ ok: boolean }>): Promise<void> => {
   const r = await work;
   if (!r.ok) throw new Error(JSON.stringify(r));
@@ -168,8 +142,8 @@ async function sideBySide(openKind: (kind: "file" | "postgres") => Promise<Playb
       ["update (1 playbook)", (s) => (i) => must(s.update("bench-playbook-0", { summary: `u${i}` }))],
     ];
     for (const [what, op] of cells) {
-      const file = await cell(OPS, callers, op(stores.file));
-      const pgCell = await cell(OPS, callers, op(stores.postgres));
+      const file = await measureOps(OPS, callers, op(stores.file));
+      const pgCell = await measureOps(OPS, callers, op(stores.postgres));
       rows.push([what, String(callers), file.opsPerSec.toFixed(0), file.p99.toFixed(2), pgCell.opsPerSec.toFixed(0), pgCell.p99.toFixed(2), (pgCell.opsPerSec / file.opsPerSec).toFixed(2)]);
     }
   }
