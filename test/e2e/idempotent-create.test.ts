@@ -31,5 +31,5 @@ describe("kill -9 during creates, file store", () => {
     } finally {
       await fs.rm(tmp, { recursive: true, force: true });
     }
-  });
+  }, 120_000); // a real process killed and a survivor retrying every key
 });

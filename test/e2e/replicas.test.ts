@@ -90,7 +90,7 @@ describe.skipIf(typeof cluster === "string")("replicas sharing a PostgreSQL stor
     const final = await call(clientB, "recipe", { action: "get", recipeId: id });
     expect([...(final.context.tags as string[])].sort()).toEqual(Array.from({ length: 32 }, (_, i) => `c${i}`).sort());
     expect(conflicts).toBeGreaterThan(0);
-  });
+  }, 120_000); // 32 clients' retries: tens of seconds on a shared 2-core machine
 
   it("concurrent creates of one title on both replicas give distinct ids", async () => {
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => call(i % 2 ? clientA : clientB, "recipe", playbook({ title: "Same title everywhere", document: `d${i}` }))));

@@ -66,7 +66,7 @@ describe.skipIf(cluster === null)("PostgreSQL store faults", () => {
       await client.close();
       await server.stop();
     }
-  });
+  }, 120_000); // real processes and a PostgreSQL restart on a shared machine
 
   it("restarted mid-run: every acknowledged create is in the table and served again", async () => {
     const server = await startServer({ skillsPaths: [EXAMPLE_SKILLS], args: ["--store", url] });
@@ -105,7 +105,7 @@ describe.skipIf(cluster === null)("PostgreSQL store faults", () => {
       await client.close();
       await server.stop();
     }
-  });
+  }, 120_000); // real processes and a PostgreSQL restart on a shared machine
 
   it("a replica kill -9'd during creates: every acknowledged one is there, and retries with the same idempotencyKey make no duplicate", async () => {
     const tmp = await makeTempDir();
@@ -127,7 +127,7 @@ describe.skipIf(cluster === null)("PostgreSQL store faults", () => {
       await survivor.stop();
       await fs.rm(tmp, { recursive: true, force: true });
     }
-  });
+  }, 120_000); // real processes and a PostgreSQL restart on a shared machine
 
   it("wrong credentials, a schema newer than the code, a malformed URL: one line on stderr, exit 2, no password", async () => {
     const base = ["--dcc", "maya", "--port", "0", "--embeddings", "none", "--no-watch", "--skills-path", EXAMPLE_SKILLS];
@@ -149,5 +149,5 @@ describe.skipIf(cluster === null)("PostgreSQL store faults", () => {
     const tooNew = await cli([...base, "--store", newer]).exit;
     expect(tooNew.code).toBe(2);
     expect(tooNew.stderr).toMatch(/schema is at version 99, newer than this recipe-server understands \(1\)/);
-  });
+  }, 120_000); // real processes and a PostgreSQL restart on a shared machine
 });
