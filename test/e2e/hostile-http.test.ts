@@ -105,6 +105,26 @@ describe("hostile bodies", () => {
     expect(failure?.message).toMatch(/exceed 2048 bytes/);
     await stillServing();
   });
+  it("tool arguments nested 5,000 deep, not an object, or with a constructor key → -32602 with our message on the daemon", async () => {
+    const opened = await post(INITIALIZE);
+    await opened.arrayBuffer();
+    const headers = { ...MCP_HEADERS, "mcp-session-id": opened.headers.get("mcp-session-id") ?? "" };
+    const deep = `${'{"a":'.repeat(5000)}1${"}".repeat(5000)}`;
+    for (const [args, reason] of [
+      [deep, /tool arguments nest deeper than 128 levels/],
+      ['"x"', /tool arguments must be an object/],
+      ['{"constructor":1}', /"constructor" is not allowed/],
+    ] as const) {
+      const response = await post(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"recipes__search","arguments":${args}}}`, headers);
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as { id: unknown; error: { code: number; message: string } };
+      expect(body.id).toBe(7);
+      expect(body.error.code).toBe(-32602);
+      expect(body.error.message).toMatch(reason);
+    }
+    await fetch(`${running.url}/mcp`, { method: "DELETE", headers: { "mcp-session-id": headers["mcp-session-id"] } });
+    await stillServing();
+  });
 });
 
 describe("hostile sessions", () => {

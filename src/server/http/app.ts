@@ -11,6 +11,7 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "pino";
+import { installMessageChecks } from "./argument-limits.js";
 import { createRequestGuard, type GuardOptions } from "./guard.js";
 import { JSONRPC, jsonRpcErrorBody } from "./jsonrpc.js";
 import { SessionManager } from "./sessions.js";
@@ -97,6 +98,7 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
         ...(options.onSessionCount ? { onCountChange: options.onSessionCount } : {}),
       });
   const guard = createRequestGuard(options.guard);
+  installMessageChecks(fastify, options.endpoints.map((endpoint) => endpoint.path));
 
   // Only JSON bodies reach the MCP handler; fastify's text/plain default would
   // hand the SDK a string.
