@@ -40,7 +40,7 @@ async function expectRpcError(response: Response, status: number, code: number, 
 beforeAll(async () => {
   running = await startServer({
     skillsPaths: [EXAMPLE_SKILLS],
-    args: ["--max-sessions", "64", "--session-idle-ms", "1000", "--max-batch", "4", "--max-tool-argument-bytes", "2048"],
+    args: ["--max-sessions", "64", "--session-idle-ms", "5000", "--max-batch", "4", "--max-tool-argument-bytes", "2048"],
   });
   polite = await connect(running.url);
   await stillServing();
@@ -157,7 +157,7 @@ describe("hostile sessions", () => {
     await stillServing();
   });
 
-  it("1,000 sessions opened and abandoned: the cap answers 503, the idle sweep frees the slots", async () => {
+  it("1,000 sessions opened and abandoned: every initialize is admitted by evicting abandoned ones, the polite session is kept, the sweep frees the rest", async () => {
     const statuses: number[] = [];
     for (let wave = 0; wave < 10; wave++) {
       const batch = await Promise.all(
@@ -170,23 +170,20 @@ describe("hostile sessions", () => {
       statuses.push(...batch);
       await stillServing();
     }
-    const opened = statuses.filter((s) => s === 200).length;
-    const refused = statuses.filter((s) => s === 503).length;
-    expect(opened + refused).toBe(1000);
-    // 64 slots minus the polite session; the sweep may free some mid-flood.
-    expect(opened).toBeGreaterThanOrEqual(63);
-    expect(refused).toBeGreaterThan(0);
-    // Abandoned sessions expire (idle 1 s, swept every second); the polite one stays because it is used.
+    // Never locked out: the cap (64) evicts handshake-only sessions, least recently used first.
+    expect(statuses.filter((s) => s !== 200)).toEqual([]);
     const sessions = running.server.http.sessions!;
-    const deadline = Date.now() + 15_000;
+    expect(sessions.size).toBeLessThanOrEqual(64);
+    const fresh = await connect(running.url);
+    expect((await call(fresh, "recipes__list", {})).success).toBe(true);
+    await fresh.close();
+    // Abandoned sessions expire (idle 5 s, swept every 1.25 s); the polite one stays because it is used.
+    const deadline = Date.now() + 30_000;
     while (sessions.size > 1 && Date.now() < deadline) {
       await stillServing();
       await new Promise((r) => setTimeout(r, 200));
     }
     expect(sessions.size).toBe(1);
-    const late = await connect(running.url);
-    expect((await call(late, "recipes__list", {})).success).toBe(true);
-    await late.close();
     await stillServing();
   }, 90_000);
 });

@@ -14,7 +14,7 @@ import type { Logger } from "pino";
 import { installMessageChecks } from "./argument-limits.js";
 import { createRequestGuard, type GuardOptions } from "./guard.js";
 import { JSONRPC, jsonRpcErrorBody } from "./jsonrpc.js";
-import { SessionManager } from "./sessions.js";
+import { clientIdentity, SessionManager } from "./sessions.js";
 
 export interface McpEndpoint {
   readonly path: string;
@@ -264,7 +264,10 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
       // answers 409 to a second), so it is not counted against the cap.
       const isStream = request.method === "GET";
       if (isStream) session.streams += 1;
-      else session.inFlight += 1;
+      else {
+        session.inFlight += 1;
+        session.requests += 1;
+      }
       manager.touch(session);
       hijack(reply);
       reply.raw.on("close", () => {
@@ -276,15 +279,17 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
       return;
     }
     if (request.method === "POST" && isInitialize(request.body)) {
-      if (!manager.hasCapacity()) {
+      const client = clientIdentity(request.socket.remoteAddress, request.headers.authorization, options.guard.token !== null);
+      const admission = manager.admit(client);
+      if (!admission.ok) {
         await reply
           .code(503)
           .headers({ "retry-after": "5", "content-type": "application/json" })
-          .send(jsonRpcErrorBody(JSONRPC.overloaded, `Too many live sessions (max ${limits.maxSessions}); retry later`));
+          .send(jsonRpcErrorBody(JSONRPC.overloaded, admission.message));
         return;
       }
       const server = endpoint.createServer();
-      const transport = manager.open(endpoint.path, server);
+      const transport = manager.open(endpoint.path, server, client);
       await server.connect(transport);
       hijack(reply);
       reply.raw.on("close", () => manager.abandon(transport, server));
