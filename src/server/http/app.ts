@@ -14,6 +14,7 @@ import type { Logger } from "pino";
 import { installMessageChecks } from "./argument-limits.js";
 import { createRequestGuard, type GuardOptions } from "./guard.js";
 import { JSONRPC, jsonRpcErrorBody } from "./jsonrpc.js";
+import { answerFrameworkError, installRefusals } from "./refusals.js";
 import { clientIdentity, SessionManager } from "./sessions.js";
 
 export interface McpEndpoint {
@@ -80,11 +81,14 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
     http: {
       headersTimeout: Math.min(60_000, limits.requestTimeoutMs),
       connectionsCheckingInterval: Math.max(250, Math.min(30_000, Math.floor(limits.requestTimeoutMs / 4))),
+      // The guard answers a missing Host (Node's own 400 has an empty body).
+      requireHostHeader: false,
     },
     return503OnClosing: true,
     // Random ids correlate log lines across restarts; a client-sent id is not trusted.
     genReqId: () => randomUUID(),
     clientErrorHandler: answerClientError,
+    frameworkErrors: answerFrameworkError,
   });
   let draining = false;
   let inFlight = 0;
@@ -99,6 +103,7 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
       });
   const guard = createRequestGuard(options.guard);
   installMessageChecks(fastify, options.endpoints.map((endpoint) => endpoint.path));
+  installRefusals(fastify, options.endpoints.map((endpoint) => endpoint.path), options.stateless);
 
   // Only JSON bodies reach the MCP handler; fastify's text/plain default would
   // hand the SDK a string.
@@ -147,7 +152,13 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
     }
     const origin = request.headers.origin;
     const verdict = guard.check(
-      { host: request.headers.host, origin: typeof origin === "string" ? origin : undefined, authorization: request.headers.authorization },
+      {
+        host: request.headers.host,
+        origin: typeof origin === "string" ? origin : undefined,
+        authorization: request.headers.authorization,
+        httpVersion: request.raw.httpVersion,
+        rawHeaders: request.raw.rawHeaders,
+      },
       pathOf(request.url),
     );
     if (!verdict.ok) {
@@ -156,7 +167,7 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
       reply
         .code(verdict.status)
         .headers({ ...headers, "content-type": "application/json" })
-        .send(jsonRpcErrorBody(verdict.status === 401 ? JSONRPC.unauthorized : JSONRPC.forbidden, verdict.message));
+        .send(jsonRpcErrorBody(verdict.code, verdict.message));
       return;
     }
     done();
