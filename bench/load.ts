@@ -21,11 +21,13 @@
  *    seconds in 4 writes 30 ms apart, while the well-behaved clients also
  *    poll recipes__get for its last recipe (a torn read answers not_found).
  * Errors are counted for the well-behaved clients only; the abusers' answers
- * are tallied by status.
+ * are tallied by status. --alternate S turns the abusers off and on in S-second
+ * windows (off first) and prints the well-behaved throughput in each, the
+ * same run's A/B on a machine whose speed drifts.
  *
  *   npx tsx bench/load.ts [--duration 300] [--clients 32] [--sample 10]
  *                         [--abuse flood,rewrite] [--flood-rate 20]
- *                         [--rewrite-every 2] [--big-recipes 2000]
+ *                         [--rewrite-every 2] [--big-recipes 2000] [--alternate 0]
  *                         [--kill-after 20] [--skip-load] [--skip-kill]
  * Exit code 1 when phase 1 saw an error or phase 2 lost a write.
  */
@@ -54,12 +56,15 @@ const { values: flags } = parseArgs({
     "flood-rate": { type: "string", default: "20" },
     "rewrite-every": { type: "string", default: "2" },
     "big-recipes": { type: "string", default: "2000" },
+    alternate: { type: "string", default: "0" },
   },
 });
 const ABUSE = new Set(flags.abuse === "none" ? [] : flags.abuse.split(","));
 const FLOOD_RATE = Number(flags["flood-rate"]);
 const REWRITE_EVERY_S = Number(flags["rewrite-every"]);
 const BIG_RECIPES = Number(flags["big-recipes"]);
+/** Window length (s) for an in-run A/B: abusers off in even windows, on in odd ones; 0 = always on. */
+const ALTERNATE_S = Number(flags.alternate);
 const DURATION_S = Number(flags.duration);
 const CLIENTS = Number(flags.clients);
 const SAMPLE_S = Number(flags.sample);
@@ -247,10 +252,11 @@ function bigPack(revision: number): string {
 }
 
 /** Rewrites the big pack in place (truncate, then 4 writes 30 ms apart) every REWRITE_EVERY_S until `until`. */
-async function rewriter(file: string, until: number): Promise<number> {
+async function rewriter(file: string, until: number, active: () => boolean): Promise<number> {
   let revision = 0;
   while (Date.now() + REWRITE_EVERY_S * 1000 < until) {
     await sleep(REWRITE_EVERY_S * 1000);
+    if (!active()) continue;
     const text = Buffer.from(bigPack(++revision));
     const quarter = Math.ceil(text.length / 4);
     const handle = await fs.open(file, "w");
@@ -267,7 +273,7 @@ async function rewriter(file: string, until: number): Promise<number> {
 }
 
 /** Initialize POSTs never followed by anything, FLOOD_RATE per second (at most 16 in flight) until `until`. */
-async function flooder(url: string, until: number): Promise<Map<string, number>> {
+async function flooder(url: string, until: number, active: () => boolean): Promise<Map<string, number>> {
   const statuses = new Map<string, number>();
   const body = JSON.stringify({
     jsonrpc: "2.0",
@@ -280,7 +286,9 @@ async function flooder(url: string, until: number): Promise<Map<string, number>>
   };
   const inFlight = new Set<Promise<void>>();
   while (Date.now() < until) {
-    if (inFlight.size < 16) {
+    if (!active()) {
+      // Nothing sent in an "off" window.
+    } else if (inFlight.size < 16) {
       const sent: Promise<void> = fetch(`${url}/mcp`, {
         method: "POST",
         headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
@@ -322,9 +330,11 @@ async function loadPhase(tmp: string, skillsDir: string): Promise<boolean> {
 
   const ops: Array<[string, number]> = [["search", 35], ["get", 20], ["validate", 15], ["apply", 15], ["write", 15]];
   if (ABUSE.has("rewrite")) ops.push(["poll-big", 20]);
+  const abusing = (at = Date.now()): boolean => ALTERNATE_S <= 0 || Math.floor((at - started) / (ALTERNATE_S * 1000)) % 2 === 1;
+  const perWindow = { on: { ops: 0, errors: 0 }, off: { ops: 0, errors: 0 } };
   const abusers = {
-    flood: ABUSE.has("flood") ? flooder(daemon.url, deadline) : null,
-    rewrite: ABUSE.has("rewrite") ? rewriter(path.join(skillsDir, "bench-big", "big.yaml"), deadline) : null,
+    flood: ABUSE.has("flood") ? flooder(daemon.url, deadline, abusing) : null,
+    rewrite: ABUSE.has("rewrite") ? rewriter(path.join(skillsDir, "bench-big", "big.yaml"), deadline, abusing) : null,
   };
   const totalWeight = ops.reduce((s, [, w]) => s + w, 0);
   const pick = (): string => {
@@ -382,6 +392,9 @@ async function loadPhase(tmp: string, skillsDir: string): Promise<boolean> {
         try {
           const envelope = await callTool(client, tool, args);
           const ms = performance.now() - t0;
+          const window = perWindow[abusing() ? "on" : "off"];
+          window.ops += 1;
+          if (!envelope.success) window.errors += 1;
           if (!envelope.success) errors.push(`${op}: ${envelope.error}: ${envelope.message}`);
           else if (op === "poll-big") {
             // Which rewrite the answer came from: proof the reloads reach the clients.
@@ -393,6 +406,7 @@ async function loadPhase(tmp: string, skillsDir: string): Promise<boolean> {
           list.push(ms);
           latencies.set(op, list);
         } catch (error) {
+          perWindow[abusing() ? "on" : "off"].errors += 1;
           errors.push(`${op}: ${String(error)}`);
         }
       }
@@ -419,6 +433,17 @@ async function loadPhase(tmp: string, skillsDir: string): Promise<boolean> {
   if (floodStatuses) {
     const sent = [...floodStatuses.values()].reduce((a, b) => a + b, 0);
     console.log(`flood: ${sent} initializes: ${[...floodStatuses].map(([k, n]) => `${k}: ${n}`).join(", ")}; live sessions at the end: ${ready.sessions ?? "?"}`);
+  }
+  if (ALTERNATE_S > 0 && ABUSE.size > 0) {
+    // Seconds spent in "on" windows: every odd window, the last one cut at `elapsed`.
+    let onSeconds = 0;
+    for (let start = ALTERNATE_S; start < elapsed; start += 2 * ALTERNATE_S) onSeconds += Math.min(ALTERNATE_S, elapsed - start);
+    const on = perWindow.on.ops / onSeconds;
+    const off = perWindow.off.ops / (elapsed - onSeconds);
+    console.log(
+      `A/B in ${ALTERNATE_S} s windows: well-behaved ${on.toFixed(1)} ops/s with the abusers, ${off.toFixed(1)} without = ${(on / off).toFixed(2)}x; ` +
+        `errors ${perWindow.on.errors} with, ${perWindow.off.errors} without`,
+    );
   }
   if (rewrites !== null) {
     const polls = latencies.get("poll-big")?.length ?? 0;

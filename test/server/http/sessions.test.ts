@@ -8,6 +8,7 @@
 import http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { clientIdentity } from "../../../src/server/http/sessions.js";
 import { connectClient, INITIALIZE, MCP_HEADERS, rawInitialize, rpcError, startTestApp, type TestApp } from "./fixture.js";
 
 let t: TestApp | null = null;
@@ -212,5 +213,15 @@ describe("SessionManager", () => {
     }
     await until(() => t!.app.sessions!.heldBy("127.0.0.1") === 0);
     expect((await rawInitialize(t.url)).status).toBe(200);
+  });
+});
+
+describe("clientIdentity", () => {
+  it("is the peer address; a bearer token counts only when the server checks tokens", () => {
+    expect(clientIdentity("127.0.0.1", "Bearer a", false)).toBe(clientIdentity("127.0.0.1", "Bearer b", false));
+    expect(clientIdentity("127.0.0.1", "Bearer a", true)).not.toBe(clientIdentity("127.0.0.1", "Bearer b", true));
+    expect(clientIdentity("10.0.0.1", undefined, true)).toBe("10.0.0.1");
+    // Only a digest prefix of the token is kept.
+    expect(clientIdentity("10.0.0.1", "Bearer s3cret", true)).not.toContain("s3cret");
   });
 });
