@@ -217,6 +217,31 @@ describe("spoofed Origin and Host", () => {
   });
 });
 
+describe("requests Node would answer in its own shape", () => {
+  it("regression: HTTP/1.1 without Host → JSON-RPC 400 (was an empty body); a URL that does not decode → JSON-RPC 400", async () => {
+    const net = await import("node:net");
+    const port = Number(new URL(running.url).port);
+    const exchange = (payload: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = net.connect(port, "127.0.0.1", () => socket.write(payload));
+        let received = "";
+        socket.on("data", (d: Buffer) => {
+          received += d.toString();
+          if (received.includes('"id":null}')) socket.end();
+        });
+        socket.on("close", () => resolve(received));
+        socket.on("error", reject);
+      });
+    const noHost = await exchange('POST /mcp HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}');
+    expect(noHost).toMatch(/^HTTP\/1\.1 400 /);
+    expect(noHost).toContain('{"jsonrpc":"2.0","error":{"code":-32600,"message":"Bad Request: an HTTP/1.1 request needs a Host header"},"id":null}');
+    const badUrl = await exchange("GET /mcp%zz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    expect(badUrl).toMatch(/^HTTP\/1\.1 400 /);
+    expect(badUrl).toContain('"code":-32600');
+    await stillServing();
+  });
+});
+
 describe("slowloris", () => {
   it("half-sent headers and trickled bodies get 408 and are dropped while a polite client is served", async () => {
     const net = await import("node:net");

@@ -103,7 +103,8 @@ describe("SessionManager", () => {
     await until(() => t!.gate.waiting === 1 && sessions.get(streaming)?.streams === 1);
 
     await pause(1100);
-    expect(await sessions.sweep()).toBe(2);
+    // The periodic sweeper (every second here) may have run first: only the outcome is asserted.
+    await sessions.sweep();
     expect(sessions.get(idle)).toBeUndefined();
     expect(sessions.get(streaming)).toBeUndefined();
     expect(sessions.get(busy)).toBeDefined();
