@@ -16,9 +16,12 @@ export interface GuardOptions {
   readonly token: string | null;
 }
 
+/** One of the table's codes (the body helper takes only those). */
+type RefusalCode = (typeof JSONRPC)[keyof typeof JSONRPC];
+
 export type GuardVerdict =
   | { readonly ok: true }
-  | { readonly ok: false; readonly status: 400 | 401 | 403; readonly code: number; readonly message: string };
+  | { readonly ok: false; readonly status: 400 | 401 | 403; readonly code: RefusalCode; readonly message: string };
 
 export interface GuardHeaders {
   readonly host?: string | undefined;

@@ -6,7 +6,7 @@
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { JSONRPC, jsonRpcErrorBody, writeJsonRpcError } from "./jsonrpc.js";
+import { JSONRPC, jsonRpcErrorBody } from "./jsonrpc.js";
 
 /** Fastify's `frameworkErrors`: a URL that does not decode (`/mcp%zz`), a failing route constraint. */
 export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
@@ -34,9 +34,9 @@ export function installRefusals(fastify: FastifyInstance, mcpPaths: readonly str
   }
   // Node answers an Expect other than 100-continue with an empty 417 unless told otherwise.
   fastify.server.on("checkExpectation", (_request, response) => {
-    writeJsonRpcError(response, 417, JSONRPC.invalidRequest, "Expectation Failed: only Expect: 100-continue is supported", {
-      connection: "close",
-    });
+    const body = jsonRpcErrorBody(JSONRPC.invalidRequest, "Expectation Failed: only Expect: 100-continue is supported");
+    response.writeHead(417, { connection: "close", "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+    response.end(body);
   });
   // Node drops a CONNECT's socket without a word when nothing listens for it.
   fastify.server.on("connect", (_request, socket: Duplex) => {
