@@ -252,8 +252,10 @@ function bigPack(revision: number): string {
 }
 
 /** Rewrites the big pack in place (truncate, then 4 writes 30 ms apart) every REWRITE_EVERY_S until `until`. */
-async function rewriter(file: string, until: number, active: () => boolean): Promise<number> {
+async function rewriter(file: string, until: number, active: () => boolean): Promise<{ rewrites: number; gaps: number[] }> {
   let revision = 0;
+  /** Time between consecutive writes of one rewrite: 30 ms asked, more when the machine is loaded. */
+  const gaps: number[] = [];
   while (Date.now() + REWRITE_EVERY_S * 1000 < until) {
     await sleep(REWRITE_EVERY_S * 1000);
     if (!active()) continue;
@@ -261,15 +263,19 @@ async function rewriter(file: string, until: number, active: () => boolean): Pro
     const quarter = Math.ceil(text.length / 4);
     const handle = await fs.open(file, "w");
     try {
+      let last = 0;
       for (let part = 0; part < 4; part++) {
         if (part > 0) await sleep(30);
+        const now = performance.now();
+        if (part > 0) gaps.push(now - last);
+        last = now;
         await handle.write(text.subarray(part * quarter, (part + 1) * quarter));
       }
     } finally {
       await handle.close();
     }
   }
-  return revision;
+  return { rewrites: revision, gaps };
 }
 
 /** Initialize POSTs never followed by anything, FLOOD_RATE per second (at most 16 in flight) until `until`. */
@@ -416,7 +422,7 @@ async function loadPhase(tmp: string, skillsDir: string): Promise<boolean> {
   samples.push({ t: (Date.now() - started) / 1000, rss: await rssBytes(pid) });
   const elapsed = (Date.now() - started) / 1000;
   const floodStatuses = await abusers.flood;
-  const rewrites = await abusers.rewrite;
+  const rewrite = await abusers.rewrite;
   const ready = (await fetch(`${daemon.url}/readyz`).then((r) => r.json(), () => ({}))) as { sessions?: number };
   await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
   daemon.child.kill("SIGTERM");
@@ -445,11 +451,13 @@ async function loadPhase(tmp: string, skillsDir: string): Promise<boolean> {
         `errors ${perWindow.on.errors} with, ${perWindow.off.errors} without`,
     );
   }
-  if (rewrites !== null) {
+  if (rewrite !== null) {
+    const gaps = [...rewrite.gaps].sort((a, b) => a - b);
     const polls = latencies.get("poll-big")?.length ?? 0;
     const failed = errors.filter((e) => e.startsWith("poll-big:")).length;
     console.log(
-      `rewrite: ${rewrites} in-place rewrites; recipes__get ${lastBigRecipe()}: ${polls} answered, ${failed} failed; ` +
+      `rewrite: ${rewrite.rewrites} in-place rewrites (gaps between writes p50 ${percentile(gaps, 50).toFixed(0)} ms, max ${(gaps.at(-1) ?? NaN).toFixed(0)} ms); ` +
+        `recipes__get ${lastBigRecipe()}: ${polls} answered, ${failed} failed; ` +
         `${revisionsSeen.size} distinct revisions served (latest ${Math.max(-1, ...revisionsSeen)})`,
     );
   }
