@@ -12,7 +12,22 @@
  * dir and every acknowledged write must be there (revision ≥ acknowledged,
  * and the acknowledged content when the revision matches).
  *
+ * Abusive clients run beside the well-behaved ones in phase 1 (--abuse, a
+ * comma list; "none" for the old mix):
+ *  - flood: initialize POSTs never followed by a request or DELETE (what the
+ *    Inspector CLI leaves behind), --flood-rate per second, from the same
+ *    address as the well-behaved clients (the harder case: one identity);
+ *  - rewrite: a --big-recipes pack rewritten in place every --rewrite-every
+ *    seconds in 4 writes 30 ms apart, while the well-behaved clients also
+ *    poll recipes__get for its last recipe (a torn read answers not_found).
+ * Errors are counted for the well-behaved clients only; the abusers' answers
+ * are tallied by status. --alternate S turns the abusers off and on in S-second
+ * windows (off first) and prints the well-behaved throughput in each, the
+ * same run's A/B on a machine whose speed drifts.
+ *
  *   npx tsx bench/load.ts [--duration 300] [--clients 32] [--sample 10]
+ *                         [--abuse flood,rewrite] [--flood-rate 20]
+ *                         [--rewrite-every 2] [--big-recipes 2000] [--alternate 0]
  *                         [--kill-after 20] [--skip-load] [--skip-kill]
  * Exit code 1 when phase 1 saw an error or phase 2 lost a write.
  */
@@ -37,8 +52,19 @@ const { values: flags } = parseArgs({
     "kill-clients": { type: "string", default: "8" },
     "skip-load": { type: "boolean", default: false },
     "skip-kill": { type: "boolean", default: false },
+    abuse: { type: "string", default: "flood,rewrite" },
+    "flood-rate": { type: "string", default: "20" },
+    "rewrite-every": { type: "string", default: "2" },
+    "big-recipes": { type: "string", default: "2000" },
+    alternate: { type: "string", default: "0" },
   },
 });
+const ABUSE = new Set(flags.abuse === "none" ? [] : flags.abuse.split(","));
+const FLOOD_RATE = Number(flags["flood-rate"]);
+const REWRITE_EVERY_S = Number(flags["rewrite-every"]);
+const BIG_RECIPES = Number(flags["big-recipes"]);
+/** Window length (s) for an in-run A/B: abusers off in even windows, on in odd ones; 0 = always on. */
+const ALTERNATE_S = Number(flags.alternate);
 const DURATION_S = Number(flags.duration);
 const CLIENTS = Number(flags.clients);
 const SAMPLE_S = Number(flags.sample);
@@ -97,10 +123,10 @@ interface Daemon {
   readonly exited: Promise<number | null>;
 }
 
-async function startDaemon(dataDir: string, skillsDir: string, privateDir: string): Promise<Daemon> {
+async function startDaemon(dataDir: string, skillsDir: string, privateDir: string, watch = false): Promise<Daemon> {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", CLI, "--dcc", "maya", "--port", "0", "--embeddings", "none", "--no-watch", "--log-level", "warn",
+    ["--import", "tsx", CLI, "--dcc", "maya", "--port", "0", "--embeddings", "none", ...(watch ? [] : ["--no-watch"]), "--log-level", "warn",
       "--private-dir", privateDir, "--skills-path", skillsDir, "--skills-path", path.join(ROOT, "skills-example")],
     {
       cwd: ROOT,
@@ -199,14 +225,107 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
+const BIG_SKILL = `---
+name: bench-big
+description: A large pack rewritten in place by the load bench.
+metadata:
+  dcc-mcp:
+    dcc: maya
+    recipes: big.yaml
+---
+# bench-big
+`;
+const lastBigRecipe = (): string => `r${String(BIG_RECIPES - 1).padStart(5, "0")}`;
+
+function bigPack(revision: number): string {
+  const recipes = Array.from(
+    { length: BIG_RECIPES },
+    (_, i) => `  - name: r${String(i).padStart(5, "0")}
+    description: Recipe ${i} of the big pack, revision ${revision}.
+    inputs_schema: { type: object, properties: { name: { type: string } } }
+    steps:
+      - tool: maya_scripting__execute_python
+        arguments: { code: "pass" }
+`,
+  );
+  return `pack:\n  name: bench-big\nrecipes:\n${recipes.join("")}`;
+}
+
+/** Rewrites the big pack in place (truncate, then 4 writes 30 ms apart) every REWRITE_EVERY_S until `until`. */
+async function rewriter(file: string, until: number, active: () => boolean): Promise<{ rewrites: number; gaps: number[] }> {
+  let revision = 0;
+  /** Time between consecutive writes of one rewrite: 30 ms asked, more when the machine is loaded. */
+  const gaps: number[] = [];
+  while (Date.now() + REWRITE_EVERY_S * 1000 < until) {
+    await sleep(REWRITE_EVERY_S * 1000);
+    if (!active()) continue;
+    const text = Buffer.from(bigPack(++revision));
+    const quarter = Math.ceil(text.length / 4);
+    const handle = await fs.open(file, "w");
+    try {
+      let last = 0;
+      for (let part = 0; part < 4; part++) {
+        if (part > 0) await sleep(30);
+        const now = performance.now();
+        if (part > 0) gaps.push(now - last);
+        last = now;
+        await handle.write(text.subarray(part * quarter, (part + 1) * quarter));
+      }
+    } finally {
+      await handle.close();
+    }
+  }
+  return { rewrites: revision, gaps };
+}
+
+/** Initialize POSTs never followed by anything, FLOOD_RATE per second (at most 16 in flight) until `until`. */
+async function flooder(url: string, until: number, active: () => boolean): Promise<Map<string, number>> {
+  const statuses = new Map<string, number>();
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "flood", version: "1" } },
+  });
+  const tally = (key: string): void => {
+    statuses.set(key, (statuses.get(key) ?? 0) + 1);
+  };
+  const inFlight = new Set<Promise<void>>();
+  while (Date.now() < until) {
+    if (!active()) {
+      // Nothing sent in an "off" window.
+    } else if (inFlight.size < 16) {
+      const sent: Promise<void> = fetch(`${url}/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body,
+      })
+        .then(async (r) => {
+          await r.arrayBuffer();
+          tally(String(r.status));
+        }, (error: unknown) => tally(`error ${String(error)}`))
+        .finally(() => inFlight.delete(sent));
+      inFlight.add(sent);
+    } else {
+      tally("skipped (16 in flight)");
+    }
+    await sleep(1000 / FLOOD_RATE);
+  }
+  await Promise.all(inFlight);
+  return statuses;
+}
+
 async function loadPhase(tmp: string, skillsDir: string): Promise<boolean> {
   const privateDir = path.join(tmp, "load-private");
-  const daemon = await startDaemon(path.join(tmp, "load-data"), skillsDir, privateDir);
+  const daemon = await startDaemon(path.join(tmp, "load-data"), skillsDir, privateDir, ABUSE.has("rewrite"));
   const pid = daemon.child.pid!;
-  console.log(`load: ${CLIENTS} clients for ${DURATION_S} s against ${daemon.url} (pid ${pid})`);
+  console.log(`load: ${CLIENTS} clients for ${DURATION_S} s against ${daemon.url} (pid ${pid}); abusers: ${[...ABUSE].join(", ") || "none"}`);
+  if (ABUSE.has("flood")) console.log(`  flood: ${FLOOD_RATE} initialize/s, never used, never deleted`);
+  if (ABUSE.has("rewrite")) console.log(`  rewrite: a ${BIG_RECIPES}-recipe pack every ${REWRITE_EVERY_S} s in 4 writes 30 ms apart; clients poll recipes__get ${lastBigRecipe()}`);
   const clients = await Promise.all(Array.from({ length: CLIENTS }, () => connect(daemon.url)));
   const latencies = new Map<string, number[]>();
   const errors: string[] = [];
+  const revisionsSeen = new Set<number>();
   const samples: Array<{ t: number; rss: number }> = [];
   const started = Date.now();
   const deadline = started + DURATION_S * 1000;
@@ -216,6 +335,13 @@ async function loadPhase(tmp: string, skillsDir: string): Promise<boolean> {
   samples.push({ t: 0, rss: await rssBytes(pid) });
 
   const ops: Array<[string, number]> = [["search", 35], ["get", 20], ["validate", 15], ["apply", 15], ["write", 15]];
+  if (ABUSE.has("rewrite")) ops.push(["poll-big", 20]);
+  const abusing = (at = Date.now()): boolean => ALTERNATE_S <= 0 || Math.floor((at - started) / (ALTERNATE_S * 1000)) % 2 === 1;
+  const perWindow = { on: { ops: 0, errors: 0 }, off: { ops: 0, errors: 0 } };
+  const abusers = {
+    flood: ABUSE.has("flood") ? flooder(daemon.url, deadline, abusing) : null,
+    rewrite: ABUSE.has("rewrite") ? rewriter(path.join(skillsDir, "bench-big", "big.yaml"), deadline, abusing) : null,
+  };
   const totalWeight = ops.reduce((s, [, w]) => s + w, 0);
   const pick = (): string => {
     let r = Math.random() * totalWeight;
@@ -245,6 +371,10 @@ async function loadPhase(tmp: string, skillsDir: string): Promise<boolean> {
             args = { skill, anchor };
             break;
           }
+          case "poll-big":
+            tool = "recipes__get";
+            args = { skill: "bench-big", anchor: lastBigRecipe() };
+            break;
           case "validate":
             tool = "recipes__validate";
             args = { skill: "bench-ops", recipe: "make_box", inputs: { name: `box${n}`, size: 2 }, output: { changed: true } };
@@ -268,12 +398,21 @@ async function loadPhase(tmp: string, skillsDir: string): Promise<boolean> {
         try {
           const envelope = await callTool(client, tool, args);
           const ms = performance.now() - t0;
+          const window = perWindow[abusing() ? "on" : "off"];
+          window.ops += 1;
+          if (!envelope.success) window.errors += 1;
           if (!envelope.success) errors.push(`${op}: ${envelope.error}: ${envelope.message}`);
+          else if (op === "poll-big") {
+            // Which rewrite the answer came from: proof the reloads reach the clients.
+            const revision = Number(/revision (\d+)/.exec(JSON.stringify(envelope))?.[1] ?? -1);
+            revisionsSeen.add(revision);
+          }
           else if (op === "create") mine.push(String(envelope.context?.recipeId));
           const list = latencies.get(op) ?? [];
           list.push(ms);
           latencies.set(op, list);
         } catch (error) {
+          perWindow[abusing() ? "on" : "off"].errors += 1;
           errors.push(`${op}: ${String(error)}`);
         }
       }
@@ -282,13 +421,46 @@ async function loadPhase(tmp: string, skillsDir: string): Promise<boolean> {
   clearInterval(sampler);
   samples.push({ t: (Date.now() - started) / 1000, rss: await rssBytes(pid) });
   const elapsed = (Date.now() - started) / 1000;
+  const floodStatuses = await abusers.flood;
+  const rewrite = await abusers.rewrite;
+  const ready = (await fetch(`${daemon.url}/readyz`).then((r) => r.json(), () => ({}))) as { sessions?: number };
   await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
   daemon.child.kill("SIGTERM");
   const code = await daemon.exited;
 
   const all = [...latencies.values()].flat().sort((a, b) => a - b);
-  console.log(`\nops: ${all.length} in ${elapsed.toFixed(1)} s = ${(all.length / elapsed).toFixed(0)} ops/s; errors: ${errors.length}`);
-  for (const e of errors.slice(0, 10)) console.log(`  error: ${e}`);
+  console.log(`\nops: ${all.length} in ${elapsed.toFixed(1)} s = ${(all.length / elapsed).toFixed(0)} ops/s; errors (well-behaved clients): ${errors.length}`);
+  const kinds = new Map<string, number>();
+  for (const e of errors) {
+    const kind = e.replace(/\d+/g, "N").slice(0, 120);
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  }
+  for (const [kind, n] of [...kinds].sort((a, b) => b[1] - a[1]).slice(0, 10)) console.log(`  ${String(n).padStart(6)} × ${kind}`);
+  if (floodStatuses) {
+    const sent = [...floodStatuses.values()].reduce((a, b) => a + b, 0);
+    console.log(`flood: ${sent} initializes: ${[...floodStatuses].map(([k, n]) => `${k}: ${n}`).join(", ")}; live sessions at the end: ${ready.sessions ?? "?"}`);
+  }
+  if (ALTERNATE_S > 0 && ABUSE.size > 0) {
+    // Seconds spent in "on" windows: every odd window, the last one cut at `elapsed`.
+    let onSeconds = 0;
+    for (let start = ALTERNATE_S; start < elapsed; start += 2 * ALTERNATE_S) onSeconds += Math.min(ALTERNATE_S, elapsed - start);
+    const on = perWindow.on.ops / onSeconds;
+    const off = perWindow.off.ops / (elapsed - onSeconds);
+    console.log(
+      `A/B in ${ALTERNATE_S} s windows: well-behaved ${on.toFixed(1)} ops/s with the abusers, ${off.toFixed(1)} without = ${(on / off).toFixed(2)}x; ` +
+        `errors ${perWindow.on.errors} with, ${perWindow.off.errors} without`,
+    );
+  }
+  if (rewrite !== null) {
+    const gaps = [...rewrite.gaps].sort((a, b) => a - b);
+    const polls = latencies.get("poll-big")?.length ?? 0;
+    const failed = errors.filter((e) => e.startsWith("poll-big:")).length;
+    console.log(
+      `rewrite: ${rewrite.rewrites} in-place rewrites (gaps between writes p50 ${percentile(gaps, 50).toFixed(0)} ms, max ${(gaps.at(-1) ?? NaN).toFixed(0)} ms); ` +
+        `recipes__get ${lastBigRecipe()}: ${polls} answered, ${failed} failed; ` +
+        `${revisionsSeen.size} distinct revisions served (latest ${Math.max(-1, ...revisionsSeen)})`,
+    );
+  }
   const row = (name: string, list: number[]) => {
     const s = [...list].sort((a, b) => a - b);
     console.log(`  ${name.padEnd(9)} n=${String(s.length).padStart(7)}  p50=${percentile(s, 50).toFixed(1)} ms  p95=${percentile(s, 95).toFixed(1)} ms  p99=${percentile(s, 99).toFixed(1)} ms  max=${(s.at(-1) ?? NaN).toFixed(1)} ms`);
@@ -382,6 +554,9 @@ async function main(): Promise<void> {
   await fs.mkdir(path.join(skillsDir, "bench-ops"), { recursive: true });
   await fs.writeFile(path.join(skillsDir, "bench-ops/SKILL.md"), BENCH_SKILL);
   await fs.writeFile(path.join(skillsDir, "bench-ops/ops.yaml"), BENCH_PACK);
+  await fs.mkdir(path.join(skillsDir, "bench-big"), { recursive: true });
+  await fs.writeFile(path.join(skillsDir, "bench-big/SKILL.md"), BIG_SKILL);
+  await fs.writeFile(path.join(skillsDir, "bench-big/big.yaml"), bigPack(0));
   console.log(`node ${process.version}, ${os.cpus().length} cpus, load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
   let ok = true;
   try {

@@ -40,7 +40,7 @@ async function expectRpcError(response: Response, status: number, code: number, 
 beforeAll(async () => {
   running = await startServer({
     skillsPaths: [EXAMPLE_SKILLS],
-    args: ["--max-sessions", "64", "--session-idle-ms", "1000", "--max-batch", "4", "--max-tool-argument-bytes", "2048"],
+    args: ["--max-sessions", "64", "--session-idle-ms", "5000", "--max-batch", "4", "--max-tool-argument-bytes", "2048"],
   });
   polite = await connect(running.url);
   await stillServing();
@@ -105,6 +105,26 @@ describe("hostile bodies", () => {
     expect(failure?.message).toMatch(/exceed 2048 bytes/);
     await stillServing();
   });
+  it("tool arguments nested 5,000 deep, not an object, or with a constructor key → -32602 with our message on the daemon", async () => {
+    const opened = await post(INITIALIZE);
+    await opened.arrayBuffer();
+    const headers = { ...MCP_HEADERS, "mcp-session-id": opened.headers.get("mcp-session-id") ?? "" };
+    const deep = `${'{"a":'.repeat(5000)}1${"}".repeat(5000)}`;
+    for (const [args, reason] of [
+      [deep, /tool arguments nest deeper than 128 levels/],
+      ['"x"', /tool arguments must be an object/],
+      ['{"constructor":1}', /"constructor" is not allowed/],
+    ] as const) {
+      const response = await post(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"recipes__search","arguments":${args}}}`, headers);
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as { id: unknown; error: { code: number; message: string } };
+      expect(body.id).toBe(7);
+      expect(body.error.code).toBe(-32602);
+      expect(body.error.message).toMatch(reason);
+    }
+    await fetch(`${running.url}/mcp`, { method: "DELETE", headers: { "mcp-session-id": headers["mcp-session-id"] } });
+    await stillServing();
+  });
 });
 
 describe("hostile sessions", () => {
@@ -137,7 +157,7 @@ describe("hostile sessions", () => {
     await stillServing();
   });
 
-  it("1,000 sessions opened and abandoned: the cap answers 503, the idle sweep frees the slots", async () => {
+  it("1,000 sessions opened and abandoned: every initialize is admitted by evicting abandoned ones, the polite session is kept, the sweep frees the rest", async () => {
     const statuses: number[] = [];
     for (let wave = 0; wave < 10; wave++) {
       const batch = await Promise.all(
@@ -150,23 +170,20 @@ describe("hostile sessions", () => {
       statuses.push(...batch);
       await stillServing();
     }
-    const opened = statuses.filter((s) => s === 200).length;
-    const refused = statuses.filter((s) => s === 503).length;
-    expect(opened + refused).toBe(1000);
-    // 64 slots minus the polite session; the sweep may free some mid-flood.
-    expect(opened).toBeGreaterThanOrEqual(63);
-    expect(refused).toBeGreaterThan(0);
-    // Abandoned sessions expire (idle 1 s, swept every second); the polite one stays because it is used.
+    // Never locked out: the cap (64) evicts handshake-only sessions, least recently used first.
+    expect(statuses.filter((s) => s !== 200)).toEqual([]);
     const sessions = running.server.http.sessions!;
-    const deadline = Date.now() + 15_000;
+    expect(sessions.size).toBeLessThanOrEqual(64);
+    const fresh = await connect(running.url);
+    expect((await call(fresh, "recipes__list", {})).success).toBe(true);
+    await fresh.close();
+    // Abandoned sessions expire (idle 5 s, swept every 1.25 s); the polite one stays because it is used.
+    const deadline = Date.now() + 30_000;
     while (sessions.size > 1 && Date.now() < deadline) {
       await stillServing();
       await new Promise((r) => setTimeout(r, 200));
     }
     expect(sessions.size).toBe(1);
-    const late = await connect(running.url);
-    expect((await call(late, "recipes__list", {})).success).toBe(true);
-    await late.close();
     await stillServing();
   }, 90_000);
 });
@@ -196,6 +213,31 @@ describe("spoofed Origin and Host", () => {
     const ok = await post(INITIALIZE, { ...MCP_HEADERS, origin: "http://localhost:1234" });
     expect(ok.status).toBe(200);
     await ok.arrayBuffer();
+    await stillServing();
+  });
+});
+
+describe("requests Node would answer in its own shape", () => {
+  it("regression: HTTP/1.1 without Host → JSON-RPC 400 (was an empty body); a URL that does not decode → JSON-RPC 400", async () => {
+    const net = await import("node:net");
+    const port = Number(new URL(running.url).port);
+    const exchange = (payload: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = net.connect(port, "127.0.0.1", () => socket.write(payload));
+        let received = "";
+        socket.on("data", (d: Buffer) => {
+          received += d.toString();
+          if (received.includes('"id":null}')) socket.end();
+        });
+        socket.on("close", () => resolve(received));
+        socket.on("error", reject);
+      });
+    const noHost = await exchange('POST /mcp HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}');
+    expect(noHost).toMatch(/^HTTP\/1\.1 400 /);
+    expect(noHost).toContain('{"jsonrpc":"2.0","error":{"code":-32600,"message":"Bad Request: an HTTP/1.1 request needs a Host header"},"id":null}');
+    const badUrl = await exchange("GET /mcp%zz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    expect(badUrl).toMatch(/^HTTP\/1\.1 400 /);
+    expect(badUrl).toContain('"code":-32600');
     await stillServing();
   });
 });

@@ -11,9 +11,11 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "pino";
+import { installMessageChecks } from "./argument-limits.js";
 import { createRequestGuard, type GuardOptions } from "./guard.js";
 import { JSONRPC, jsonRpcErrorBody } from "./jsonrpc.js";
-import { SessionManager } from "./sessions.js";
+import { answerFrameworkError, installRefusals } from "./refusals.js";
+import { clientIdentity, SessionManager } from "./sessions.js";
 
 export interface McpEndpoint {
   readonly path: string;
@@ -79,11 +81,14 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
     http: {
       headersTimeout: Math.min(60_000, limits.requestTimeoutMs),
       connectionsCheckingInterval: Math.max(250, Math.min(30_000, Math.floor(limits.requestTimeoutMs / 4))),
+      // The guard answers a missing Host (Node's own 400 has an empty body).
+      requireHostHeader: false,
     },
     return503OnClosing: true,
     // Random ids correlate log lines across restarts; a client-sent id is not trusted.
     genReqId: () => randomUUID(),
     clientErrorHandler: answerClientError,
+    frameworkErrors: answerFrameworkError,
   });
   let draining = false;
   let inFlight = 0;
@@ -97,6 +102,8 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
         ...(options.onSessionCount ? { onCountChange: options.onSessionCount } : {}),
       });
   const guard = createRequestGuard(options.guard);
+  installMessageChecks(fastify, options.endpoints.map((endpoint) => endpoint.path));
+  installRefusals(fastify, options.endpoints.map((endpoint) => endpoint.path), options.stateless);
 
   // Only JSON bodies reach the MCP handler; fastify's text/plain default would
   // hand the SDK a string.
@@ -145,7 +152,13 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
     }
     const origin = request.headers.origin;
     const verdict = guard.check(
-      { host: request.headers.host, origin: typeof origin === "string" ? origin : undefined, authorization: request.headers.authorization },
+      {
+        host: request.headers.host,
+        origin: typeof origin === "string" ? origin : undefined,
+        authorization: request.headers.authorization,
+        httpVersion: request.raw.httpVersion,
+        rawHeaders: request.raw.rawHeaders,
+      },
       pathOf(request.url),
     );
     if (!verdict.ok) {
@@ -154,7 +167,7 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
       reply
         .code(verdict.status)
         .headers({ ...headers, "content-type": "application/json" })
-        .send(jsonRpcErrorBody(verdict.status === 401 ? JSONRPC.unauthorized : JSONRPC.forbidden, verdict.message));
+        .send(jsonRpcErrorBody(verdict.code, verdict.message));
       return;
     }
     done();
@@ -262,7 +275,10 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
       // answers 409 to a second), so it is not counted against the cap.
       const isStream = request.method === "GET";
       if (isStream) session.streams += 1;
-      else session.inFlight += 1;
+      else {
+        session.inFlight += 1;
+        session.requests += 1;
+      }
       manager.touch(session);
       hijack(reply);
       reply.raw.on("close", () => {
@@ -274,15 +290,17 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
       return;
     }
     if (request.method === "POST" && isInitialize(request.body)) {
-      if (!manager.hasCapacity()) {
+      const client = clientIdentity(request.socket.remoteAddress, request.headers.authorization, options.guard.token !== null);
+      const admission = manager.admit(client);
+      if (!admission.ok) {
         await reply
           .code(503)
           .headers({ "retry-after": "5", "content-type": "application/json" })
-          .send(jsonRpcErrorBody(JSONRPC.overloaded, `Too many live sessions (max ${limits.maxSessions}); retry later`));
+          .send(jsonRpcErrorBody(JSONRPC.overloaded, admission.message));
         return;
       }
       const server = endpoint.createServer();
-      const transport = manager.open(endpoint.path, server);
+      const transport = manager.open(endpoint.path, server, client);
       await server.connect(transport);
       hijack(reply);
       reply.raw.on("close", () => manager.abandon(transport, server));

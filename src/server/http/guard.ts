@@ -4,6 +4,7 @@
  * validate Origin) and bearer-token auth.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
+import { JSONRPC } from "./jsonrpc.js";
 
 const LOOPBACK_HOSTNAMES = ["localhost", "127.0.0.1", "[::1]", "::1"];
 
@@ -15,14 +16,21 @@ export interface GuardOptions {
   readonly token: string | null;
 }
 
+/** One of the table's codes (the body helper takes only those). */
+type RefusalCode = (typeof JSONRPC)[keyof typeof JSONRPC];
+
 export type GuardVerdict =
   | { readonly ok: true }
-  | { readonly ok: false; readonly status: 401 | 403; readonly message: string };
+  | { readonly ok: false; readonly status: 400 | 401 | 403; readonly code: RefusalCode; readonly message: string };
 
 export interface GuardHeaders {
   readonly host?: string | undefined;
   readonly origin?: string | undefined;
   readonly authorization?: string | undefined;
+  /** The request's HTTP version ("1.1", "1.0"): HTTP/1.1 requires exactly one Host. */
+  readonly httpVersion?: string | undefined;
+  /** The request's raw header list (name, value, …): Node keeps only the first of several Host lines. */
+  readonly rawHeaders?: readonly string[] | undefined;
 }
 
 export interface RequestGuard {
@@ -83,24 +91,42 @@ export function createRequestGuard(options: GuardOptions): RequestGuard {
 
   return {
     check(headers, path) {
+      // RFC 9112 §3.2: a server MUST answer 400 to an HTTP/1.1 request without
+      // Host and to any request with more than one. Node's own 400 for the
+      // first has an empty body, so it is turned off and answered here.
+      if (headers.httpVersion === "1.1" && headers.host === undefined) {
+        return { ok: false, status: 400, code: JSONRPC.invalidRequest, message: "Bad Request: an HTTP/1.1 request needs a Host header" };
+      }
+      if (headers.rawHeaders !== undefined && hostLines(headers.rawHeaders) > 1) {
+        return { ok: false, status: 400, code: JSONRPC.invalidRequest, message: "Bad Request: more than one Host header" };
+      }
       // Host is checked only for a loopback bind: that is where DNS rebinding
       // turns a browser into a client; a server bound to a public interface is
       // reached under names we cannot know, and the token guards it.
       if (options.bindIsLoopback && headers.host !== undefined && !isHostAllowed(headers.host)) {
-        return { ok: false, status: 403, message: "Forbidden: Host header is not allowed" };
+        return { ok: false, status: 403, code: JSONRPC.forbidden, message: "Forbidden: Host header is not allowed" };
       }
       if (headers.origin !== undefined && headers.origin !== "" && !isOriginAllowed(headers.origin)) {
-        return { ok: false, status: 403, message: "Forbidden: Origin is not allowed" };
+        return { ok: false, status: 403, code: JSONRPC.forbidden, message: "Forbidden: Origin is not allowed" };
       }
       if (expected !== null && path !== "/healthz") {
         const given = bearerToken(headers.authorization);
         if (given === null || !timingSafeEqual(digest(given), expected)) {
-          return { ok: false, status: 401, message: "Unauthorized: a valid bearer token is required" };
+          return { ok: false, status: 401, code: JSONRPC.unauthorized, message: "Unauthorized: a valid bearer token is required" };
         }
       }
       return OK;
     },
   };
+}
+
+function hostLines(rawHeaders: readonly string[]): number {
+  let lines = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i] as string;
+    if (name.length === 4 && name.toLowerCase() === "host") lines += 1;
+  }
+  return lines;
 }
 
 /** Hashing both sides first gives equal lengths, so the compare is constant-time. */

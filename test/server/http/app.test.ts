@@ -255,16 +255,17 @@ describe("/metrics", () => {
 });
 
 describe("sessions over raw HTTP", () => {
-  it("refuses initialize past the session cap with 503 and a JSON-RPC error", async () => {
+  it("at the session cap an initialize evicts the least recently used idle session instead of answering 503", async () => {
     const t = await start({ limits: { maxSessions: 3 } });
+    const first = await rawInitialize(t.url);
     for (let i = 0; i < 3; i++) expect((await rawInitialize(t.url)).status).toBe(200);
-    const response = await fetch(`${t.url}/mcp`, {
+    expect(t.app.sessions?.size).toBeLessThanOrEqual(3);
+    const gone = await fetch(`${t.url}/mcp`, {
       method: "POST",
-      headers: MCP_HEADERS,
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } } }),
+      headers: { ...MCP_HEADERS, "mcp-session-id": first.sessionId ?? "" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
     });
-    expect(response.status).toBe(503);
-    expect(response.headers.get("retry-after")).toBe("5");
-    expect((await rpcError(response)).message).toMatch(/Too many live sessions \(max 3\)/);
+    expect(gone.status).toBe(404);
+    expect((await rpcError(gone)).code).toBe(-32001);
   });
 });

@@ -107,3 +107,18 @@ describe("remembered verdicts (Host and Origin are parsed once per value)", () =
     expect(strict.check({ host: "studio.internal:8765" }, "/mcp")).toMatchObject({ ok: false, status: 403 });
   });
 });
+
+describe("Host presence (RFC 9112 §3.2)", () => {
+  const guard = createRequestGuard(LOOPBACK);
+  it("regression: an HTTP/1.1 request without Host → 400 -32600 with a message (Node's own 400 had an empty body)", () => {
+    expect(guard.check({ httpVersion: "1.1" }, "/mcp")).toMatchObject({ ok: false, status: 400, code: -32600, message: expect.stringMatching(/needs a Host/) });
+    expect(guard.check({ httpVersion: "1.0" }, "/healthz")).toEqual({ ok: true });
+  });
+  it("refuses two Host lines even when the first is allowed, also on a public bind", () => {
+    const rawHeaders = ["Host", "127.0.0.1", "HOST", "evil.example"];
+    expect(guard.check({ host: "127.0.0.1", httpVersion: "1.1", rawHeaders }, "/mcp")).toMatchObject({ status: 400, message: expect.stringMatching(/more than one Host/) });
+    const open = createRequestGuard({ bindHost: "0.0.0.0", bindIsLoopback: false, allowedOrigins: [], token: null });
+    expect(open.check({ host: "a", httpVersion: "1.1", rawHeaders }, "/mcp")).toMatchObject({ status: 400 });
+    expect(guard.check({ host: "127.0.0.1", httpVersion: "1.1", rawHeaders: ["Host", "127.0.0.1", "Accept", "*/*"] }, "/mcp")).toEqual({ ok: true });
+  });
+});

@@ -1,0 +1,178 @@
+/**
+ * Message checks that run on the parsed JSON-RPC body before the MCP SDK
+ * sees it. The SDK's zod schemas answer hostile shapes with -32603 and a raw
+ * zod dump (`arguments` a string, a top-level `constructor` key), drop a
+ * `__proto__` argument silently, and deep nesting overflows the stack in
+ * whatever walks it first. Here those become -32602 with our own message,
+ * found by iterative walks (no recursion, so no input can overflow them).
+ */
+import type { FastifyInstance } from "fastify";
+import { JSONRPC } from "./jsonrpc.js";
+
+/**
+ * Levels a value inside `params` (tool arguments above all) may nest: `{}`
+ * is one level. The same bound SPEC 7 puts on schemas and instances, so an
+ * argument that passes here is never too deep for the validator either.
+ */
+export const MAX_NESTING = 128;
+
+/**
+ * Top-level argument names refused: zod's record check reads `constructor`
+ * as the object's class and fails, and `__proto__` is dropped on the way to
+ * the tool, so either would reach the tool wrong or not at all.
+ */
+const RESERVED_ARGUMENT_NAMES = ["constructor", "__proto__"] as const;
+
+export type MessageProblem = "nesting" | "arguments" | "reserved_name" | "tool_name" | "params";
+
+export interface RefusedMessage {
+  /** Position in the batch (0 for a single message). */
+  readonly index: number;
+  /** The request's id, or null for a notification or an id that is not one. */
+  readonly id: string | number | null;
+  readonly method: string | null;
+  readonly problem: MessageProblem;
+  readonly message: string;
+}
+
+/**
+ * The first refusable message of a parsed body (one message or a batch), or
+ * null. Bodies that are not JSON-RPC objects are left to the SDK, which
+ * answers them as it does today.
+ */
+export function checkMessages(body: unknown): RefusedMessage | null {
+  const messages = Array.isArray(body) ? body : [body];
+  for (let index = 0; index < messages.length; index++) {
+    const refused = checkMessage(messages[index], index);
+    if (refused !== null) return refused;
+  }
+  return null;
+}
+
+function checkMessage(message: unknown, index: number): RefusedMessage | null {
+  if (!isRecord(message)) return null;
+  const id = typeof message.id === "string" || typeof message.id === "number" ? message.id : null;
+  const method = typeof message.method === "string" ? message.method : null;
+  const refuse = (problem: MessageProblem, text: string): RefusedMessage => ({ index, id, method, problem, message: text });
+  // Every member is walked: a deep `result` (a client's answer to a server
+  // request) or `_meta` is as able to overflow a walk as deep arguments.
+  for (const key of Object.keys(message)) {
+    const value = message[key];
+    if (key === "params" && isRecord(value)) {
+      for (const name of Object.keys(value)) {
+        if (nestsDeeperThan(value[name], MAX_NESTING)) {
+          const what = method === "tools/call" && name === "arguments" ? "tool arguments nest" : `params member ${clip(name)} nests`;
+          return refuse("nesting", `Invalid params: ${what} deeper than ${MAX_NESTING} levels (the server's limit)`);
+        }
+      }
+    } else if (nestsDeeperThan(value, MAX_NESTING + 1)) {
+      return refuse("nesting", `Invalid request: member ${clip(key)} nests deeper than ${MAX_NESTING + 1} levels (the server's limit)`);
+    }
+  }
+  return method === "tools/call" ? checkToolCall(message.params, refuse) : null;
+}
+
+function checkToolCall(
+  params: unknown,
+  refuse: (problem: MessageProblem, text: string) => RefusedMessage,
+): RefusedMessage | null {
+  if (!isRecord(params)) return refuse("params", "Invalid params: tools/call needs params as an object with a tool name");
+  if (typeof params.name !== "string") return refuse("tool_name", "Invalid params: the tool name (params.name) must be a string");
+  const args = params.arguments;
+  if (args === undefined) return null;
+  if (!isRecord(args)) {
+    return refuse("arguments", `Invalid params: tool arguments must be an object, got ${kindOf(args)}`);
+  }
+  for (const name of RESERVED_ARGUMENT_NAMES) {
+    if (Object.hasOwn(args, name)) {
+      return refuse("reserved_name", `Invalid params: "${name}" is not allowed as a tool argument name`);
+    }
+  }
+  return null;
+}
+
+/** Iterative depth walk: stops as soon as `limit` is passed, so it costs at most the body's size. */
+export function nestsDeeperThan(root: unknown, limit: number): boolean {
+  if (root === null || typeof root !== "object") return false;
+  const values: unknown[] = [root];
+  const depths: number[] = [1];
+  while (values.length > 0) {
+    const value = values.pop() as object;
+    const depth = depths.pop() as number;
+    if (depth > limit) return true;
+    const children = Array.isArray(value) ? value : Object.values(value);
+    for (const child of children) {
+      if (child !== null && typeof child === "object") {
+        values.push(child);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return false;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return `a ${typeof value}`;
+}
+
+/** Member names come from the client: bounded before they reach a message or a log line. */
+function clip(name: string): string {
+  return JSON.stringify(name.length > 64 ? `${name.slice(0, 64)}…` : name);
+}
+
+/**
+ * The JSON-RPC answer to a body holding a refused message. A single request
+ * gets its error with its id (HTTP 200, so the client settles that request);
+ * a batch is refused whole, every request in it answered: the refused one
+ * with its reason, the others with -32600 saying why they did not run. A body
+ * with no request to answer (notifications only) gets 400 with id null.
+ */
+export function refusalAnswer(body: unknown, refused: RefusedMessage): { status: number; body: string } {
+  const error = (id: string | number | null, code: number, message: string) => ({ jsonrpc: "2.0", id, error: { code, message } });
+  if (!Array.isArray(body)) {
+    const answer = error(refused.id, JSONRPC.invalidParams, refused.message);
+    return { status: refused.id === null ? 400 : 200, body: JSON.stringify(answer) };
+  }
+  const answers: Array<ReturnType<typeof error>> = [];
+  body.forEach((message: unknown, index) => {
+    if (index === refused.index) {
+      if (refused.id !== null) answers.push(error(refused.id, JSONRPC.invalidParams, refused.message));
+      return;
+    }
+    const id = isRecord(message) && (typeof message.id === "string" || typeof message.id === "number") ? message.id : null;
+    if (id !== null && isRecord(message) && typeof message.method === "string") {
+      answers.push(error(id, JSONRPC.invalidRequest, `Not run: message ${refused.index} of this batch was refused (${refused.message})`));
+    }
+  });
+  if (answers.length === 0) return { status: 400, body: JSON.stringify(error(null, JSONRPC.invalidParams, refused.message)) };
+  return { status: 200, body: JSON.stringify(answers) };
+}
+
+/**
+ * Checks every POST body on the MCP endpoints before their handlers (one
+ * hook, so every protocol leg and mode, stateful or stateless, gets it).
+ */
+export function installMessageChecks(fastify: FastifyInstance, mcpPaths: readonly string[]): void {
+  const paths = new Set(mcpPaths);
+  fastify.addHook("preHandler", (request, reply, done) => {
+    if (request.method !== "POST" || !paths.has(request.routeOptions.url ?? "")) {
+      done();
+      return;
+    }
+    const refused = checkMessages(request.body);
+    if (refused === null) {
+      done();
+      return;
+    }
+    request.log.warn({ rpcMethod: refused.method, problem: refused.problem, index: refused.index, limit: MAX_NESTING }, "message refused");
+    const answer = refusalAnswer(request.body, refused);
+    // Answered here: fastify skips the handler when a hook sends and does not call done.
+    reply.code(answer.status).header("content-type", "application/json").send(answer.body);
+  });
+}
