@@ -31,7 +31,7 @@ async function main(argv: readonly string[]): Promise<number> {
       isTTY: process.stdout.isTTY === true,
     });
   }
-  const resolved = resolveConfig({ argv, env: process.env });
+  const resolved = resolveConfig({ argv, env: process.env, stderrIsTTY: process.stderr.isTTY === true });
   switch (resolved.kind) {
     case "help":
       process.stdout.write(HELP_TEXT);

@@ -71,6 +71,19 @@ describe("recipe-server CLI", () => {
     }
   });
 
+  it("answers -V, and exits 2 naming an unknown config-file key and its closest known key", async () => {
+    const version = await runCli(["-V"]);
+    expect(version.code).toBe(0);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    const dir = await makeTempDir();
+    const { writeFile } = await import("node:fs/promises");
+    const file = path.join(dir, "recipe-server.yaml");
+    await writeFile(file, "dcc: maya\nprot: 8000\n");
+    const run = await runCli([], { RECIPE_SERVER_CONFIG: file });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(`recipe-server: config file ${file}: unknown key "prot"; did you mean "port"?\n`);
+  });
+
   it("runs `lint` as a sub-command with the linter's exit codes", async () => {
     const clean = await runCli(["lint", "--format", "json", path.join(ROOT, "skills-example")]);
     expect(clean.code).toBe(0);
