@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { ConfigFileError, readConfigFile, type FileValues } from "./main/config-file.js";
-import { resolveDataDir, resolveSkillRoots } from "./skills/roots.js";
+import { dccEnvName, resolveDataDir, resolveSkillRoots } from "./skills/roots.js";
 
 export type EmbeddingsKind = "local" | "none" | "openai";
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
@@ -18,6 +18,8 @@ export interface DccConfig {
   readonly name: string;
   /** Skill roots in priority order (absolute). */
   readonly skillRoots: readonly string[];
+  /** Those of `skillRoots` that only the built-in defaults name (a missing one is normal, not a mistake). */
+  readonly builtInRoots: readonly string[];
   readonly privateDir: string;
   /** `<data dir>/recipe-server/<dcc>`: vectors, usage counts. */
   readonly stateDir: string;
@@ -228,17 +230,25 @@ function resolveOrThrow(input: ConfigInput): ConfigResult {
     return path.resolve(cwd, p);
   });
 
-  const dccs: DccConfig[] = [...seen].map((name) =>
-    Object.freeze({
+  const dccs: DccConfig[] = [...seen].map((name) => {
+    const skillRoots = resolveSkillRoots({ dcc: name, extraPaths, env, homeDir, platform });
+    const defaultsOnly = new Set(
+      resolveSkillRoots({ dcc: name, extraPaths: [], env: { ...env, [dccEnvName(name)]: undefined, DCC_MCP_SKILL_PATHS: undefined }, homeDir, platform }),
+    );
+    const named = new Set([
+      ...resolveSkillRoots({ dcc: name, extraPaths, env: { ...env, DCC_MCP_DISABLE_DEFAULT_SKILL_PATHS: "1" }, homeDir, platform }),
+    ]);
+    return Object.freeze({
       name,
-      skillRoots: Object.freeze(resolveSkillRoots({ dcc: name, extraPaths, env, homeDir, platform })),
+      skillRoots: Object.freeze(skillRoots),
+      builtInRoots: Object.freeze(skillRoots.filter((root) => defaultsOnly.has(root) && !named.has(root))),
       privateDir:
         privateDirFlag !== null
           ? path.resolve(cwd, privateDirFlag)
           : path.join(dataDir, "recipe-server", name, "private"),
       stateDir: path.join(dataDir, "recipe-server", name),
-    }),
-  );
+    });
+  });
 
   const limits: Limits = Object.freeze({
     bodyLimitBytes: optionalInt("--body-limit", values["body-limit"] ?? str("body-limit"), 1024, 64 * 1024 * 1024, DEFAULT_LIMITS.bodyLimitBytes),

@@ -127,6 +127,39 @@ describe("recipe-server CLI", () => {
     expect(await exited).toBe(0);
   });
 
+  it("--log-format pretty: a banner with every endpoint, a warning for a misspelt root, the ready summary, on stderr; /readyz reports progress", async () => {
+    const tmp = await makeTempDir();
+    const typo = path.join(tmp, "skils");
+    const child = startCli(["--dcc", "maya", "--dcc", "houdini", "--port", "0", "--embeddings", "none", "--no-watch", "--private-dir", tmp, "--skills-path", path.join(ROOT, "skills-example"), "--skills-path", typo, "--log-format", "pretty"], {
+      XDG_DATA_HOME: tmp,
+    });
+    let stderr = "";
+    let stdout = "";
+    child.stdout?.on("data", (d: Buffer) => (stdout += d.toString()));
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ready summary in: ${stderr}`)), 20_000);
+      child.stderr?.on("data", (d: Buffer) => {
+        stderr += d.toString();
+        if (/houdini ready: /.test(stderr) && /maya ready: /.test(stderr)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    const url = /MCP (http:\/\/127\.0\.0\.1:\d+)\/mcp and/.exec(stderr)?.[1];
+    expect(url).toBeDefined();
+    expect(stderr).toContain(`houdini: MCP ${url}/mcp/houdini`);
+    expect(stderr).toMatch(new RegExp(`WARN.*skill root ${typo} does not exist`));
+    expect(stderr).toMatch(/maya ready: 2 skills, 13 recipes/);
+    expect(stderr).not.toMatch(/^\{/m);
+    expect(stdout).toBe("");
+    const ready = (await (await fetch(`${url}/readyz`)).json()) as { dccs: { dcc: string; progress: { load: { loading: boolean; skills: number }; semantic: unknown } }[] };
+    expect(ready.dccs[0]?.progress).toEqual({ load: { loading: false, skills: 2, recipes: 13 }, semantic: null });
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+  });
+
   it("regression: log lines still buffered at exit are written, not lost (lines go out in batches)", async () => {
     const tmp = await makeTempDir();
     const child = startCli(["--dcc", "maya", "--port", "0", "--embeddings", "none", "--no-watch", "--private-dir", tmp, "--skills-path", path.join(ROOT, "skills-example")], {
