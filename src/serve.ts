@@ -11,6 +11,9 @@ import { startStartupReport } from "./main/startup-report.js";
 import type { ParseWorkerSupply } from "./recipes/parse-threads.js";
 import { packageVersion } from "./version.js";
 
+/** `recipe-server paths`: in this bundle because it loads catalogs as the server does. */
+export { runPaths } from "./main/paths-command.js";
+
 /** Longest the server stack's import waits for the first load to get under way. */
 const UNDERWAY_WAIT_MS = 100;
 

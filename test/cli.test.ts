@@ -84,6 +84,15 @@ describe("recipe-server CLI", () => {
     expect(run.stderr).toBe(`recipe-server: config file ${file}: unknown key "prot"; did you mean "port"?\n`);
   });
 
+  it("runs `paths` as a sub-command: roots in order with their counts", async () => {
+    const tmp = await makeTempDir();
+    const run = await runCli(["paths", "--dcc", "maya", "--skills-path", path.join(ROOT, "skills-example"), "--format", "json"], { XDG_DATA_HOME: tmp });
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout) as { dccs: { roots: { state: string; skills: number }[] }[] };
+    expect(report.dccs[0]?.roots[0]).toMatchObject({ state: "found", skills: 2 });
+    expect((await runCli(["paths"])).code).toBe(2);
+  });
+
   it("runs `lint` as a sub-command with the linter's exit codes", async () => {
     const clean = await runCli(["lint", "--format", "json", path.join(ROOT, "skills-example")]);
     expect(clean.code).toBe(0);
