@@ -15,6 +15,7 @@ import { createServerMetrics, type ServerMetrics } from "./server/metrics.js";
 import type { RecipeToolContext } from "./server/tools/context.js";
 import { recipeToolDefinitions } from "./server/tools/index.js";
 import { createToolRegistry } from "./server/tools/registry.js";
+import { isPublicUiPath, registerCatalogUi } from "./server/ui/routes.js";
 import { createEtaTracker, type EtaTracker } from "./main/warmup-eta.js";
 import { packageVersion } from "./version.js";
 
@@ -100,7 +101,9 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
       bindIsLoopback: isLoopbackHost(config.host),
       allowedOrigins: config.allowedOrigins,
       token: config.token,
+      isPublic: isPublicUiPath,
     },
+    extend: (app) => registerCatalogUi(app, { libraries, registry, contextFor: (library) => ({ library, logger }) }),
     stateless: config.stateless,
     limits: config.limits,
     logger,

@@ -13,6 +13,8 @@ export interface GuardOptions {
   /** Hostnames or full origins given with --allowed-origin. */
   readonly allowedOrigins: readonly string[];
   readonly token: string | null;
+  /** Paths served without the token (besides /healthz): pages that hold no data. Host and Origin still apply. */
+  readonly isPublic?: (path: string) => boolean;
 }
 
 export type GuardVerdict =
@@ -92,7 +94,7 @@ export function createRequestGuard(options: GuardOptions): RequestGuard {
       if (headers.origin !== undefined && headers.origin !== "" && !isOriginAllowed(headers.origin)) {
         return { ok: false, status: 403, message: "Forbidden: Origin is not allowed" };
       }
-      if (expected !== null && path !== "/healthz") {
+      if (expected !== null && path !== "/healthz" && options.isPublic?.(path) !== true) {
         const given = bearerToken(headers.authorization);
         if (given === null || !timingSafeEqual(digest(given), expected)) {
           return { ok: false, status: 401, message: "Unauthorized: a valid bearer token is required" };
