@@ -186,6 +186,8 @@ describe("resolveConfig with a config file", () => {
     expect(cfg(far)).toEqual({ kind: "error", message: `config file ${far}: unknown key "frobnicate"` });
     const proto = await write("f.json", '{"dcc": "maya", "__proto__": {"token": "x"}}');
     expect(cfg(proto)).toMatchObject({ kind: "error", message: expect.stringContaining('unknown key "__proto__"') });
+    const nested = await write("f1.yaml", "dcc: maya\nconfig: other.yaml\n");
+    expect(cfg(nested)).toEqual({ kind: "error", message: `config file ${nested}: "config" is a command-line option only` });
     const inherited = await write("f2.yaml", "dcc: maya\ntoString: x\n");
     expect(cfg(inherited)).toMatchObject({ kind: "error", message: expect.stringContaining('unknown key "toString"') });
     const control = await write("f3.yaml", 'dcc: maya\n"bad\\u001b[31mkey": 1\n');

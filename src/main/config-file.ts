@@ -58,7 +58,8 @@ export function readConfigFile(input: ConfigFileInput): FileValues {
   for (const [key, raw] of Object.entries(parsed as Record<string, unknown>)) {
     // Own keys only: "__proto__" or "toString" must not find Object.prototype's.
     const spec = Object.hasOwn(input.flags, key) ? input.flags[key] : undefined;
-    if (spec === undefined || NOT_IN_FILE.has(key)) {
+    if (spec !== undefined && NOT_IN_FILE.has(key)) throw new ConfigFileError(`config file ${shown}: "${key}" is a command-line option only`);
+    if (spec === undefined) {
       const bare = key.replace(/^-+/, "");
       const close = nearest(bare, known, Math.max(2, Math.floor(bare.length / 3)));
       const hint = close !== undefined ? `; did you mean "${close.match}"?` : "";
