@@ -75,6 +75,23 @@ describe("catalog page routes", () => {
     expect(await response.json()).toBeTypeOf("object");
   });
 
+  it("answers 200 concurrent mixed requests, hostile queries included, each with JSON", async () => {
+    const routes = [
+      "/ui/api/houdini/catalog",
+      "/ui/api/houdini/search?q=pyro",
+      `/ui/api/houdini/search?q=${encodeURIComponent("<script>alert(1)</script>\u0000\u202e")}`,
+      `/ui/api/houdini/recipe?id=${encodeURIComponent("../../etc/passwd")}`,
+      "/ui/api/houdini/revision",
+    ];
+    const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => fetch(`${open.url}${routes[i % routes.length]}`).then(async (r) => [r.status, typeof (await r.json())] as const)));
+    const byRoute = new Map<string, Set<string>>();
+    answers.forEach(([status, type], i) => {
+      const key = routes[i % routes.length]!;
+      byRoute.set(key, (byRoute.get(key) ?? new Set()).add(`${status} ${type}`));
+    });
+    expect([...byRoute.values()].map((set) => [...set])).toEqual([["200 object"], ["200 object"], ["200 object"], ["404 object"], ["200 object"]]);
+  });
+
   it("with --token: the shell loads without it, every API route needs the bearer", async () => {
     expect((await fetch(`${locked.url}/`)).status).toBe(200);
     expect((await fetch(`${locked.url}/ui/assets/app.js`)).status).toBe(200);
