@@ -6,7 +6,7 @@
  */
 import type { Logger } from "pino";
 import type { Config } from "./config.js";
-import { createDaemonLogger } from "./main/logger.js";
+import { createDaemonLogger, flushLogs } from "./main/logger.js";
 import { startStartupReport } from "./main/startup-report.js";
 import type { ParseWorkerSupply } from "./recipes/parse-threads.js";
 import { packageVersion } from "./version.js";
@@ -65,10 +65,10 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
       report.stop();
       server.logger.info({ signal }, "shutting down");
       server.stop().then(
-        () => resolve(0),
+        () => flushLogs(logger).then(() => resolve(0)),
         (error: unknown) => {
           server.logger.error({ err: error }, "shutdown failed");
-          resolve(1);
+          void flushLogs(logger).then(() => resolve(1));
         },
       );
     };

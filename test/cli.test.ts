@@ -169,6 +169,20 @@ describe("recipe-server CLI", () => {
     expect(await exited).toBe(0);
   });
 
+  it("regression: SIGTERM ends the daemon when stdout's reader has gone (`recipe-server | head`)", async () => {
+    const tmp = await makeTempDir();
+    const child = startCli(["--dcc", "maya", "--port", "0", "--embeddings", "none", "--no-watch", "--private-dir", tmp, "--skills-path", path.join(ROOT, "skills-example"), "--log-format", "json"], {
+      XDG_DATA_HOME: tmp,
+    });
+    await waitForLine(child, /maya ready: /);
+    // The reader goes away, as `| head` does once it has its lines.
+    child.stdout?.destroy();
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    child.kill("SIGTERM");
+    // Before the fix the process never exited: pino's flush at exit retried EPIPE forever.
+    expect(await exited).toBe(0);
+  });
+
   it("regression: log lines still buffered at exit are written, not lost (lines go out in batches)", async () => {
     const tmp = await makeTempDir();
     const child = startCli(["--dcc", "maya", "--port", "0", "--embeddings", "none", "--no-watch", "--private-dir", tmp, "--skills-path", path.join(ROOT, "skills-example")], {

@@ -41,3 +41,30 @@ export function createDaemonLogger(config: Pick<Config, "logLevel" | "logFormat"
   // what is still buffered when the process exits, by any path.
   return pino({ level: config.logLevel }, pino.destination({ dest: 1, sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS }));
 }
+
+/** Longest a shutdown waits for its last log lines. */
+const FINAL_FLUSH_MS = 1000;
+
+/**
+ * Writes what the logger still holds, asynchronously, before the process
+ * exits. Regression: when stdout's reader is gone (`recipe-server | head`)
+ * and lines are still buffered, pino's synchronous flush at exit retried the
+ * EPIPE write forever (sonic-boom 4.2 sleeps and retries any error in
+ * flushSync) and SIGTERM never ended the process. An asynchronous write
+ * reports EPIPE instead, and pino then drops the stream's later writes.
+ */
+export function flushLogs(logger: Logger): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, FINAL_FLUSH_MS);
+    timer.unref();
+    try {
+      logger.flush(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    } catch {
+      clearTimeout(timer);
+      resolve();
+    }
+  });
+}
