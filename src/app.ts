@@ -15,6 +15,8 @@ import { createServerMetrics, type ServerMetrics } from "./server/metrics.js";
 import type { RecipeToolContext } from "./server/tools/context.js";
 import { recipeToolDefinitions } from "./server/tools/index.js";
 import { createToolRegistry } from "./server/tools/registry.js";
+import { isPublicUiPath, registerCatalogUi } from "./server/ui/routes.js";
+import { createEtaTracker, type EtaTracker } from "./main/warmup-eta.js";
 import { packageVersion } from "./version.js";
 
 export interface RecipeServerOptions {
@@ -71,6 +73,8 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
     });
   }
 
+  // /readyz's warm-up ETA: one tracker per DCC, sampled whenever /readyz is asked.
+  const warmup = new Map<string, EtaTracker>([...libraries.keys()].map((dcc) => [dcc, createEtaTracker()]));
   const endpoints: McpEndpoint[] = [];
   const first = config.dccs[0]?.name;
   for (const [dcc, library] of libraries) {
@@ -97,7 +101,9 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
       bindIsLoopback: isLoopbackHost(config.host),
       allowedOrigins: config.allowedOrigins,
       token: config.token,
+      isPublic: isPublicUiPath,
     },
+    extend: (app) => registerCatalogUi(app, { libraries, registry, contextFor: (library) => ({ library, logger }) }),
     stateless: config.stateless,
     limits: config.limits,
     logger,
@@ -108,7 +114,13 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
       ready: catalogs.loaded(),
       body: {
         version,
-        dccs: [...libraries.values()].map(catalogSummary),
+        dccs: [...libraries.values()].map((library) => ({
+          ...catalogSummary(library),
+          progress: {
+            load: library.loadProgress(),
+            semantic: warmup.get(library.dcc)?.observe(library.search.status()) ?? null,
+          },
+        })),
       },
     }),
   });

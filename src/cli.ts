@@ -31,7 +31,11 @@ async function main(argv: readonly string[]): Promise<number> {
       isTTY: process.stdout.isTTY === true,
     });
   }
-  const resolved = resolveConfig({ argv, env: process.env });
+  if (argv[0] === "paths") {
+    const { runPaths } = await loadServe();
+    return runPaths(argv.slice(1), { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
+  }
+  const resolved = resolveConfig({ argv, env: process.env, stderrIsTTY: process.stderr.isTTY === true });
   switch (resolved.kind) {
     case "help":
       process.stdout.write(HELP_TEXT);
@@ -47,10 +51,14 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const { config } = resolved;
   const parseWorkers = firstLoadParses(config) ? startParseWorkers(parseWorkerCount()) : undefined;
-  // The built server bundle with its code cache; from the TypeScript sources, the module itself.
-  const compiled = loadCompiledBundle(new URL("./serve.cjs", import.meta.url));
-  const { serve } = (compiled?.exports ?? (await import("./serve.js"))) as typeof import("./serve.js");
+  const { serve } = await loadServe();
   return serve(config, parseWorkers !== undefined ? { parseWorkers } : {});
+}
+
+/** The built server bundle with its code cache; from the TypeScript sources, the module itself. */
+async function loadServe(): Promise<typeof import("./serve.js")> {
+  const compiled = loadCompiledBundle(new URL("./serve.cjs", import.meta.url));
+  return (compiled?.exports ?? (await import("./serve.js"))) as typeof import("./serve.js");
 }
 
 /**

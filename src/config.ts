@@ -1,21 +1,26 @@
 /**
- * Configuration is resolved exactly once, here: built-in defaults < environment
- * < command-line flags (SPEC §2). The result is frozen and passed down; nothing
- * deeper reads process.env.
+ * Configuration is resolved exactly once, here: built-in defaults < config
+ * file (`--config` / RECIPE_SERVER_CONFIG) < environment < command-line flags
+ * (SPEC §2). The result is frozen and passed down; nothing deeper reads
+ * process.env.
  */
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { ConfigFileError, readConfigFile, type FileValues } from "./main/config-file.js";
 import { checkStoreUrl } from "./recipes/private/pg/pg-url.js";
-import { resolveDataDir, resolveSkillRoots } from "./skills/roots.js";
+import { dccEnvName, resolveDataDir, resolveSkillRoots } from "./skills/roots.js";
 
 export type EmbeddingsKind = "local" | "none" | "openai";
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+export type LogFormat = "json" | "pretty";
 
 export interface DccConfig {
   readonly name: string;
   /** Skill roots in priority order (absolute). */
   readonly skillRoots: readonly string[];
+  /** Those of `skillRoots` that only the built-in defaults name (a missing one is normal, not a mistake). */
+  readonly builtInRoots: readonly string[];
   readonly privateDir: string;
   /** `<data dir>/recipe-server/<dcc>`: vectors, usage counts. */
   readonly stateDir: string;
@@ -49,6 +54,10 @@ export interface Config {
     readonly apiKey: string | null;
   };
   readonly logLevel: LogLevel;
+  /** json: one pino line per event on stdout; pretty: human-readable lines on stderr. */
+  readonly logFormat: LogFormat;
+  /** The config file the values came from (absolute), or null. */
+  readonly configFile: string | null;
   readonly limits: Limits;
 }
 
@@ -64,6 +73,10 @@ export interface ConfigInput {
   readonly homeDir?: string;
   readonly platform?: NodeJS.Platform;
   readonly cwd?: string;
+  /** Whether stderr is a terminal: picks the default --log-format. */
+  readonly stderrIsTTY?: boolean;
+  /** Reads a config file (tests inject; default: the file system, size-bounded). */
+  readonly readFile?: (file: string) => string;
 }
 
 export const DEFAULT_PORT = 8765;
@@ -79,6 +92,7 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
 
 const LOG_LEVELS: readonly LogLevel[] = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 const EMBEDDINGS: readonly EmbeddingsKind[] = ["local", "none", "openai"];
+const LOG_FORMATS: readonly LogFormat[] = ["json", "pretty"];
 const DCC_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 export const OPTIONS = {
@@ -97,6 +111,8 @@ export const OPTIONS = {
   "embeddings-url": { type: "string" },
   "embeddings-model": { type: "string" },
   "log-level": { type: "string" },
+  "log-format": { type: "string" },
+  config: { type: "string" },
   "body-limit": { type: "string" },
   "max-sessions": { type: "string" },
   "session-idle-ms": { type: "string" },
@@ -133,7 +149,7 @@ export function resolveConfig(input: ConfigInput): ConfigResult {
   try {
     return resolveOrThrow(input);
   } catch (error) {
-    if (error instanceof UsageError) return { kind: "error", message: error.message };
+    if (error instanceof UsageError || error instanceof ConfigFileError) return { kind: "error", message: error.message };
     if (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS")) {
       return { kind: "error", message: error.message.split("\n")[0] ?? String(error) };
     }
@@ -147,7 +163,8 @@ function resolveOrThrow(input: ConfigInput): ConfigResult {
   const platform = input.platform ?? process.platform;
   const cwd = input.cwd ?? process.cwd();
   const { values, positionals } = parseArgs({
-    args: [...input.argv],
+    // -V as in most CLIs; -v stays for the scripts that use it.
+    args: input.argv.map((arg) => (arg === "-V" ? "--version" : arg)),
     options: OPTIONS,
     strict: true,
     allowPositionals: true,
@@ -156,7 +173,20 @@ function resolveOrThrow(input: ConfigInput): ConfigResult {
   if (values.version) return { kind: "version" };
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}" (see --help)`);
 
-  const dccNames = values.dcc ?? splitList(env.RECIPE_SERVER_DCC);
+  const configPath = nonEmpty("--config", values.config ?? env.RECIPE_SERVER_CONFIG);
+  const file: FileValues =
+    configPath === null ? {} : readConfigFile({ file: configPath, cwd, flags: OPTIONS, ...(input.readFile ? { read: input.readFile } : {}) });
+  const str = (key: keyof typeof OPTIONS): string | undefined => {
+    const value = file[key];
+    return typeof value === "string" ? value : undefined;
+  };
+  const list = (key: keyof typeof OPTIONS): readonly string[] | undefined => {
+    const value = file[key];
+    return Array.isArray(value) ? (value as readonly string[]) : undefined;
+  };
+  const bool = (key: "insecure-no-auth" | "stateless" | "no-watch"): boolean => values[key] === true || file[key] === true;
+
+  const dccNames = values.dcc ?? (env.RECIPE_SERVER_DCC !== undefined ? splitList(env.RECIPE_SERVER_DCC) : [...(list("dcc") ?? [])]);
   if (dccNames.length === 0) throw new UsageError("--dcc is required (or set RECIPE_SERVER_DCC)");
   const seen = new Set<string>();
   for (const raw of dccNames) {
@@ -166,19 +196,24 @@ function resolveOrThrow(input: ConfigInput): ConfigResult {
     seen.add(name);
   }
 
-  const portRaw = values.port ?? env.RECIPE_SERVER_PORT;
+  const portRaw = values.port ?? env.RECIPE_SERVER_PORT ?? str("port");
   const port = portRaw === undefined ? DEFAULT_PORT : integer("--port", portRaw, 0, 65535);
-  const host = nonEmpty("--host", values.host ?? env.RECIPE_SERVER_HOST) ?? "127.0.0.1";
-  const token = nonEmpty("--token", values.token ?? env.RECIPE_SERVER_TOKEN);
-  const insecureNoAuth = values["insecure-no-auth"] === true;
+  const host = nonEmpty("--host", values.host ?? env.RECIPE_SERVER_HOST ?? str("host")) ?? "127.0.0.1";
+  const token = nonEmpty("--token", values.token ?? env.RECIPE_SERVER_TOKEN ?? str("token"));
+  const insecureNoAuth = bool("insecure-no-auth");
   if (!isLoopbackHost(host) && token === null && !insecureNoAuth) {
     throw new UsageError(
       `refusing to listen on non-loopback host ${host} without a token: set --token or RECIPE_SERVER_TOKEN (or pass --insecure-no-auth)`,
     );
   }
-  const logLevel = oneOf("--log-level", values["log-level"] ?? env.LOG_LEVEL ?? "info", LOG_LEVELS);
-  const embeddingsKind = oneOf("--embeddings", values.embeddings ?? "local", EMBEDDINGS);
-  const embeddingsUrl = nonEmpty("--embeddings-url", values["embeddings-url"]);
+  const logLevel = oneOf("--log-level", values["log-level"] ?? env.LOG_LEVEL ?? str("log-level") ?? "info", LOG_LEVELS);
+  const logFormat = oneOf(
+    "--log-format",
+    values["log-format"] ?? env.RECIPE_SERVER_LOG_FORMAT ?? str("log-format") ?? (input.stderrIsTTY === true ? "pretty" : "json"),
+    LOG_FORMATS,
+  );
+  const embeddingsKind = oneOf("--embeddings", values.embeddings ?? str("embeddings") ?? "local", EMBEDDINGS);
+  const embeddingsUrl = nonEmpty("--embeddings-url", values["embeddings-url"] ?? str("embeddings-url"));
   if (embeddingsKind === "openai" && embeddingsUrl === null) {
     throw new UsageError("--embeddings openai needs --embeddings-url (an OpenAI-compatible base URL)");
   }
@@ -186,45 +221,53 @@ function resolveOrThrow(input: ConfigInput): ConfigResult {
     throw new UsageError(`--embeddings-url must be an http(s) URL, got "${embeddingsUrl}"`);
   }
 
-  const allowedOrigins = (values["allowed-origin"] ?? []).map((origin) => {
+  const allowedOrigins = (values["allowed-origin"] ?? list("allowed-origin") ?? []).map((origin) => {
     const trimmed = origin.trim();
     if (trimmed === "") throw new UsageError("--allowed-origin must not be empty");
     return trimmed;
   });
 
   const dataDir = resolveDataDir(env, homeDir, platform);
-  const privateDirFlag = nonEmpty("--private-dir", values["private-dir"] ?? env.RECIPE_SERVER_PRIVATE_DIR);
-  const storeUrl = nonEmpty("--store", values.store ?? env.RECIPE_SERVER_STORE_URL);
+  const privateDirFlag = nonEmpty("--private-dir", values["private-dir"] ?? env.RECIPE_SERVER_PRIVATE_DIR ?? str("private-dir"));
+  const storeUrl = nonEmpty("--store", values.store ?? env.RECIPE_SERVER_STORE_URL ?? str("store"));
   if (storeUrl !== null) {
     const checked = checkStoreUrl(storeUrl);
     if (!checked.ok) throw new UsageError(checked.message);
   }
-  const extraPaths = (values["skills-path"] ?? []).map((p) => {
+  const extraPaths = (values["skills-path"] ?? list("skills-path") ?? []).map((p) => {
     if (p.trim() === "") throw new UsageError("--skills-path must not be empty");
     return path.resolve(cwd, p);
   });
 
-  const dccs: DccConfig[] = [...seen].map((name) =>
-    Object.freeze({
+  const dccs: DccConfig[] = [...seen].map((name) => {
+    const skillRoots = resolveSkillRoots({ dcc: name, extraPaths, env, homeDir, platform });
+    const defaultsOnly = new Set(
+      resolveSkillRoots({ dcc: name, extraPaths: [], env: { ...env, [dccEnvName(name)]: undefined, DCC_MCP_SKILL_PATHS: undefined }, homeDir, platform }),
+    );
+    const named = new Set([
+      ...resolveSkillRoots({ dcc: name, extraPaths, env: { ...env, DCC_MCP_DISABLE_DEFAULT_SKILL_PATHS: "1" }, homeDir, platform }),
+    ]);
+    return Object.freeze({
       name,
-      skillRoots: Object.freeze(resolveSkillRoots({ dcc: name, extraPaths, env, homeDir, platform })),
+      skillRoots: Object.freeze(skillRoots),
+      builtInRoots: Object.freeze(skillRoots.filter((root) => defaultsOnly.has(root) && !named.has(root))),
       privateDir:
         privateDirFlag !== null
           ? path.resolve(cwd, privateDirFlag)
           : path.join(dataDir, "recipe-server", name, "private"),
       stateDir: path.join(dataDir, "recipe-server", name),
       storeUrl,
-    }),
-  );
+    });
+  });
 
   const limits: Limits = Object.freeze({
-    bodyLimitBytes: optionalInt("--body-limit", values["body-limit"], 1024, 64 * 1024 * 1024, DEFAULT_LIMITS.bodyLimitBytes),
-    maxSessions: optionalInt("--max-sessions", values["max-sessions"], 1, 100_000, DEFAULT_LIMITS.maxSessions),
-    sessionIdleMs: optionalInt("--session-idle-ms", values["session-idle-ms"], 1000, 7 * 86_400_000, DEFAULT_LIMITS.sessionIdleMs),
-    maxBatch: optionalInt("--max-batch", values["max-batch"], 1, 1000, DEFAULT_LIMITS.maxBatch),
-    maxToolArgumentBytes: optionalInt("--max-tool-argument-bytes", values["max-tool-argument-bytes"], 1024, 64 * 1024 * 1024, DEFAULT_LIMITS.maxToolArgumentBytes),
-    maxConcurrentPerSession: optionalInt("--max-concurrent-per-session", values["max-concurrent-per-session"], 1, 10_000, DEFAULT_LIMITS.maxConcurrentPerSession),
-    requestTimeoutMs: optionalInt("--request-timeout-ms", values["request-timeout-ms"], 100, 3_600_000, DEFAULT_LIMITS.requestTimeoutMs),
+    bodyLimitBytes: optionalInt("--body-limit", values["body-limit"] ?? str("body-limit"), 1024, 64 * 1024 * 1024, DEFAULT_LIMITS.bodyLimitBytes),
+    maxSessions: optionalInt("--max-sessions", values["max-sessions"] ?? str("max-sessions"), 1, 100_000, DEFAULT_LIMITS.maxSessions),
+    sessionIdleMs: optionalInt("--session-idle-ms", values["session-idle-ms"] ?? str("session-idle-ms"), 1000, 7 * 86_400_000, DEFAULT_LIMITS.sessionIdleMs),
+    maxBatch: optionalInt("--max-batch", values["max-batch"] ?? str("max-batch"), 1, 1000, DEFAULT_LIMITS.maxBatch),
+    maxToolArgumentBytes: optionalInt("--max-tool-argument-bytes", values["max-tool-argument-bytes"] ?? str("max-tool-argument-bytes"), 1024, 64 * 1024 * 1024, DEFAULT_LIMITS.maxToolArgumentBytes),
+    maxConcurrentPerSession: optionalInt("--max-concurrent-per-session", values["max-concurrent-per-session"] ?? str("max-concurrent-per-session"), 1, 10_000, DEFAULT_LIMITS.maxConcurrentPerSession),
+    requestTimeoutMs: optionalInt("--request-timeout-ms", values["request-timeout-ms"] ?? str("request-timeout-ms"), 100, 3_600_000, DEFAULT_LIMITS.requestTimeoutMs),
   });
 
   const config: Config = Object.freeze({
@@ -234,15 +277,17 @@ function resolveOrThrow(input: ConfigInput): ConfigResult {
     token,
     allowedOrigins: Object.freeze(allowedOrigins),
     insecureNoAuth,
-    stateless: values.stateless === true,
-    watch: values["no-watch"] !== true,
+    stateless: bool("stateless"),
+    watch: !bool("no-watch"),
     embeddings: Object.freeze({
       kind: embeddingsKind,
       url: embeddingsUrl,
-      model: nonEmpty("--embeddings-model", values["embeddings-model"]),
+      model: nonEmpty("--embeddings-model", values["embeddings-model"] ?? str("embeddings-model")),
       apiKey: nonEmpty("RECIPE_SERVER_EMBEDDINGS_KEY", env.RECIPE_SERVER_EMBEDDINGS_KEY),
     }),
     logLevel,
+    logFormat,
+    configFile: configPath === null ? null : path.resolve(cwd, configPath),
     limits,
   });
   return { kind: "serve", config };
@@ -267,10 +312,12 @@ export const HELP_TEXT = `recipe-server — serves DCC recipes to AI agents over
 
 Usage:
   recipe-server --dcc NAME [--dcc NAME]... [options]
+  recipe-server paths --dcc NAME [--skills-path DIR]... [--config FILE] [--format text|json]
   recipe-server lint [PATH ...] [--dcc NAME] [--format text|json|github] [--max-warnings N]
   recipe-server --help | --version
 
-Options:
+Options (precedence: defaults < config file < environment < flags):
+  --config FILE            YAML or JSON file of flag values (keys: flag names)  [RECIPE_SERVER_CONFIG]
   --dcc NAME               DCC served (repeatable; first at /mcp, each at /mcp/<dcc>)  [RECIPE_SERVER_DCC]
   --port N                 port, 0 = any free port (default 8765)                   [RECIPE_SERVER_PORT]
   --host H                 bind address (default 127.0.0.1)                          [RECIPE_SERVER_HOST]
@@ -287,6 +334,8 @@ Options:
   --embeddings-url URL     OpenAI-compatible base URL (with --embeddings openai)
   --embeddings-model M     model name for the openai provider   [key: RECIPE_SERVER_EMBEDDINGS_KEY]
   --log-level L            fatal|error|warn|info|debug|trace|silent (default info)  [LOG_LEVEL]
+  --log-format F           pretty (on stderr) | json (on stdout); default pretty when
+                           stderr is a terminal, json otherwise        [RECIPE_SERVER_LOG_FORMAT]
   --body-limit BYTES       max HTTP body (default ${DEFAULT_LIMITS.bodyLimitBytes})
   --max-sessions N         max live MCP sessions (default ${DEFAULT_LIMITS.maxSessions})
   --session-idle-ms MS     idle session expiry (default ${DEFAULT_LIMITS.sessionIdleMs})
@@ -295,7 +344,7 @@ Options:
   --max-concurrent-per-session N    concurrent requests per session (default ${DEFAULT_LIMITS.maxConcurrentPerSession})
   --request-timeout-ms MS  per-request timeout (default ${DEFAULT_LIMITS.requestTimeoutMs})
   -h, --help               this text
-  -v, --version            print the version
+  -V, -v, --version        print the version
 
 Skill roots per DCC, in priority order: --skills-path; DCC_MCP_<DCC>_SKILL_PATHS;
 DCC_MCP_SKILL_PATHS; ~/.dcc-mcp/<dcc>/skills, <data dir>/dcc-mcp/skills/<dcc>,

@@ -4,13 +4,15 @@
  * by cli.ts on demand, so help, version and usage errors never load the
  * server's modules.
  */
-import { pino, type Logger } from "pino";
+import type { Logger } from "pino";
 import type { Config } from "./config.js";
+import { createDaemonLogger, flushLogs } from "./main/logger.js";
+import { startStartupReport } from "./main/startup-report.js";
 import type { ParseWorkerSupply } from "./recipes/parse-threads.js";
+import { packageVersion } from "./version.js";
 
-/** Log bytes held before a write, and the longest a line waits. */
-const LOG_BATCH_BYTES = 4096;
-const LOG_FLUSH_MS = 200;
+/** `recipe-server paths`: in this bundle because it loads catalogs as the server does. */
+export { runPaths } from "./main/paths-command.js";
 
 /** Longest the server stack's import waits for the first load to get under way. */
 const UNDERWAY_WAIT_MS = 100;
@@ -22,11 +24,7 @@ export interface ServeOptions {
 
 /** Serves until SIGTERM or SIGINT; resolves with the process's exit code. */
 export async function serve(config: Config, options: ServeOptions = {}): Promise<number> {
-  // Log lines (two per tool call at info) are written in batches, at most
-  // LOG_FLUSH_MS late, instead of one blocking write each: the writes cost
-  // ~0.2 ms of every call under load (profiled at one client). pino writes
-  // what is still buffered when the process exits, by any path.
-  const logger: Logger = pino({ level: config.logLevel }, pino.destination({ dest: 1, sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS }));
+  const logger: Logger = createDaemonLogger(config);
   const { openCatalogs } = await import("./catalogs.js");
   // The catalogs start loading before the server stack is imported, so the
   // load overlaps that import; start() listens, then awaits (and logs the
@@ -46,8 +44,9 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   await Promise.race([catalogs.underway(), new Promise((resolve) => setTimeout(resolve, UNDERWAY_WAIT_MS).unref())]);
   const { createRecipeServer } = await import("./app.js");
   const server = createRecipeServer(config, { logger, catalogs });
+  let url: string;
   try {
-    await server.start();
+    ({ url } = await server.start());
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === "EADDRINUSE") {
@@ -60,6 +59,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     }
     throw error;
   }
+  const report = startStartupReport({ config, version: packageVersion(), url, libraries: server.libraries, logger, loaded: server.ready() });
   return new Promise<number>((resolve) => {
     let stopping = false;
     const onSignal = (signal: NodeJS.Signals): void => {
@@ -68,12 +68,13 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
         process.exit(1);
       }
       stopping = true;
+      report.stop();
       server.logger.info({ signal }, "shutting down");
       server.stop().then(
-        () => resolve(0),
+        () => flushLogs(logger).then(() => resolve(0)),
         (error: unknown) => {
           server.logger.error({ err: error }, "shutdown failed");
-          resolve(1);
+          void flushLogs(logger).then(() => resolve(1));
         },
       );
     };

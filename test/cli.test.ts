@@ -71,6 +71,28 @@ describe("recipe-server CLI", () => {
     }
   });
 
+  it("answers -V, and exits 2 naming an unknown config-file key and its closest known key", async () => {
+    const version = await runCli(["-V"]);
+    expect(version.code).toBe(0);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    const dir = await makeTempDir();
+    const { writeFile } = await import("node:fs/promises");
+    const file = path.join(dir, "recipe-server.yaml");
+    await writeFile(file, "dcc: maya\nprot: 8000\n");
+    const run = await runCli([], { RECIPE_SERVER_CONFIG: file });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(`recipe-server: config file ${file}: unknown key "prot"; did you mean "port"?\n`);
+  });
+
+  it("runs `paths` as a sub-command: roots in order with their counts", async () => {
+    const tmp = await makeTempDir();
+    const run = await runCli(["paths", "--dcc", "maya", "--skills-path", path.join(ROOT, "skills-example"), "--format", "json"], { XDG_DATA_HOME: tmp });
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout) as { dccs: { roots: { state: string; skills: number }[] }[] };
+    expect(report.dccs[0]?.roots[0]).toMatchObject({ state: "found", skills: 2 });
+    expect((await runCli(["paths"])).code).toBe(2);
+  });
+
   it("runs `lint` as a sub-command with the linter's exit codes", async () => {
     const clean = await runCli(["lint", "--format", "json", path.join(ROOT, "skills-example")]);
     expect(clean.code).toBe(0);
@@ -111,6 +133,53 @@ describe("recipe-server CLI", () => {
     expect(health.status).toBe(200);
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+  });
+
+  it("--log-format pretty: a banner with every endpoint, a warning for a misspelt root, the ready summary, on stderr; /readyz reports progress", async () => {
+    const tmp = await makeTempDir();
+    const typo = path.join(tmp, "skils");
+    const child = startCli(["--dcc", "maya", "--dcc", "houdini", "--port", "0", "--embeddings", "none", "--no-watch", "--private-dir", tmp, "--skills-path", path.join(ROOT, "skills-example"), "--skills-path", typo, "--log-format", "pretty"], {
+      XDG_DATA_HOME: tmp,
+    });
+    let stderr = "";
+    let stdout = "";
+    child.stdout?.on("data", (d: Buffer) => (stdout += d.toString()));
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ready summary in: ${stderr}`)), 20_000);
+      child.stderr?.on("data", (d: Buffer) => {
+        stderr += d.toString();
+        if (/houdini ready: /.test(stderr) && /maya ready: /.test(stderr)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    const url = /MCP (http:\/\/127\.0\.0\.1:\d+)\/mcp and/.exec(stderr)?.[1];
+    expect(url).toBeDefined();
+    expect(stderr).toContain(`houdini: MCP ${url}/mcp/houdini`);
+    expect(stderr).toMatch(new RegExp(`WARN.*skill root ${typo} does not exist`));
+    expect(stderr).toMatch(/maya ready: 2 skills, 13 recipes/);
+    expect(stderr).not.toMatch(/^\{/m);
+    expect(stdout).toBe("");
+    const ready = (await (await fetch(`${url}/readyz`)).json()) as { dccs: { dcc: string; progress: { load: { loading: boolean; skills: number }; semantic: unknown } }[] };
+    expect(ready.dccs[0]?.progress).toEqual({ load: { loading: false, skills: 2, recipes: 13 }, semantic: null });
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+  });
+
+  it("regression: SIGTERM ends the daemon when stdout's reader has gone (`recipe-server | head`)", async () => {
+    const tmp = await makeTempDir();
+    const child = startCli(["--dcc", "maya", "--port", "0", "--embeddings", "none", "--no-watch", "--private-dir", tmp, "--skills-path", path.join(ROOT, "skills-example"), "--log-format", "json"], {
+      XDG_DATA_HOME: tmp,
+    });
+    await waitForLine(child, /maya ready: /);
+    // The reader goes away, as `| head` does once it has its lines.
+    child.stdout?.destroy();
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    child.kill("SIGTERM");
+    // Before the fix the process never exited: pino's flush at exit retried EPIPE forever.
     expect(await exited).toBe(0);
   });
 

@@ -1,5 +1,7 @@
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import fs from "node:fs/promises";
+import os from "node:os";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isLoopbackHost, resolveConfig, type Config } from "../src/config.js";
 
 const HOME = "/home/td";
@@ -124,5 +126,115 @@ describe("isLoopbackHost", () => {
     ["::", false],
   ])("%s → %s", (host, expected) => {
     expect(isLoopbackHost(host)).toBe(expected);
+  });
+});
+
+describe("resolveConfig with a config file", () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), "recipe-config-"));
+  });
+  afterAll(async () => {
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+  async function write(name: string, text: string | Buffer): Promise<string> {
+    const file = path.join(dir, name);
+    await fs.writeFile(file, text);
+    return file;
+  }
+  const cfg = (file: string, argv: string[] = [], env: Record<string, string> = {}) =>
+    resolveConfig({ argv: ["--config", file, ...argv], env: { DCC_MCP_DISABLE_DEFAULT_SKILL_PATHS: "1", ...env }, ...base });
+
+  it("takes any flag's value from YAML, with defaults < file < env < flags", async () => {
+    const file = await write(
+      "a.yaml",
+      "dcc: [maya, houdini]\nport: 9001\nhost: 127.0.0.3\nskills-path: [skills, /abs]\nno-watch: true\nlog-level: debug\nmax-batch: 7\nembeddings: none\n",
+    );
+    const fromFile = cfg(file);
+    expect(fromFile.kind).toBe("serve");
+    if (fromFile.kind !== "serve") return;
+    expect(fromFile.config).toMatchObject({ port: 9001, host: "127.0.0.3", watch: false, logLevel: "debug", configFile: file });
+    expect(fromFile.config.limits.maxBatch).toBe(7);
+    expect(fromFile.config.embeddings.kind).toBe("none");
+    expect(fromFile.config.dccs.map((d) => d.name)).toEqual(["maya", "houdini"]);
+    // Relative paths in the file are relative to the file, not the working directory.
+    expect(fromFile.config.dccs[0]?.skillRoots).toEqual([path.join(dir, "skills"), "/abs"]);
+    const envWins = cfg(file, [], { RECIPE_SERVER_PORT: "9002", LOG_LEVEL: "warn" });
+    expect(envWins.kind === "serve" && envWins.config).toMatchObject({ port: 9002, logLevel: "warn" });
+    const flagWins = cfg(file, ["--port", "9003", "--dcc", "blender", "--skills-path", "x"], { RECIPE_SERVER_PORT: "9002" });
+    expect(flagWins.kind === "serve" && flagWins.config).toMatchObject({ port: 9003 });
+    if (flagWins.kind !== "serve") return;
+    expect(flagWins.config.dccs.map((d) => d.name)).toEqual(["blender"]);
+    expect(flagWins.config.dccs[0]?.skillRoots).toEqual(["/work/x"]);
+  });
+
+  it("reads JSON and RECIPE_SERVER_CONFIG", async () => {
+    const file = await write("b.json", JSON.stringify({ dcc: "maya", port: 9100, stateless: true }));
+    const result = resolveConfig({ argv: [], env: { RECIPE_SERVER_CONFIG: file }, ...base });
+    expect(result.kind === "serve" && result.config).toMatchObject({ port: 9100, stateless: true });
+  });
+
+  it("validates file values like flags", async () => {
+    const file = await write("c.yaml", "dcc: maya\nport: 70000\n");
+    expect(cfg(file)).toEqual({ kind: "error", message: "--port must be between 0 and 65535, got 70000" });
+  });
+
+  it("refuses an unknown key naming the closest known one", async () => {
+    const file = await write("d.yaml", "dcc: maya\nskill-path: skills\n");
+    expect(cfg(file)).toEqual({ kind: "error", message: `config file ${file}: unknown key "skill-path"; did you mean "skills-path"?` });
+    const far = await write("e.yaml", "dcc: maya\nfrobnicate: 1\n");
+    expect(cfg(far)).toEqual({ kind: "error", message: `config file ${far}: unknown key "frobnicate"` });
+    const proto = await write("f.json", '{"dcc": "maya", "__proto__": {"token": "x"}}');
+    expect(cfg(proto)).toMatchObject({ kind: "error", message: expect.stringContaining('unknown key "__proto__"') });
+    const nested = await write("f1.yaml", "dcc: maya\nconfig: other.yaml\n");
+    expect(cfg(nested)).toEqual({ kind: "error", message: `config file ${nested}: "config" is a command-line option only` });
+    const inherited = await write("f2.yaml", "dcc: maya\ntoString: x\n");
+    expect(cfg(inherited)).toMatchObject({ kind: "error", message: expect.stringContaining('unknown key "toString"') });
+    const control = await write("f3.yaml", 'dcc: maya\n"bad\\u001b[31mkey": 1\n');
+    expect(cfg(control)).toMatchObject({ kind: "error", message: expect.stringContaining('unknown key "bad?[31mkey"') });
+  });
+
+  it.each([
+    ["malformed YAML", "g.yaml", "dcc: [maya\n", /is not valid YAML/],
+    ["malformed JSON", "h.json", '{"dcc": ', /is not valid JSON/],
+    ["a list", "i.yaml", "- maya\n", /must be a mapping/],
+    ["a wrong type", "j.yaml", "dcc: maya\nno-watch: yes please\n", /"no-watch" must be true or false/],
+    ["a nested object", "k.yaml", "dcc: maya\nport: {a: 1}\n", /"port" must be a string or a number/],
+    ["duplicate keys", "l.yaml", "dcc: maya\ndcc: houdini\n", /not valid YAML/],
+    ["an alias bomb", "m.yaml", "a: &a [x,x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]\n", /not valid YAML/],
+    ["binary", "n.yaml", Buffer.from([0x64, 0x63, 0x63, 0x00, 0xff]), /not a text file/],
+    ["an oversized file", "o.yaml", `dcc: maya\n# ${"x".repeat(300 * 1024)}\n`, /more than the 262144/],
+  ])("refuses %s with one line", async (_what, name, text, pattern) => {
+    const file = await write(name, text);
+    const result = cfg(file);
+    expect(result.kind).toBe("error");
+    if (result.kind !== "error") return;
+    expect(result.message).toMatch(pattern);
+    expect(result.message).not.toContain("\n");
+  });
+
+  it("refuses a missing file or a directory", () => {
+    expect(cfg(path.join(dir, "nope.yaml"))).toMatchObject({ kind: "error", message: expect.stringMatching(/cannot read config file .*nope\.yaml \(ENOENT\)/) });
+    expect(cfg(dir)).toMatchObject({ kind: "error", message: expect.stringMatching(/is not a regular file/) });
+  });
+
+  it("treats an empty file (or only comments) as no settings", async () => {
+    const file = await write("p.yaml", "# nothing yet\n");
+    expect(cfg(file, ["--dcc", "maya"]).kind).toBe("serve");
+  });
+
+  it("picks the log format: flag, then pretty on a terminal, json otherwise", () => {
+    const at = (argv: string[], stderrIsTTY: boolean) => {
+      const result = resolveConfig({ argv: ["--dcc", "maya", ...argv], env: {}, ...base, stderrIsTTY });
+      return result.kind === "serve" ? result.config.logFormat : result;
+    };
+    expect(at([], true)).toBe("pretty");
+    expect(at([], false)).toBe("json");
+    expect(at(["--log-format", "json"], true)).toBe("json");
+    expect(at(["--log-format", "xml"], true)).toMatchObject({ kind: "error", message: expect.stringMatching(/--log-format must be one of json, pretty/) });
+  });
+
+  it("answers -V with the version", () => {
+    expect(resolveConfig({ argv: ["-V"], env: {}, ...base }).kind).toBe("version");
   });
 });

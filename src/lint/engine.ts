@@ -145,7 +145,7 @@ async function lintSkill(skill: SkillInfo, sink: FindingSink, cache: CompileCach
   for (const r of yaml) {
     for (const hit of yamlRules(r, cache)) {
       const rule = ruleOf(hit.code);
-      const pos = await entryPos(sources, path.join(skill.dir, r.file), r.line ?? 1, hit.at ?? [], hit.atKey ?? false);
+      const pos = await entryPos(sources, path.join(skill.dir, r.file), r.line ?? 1, hit.at ?? [], hit.atKey ?? false, r.name);
       sink.add(
         { code: hit.code, severity: hit.severity ?? rule?.severity ?? "error", message: hit.message, fix: hit.fix ?? fixFor(hit.code), skill: skill.name },
         skill.dir,
@@ -216,7 +216,7 @@ export async function lintRoots(roots: readonly string[], options: LintOptions):
       },
       dirOf.get(hit.recipe.skill)!,
       hit.recipe.file,
-      await entryPos(dupSources, path.join(dirOf.get(hit.recipe.skill)!, hit.recipe.file), hit.recipe.line ?? 1, ["name"], false),
+      await entryPos(dupSources, path.join(dirOf.get(hit.recipe.skill)!, hit.recipe.file), hit.recipe.line ?? 1, ["name"], false, hit.recipe.name),
     );
   }
 

@@ -24,6 +24,15 @@ export function formatText(findings: readonly LintFinding[], stats: LintStats, c
     out.push("");
   }
   out.push(summary(findings, stats, c));
+  if (stats.suppressed > 0) {
+    out.push(
+      c(
+        "dim",
+        `${plural(stats.suppressed, "finding")} suppressed: silenced by recipe-lint-disable comments in the pack files ` +
+          "(loader diagnostics cannot be); list those comments with: grep -rn recipe-lint-disable <skill dirs>",
+      ),
+    );
+  }
   return `${out.join("\n")}\n`;
 }
 

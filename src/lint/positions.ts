@@ -15,6 +15,8 @@ interface EntrySource {
   parsed?: { src: YamlSource; prefix: EntryPath } | null;
   readonly fileText: string;
   readonly line: number;
+  /** The recipe's name: tells flow-style entries apart when their lines do not. */
+  readonly name: string | undefined;
 }
 
 export class SourceCache {
@@ -30,11 +32,11 @@ export class SourceCache {
     return p;
   }
 
-  async entry(abs: string, line: number): Promise<EntrySource | null> {
-    const key = `${line}\u0000${abs}`;
+  async entry(abs: string, line: number, name?: string): Promise<EntrySource | null> {
+    const key = `${line}\u0000${name ?? ""}\u0000${abs}`;
     if (this.entries.has(key)) return this.entries.get(key)!;
     const text = await this.text(abs);
-    const found: EntrySource | null = text === null ? null : { slice: entrySlice(text, line), fileText: text, line };
+    const found: EntrySource | null = text === null ? null : { slice: entrySlice(text, line), fileText: text, line, name };
     this.entries.set(key, found);
     return found;
   }
@@ -46,7 +48,7 @@ function parsedEntry(e: EntrySource): { src: YamlSource; prefix: EntryPath } | n
     e.parsed = { src: new YamlSource(e.slice.text, e.slice.lineOffset), prefix: [] };
   } else {
     const whole = new YamlSource(e.fileText);
-    const index = whole.entryIndexAt(e.line);
+    const index = whole.entryIndexAt(e.line, e.name);
     e.parsed = index === undefined ? null : { src: whole, prefix: ["recipes", index] };
   }
   return e.parsed;
@@ -61,8 +63,8 @@ export function schemaPointerPath(ptr: string | undefined): EntryPath {
     .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
 }
 
-export async function entryPos(sources: SourceCache, abs: string, entryLine: number, at: EntryPath, atKey: boolean): Promise<SourcePos> {
-  const entry = await sources.entry(abs, entryLine);
+export async function entryPos(sources: SourceCache, abs: string, entryLine: number, at: EntryPath, atKey: boolean, name?: string): Promise<SourcePos> {
+  const entry = await sources.entry(abs, entryLine, name);
   if (entry === null) return { line: entryLine, column: 1 };
   const fast = entry.slice === null ? null : blockLocate(entry.slice.text, entry.slice.lineOffset, at, atKey);
   if (fast !== null) return fast;

@@ -60,11 +60,20 @@ export class YamlSource {
     return best;
   }
 
-  /** Index in the top-level `recipes:` list of the item starting on `line` (1-based, as the loader reports). */
-  entryIndexAt(line: number): number | undefined {
+  /**
+   * Index in the top-level `recipes:` list of the item starting on `line`
+   * (1-based, as the loader reports). With `name`, the item of that name is
+   * preferred: a pack in flow style (JSON-like) may put every entry on one
+   * line, or reach the loader by a path that reports line 1 for all of them.
+   */
+  entryIndexAt(line: number, name?: string): number | undefined {
     const seq = this.doc.get("recipes", true);
     if (!isSeq(seq)) return undefined;
-    const i = seq.items.findIndex((item) => this.pos(item)?.line === line);
+    const named = (item: unknown): boolean => name !== undefined && isMap(item) && item.get("name") === name;
+    const onLine = (item: unknown): boolean => this.pos(item)?.line === line;
+    let i = name === undefined ? -1 : seq.items.findIndex((item) => named(item) && onLine(item));
+    if (i < 0 && name !== undefined) i = seq.items.findIndex(named);
+    if (i < 0) i = seq.items.findIndex(onLine);
     return i < 0 ? undefined : i;
   }
 }

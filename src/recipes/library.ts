@@ -80,6 +80,8 @@ export class RecipeLibrary {
   private pending: PendingChanges | null = null;
   private draining: Promise<void> | null = null;
   private watcher: SkillWatcher | null = null;
+  /** Skills and recipes the running full load has read so far (start-up progress). */
+  private progress = { loading: false, skills: 0, recipes: 0 };
 
   constructor(options: RecipeLibraryOptions) {
     this.settings = options.settings;
@@ -116,7 +118,11 @@ export class RecipeLibrary {
       store: this.store,
       parseCache: this.parseCache,
       ...(options.parseWorkers !== undefined ? { parseWorkerSupply: options.parseWorkers } : {}),
-      onSkillLoaded: (recipes) => this.search.warm(recipes),
+      onSkillLoaded: (recipes) => {
+        this.progress.skills += 1;
+        this.progress.recipes += recipes.length;
+        this.search.warm(recipes);
+      },
       onUnderway: () => this.underway.resolve(),
     });
   }
@@ -124,6 +130,11 @@ export class RecipeLibrary {
   /** The snapshot a request should use, or null before the first load. */
   current(): CatalogSnapshot | null {
     return this.snapshot;
+  }
+
+  /** A full load's progress: skills and recipes read so far (a copy; `loading` false between loads). */
+  loadProgress(): { readonly loading: boolean; readonly skills: number; readonly recipes: number } {
+    return { ...this.progress };
   }
 
   /** Called with each new snapshot after it is published. */
@@ -136,10 +147,15 @@ export class RecipeLibrary {
   load(): Promise<CatalogSnapshot> {
     const run = this.serialize(async () => {
       const started = performance.now();
+      this.progress = { loading: true, skills: 0, recipes: 0 };
       await Promise.all([this.usage.load(), this.parseCache.load()]);
       // A load starts early workers only over an empty parse cache (see reload.ts).
       if (!this.parseCache.isEmpty()) this.underway.resolve();
-      await this.catalog.loadAll();
+      try {
+        await this.catalog.loadAll();
+      } finally {
+        this.progress.loading = false;
+      }
       const snapshot = this.build(++this.revision);
       this.publish(snapshot, { source: "load", visible: true });
       for (const d of snapshot.diagnostics) {

@@ -39,4 +39,12 @@ describe("formats", () => {
       "a,b:c/R.yaml\n  3:5  warning  100% unused second line\\u000d  input_unused\n       fix: remove it\n\n✖ 1 problem (0 errors, 1 warning) in 1 skill, 2 recipes, 12 ms\n",
     );
   });
+
+  it("text: says what suppressed means and how to list the suppressions", () => {
+    const out = formatText([f], { ...stats, suppressed: 2 }, false);
+    expect(out).toContain("in 1 skill, 2 recipes, 2 suppressed, 12 ms\n");
+    expect(out).toMatch(/\n2 findings suppressed: silenced by recipe-lint-disable comments .*grep -rn recipe-lint-disable <skill dirs>\n$/);
+    expect(formatText([], { ...stats, suppressed: 1 }, false)).toMatch(/1 finding suppressed: /);
+    expect(formatText([f], stats, false)).not.toContain("suppressed");
+  });
 });

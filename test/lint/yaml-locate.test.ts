@@ -23,6 +23,15 @@ describe("YamlSource", () => {
     expect(src.entryIndexAt(4)).toBeUndefined();
   });
 
+  it("regression: tells flow-style (JSON-like) entries apart by name when their lines do not", () => {
+    const flow = new YamlSource('{"recipes": [{"name": "one", "x": {"minimun": 1}}, {"name": "two", "x": {"requried": []}}]}');
+    expect(flow.entryIndexAt(1)).toBe(0);
+    expect(flow.entryIndexAt(1, "two")).toBe(1);
+    expect(flow.entryIndexAt(1, "one")).toBe(0);
+    expect(flow.entryIndexAt(1, "nope")).toBe(0);
+    expect(flow.locate(["recipes", 1, "x", "requried"], true)).toEqual({ line: 1, column: 74 });
+  });
+
   it("offsets lines for frontmatter and survives broken YAML", () => {
     expect(new YamlSource("a:\n  b: 1\n", 1).locate(["a", "b"], true)).toEqual({ line: 3, column: 3 });
     expect(() => new YamlSource("a: [\n").locate(["a"])).not.toThrow();

@@ -14,6 +14,8 @@ export interface GuardOptions {
   /** Hostnames or full origins given with --allowed-origin. */
   readonly allowedOrigins: readonly string[];
   readonly token: string | null;
+  /** Paths served without the token (besides /healthz): pages that hold no data. Host and Origin still apply. */
+  readonly isPublic?: (path: string) => boolean;
 }
 
 /** One of the table's codes (the body helper takes only those). */
@@ -109,7 +111,7 @@ export function createRequestGuard(options: GuardOptions): RequestGuard {
       if (headers.origin !== undefined && headers.origin !== "" && !isOriginAllowed(headers.origin)) {
         return { ok: false, status: 403, code: JSONRPC.forbidden, message: "Forbidden: Origin is not allowed" };
       }
-      if (expected !== null && path !== "/healthz") {
+      if (expected !== null && path !== "/healthz" && options.isPublic?.(path) !== true) {
         const given = bearerToken(headers.authorization);
         if (given === null || !timingSafeEqual(digest(given), expected)) {
           return { ok: false, status: 401, code: JSONRPC.unauthorized, message: "Unauthorized: a valid bearer token is required" };
