@@ -170,11 +170,12 @@ describe("prompts/get", () => {
 
   it("refuses invalid values naming the field, never echoing the value", () => {
     const hostile = "DROP-TABLE-<script>";
-    for (const args of [
+    const cases: Array<Record<string, string>> = [
       { mesh: "m", segments: hostile },
       { mesh: "m", segments: "40" },
       { mesh: "m", segments: "2", secret: hostile },
-    ]) {
+    ];
+    for (const args of cases) {
       const answer = get(provider(), "modeling.bevel_edges", args);
       expect(answer.ok).toBe(false);
       if (answer.ok) continue;
