@@ -15,6 +15,7 @@ import type { Logger } from "pino";
 import { randomUUID } from "node:crypto";
 import { isPromise, thenMaybe, type MaybePromise } from "../tools/maybe-promise.js";
 import type { ToolCallResult, ToolRegistry } from "../tools/registry.js";
+import { attachPromptsAndSkills } from "./prompts/attach.js";
 
 export interface ToolCallObserver {
   (event: { tool: string; ms: number; success: boolean; error?: string }): void;
@@ -47,6 +48,7 @@ export function createMcpServer<C>(options: McpServerOptions<C>): Server {
     },
   );
   installToolHandlers(server, options);
+  attachPromptsAndSkills(server, options);
   return server;
 }
 
