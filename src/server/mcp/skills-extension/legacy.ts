@@ -15,9 +15,7 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { ListResourcesRequestSchema, McpError, ReadResourceRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod/v4";
 import { unwrap } from "../prompts/legacy.js";
-import type { SkillsProvider } from "./provider.js";
-
-export const SKILLS_EXTENSION_ID = "io.modelcontextprotocol/skills";
+import { SKILLS_CAPABILITY, SKILLS_EXTENSION_ID, type SkillsProvider } from "./provider.js";
 
 const params = z.object({}).passthrough().optional();
 const SkillsListRequest = z.object({ method: z.literal("skills/list"), params });
@@ -28,7 +26,7 @@ type Handler = (request: { params?: Record<string, unknown> }, extra: unknown) =
 
 /** Call before connect (capabilities are fixed then). */
 export function attachSkillsLegacy(server: Server, skills: SkillsProvider): void {
-  server.registerCapabilities({ resources: {}, extensions: { [SKILLS_EXTENSION_ID]: { directoryRead: true } } });
+  server.registerCapabilities({ resources: {}, extensions: { [SKILLS_EXTENSION_ID]: { ...SKILLS_CAPABILITY } } });
   server.setRequestHandler(SkillsListRequest, async (request) => unwrap(await skills.list(request.params)) as never);
   server.setRequestHandler(SkillsGetRequest, async (request) => unwrap(await skills.get(request.params)) as never);
   server.setRequestHandler(DirectoryReadRequest, async (request) => unwrap(await skills.readDirectory(request.params)) as never);
