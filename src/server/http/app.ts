@@ -12,7 +12,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "pino";
 import { createRequestGuard, type GuardOptions } from "./guard.js";
-import { JSONRPC, jsonRpcErrorBody } from "./jsonrpc.js";
+import { JSONRPC, jsonRpcErrorBody, type JsonRpcCode } from "./jsonrpc.js";
 import { SessionManager } from "./sessions.js";
 
 export interface McpEndpoint {
@@ -169,7 +169,7 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
     done();
   });
 
-  fastify.setErrorHandler(async (error: Error & { statusCode?: number; code?: string; rpcCode?: number }, request, reply) => {
+  fastify.setErrorHandler(async (error: Error & { statusCode?: number; code?: string; rpcCode?: JsonRpcCode }, request, reply) => {
     const mapped = mapError(error, limits.bodyLimitBytes);
     if (mapped.status >= 500) request.log.error({ err: error }, "request failed");
     await reply.code(mapped.status).header("content-type", "application/json").send(jsonRpcErrorBody(mapped.code, mapped.message));
@@ -389,9 +389,9 @@ function checkBatch(body: unknown, maxBatch: number): string | null {
 }
 
 function mapError(
-  error: Error & { statusCode?: number; code?: string; rpcCode?: number },
+  error: Error & { statusCode?: number; code?: string; rpcCode?: JsonRpcCode },
   bodyLimit: number,
-): { status: number; code: number; message: string } {
+): { status: number; code: JsonRpcCode; message: string } {
   if (error.rpcCode !== undefined) return { status: error.statusCode ?? 400, code: error.rpcCode, message: error.message };
   switch (error.code) {
     case "FST_ERR_CTP_BODY_TOO_LARGE":
