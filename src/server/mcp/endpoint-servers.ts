@@ -1,0 +1,27 @@
+/**
+ * The two faces of one recipe endpoint, built from one set of options so the
+ * eras cannot drift apart: a 1.32.2 `Server` for 2025-era sessions and a v2
+ * `Server` for 2026-07-28 requests, both answering from the same registry and
+ * the same live catalog.
+ */
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { Server as ModernServer } from "@modelcontextprotocol/server";
+import { attachCatalogResources, type CatalogSource } from "./catalog-resources.js";
+import { createMcpServer, type McpServerOptions } from "./create-server.js";
+import { createModernMcpServer } from "./modern-server.js";
+
+export interface EndpointServerOptions<C> extends McpServerOptions<C> {
+  readonly catalog: CatalogSource;
+}
+
+export interface EndpointServers {
+  createServer(): Server;
+  createModernServer(): ModernServer;
+}
+
+export function endpointServers<C>(options: EndpointServerOptions<C>): EndpointServers {
+  return {
+    createServer: () => attachCatalogResources(createMcpServer(options), options.catalog),
+    createModernServer: () => createModernMcpServer(options),
+  };
+}

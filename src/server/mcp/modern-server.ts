@@ -1,0 +1,69 @@
+/**
+ * The 2026-07-28 face of an endpoint: a low-level v2 SDK `Server` per request
+ * whose tools/list, tools/call, resources/list and resources/read read the
+ * same registry and catalog as the 2025 leg (create-server.ts). Tool input
+ * schemas go out as the Draft 2020-12 JSON Schema they are; arguments are
+ * validated by the registry with src/jsonschema, never by the SDK.
+ */
+import { Server as ModernServer, type CacheHint, type ListToolsResult, type ServerCapabilities } from "@modelcontextprotocol/server";
+import { JSONRPC } from "../http/jsonrpc.js";
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { listRecipeResources, readRecipeResource, type CatalogSource } from "./catalog-resources.js";
+import { runToolCall, type ToolHandlerOptions } from "./create-server.js";
+
+/** An hour: the tool list is fixed for the life of the process and the same for every caller. */
+export const TOOLS_CACHE: CacheHint = { ttlMs: 3_600_000, cacheScope: "public" };
+/**
+ * Recipe lists follow hot reload (and may hold a caller's private
+ * playbooks): a short, private lifetime, and a list_changed on every change.
+ */
+export const CATALOG_CACHE: CacheHint = { ttlMs: 5_000, cacheScope: "private" };
+
+export interface ModernServerOptions<C> extends ToolHandlerOptions<C> {
+  readonly name: string;
+  readonly version: string;
+  readonly instructions?: string;
+  /** Serve the catalog as resources too (the daemon does; the library entry does not). */
+  readonly catalog?: CatalogSource;
+}
+
+export function createModernMcpServer<C>(options: ModernServerOptions<C>): ModernServer {
+  const capabilities: ServerCapabilities = { tools: { listChanged: true } };
+  if (options.catalog !== undefined) capabilities.resources = { listChanged: true };
+  const server = new ModernServer(
+    { name: options.name, version: options.version },
+    {
+      capabilities,
+      ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
+      cacheHints: {
+        "tools/list": TOOLS_CACHE,
+        "server/discover": TOOLS_CACHE,
+        "resources/list": CATALOG_CACHE,
+        "resources/read": CATALOG_CACHE,
+        "prompts/list": CATALOG_CACHE,
+      },
+    },
+  );
+  installModernToolHandlers(server, options);
+  if (options.catalog !== undefined) installModernCatalogResources(server, options.catalog);
+  return server;
+}
+
+/** tools/list and tools/call on a v2 low-level server, answered from the registry. */
+export function installModernToolHandlers<C>(server: ModernServer, options: ToolHandlerOptions<C>): void {
+  // The registry's schemas are JSON Schema objects with `type: "object"` (each
+  // compiled at start-up); the SDK's type spells that out, ours keeps them opaque.
+  const tools = (): ListToolsResult["tools"] => [...options.registry.list()] as unknown as ListToolsResult["tools"];
+  server.setRequestHandler("tools/list", () => ({ tools: tools() }));
+  server.setRequestHandler("tools/call", (request, ctx) => {
+    const { name, arguments: args } = request.params;
+    // The SDK reads `code` and `data` off whatever is thrown: one error class serves both legs.
+    if (!options.registry.has(name)) throw new McpError(JSONRPC.invalidParams, `Unknown tool: ${name}`);
+    return runToolCall(options, name, args, ctx.mcpReq.signal);
+  });
+}
+
+export function installModernCatalogResources(server: ModernServer, source: CatalogSource): void {
+  server.setRequestHandler("resources/list", (request) => listRecipeResources(source, request.params?.cursor));
+  server.setRequestHandler("resources/read", (request) => readRecipeResource(source, request.params.uri));
+}
