@@ -7,6 +7,7 @@
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, eventually, skillMd, startServer, writeTree, type RunningServer } from "./harness.js";
 
@@ -90,8 +91,9 @@ describe("2026-07-28 clients (v2 SDK)", () => {
           expect(Object.keys(answers).sort()).toEqual(["recipe", "recipes__apply", "recipes__get", "recipes__list", "recipes__search", "recipes__validate"]);
           for (const [name, answer] of Object.entries(answers)) expect(answer.success, name).toBe(true);
           const { resources } = await client.listResources();
-          expect(resources.map((r) => r.name).sort()).toEqual(["rig/Bind skin", "rig/smoke"]);
-          const read = await client.readResource({ uri: resources[0]!.uri });
+          const recipes = resources.filter((r) => r.uri.startsWith("recipe://"));
+          expect(recipes.map((r) => r.name).sort()).toEqual(["rig/Bind skin", "rig/smoke"]);
+          const read = await client.readResource({ uri: recipes[0]!.uri });
           expect((read.contents[0] as { text: string }).text.length).toBeGreaterThan(0);
           // No session: nothing was opened on the 2025 side.
           expect(running.server.http.sessions?.size).toBe(0);
@@ -101,6 +103,35 @@ describe("2026-07-28 clients (v2 SDK)", () => {
       }
     });
   }
+
+  it("pinned: recipes as prompts, and every served skill through the SDK's own SkillsClient, files verified", async () => {
+    const client = await modernClient(running.url, { pin: "2026-07-28" }, "/mcp/maya");
+    try {
+      expect(client.getServerCapabilities()?.prompts).toBeDefined();
+      const { prompts } = await client.listPrompts();
+      expect(prompts).toHaveLength(2);
+      const yaml = prompts.find((p) => (p.arguments ?? []).some((a) => a.name === "size"))!;
+      const got = await client.getPrompt({ name: yaml.name, arguments: { size: "2" } });
+      expect(JSON.stringify(got.messages)).toContain("smoke");
+      await expect(client.getPrompt({ name: yaml.name, arguments: { size: "not a number" } })).rejects.toMatchObject({ code: -32602 });
+      await expect(client.getPrompt({ name: "no such prompt" })).rejects.toMatchObject({ code: -32602 });
+
+      const skills = new SkillsClient(client);
+      expect(skills.supported).toBe(true);
+      const listing = await skills.list();
+      expect(listing.invalid).toEqual([]);
+      expect(listing.skills.map((skill) => skill.frontmatter.name)).toEqual(["rig"]);
+      for (const skill of listing.skills) {
+        const file = await skills.read(skill);
+        expect(file.verified).toBe(true);
+        expect(file.text).toContain("# rig");
+      }
+      const { resources } = await client.listResources();
+      expect(resources.some((r) => r.uri.startsWith("skill://rig/"))).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
 
   it("bad arguments and unknown tools are JSON-RPC -32602; a missing resource is -32602 with data.uri", async () => {
     const client = await modernClient(running.url, { pin: "2026-07-28" });
@@ -115,21 +146,23 @@ describe("2026-07-28 clients (v2 SDK)", () => {
     }
   });
 
-  it("subscriptions/listen hears resources/list_changed after an edit, only on the endpoints that serve it", async () => {
+  it("subscriptions/listen hears resources/ and prompts/list_changed after an edit, only on the endpoints that serve it", async () => {
     const maya = await modernClient(running.url, { pin: "2026-07-28" }, "/mcp/maya");
     const houdini = await modernClient(running.url, { pin: "2026-07-28" }, "/mcp/houdini");
-    const heard = { maya: 0, houdini: 0 };
+    const heard = { maya: 0, houdini: 0, prompts: 0 };
     maya.setNotificationHandler("notifications/resources/list_changed", () => void (heard.maya += 1));
+    maya.setNotificationHandler("notifications/prompts/list_changed", () => void (heard.prompts += 1));
     houdini.setNotificationHandler("notifications/resources/list_changed", () => void (heard.houdini += 1));
     const subscriptions = [
-      await maya.listen({ resourcesListChanged: true }),
+      await maya.listen({ resourcesListChanged: true, promptsListChanged: true }),
       await houdini.listen({ resourcesListChanged: true }),
     ];
     try {
       expect(subscriptions[0]!.honoredFilter.resourcesListChanged).toBe(true);
       await edit({ "rig/RECIPES.md": anchors("Bind skin", "Paint weights") });
-      await eventually(() => heard.maya >= 1);
+      await eventually(() => heard.maya >= 1 && heard.prompts >= 1);
       expect((await maya.listResources()).resources.map((r) => r.name)).toContain("rig/Paint weights");
+      expect((await maya.listPrompts()).prompts).toHaveLength(3);
       expect(heard.houdini).toBe(0);
     } finally {
       for (const subscription of subscriptions) await subscription.close();

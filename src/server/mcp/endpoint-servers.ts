@@ -9,6 +9,8 @@ import type { Server as ModernServer } from "@modelcontextprotocol/server";
 import { attachCatalogResources, type CatalogSource } from "./catalog-resources.js";
 import { createMcpServer, type McpServerOptions } from "./create-server.js";
 import { createModernMcpServer } from "./modern-server.js";
+import { createPromptsProvider } from "./prompts/provider.js";
+import { createSkillsProvider } from "./skills-extension/provider.js";
 
 export interface EndpointServerOptions<C> extends McpServerOptions<C> {
   readonly catalog: CatalogSource;
@@ -20,8 +22,16 @@ export interface EndpointServers {
 }
 
 export function endpointServers<C>(options: EndpointServerOptions<C>): EndpointServers {
+  // Once per endpoint, not per server: both keep per-snapshot indexes, and a
+  // 2026 server lives for one request.
+  const prompts = createPromptsProvider({ source: options.catalog, maxArgumentBytes: options.maxArgumentBytes });
+  const skills = createSkillsProvider({
+    source: options.catalog,
+    onLeftOut: (skill, reason) => options.logger.warn({ skill, reason }, "skill left out of the Skills extension"),
+  });
+  const modern = { ...options, prompts, skills };
   return {
     createServer: () => attachCatalogResources(createMcpServer(options), options.catalog),
-    createModernServer: () => createModernMcpServer(options),
+    createModernServer: () => createModernMcpServer(modern),
   };
 }

@@ -10,6 +10,9 @@ import { JSONRPC } from "../http/jsonrpc.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { listRecipeResources, readRecipeResource, type CatalogSource } from "./catalog-resources.js";
 import { runToolCall, type ToolHandlerOptions } from "./create-server.js";
+import { installModernPrompts, installModernSkills, unwrap } from "./modern-surfaces.js";
+import type { PromptsProvider } from "./prompts/provider.js";
+import type { SkillsProvider } from "./skills-extension/provider.js";
 
 /** An hour: the tool list is fixed for the life of the process and the same for every caller. */
 export const TOOLS_CACHE: CacheHint = { ttlMs: 3_600_000, cacheScope: "public" };
@@ -25,6 +28,10 @@ export interface ModernServerOptions<C> extends ToolHandlerOptions<C> {
   readonly instructions?: string;
   /** Serve the catalog as resources too (the daemon does; the library entry does not). */
   readonly catalog?: CatalogSource;
+  /** Recipes as prompts (made once per endpoint: providers keep per-snapshot indexes). */
+  readonly prompts?: PromptsProvider;
+  /** The Skills extension; its files are resources beside the recipes. */
+  readonly skills?: SkillsProvider;
 }
 
 export function createModernMcpServer<C>(options: ModernServerOptions<C>): ModernServer {
@@ -45,7 +52,9 @@ export function createModernMcpServer<C>(options: ModernServerOptions<C>): Moder
     },
   );
   installModernToolHandlers(server, options);
-  if (options.catalog !== undefined) installModernCatalogResources(server, options.catalog);
+  if (options.catalog !== undefined) installModernResources(server, options.catalog, options.skills);
+  if (options.prompts !== undefined) installModernPrompts(server, options.prompts);
+  if (options.skills !== undefined) installModernSkills(server, options.skills);
   return server;
 }
 
@@ -63,7 +72,20 @@ export function installModernToolHandlers<C>(server: ModernServer, options: Tool
   });
 }
 
-export function installModernCatalogResources(server: ModernServer, source: CatalogSource): void {
-  server.setRequestHandler("resources/list", (request) => listRecipeResources(source, request.params?.cursor));
-  server.setRequestHandler("resources/read", (request) => readRecipeResource(source, request.params.uri));
+/**
+ * Recipes (`recipe://`) and, with the Skills extension, each served skill's
+ * SKILL.md on the first page and every skill file readable (`skill://`).
+ */
+export function installModernResources(server: ModernServer, source: CatalogSource, skills?: SkillsProvider): void {
+  server.setRequestHandler("resources/list", (request) => {
+    const cursor = request.params?.cursor;
+    const recipes = listRecipeResources(source, cursor);
+    if (skills === undefined || cursor !== undefined) return recipes;
+    return { ...recipes, resources: [...skills.listResources(), ...recipes.resources] };
+  });
+  server.setRequestHandler("resources/read", async (request) => {
+    const { uri } = request.params;
+    if (skills?.handles(uri) === true) return unwrap(await skills.read(request.params)) as never;
+    return readRecipeResource(source, uri);
+  });
 }
