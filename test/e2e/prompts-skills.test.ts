@@ -1,9 +1,10 @@
 /**
  * Recipes as prompts and the Skills extension through a real daemon (real
  * watcher) and real clients over HTTP: the 1.32.2 SDK Client (stateful, with
- * its GET stream for list_changed), and the v2 client's SkillsClient, which
- * verifies every file it reads against the manifest (size, digest, and
- * SKILL.md's frontmatter against the entry).
+ * its GET stream for list_changed), and the v2 client's SkillsClient on both
+ * eras (2025-11-25, auto, pinned to 2026-07-28), which verifies every file it
+ * reads against the manifest (size, digest, SKILL.md's frontmatter against
+ * the entry).
  */
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
 import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
@@ -55,15 +56,18 @@ async function allPrompts(client: Client): Promise<Array<{ name: string; title?:
   return prompts;
 }
 
-async function connectV2(url: string, endpoint: string): Promise<ClientV2> {
-  const client = new ClientV2({ name: "e2e-v2", version: "1.0.0" });
+type Mode = "legacy" | "auto" | { pin: string };
+const MODES: ReadonlyArray<[string, Mode]> = [["2025-11-25 (legacy mode)", "legacy"], ["auto mode", "auto"], ["pinned to 2026-07-28", { pin: "2026-07-28" }]];
+
+async function connectV2(url: string, endpoint: string, mode: Mode): Promise<ClientV2> {
+  const client = new ClientV2({ name: "e2e-v2", version: "1.0.0" }, { versionNegotiation: { mode } });
   await client.connect(new TransportV2(new URL(`${url}${endpoint}`)));
   return client;
 }
 
 /** Loads every skill the endpoint lists with the SDK's own SkillsClient: every file read and verified. */
-async function loadEverySkill(url: string, endpoint: string): Promise<{ skills: string[]; files: number }> {
-  const client = await connectV2(url, endpoint);
+async function loadEverySkill(url: string, endpoint: string, mode: Mode): Promise<{ skills: string[]; files: number; version?: string }> {
+  const client = await connectV2(url, endpoint, mode);
   try {
     const skills = new SkillsClient(client);
     expect(skills.supported).toBe(true);
@@ -84,13 +88,14 @@ async function loadEverySkill(url: string, endpoint: string): Promise<{ skills: 
       const root = await skills.readDirectory(skill.uri.slice(0, -"/SKILL.md".length));
       expect(root.resources.map((r) => r.name)).toContain("SKILL.md");
     }
-    return { skills: listing.skills.map((s) => s.frontmatter.name), files };
+    const version = client.getNegotiatedProtocolVersion();
+    return { skills: listing.skills.map((s) => s.frontmatter.name), files, ...(version !== undefined ? { version } : {}) };
   } finally {
     await client.close();
   }
 }
 
-describe("prompts and skills on the 2025-era leg, skills-example", () => {
+describe("prompts and skills, skills-example", () => {
   let tmp = "";
   let daemon: Daemon;
   let client: Client;
@@ -161,8 +166,10 @@ describe("prompts and skills on the 2025-era leg, skills-example", () => {
     expect((await client.readResource({ uri: recipe })).contents[0]!.uri).toBe(recipe);
   });
 
-  it.each(["/mcp/maya", "/mcp/houdini", "/mcp/blender"])("loads every skill of %s with the v2 SkillsClient", async (endpoint) => {
-    const loaded = await loadEverySkill(daemon.url, endpoint);
+  it.each(MODES.flatMap(([label, mode]) => ["/mcp/maya", "/mcp/houdini", "/mcp/blender"].map((endpoint) => [endpoint, label, mode] as const)))(
+    "loads every skill of %s with the v2 SkillsClient, %s", async (endpoint, label, mode) => {
+    const loaded = await loadEverySkill(daemon.url, endpoint, mode);
+    expect(loaded.version).toBe(label === "2025-11-25 (legacy mode)" ? "2025-11-25" : "2026-07-28");
     const listed = await connect(daemon.url, endpoint);
     const served = ((await call(listed, "recipes__list")).context.skills as Array<{ name: string }>).map((s) => s.name).sort();
     await listed.close();
@@ -195,9 +202,11 @@ describe("the real skill packs under ../shared", () => {
           const listed = await connect(daemon.url, endpoint);
           const served = ((await call(listed, "recipes__list")).context.skills as Array<{ name: string }>).map((s) => s.name).sort();
           await listed.close();
-          const loaded = await loadEverySkill(daemon.url, endpoint);
-          expect(loaded.skills.sort(), `${root} at ${endpoint}`).toEqual(served);
-          loadedSkills += loaded.skills.length;
+          for (const [label, mode] of MODES) {
+            const loaded = await loadEverySkill(daemon.url, endpoint, mode);
+            expect(loaded.skills.sort(), `${root} at ${endpoint}, ${label}`).toEqual(served);
+            loadedSkills += loaded.skills.length;
+          }
         }
         expect(loadedSkills, root).toBeGreaterThan(0);
       } finally {
