@@ -24,13 +24,14 @@ interface Daemon {
   readonly url: string;
 }
 
-async function startDaemon(tmp: string, roots: readonly string[], dccs: readonly string[], watch: boolean): Promise<Daemon> {
+async function startDaemon(tmp: string, roots: readonly string[], dccs: readonly string[], watch: boolean, extra: readonly string[] = []): Promise<Daemon> {
   const resolved = resolveConfig({
     argv: [
       ...dccs.flatMap((d) => ["--dcc", d]), "--port", "0", "--embeddings", "none",
       "--private-dir", path.join(tmp, "private"),
       ...roots.flatMap((r) => ["--skills-path", r]),
       ...(watch ? [] : ["--no-watch"]),
+      ...extra,
     ],
     env: { DCC_MCP_DISABLE_DEFAULT_SKILL_PATHS: "1", XDG_DATA_HOME: path.join(tmp, "data") },
     homeDir: tmp,
@@ -248,5 +249,39 @@ describe("prompts list_changed after an edit", () => {
     const after = await allPrompts(client);
     expect(after.map((p) => p.name)).toContain("scene-qa.added_by_edit");
     expect(after).toHaveLength(before.length + 1);
+  });
+
+  it("follows an edited SKILL.md into skills/list, with a manifest of the new bytes", async () => {
+    const file = path.join(tmp, "skills", "scene-qa", "SKILL.md");
+    const text = await readFile(file, "utf8");
+    const next = text.replace(/^description: >-\n(?: {2}.*\n)+/m, "description: Edited while serving.\n");
+    expect(next).not.toBe(text);
+    await writeFile(file, next);
+    type Listing = { skills: Array<{ uri: string; frontmatter: { description: string }; resources: Array<{ uri: string; size: number }> }> };
+    let entry: Listing["skills"][number] | undefined;
+    await eventually(async () => {
+      const listing = (await client.request({ method: "skills/list", params: {} }, Loose)) as unknown as Listing;
+      entry = listing.skills.find((s) => s.uri === "skill://scene-qa/SKILL.md");
+      return entry?.frontmatter.description === "Edited while serving.";
+    }, 20_000, 25);
+    const served = await client.readResource({ uri: "skill://scene-qa/SKILL.md" });
+    const bytes = Buffer.byteLength((served.contents[0] as { text: string }).text);
+    expect(entry!.resources.find((r) => r.uri === "skill://scene-qa/SKILL.md")!.size).toBe(bytes);
+  });
+});
+
+describe("prompts and skills under --stateless", () => {
+  it("answers the 1.32.2 client and the v2 SkillsClient without sessions", async () => {
+    const tmp = await makeTempDir("prompts-stateless-");
+    const daemon = await startDaemon(tmp, [EXAMPLE_SKILLS], ["maya"], false, ["--stateless"]);
+    try {
+      const client = await connect(daemon.url, "/mcp/maya");
+      expect((await allPrompts(client)).length).toBeGreaterThan(0);
+      await client.close();
+      const loaded = await loadEverySkill(daemon.url, "/mcp/maya", "legacy");
+      expect(loaded.skills.length).toBeGreaterThan(0);
+    } finally {
+      await daemon.server.stop();
+    }
   });
 });
