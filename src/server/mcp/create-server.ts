@@ -11,6 +11,7 @@ import { randomUUID } from "node:crypto";
 import { isPromise, thenMaybe, type MaybePromise } from "../tools/maybe-promise.js";
 import type { ToolCallResult, ToolRegistry } from "../tools/registry.js";
 import { JSONRPC } from "../http/jsonrpc.js";
+import { attachPromptsAndSkills } from "./prompts/attach.js";
 
 export interface ToolCallObserver {
   (event: { tool: string; ms: number; success: boolean; error?: string }): void;
@@ -43,6 +44,7 @@ export function createMcpServer<C>(options: McpServerOptions<C>): Server {
     },
   );
   installToolHandlers(server, options);
+  attachPromptsAndSkills(server, options);
   return server;
 }
 

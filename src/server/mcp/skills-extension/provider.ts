@@ -17,6 +17,10 @@ import { DIRECTORY_MIME_TYPE, mimeTypeOf } from "./mime.js";
 import { publishCatalog, type PublishedCatalog, type PublishedSkill } from "./published.js";
 import { parseSkillUri, skillUri, SKILL_SCHEME } from "./uri.js";
 
+export const SKILLS_EXTENSION_ID = "io.modelcontextprotocol/skills";
+/** The extension's capability value: this server implements resources/directory/read. */
+export const SKILLS_CAPABILITY: Readonly<{ directoryRead: true }> = Object.freeze({ directoryRead: true });
+
 export interface CatalogReader {
   current(): CatalogSnapshot | null;
 }
