@@ -188,6 +188,10 @@ describe("2025-era clients keep today's behaviour", () => {
       const { resources } = await client.listResources();
       expect(resources.length).toBeGreaterThan(0);
       await expect(client.readResource({ uri: "recipe://maya/rig/none" })).rejects.toMatchObject({ code: -32002 });
+      const { prompts } = await client.listPrompts();
+      expect(prompts.length).toBeGreaterThanOrEqual(2);
+      const got = await client.getPrompt({ name: prompts[0]!.name, arguments: {} });
+      expect(got.messages.length).toBeGreaterThan(0);
       // The GET stream opens after initialize: wait until the session has it.
       await eventually(() => [...(running.server.http.sessions as unknown as { sessions: Map<string, { streams: number }> }).sessions.values()].some((s) => s.streams > 0));
       await edit({ "rig/RECIPES.md": anchors("Bind skin", "Paint weights", "Mirror") });
@@ -197,11 +201,14 @@ describe("2025-era clients keep today's behaviour", () => {
     }
   });
 
-  it("the v2 client in its default (legacy) mode gets a 2025 session", async () => {
+  it("the v2 client in its default (legacy) mode gets a 2025 session, skills included", async () => {
     const client = await modernClient(running.url, "legacy");
     try {
       expect(client.getProtocolEra()).toBe("legacy");
       expect((await client.listTools()).tools.length).toBe(6);
+      const listing = await new SkillsClient(client).list();
+      expect(listing.invalid).toEqual([]);
+      expect(listing.skills.map((skill) => skill.frontmatter.name)).toEqual(["rig"]);
     } finally {
       await client.close();
     }

@@ -35,7 +35,10 @@ export interface ModernServerOptions<C> extends ToolHandlerOptions<C> {
 }
 
 export function createModernMcpServer<C>(options: ModernServerOptions<C>): ModernServer {
-  const capabilities: ServerCapabilities = { tools: { listChanged: true } };
+  // No tools.listChanged here: the tool list never changes while the process
+  // lives, and a 2026 client would otherwise ask a listen stream for changes
+  // that cannot come. (The 2025 leg keeps declaring it, as it always has.)
+  const capabilities: ServerCapabilities = { tools: {} };
   if (options.catalog !== undefined) capabilities.resources = { listChanged: true };
   const server = new ModernServer(
     { name: options.name, version: options.version },
@@ -47,6 +50,7 @@ export function createModernMcpServer<C>(options: ModernServerOptions<C>): Moder
         "server/discover": TOOLS_CACHE,
         "resources/list": CATALOG_CACHE,
         "resources/read": CATALOG_CACHE,
+        "resources/templates/list": TOOLS_CACHE,
         "prompts/list": CATALOG_CACHE,
       },
     },
@@ -83,6 +87,8 @@ export function installModernResources(server: ModernServer, source: CatalogSour
     if (skills === undefined || cursor !== undefined) return recipes;
     return { ...recipes, resources: [...skills.listResources(), ...recipes.resources] };
   });
+  // Recipes have fixed URIs: no templates, but a declared `resources` owes the method an answer.
+  server.setRequestHandler("resources/templates/list", () => ({ resourceTemplates: [] }));
   server.setRequestHandler("resources/read", async (request) => {
     const { uri } = request.params;
     if (skills?.handles(uri) === true) return unwrap(await skills.read(request.params)) as never;
