@@ -19,7 +19,10 @@
  *      window's call against the first's (which builds and renders the list).
  *
  *   npm run bench:server -- [--skills 1000] [--recipes-per-skill 20] [--seconds 10] [--rounds 6] [--starts 3]
- *                           [--concurrency 1,8,32] [--eras legacy,modern]
+ *                           [--concurrency 1,8,32] [--eras legacy,modern] [--legacy-transports]
+ *
+ *   --legacy-transports also sets the two ways of serving 2025 sessions side
+ *   by side, bare: the 1.32.2 transport and the v2 SDK's session transport.
  *
  * Both servers run as child processes from the built dist/ (run `npm run build`
  * first); the clients run here. Prints figures, asserts nothing.
@@ -44,6 +47,7 @@ const { values } = parseArgs({
     starts: { type: "string", default: "3" },
     concurrency: { type: "string", default: "1,8,32" },
     eras: { type: "string", default: "legacy,modern" },
+    "legacy-transports": { type: "boolean", default: false },
   },
 });
 const SKILLS = Number(values.skills);
@@ -250,6 +254,39 @@ try {
     await stop(bare);
   }
   console.log(`\nagainst the bare server of the same leg (targets: calls/s ≥ 0.8×, CPU/call ≤ 2×):\n  ${ratios.join("\n  ")}`);
+
+  // Which stack to serve 2025 sessions on: the 1.32.2 transport (what the
+  // daemon uses) or the v2 SDK's own session transport, both bare, both
+  // answering the same constants to the same 1.32.2 clients.
+  if (values["legacy-transports"] === true) {
+    const constantsFile = path.join(work, "constants-legacy.json");
+    const legs = ["legacy", "legacy-v2"] as const;
+    const servers = await Promise.all(
+      legs.map(async (leg) => {
+        const child = spawn(process.execPath, [bareBundle, leg, constantsFile], { stdio: ["ignore", "pipe", "inherit"], cwd: ROOT });
+        children.add(child);
+        return { leg, child, url: String((await waitForJsonLine(child, "url")).url) };
+      }),
+    );
+    for (const level of LEVELS) {
+      const connected = await Promise.all(servers.map((s) => connectClients(s.url, level)));
+      const cells: Cell[][] = servers.map(() => []);
+      for (let round = 0; round < ROUNDS; round++) {
+        for (let k = 0; k < servers.length; k++) {
+          const at = (round + k) % servers.length;
+          const before = cpuMs(servers[at]!.child.pid!);
+          const result = await runLoad(connected[at]!, SECONDS / ROUNDS, (c) => ({ name: c % 2 === 0 ? "recipes__search" : "recipes__get", arguments: {} }));
+          cells[at]!.push({ result, cpuMs: cpuMs(servers[at]!.child.pid!) - before });
+        }
+      }
+      for (const clients of connected) await closeClients(clients);
+      const [old, v2] = cells.map(combineCells);
+      console.log(row("bare 2025 leg on 1.32.2", old!.result, old!.perCall));
+      console.log(row("bare 2025 leg on v2 session transport", v2!.result, v2!.perCall));
+      console.log(`  v2 session transport vs 1.32.2, ${level} client(s): calls/s ${(v2!.result.callsPerSecond / old!.result.callsPerSecond).toFixed(2)}×, CPU/call ${(v2!.perCall / old!.perCall).toFixed(2)}×`);
+    }
+    for (const s of servers) await stop(s.child);
+  }
   console.log(`RSS after load: ${rssMb(server.child.pid!)} MB`);
 
   // A long answer read a window at a time (SPEC §5.3): the first window's

@@ -8,6 +8,8 @@
  *   node bare-server.mjs legacy|modern [results.json]
  *
  * legacy: 1.32.2 StreamableHTTPServerTransport, stateful sessions.
+ * legacy-v2: the v2 SDK's own session transport (NodeStreamableHTTPServerTransport)
+ *   and v2 Server, stateful: the other way to serve 2025 clients.
  * modern: v2 createMcpHandler (legacy: 'reject'), one v2 Server per request.
  * Prints its URL on stdout as a JSON line.
  */
@@ -18,10 +20,11 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { createMcpHandler, Server as ModernServer } from "@modelcontextprotocol/server";
+import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
 
 type Result = { content: Array<{ type: "text"; text: string }>; [key: string]: unknown };
 
-const mode = process.argv[2] === "modern" ? "modern" : "legacy";
+const mode = process.argv[2] === "modern" || process.argv[2] === "legacy-v2" ? process.argv[2] : "legacy";
 const constants: Record<string, Result> =
   process.argv[3] !== undefined
     ? (JSON.parse(readFileSync(process.argv[3], "utf8")) as Record<string, Result>)
@@ -32,8 +35,16 @@ const answer = (name: string): Result => constants[name] ?? fallback;
 
 const app = Fastify({ bodyLimit: 4 * 1024 * 1024 });
 
-if (mode === "legacy") {
-  const transports = new Map<string, StreamableHTTPServerTransport>();
+const makeModernServer = (): ModernServer => {
+  const server = new ModernServer({ name: "bare", version: "1.0.0" }, { capabilities: { tools: {} } });
+  server.setRequestHandler("tools/list", () => ({ tools }));
+  server.setRequestHandler("tools/call", (request) => answer(request.params.name));
+  return server;
+};
+
+if (mode === "legacy" || mode === "legacy-v2") {
+  type SessionTransport = StreamableHTTPServerTransport | NodeStreamableHTTPServerTransport;
+  const transports = new Map<string, SessionTransport>();
   const makeServer = (): Server => {
     const server = new Server({ name: "bare", version: "1.0.0" }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
@@ -51,16 +62,18 @@ if (mode === "legacy") {
           await reply.code(400).send({ jsonrpc: "2.0", error: { code: -32000, message: "no session" }, id: null });
           return;
         }
-        const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+        const options = {
           sessionIdGenerator: () => randomUUID(),
-          onsessioninitialized: (id) => {
+          onsessioninitialized: (id: string) => {
             transports.set(id, created);
           },
-        });
+        };
+        const created: SessionTransport = mode === "legacy" ? new StreamableHTTPServerTransport(options) : new NodeStreamableHTTPServerTransport(options);
         created.onclose = () => {
           if (created.sessionId !== undefined) transports.delete(created.sessionId);
         };
-        await makeServer().connect(created);
+        if (created instanceof StreamableHTTPServerTransport) await makeServer().connect(created);
+        else await makeModernServer().connect(created);
         transport = created;
       }
       reply.hijack();
@@ -68,15 +81,7 @@ if (mode === "legacy") {
     },
   });
 } else {
-  const handler = createMcpHandler(
-    () => {
-      const server = new ModernServer({ name: "bare", version: "1.0.0" }, { capabilities: { tools: {} } });
-      server.setRequestHandler("tools/list", () => ({ tools }));
-      server.setRequestHandler("tools/call", (request) => answer(request.params.name));
-      return server;
-    },
-    { legacy: "reject" },
-  );
+  const handler = createMcpHandler(makeModernServer, { legacy: "reject" });
   app.route({
     method: ["POST"],
     url: "/mcp",
