@@ -9,7 +9,7 @@
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
 import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { McpError, PromptListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { McpError, PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { cp, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import pino from "pino";
@@ -222,6 +222,7 @@ describe("prompts list_changed after an edit", () => {
   let daemon: Daemon;
   let client: Client;
   let changes = 0;
+  let resourceChanges = 0;
 
   beforeAll(async () => {
     tmp = await makeTempDir("prompts-reload-");
@@ -230,6 +231,7 @@ describe("prompts list_changed after an edit", () => {
     daemon = await startDaemon(tmp, [skills], ["maya"], true);
     client = await connect(daemon.url, "/mcp/maya");
     client.setNotificationHandler(PromptListChangedNotificationSchema, () => void (changes += 1));
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void (resourceChanges += 1));
     // The GET stream that carries notifications opens after initialize; a call proves the session is live.
     await client.listPrompts();
   });
@@ -246,6 +248,8 @@ describe("prompts list_changed after an edit", () => {
     expect(next).not.toBe(text);
     await writeFile(pack, next);
     await eventually(() => changes > 0, 20_000, 25);
+    // One prompts notice per change, beside its resources notice (sent first, on the same stream).
+    expect(changes).toBe(resourceChanges);
     const after = await allPrompts(client);
     expect(after.map((p) => p.name)).toContain("scene-qa.added_by_edit");
     expect(after).toHaveLength(before.length + 1);
