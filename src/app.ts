@@ -9,8 +9,7 @@ import { isLoopbackHost, type Config } from "./config.js";
 import { countDiagnostics } from "./recipes/catalog.js";
 import type { RecipeLibrary } from "./recipes/library.js";
 import { buildHttpApp, type HttpApp, type McpEndpoint } from "./server/http/app.js";
-import { attachCatalogResources, notifyResourceListChanged } from "./server/mcp/catalog-resources.js";
-import { createMcpServer } from "./server/mcp/create-server.js";
+import { endpointServers } from "./server/mcp/endpoint-servers.js";
 import { createServerMetrics, type ServerMetrics } from "./server/metrics.js";
 import type { RecipeToolContext } from "./server/tools/context.js";
 import { recipeToolDefinitions } from "./server/tools/index.js";
@@ -78,20 +77,20 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
   const endpoints: McpEndpoint[] = [];
   const first = config.dccs[0]?.name;
   for (const [dcc, library] of libraries) {
-    const createServer = () =>
-      attachCatalogResources(createMcpServer<RecipeToolContext>({
-        name: `recipe-server-${dcc}`,
-        version,
-        instructions: INSTRUCTIONS,
-        registry,
-        contextFor: () => ({ library, logger }),
-        logger,
-        maxArgumentBytes: config.limits.maxToolArgumentBytes,
-        timeoutMs: config.limits.requestTimeoutMs,
-        onToolCall: (event) => metrics.observeToolCall(event),
-      }), library);
-    if (dcc === first) endpoints.push({ path: "/mcp", createServer });
-    endpoints.push({ path: `/mcp/${dcc}`, createServer });
+    const servers = endpointServers<RecipeToolContext>({
+      name: `recipe-server-${dcc}`,
+      version,
+      instructions: INSTRUCTIONS,
+      registry,
+      catalog: library,
+      contextFor: () => ({ library, logger }),
+      logger,
+      maxArgumentBytes: config.limits.maxToolArgumentBytes,
+      timeoutMs: config.limits.requestTimeoutMs,
+      onToolCall: (event) => metrics.observeToolCall(event),
+    });
+    if (dcc === first) endpoints.push({ path: "/mcp", ...servers });
+    endpoints.push({ path: `/mcp/${dcc}`, ...servers });
   }
 
   const http = buildHttpApp({
@@ -125,13 +124,11 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
     }),
   });
 
-  // Hot reload: a visible catalog change is announced to the live sessions of that DCC's endpoints.
+  // Hot reload: a visible catalog change is announced to the clients of that DCC's endpoints, both eras.
   for (const [dcc, library] of libraries) {
     const paths = dcc === first ? ["/mcp", `/mcp/${dcc}`] : [`/mcp/${dcc}`];
     library.onChange((_snapshot, previous, change) => {
-      if (previous !== null && change.visible && http.sessions !== null) {
-        notifyResourceListChanged(paths.flatMap((p) => http.sessions!.serversOn(p)));
-      }
+      if (previous !== null && change.visible) http.announce(paths, { resources: true, prompts: true });
     });
   }
 

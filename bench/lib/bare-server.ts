@@ -1,57 +1,109 @@
 /**
- * The transport's own ceiling: fastify + the SDK's streamable HTTP transport,
- * stateful sessions, one tool answering a constant — the same hijack wiring
- * as recipe-server, with nothing behind it. Run as a child process; prints
- * its URL on stdout.
+ * A protocol leg's own ceiling: fastify + one SDK leg with nothing behind it,
+ * wired as recipe-server wires that leg (hijack, then the SDK), answering
+ * each tool with a constant result. With a results file the constants are
+ * byte-identical to what recipe-server answered for the bench's calls, so
+ * the two sides write the same bytes and only the work behind them differs.
+ *
+ *   node bare-server.mjs legacy|modern [results.json]
+ *
+ * legacy: 1.32.2 StreamableHTTPServerTransport, stateful sessions.
+ * legacy-v2: the v2 SDK's own session transport (NodeStreamableHTTPServerTransport)
+ *   and v2 Server, stateful: the other way to serve 2025 clients.
+ * modern: v2 createMcpHandler (legacy: 'reject'), one v2 Server per request.
+ * Prints its URL on stdout as a JSON line.
  */
-import Fastify from "fastify";
+import { readFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
+import Fastify from "fastify";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { createMcpHandler, Server as ModernServer } from "@modelcontextprotocol/server";
+import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
 
-const transports = new Map<string, StreamableHTTPServerTransport>();
+type Result = { content: Array<{ type: "text"; text: string }>; [key: string]: unknown };
+
+const mode = process.argv[2] === "modern" || process.argv[2] === "legacy-v2" ? process.argv[2] : "legacy";
+const constants: Record<string, Result> =
+  process.argv[3] !== undefined
+    ? (JSON.parse(readFileSync(process.argv[3], "utf8")) as Record<string, Result>)
+    : { constant: { content: [{ type: "text", text: '{"success":true,"message":"constant"}' }] } };
+const fallback = Object.values(constants)[0]!;
+const tools = Object.keys(constants).map((name) => ({ name, description: "returns a constant", inputSchema: { type: "object" as const } }));
+const answer = (name: string): Result => constants[name] ?? fallback;
+
 const app = Fastify({ bodyLimit: 4 * 1024 * 1024 });
 
-function makeServer(): Server {
-  const server = new Server({ name: "bare", version: "1.0.0" }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: [{ name: "constant", description: "returns a constant", inputSchema: { type: "object" } }],
-  }));
-  server.setRequestHandler(CallToolRequestSchema, async () => ({
-    content: [{ type: "text", text: '{"success":true,"message":"constant"}' }],
-  }));
+const makeModernServer = (): ModernServer => {
+  const server = new ModernServer({ name: "bare", version: "1.0.0" }, { capabilities: { tools: {} } });
+  server.setRequestHandler("tools/list", () => ({ tools }));
+  server.setRequestHandler("tools/call", (request) => answer(request.params.name));
   return server;
-}
+};
 
-app.route({
-  method: ["GET", "POST", "DELETE"],
-  url: "/mcp",
-  handler: async (request, reply) => {
-    const sessionId = request.headers["mcp-session-id"] as string | undefined;
-    let transport = sessionId !== undefined ? transports.get(sessionId) : undefined;
-    if (transport === undefined) {
-      if (request.method !== "POST" || !isInitializeRequest(request.body)) {
-        await reply.code(400).send({ jsonrpc: "2.0", error: { code: -32000, message: "no session" }, id: null });
-        return;
+if (mode === "legacy" || mode === "legacy-v2") {
+  type SessionTransport = StreamableHTTPServerTransport | NodeStreamableHTTPServerTransport;
+  const transports = new Map<string, SessionTransport>();
+  const makeServer = (): Server => {
+    const server = new Server({ name: "bare", version: "1.0.0" }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+    server.setRequestHandler(CallToolRequestSchema, (request) => answer(request.params.name));
+    return server;
+  };
+  app.route({
+    method: ["GET", "POST", "DELETE"],
+    url: "/mcp",
+    handler: async (request, reply) => {
+      const sessionId = request.headers["mcp-session-id"] as string | undefined;
+      let transport = sessionId !== undefined ? transports.get(sessionId) : undefined;
+      if (transport === undefined) {
+        if (request.method !== "POST" || !isInitializeRequest(request.body)) {
+          await reply.code(400).send({ jsonrpc: "2.0", error: { code: -32000, message: "no session" }, id: null });
+          return;
+        }
+        const options = {
+          sessionIdGenerator: () => randomUUID(),
+          onsessioninitialized: (id: string) => {
+            transports.set(id, created);
+          },
+        };
+        const created: SessionTransport = mode === "legacy" ? new StreamableHTTPServerTransport(options) : new NodeStreamableHTTPServerTransport(options);
+        created.onclose = () => {
+          if (created.sessionId !== undefined) transports.delete(created.sessionId);
+        };
+        if (created instanceof StreamableHTTPServerTransport) await makeServer().connect(created);
+        else await makeModernServer().connect(created);
+        transport = created;
       }
-      const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => {
-          transports.set(id, created);
-        },
+      reply.hijack();
+      await transport.handleRequest(request.raw, reply.raw, request.body);
+    },
+  });
+} else {
+  const handler = createMcpHandler(makeModernServer, { legacy: "reject" });
+  app.route({
+    method: ["POST"],
+    url: "/mcp",
+    handler: async (request, reply) => {
+      reply.hijack();
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(request.headers)) {
+        if (typeof value === "string" && name !== "content-length") headers.set(name, value);
+      }
+      const response = await handler.fetch(new Request(`http://${request.headers.host}${request.url}`, { method: "POST", headers }), {
+        parsedBody: request.body,
       });
-      created.onclose = () => {
-        if (created.sessionId !== undefined) transports.delete(created.sessionId);
-      };
-      await makeServer().connect(created);
-      transport = created;
-    }
-    reply.hijack();
-    await transport.handleRequest(request.raw, reply.raw, request.body);
-  },
-});
+      const body = Buffer.from(await response.arrayBuffer());
+      const out: Record<string, string> = { "content-length": String(body.length) };
+      response.headers.forEach((value, name) => {
+        out[name] = value;
+      });
+      reply.raw.writeHead(response.status, out).end(body);
+    },
+  });
+}
 
 await app.listen({ port: 0, host: "127.0.0.1" });
 const address = app.server.address();
-process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/mcp` })}\n`);
+process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/mcp`, mode })}\n`);

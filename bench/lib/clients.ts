@@ -2,6 +2,13 @@
 import { setMaxListeners } from "node:events";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
+
+/** What a load needs of a client: either SDK line's Client. */
+export interface LoadClient {
+  callTool(call: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+  close(): Promise<void>;
+}
 
 // Each fetch a client transport makes adds an abort listener to that
 // transport's one signal, removed only when its Request is garbage
@@ -37,9 +44,20 @@ export async function connectClients(url: string, count: number, headers: Record
   );
 }
 
+/** v2 SDK clients pinned to 2026-07-28: no session, every call stands alone. */
+export async function connectModernClients(url: string, count: number): Promise<LoadClient[]> {
+  return Promise.all(
+    Array.from({ length: count }, async (_, i) => {
+      const client = new ModernClient({ name: `bench-v2-${i}`, version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+      await client.connect(new ModernTransport(new URL(url)));
+      return client;
+    }),
+  );
+}
+
 /** Every client calls `next(i, n)` back to back for `seconds`. */
 export async function runLoad(
-  clients: readonly Client[],
+  clients: readonly LoadClient[],
   seconds: number,
   next: (clientIndex: number, iteration: number) => { name: string; arguments: Record<string, unknown> },
 ): Promise<LoadResult> {
@@ -53,7 +71,7 @@ export async function runLoad(
         const call = next(index, iteration);
         const t0 = performance.now();
         try {
-          const result = await client.callTool(call);
+          const result = (await client.callTool(call)) as { isError?: unknown };
           if (result.isError === true) errors += 1;
         } catch {
           errors += 1;
@@ -92,6 +110,6 @@ export function combineLoads(rounds: readonly LoadResult[]): LoadResult {
   };
 }
 
-export async function closeClients(clients: readonly Client[]): Promise<void> {
+export async function closeClients(clients: readonly LoadClient[]): Promise<void> {
   await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
 }

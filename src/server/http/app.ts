@@ -8,18 +8,29 @@ import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { Server as ModernServer } from "@modelcontextprotocol/server";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "pino";
 import { installMessageChecks } from "./argument-limits.js";
 import { createRequestGuard, type GuardOptions } from "./guard.js";
-import { JSONRPC, jsonRpcErrorBody } from "./jsonrpc.js";
+import { JSONRPC, jsonRpcErrorBody, type JsonRpcCode } from "./jsonrpc.js";
+import { createModernLeg, type ModernLeg } from "./modern-leg.js";
 import { answerFrameworkError, installRefusals } from "./refusals.js";
 import { clientIdentity, SessionManager } from "./sessions.js";
 
 export interface McpEndpoint {
   readonly path: string;
+  /** A 1.32.2 server for one 2025-era session (or one stateless 2025 request). */
   createServer(): Server;
+  /** A v2 server for one 2026-07-28 request; without it the endpoint speaks the 2025 revisions only. */
+  createModernServer?(): ModernServer;
+}
+
+/** What a reload changed on an endpoint, for the list_changed notifications of both eras. */
+export interface ListChange {
+  readonly resources?: boolean;
+  readonly prompts?: boolean;
 }
 
 export interface HttpLimits {
@@ -51,6 +62,11 @@ export interface HttpApp {
   /** null in stateless mode. */
   readonly sessions: SessionManager | null;
   listen(port: number, host: string): Promise<{ port: number; url: string }>;
+  /**
+   * Tells the clients of `paths` that lists changed: 2025 sessions on their
+   * GET stream, 2026 clients on their subscriptions/listen streams.
+   */
+  announce(paths: readonly string[], change: ListChange): void;
   /** Requests (other than GET streams) being received or answered right now. */
   inFlight(): number;
   /**
@@ -182,7 +198,7 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
     done();
   });
 
-  fastify.setErrorHandler(async (error: Error & { statusCode?: number; code?: string; rpcCode?: number }, request, reply) => {
+  fastify.setErrorHandler(async (error: Error & { statusCode?: number; code?: string; rpcCode?: JsonRpcCode }, request, reply) => {
     const mapped = mapError(error, limits.bodyLimitBytes);
     if (mapped.status >= 500) request.log.error({ err: error }, "request failed");
     await reply.code(mapped.status).header("content-type", "application/json").send(jsonRpcErrorBody(mapped.code, mapped.message));
@@ -208,16 +224,38 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
     });
   }
 
+  const modernLegs = new Map<string, ModernLeg>();
   for (const endpoint of options.endpoints) {
-    const handler = (request: FastifyRequest, reply: FastifyReply): Promise<void> =>
-      options.stateless ? handleStateless(endpoint, request, reply) : handleStateful(endpoint, request, reply);
+    const createModern = endpoint.createModernServer?.bind(endpoint);
+    const modern = createModern === undefined ? null : createModernLeg({
+      createServer: createModern,
+      maxBodyBytes: limits.bodyLimitBytes,
+      // Refusals are answered to the client; the log only needs them when debugging.
+      onerror: (error) => logger.debug({ err: error, endpoint: endpoint.path }, "2026-07-28 request refused or failed"),
+    });
+    if (modern !== null) modernLegs.set(endpoint.path, modern);
+    const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+      if (request.method === "POST") {
+        const batchProblem = checkBatch(request.body, limits.maxBatch);
+        if (batchProblem !== null) {
+          await reply.code(400).header("content-type", "application/json").send(jsonRpcErrorBody(JSONRPC.invalidRequest, batchProblem));
+          return;
+        }
+      }
+      if (modern?.claims(request) === true) {
+        hijack(reply);
+        await modern.serve(request, reply.raw);
+        return;
+      }
+      await (options.stateless ? handleStateless(endpoint, request, reply) : handleStateful(endpoint, request, reply));
+    };
     fastify.route({ method: ["GET", "POST", "DELETE"], url: endpoint.path, handler });
   }
 
   options.extend?.(fastify);
 
   fastify.addHook("preClose", async () => {
-    await sessions?.closeAll();
+    await Promise.all([sessions?.closeAll(), ...[...modernLegs.values()].map((leg) => leg.close())]);
   });
 
   async function handleStateless(endpoint: McpEndpoint, request: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -226,11 +264,6 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
         .code(405)
         .headers({ allow: "POST", "content-type": "application/json" })
         .send(jsonRpcErrorBody(JSONRPC.serverError, "Method not allowed: this server is stateless (POST only)"));
-      return;
-    }
-    const batchProblem = checkBatch(request.body, limits.maxBatch);
-    if (batchProblem !== null) {
-      await reply.code(400).header("content-type", "application/json").send(jsonRpcErrorBody(JSONRPC.invalidRequest, batchProblem));
       return;
     }
     const server = endpoint.createServer();
@@ -248,13 +281,6 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
     const manager = sessions as SessionManager;
     const header = request.headers["mcp-session-id"];
     const sessionId = Array.isArray(header) ? header[0] : header;
-    if (request.method === "POST") {
-      const batchProblem = checkBatch(request.body, limits.maxBatch);
-      if (batchProblem !== null) {
-        await reply.code(400).header("content-type", "application/json").send(jsonRpcErrorBody(JSONRPC.invalidRequest, batchProblem));
-        return;
-      }
-    }
     if (sessionId !== undefined) {
       const session = manager.get(sessionId);
       if (session === undefined || session.endpoint !== endpoint.path) {
@@ -323,6 +349,19 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
       const shownHost = host.includes(":") ? `[${host}]` : host;
       return { port: actualPort, url: `http://${shownHost}:${actualPort}` };
     },
+    announce(paths, change) {
+      for (const path of paths) {
+        const modern = modernLegs.get(path);
+        if (change.resources === true) modern?.notify.resourcesChanged();
+        if (change.prompts === true) modern?.notify.promptsChanged();
+        for (const server of sessions?.serversOn(path) ?? []) {
+          // A session without an open GET stream cannot receive it, and a server
+          // that declares no prompts refuses to send that one: neither is an error.
+          if (change.resources === true) server.sendResourceListChanged().catch(ignore);
+          if (change.prompts === true) server.sendPromptListChanged().catch(ignore);
+        }
+      }
+    },
     inFlight: () => inFlight,
     async close(closeOptions = {}) {
       const graceMs = closeOptions.graceMs ?? Math.min(limits.requestTimeoutMs, MAX_GRACE_MS);
@@ -332,6 +371,8 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
         // listener being closed already.
         if (fastify.server.listening) fastify.server.close();
         fastify.server.closeIdleConnections();
+        // A subscriptions/listen stream is a POST that never ends by itself.
+        for (const leg of modernLegs.values()) leg.endListenStreams();
         await waitForIdle(graceMs);
         if (inFlight > 0) logger.warn({ inFlight, graceMs }, "shutdown grace elapsed with requests in flight");
       }
@@ -407,9 +448,9 @@ function checkBatch(body: unknown, maxBatch: number): string | null {
 }
 
 function mapError(
-  error: Error & { statusCode?: number; code?: string; rpcCode?: number },
+  error: Error & { statusCode?: number; code?: string; rpcCode?: JsonRpcCode },
   bodyLimit: number,
-): { status: number; code: number; message: string } {
+): { status: number; code: JsonRpcCode; message: string } {
   if (error.rpcCode !== undefined) return { status: error.statusCode ?? 400, code: error.rpcCode, message: error.message };
   switch (error.code) {
     case "FST_ERR_CTP_BODY_TOO_LARGE":

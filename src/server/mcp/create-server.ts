@@ -5,16 +5,12 @@
  * errors (-32602), business failures are `isError` results.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-} from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "pino";
 import { randomUUID } from "node:crypto";
 import { isPromise, thenMaybe, type MaybePromise } from "../tools/maybe-promise.js";
 import type { ToolCallResult, ToolRegistry } from "../tools/registry.js";
+import { JSONRPC } from "../http/jsonrpc.js";
 
 export interface ToolCallObserver {
   (event: { tool: string; ms: number; success: boolean; error?: string }): void;
@@ -62,7 +58,7 @@ export function installToolHandlers<C>(server: Server, options: ToolHandlerOptio
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const { name, arguments: args } = request.params;
     if (!options.registry.has(name)) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+      throw new McpError(JSONRPC.invalidParams, `Unknown tool: ${name}`);
     }
     return runToolCall(options, name, args, extra.signal);
   });
@@ -80,11 +76,11 @@ export function runToolCall<C>(
   signal: AbortSignal,
 ): MaybePromise<ToolCallResult> {
   if (args !== undefined && (args === null || typeof args !== "object" || Array.isArray(args))) {
-    throw new McpError(ErrorCode.InvalidParams, "Tool arguments must be an object");
+    throw new McpError(JSONRPC.invalidParams, "Tool arguments must be an object");
   }
   const size = args === undefined ? 0 : Buffer.byteLength(JSON.stringify(args));
   if (size > options.maxArgumentBytes) {
-    throw new McpError(ErrorCode.InvalidParams, `Tool arguments exceed ${options.maxArgumentBytes} bytes`);
+    throw new McpError(JSONRPC.invalidParams, `Tool arguments exceed ${options.maxArgumentBytes} bytes`);
   }
   const callId = randomUUID();
   const started = performance.now();
@@ -93,9 +89,9 @@ export function runToolCall<C>(
     if (outcome === "timeout") {
       options.logger.warn({ callId, tool: name, ms, success: false, error: "timeout" }, "tool call");
       options.onToolCall?.({ tool: name, ms, success: false, error: "timeout" });
-      throw new McpError(ErrorCode.InternalError, `Tool call exceeded the server's time limit of ${options.timeoutMs} ms`);
+      throw new McpError(JSONRPC.internalError, `Tool call exceeded the server's time limit of ${options.timeoutMs} ms`);
     }
-    if (outcome.kind === "unknown_tool") throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    if (outcome.kind === "unknown_tool") throw new McpError(JSONRPC.invalidParams, `Unknown tool: ${name}`);
     // Outcome only: never argument values or recipe contents at info level.
     if (outcome.error === undefined) {
       options.logger.info({ callId, tool: name, ms, success: outcome.success }, "tool call");

@@ -1,0 +1,169 @@
+/**
+ * The 2026-07-28 leg of an endpoint: requests whose body claims the
+ * per-request `_meta` envelope are answered statelessly by the v2 SDK's
+ * `createMcpHandler` (strict: `legacy: 'reject'`), which owns
+ * server/discover, the header checks, cache hints and subscriptions/listen.
+ * Everything in front of it (guard, body and batch limits, content type)
+ * stays in app.ts: the v2 handler validates none of it.
+ */
+import type { ServerResponse } from "node:http";
+import {
+  classifyInboundRequest,
+  createMcpHandler,
+  type McpHttpHandler,
+  type Server as ModernServer,
+  type ServerNotifier,
+} from "@modelcontextprotocol/server";
+
+export interface ModernLegOptions {
+  /** A fresh v2 server per request (the handler connects each to one exchange). */
+  readonly createServer: () => ModernServer;
+  /** The same bound fastify applies; bodies arrive parsed, so this only keeps the SDK's own reads in line. */
+  readonly maxBodyBytes: number;
+  readonly onerror?: (error: Error) => void;
+}
+
+export interface ModernRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly body: unknown;
+}
+
+export interface ModernLeg {
+  /** Does this request belong to the 2026 leg? The SDK's own classification (what `isLegacyRequest` runs), from the parsed body. */
+  claims(request: ModernRequest): boolean;
+  /** Answers one request on `res` (already hijacked from fastify). */
+  serve(request: ModernRequest, res: ServerResponse): Promise<void>;
+  readonly notify: ServerNotifier;
+  /** Streams open now (subscriptions/listen, or a call answered over SSE). */
+  openStreams(): number;
+  /** Ends every open subscriptions/listen stream (a shutdown starting: they never end by themselves). */
+  endListenStreams(): void;
+  /** Tears the handler down: in-flight exchanges aborted. */
+  close(): Promise<void>;
+}
+
+export function createModernLeg(options: ModernLegOptions): ModernLeg {
+  const handler: McpHttpHandler = createMcpHandler(() => options.createServer(), {
+    legacy: "reject",
+    maxRequestBodySize: options.maxBodyBytes,
+    ...(options.onerror !== undefined ? { onerror: options.onerror } : {}),
+  });
+  const streams = new Set<AbortController>();
+  const listening = new Set<AbortController>();
+
+  return {
+    claims(request) {
+      // Only a POST can carry the envelope; GET and DELETE are 2025 session operations.
+      if (request.method !== "POST") return false;
+      const outcome = classifyInboundRequest({
+        httpMethod: "POST",
+        ...headerField("protocolVersionHeader", request.headers["mcp-protocol-version"]),
+        ...headerField("mcpMethodHeader", request.headers["mcp-method"]),
+        ...headerField("mcpNameHeader", request.headers["mcp-name"]),
+        body: request.body,
+      });
+      return outcome.kind !== "legacy";
+    },
+    async serve(request, res) {
+      const abort = new AbortController();
+      let finished = false;
+      res.once("close", () => {
+        if (!finished) abort.abort();
+      });
+      const listen = isListen(request.body);
+      if (listen) listening.add(abort);
+      try {
+        const response = await handler.fetch(toWebRequest(request, abort.signal), { parsedBody: request.body });
+        await writeResponse(response, res, abort, streams);
+      } finally {
+        finished = true;
+        listening.delete(abort);
+      }
+    },
+    notify: handler.notify,
+    openStreams: () => streams.size,
+    endListenStreams() {
+      for (const stream of listening) stream.abort();
+    },
+    async close() {
+      for (const stream of streams) stream.abort();
+      await handler.close();
+    },
+  };
+}
+
+function isListen(body: unknown): boolean {
+  return typeof body === "object" && body !== null && (body as { method?: unknown }).method === "subscriptions/listen";
+}
+
+function headerField<K extends string>(key: K, value: string | string[] | undefined): Partial<Record<K, string>> {
+  const single = Array.isArray(value) ? value[0] : value;
+  return single === undefined ? {} : ({ [key]: single } as Record<K, string>);
+}
+
+/**
+ * A body-less web Request: the body is already parsed (fastify read and
+ * bounded it) and goes to the handler as `parsedBody`, so nothing re-reads
+ * or re-serializes it.
+ */
+function toWebRequest(request: ModernRequest, signal: AbortSignal): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined || name.startsWith(":") || name === "content-length" || name === "transfer-encoding") continue;
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else headers.set(name, value);
+  }
+  const host = typeof request.headers.host === "string" ? request.headers.host : "localhost";
+  return new Request(`http://${host}${request.url}`, { method: request.method, headers, signal });
+}
+
+async function writeResponse(response: Response, res: ServerResponse, abort: AbortController, streams: Set<AbortController>): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  if (response.body === null) {
+    res.writeHead(response.status, headers).end();
+    return;
+  }
+  if (!(response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+    // One write with a Content-Length, as the 2025 leg answers.
+    const body = Buffer.from(await response.arrayBuffer());
+    headers["content-length"] = String(body.length);
+    res.writeHead(response.status, headers).end(body);
+    return;
+  }
+  streams.add(abort);
+  res.writeHead(response.status, headers);
+  res.flushHeaders();
+  const reader = response.body.getReader();
+  const stop = (): void => void reader.cancel().catch(() => undefined);
+  abort.signal.addEventListener("abort", stop, { once: true });
+  try {
+    for (;;) {
+      const chunk = await reader.read();
+      if (chunk.done || abort.signal.aborted) break;
+      if (!res.write(chunk.value)) await drained(res, abort.signal);
+    }
+  } catch {
+    // The stream failed or was cancelled: end the response either way.
+  } finally {
+    streams.delete(abort);
+    abort.signal.removeEventListener("abort", stop);
+    res.end();
+  }
+}
+
+function drained(res: ServerResponse, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off("drain", done);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    res.once("drain", done);
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
