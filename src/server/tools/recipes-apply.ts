@@ -10,8 +10,10 @@ export const recipesApply: ToolDefinition<RecipeToolContext> = {
   description:
     "Validate `inputs` against a structured recipe and return its steps verbatim (placeholders such as " +
     "${name} are NOT substituted and defaults NOT applied), with the output_contract to check the result against. " +
-    "Pass `materialize: true` to also get `materialized_steps` with every placeholder resolved from inputs or " +
-    "schema defaults. Execute the steps yourself, in order.",
+    "Pass `materialize: true` to also get `materialized_steps` with placeholders resolved from inputs or " +
+    "schema defaults; a placeholder of an optional input you left out stays verbatim and is listed in " +
+    "`unresolved_placeholders` (with its step and field), and `skippable_steps` names the `optional: true` steps " +
+    "that hold one. Execute the steps yourself, in order.",
   inputSchema: objectSchema(
     {
       skill: { type: "string", minLength: 1, maxLength: 200 },
@@ -56,13 +58,16 @@ export const recipesApply: ToolDefinition<RecipeToolContext> = {
       if (args.materialize === true) {
         const materialized = materializeSteps(recipe.steps, args.inputs, recipe.inputsSchema);
         if (!materialized.ok) {
-          return fail(
-            "invalid_input",
-            `Unresolvable placeholder(s): ${materialized.unresolved.map((p) => "${" + p + "}").join(", ")}`,
-            { errors: materialized.unresolved.map((p) => `Unresolvable placeholder: \${${p}}`), unresolved: materialized.unresolved },
-          );
+          const names = [...new Set(materialized.unresolved.map((u) => u.placeholder))];
+          return fail("invalid_input", `Unresolvable placeholder(s): ${names.join(", ")}`, {
+            errors: materialized.unresolved.map((u) => `Unresolvable placeholder ${u.placeholder} in steps[${u.step}].${u.field}: no input of that name is declared or given`),
+            unresolved: materialized.unresolved,
+          });
         }
         result.materialized_steps = materialized.steps;
+        // Kept verbatim, with where: optional inputs left out, and any `${` the grammar cannot read.
+        result.unresolved_placeholders = materialized.unresolved;
+        result.skippable_steps = materialized.skippable;
       }
       context.library.usage.record(recipe.recipeId);
       return ok(`Recipe ${recipe.recipeId} applied: ${recipe.steps.length} step(s)`, result);

@@ -1,0 +1,88 @@
+/**
+ * The real packs of the dcc-mcp ecosystem (../shared/data/real-skills, read in
+ * place) served as their authors wrote them (issue 23): real daemon, the
+ * SDK Client over streamable HTTP.
+ */
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connect, REAL_SKILLS, startServer, type RunningServer, type ToolAnswer } from "./harness.js";
+
+const ROOTS = [
+  "dcc-mcp-freecad@e9a1209a/src/dcc_mcp_freecad/skills",
+  "dcc-mcp-maya@aa6ca922/src/dcc_mcp_maya/skills",
+  "dcc-mcp-maya/src/dcc_mcp_maya/skills",
+].map((r) => path.join(REAL_SKILLS, r));
+const present = ROOTS.every((r) => existsSync(r));
+if (!present) console.warn(`skipping real-pack e2e tests: ${REAL_SKILLS} (newer freecad/maya versions) is absent`);
+
+/** The whole answer, read window by window (SPEC §5.3): real recipes are longer than one window. */
+async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> {
+  let text = "";
+  let isError = false;
+  for (let start: number | null = 0; start !== null; ) {
+    const result = (await client.callTool({ name, arguments: { ...args, resultStart: start, resultEnd: start + 8000 } })) as {
+      content: Array<{ text: string }>;
+      isError?: boolean;
+    };
+    text += result.content[0]!.text;
+    isError ||= result.isError === true;
+    start = result.content.length > 1 ? (JSON.parse(result.content[1]!.text) as { nextResultStart: number | null }).nextResultStart : null;
+  }
+  return { ...(JSON.parse(text) as Omit<ToolAnswer, "isError" | "raw">), isError, raw: text };
+}
+
+let running: RunningServer;
+let freecad: Client;
+let maya: Client;
+
+/** Inputs the fem-review schema accepts, leaving out every optional field. */
+const FEM_INPUTS = {
+  fem_result: {
+    max_von_mises: { value: 120, unit: "MPa" },
+    max_displacement: { value: 0.4, unit: "mm" },
+  },
+};
+
+describe.skipIf(!present)("real packs end to end", () => {
+  beforeAll(async () => {
+    running = await startServer({ dccs: ["freecad", "maya"], skillsPaths: ROOTS });
+    freecad = await connect(running.url, "/mcp/freecad");
+    maya = await connect(running.url, "/mcp/maya");
+  });
+
+  afterAll(async () => {
+    await freecad?.close();
+    await maya?.close();
+    await running?.stop();
+  });
+
+  describe("recipes__apply materialize on freecad fem-review", () => {
+    it("valid inputs omitting the optional target_object/document_path apply, their placeholders kept and listed", async () => {
+      const answer = await call(freecad, "recipes__apply", { skill: "freecad-fem-review", recipe: "fem-review", inputs: FEM_INPUTS, materialize: true });
+      expect(answer.success).toBe(true);
+      const anchor = answer.context.materialized_steps[0];
+      expect(anchor.inputs).toEqual({ document_path: "${fem_result.document_path}", object_name: "${fem_result.target_object}" });
+      expect(answer.context.unresolved_placeholders.map((u: { step_id: string; field: string; placeholder: string }) => [u.step_id, u.field, u.placeholder])).toEqual([
+        ["anchor", "inputs.document_path", "${fem_result.document_path}"],
+        ["anchor", "inputs.object_name", "${fem_result.target_object}"],
+        ["anchor", "fallback_inputs.object_name", "${fem_result.fixed_faces[0]}"],
+        ["inspect", "inputs.path", "${fem_result.document_path}"],
+      ]);
+      expect(answer.context.skippable_steps).toEqual([1]);
+    });
+
+    it("resolves the indexed ${fem_result.fixed_faces[0]} in fallback_inputs", async () => {
+      const inputs = { fem_result: { ...FEM_INPUTS.fem_result, document_path: "/w/b.FCStd", fixed_faces: ["Bracket:Face1"] } };
+      const answer = await call(freecad, "recipes__apply", { skill: "freecad-fem-review", recipe: "fem-review", inputs, materialize: true });
+      expect(answer.success).toBe(true);
+      expect(answer.context.materialized_steps[0].fallback_inputs).toEqual({ object_name: "Bracket:Face1" });
+      expect(answer.context.materialized_steps[1].inputs).toEqual({ path: "/w/b.FCStd" });
+      expect(answer.context.unresolved_placeholders).toEqual([
+        { step: 0, step_id: "anchor", field: "inputs.object_name", placeholder: "${fem_result.target_object}", reason: "input_absent", optional_step: false },
+      ]);
+      expect(answer.context.skippable_steps).toEqual([]);
+    });
+  });
+});
