@@ -3,6 +3,7 @@ import { objectSchema, READ_ONLY, type ToolDefinition } from "./define.js";
 import { fail, ok } from "./envelope.js";
 import { withSnapshot, type RecipeToolContext } from "./context.js";
 import { checkRecipeInputs, findStructuredRecipe } from "./structured.js";
+import { provenanceOf } from "./recipes-entry.js";
 
 export const recipesApply: ToolDefinition<RecipeToolContext> = {
   name: "recipes__apply",
@@ -47,10 +48,11 @@ export const recipesApply: ToolDefinition<RecipeToolContext> = {
         target: args.target ?? null,
         steps: recipe.steps,
         output_contract: recipe.outputContract ?? null,
+        // Core's provenance (format, skill, path) plus ours.
         provenance: {
+          ...provenanceOf(recipe),
           recipeId: recipe.recipeId,
           file: recipe.file,
-          ...(recipe.line !== undefined ? { line: recipe.line } : {}),
           dcc: recipe.dcc,
           catalog_revision: snapshot.revision,
         },
