@@ -85,4 +85,78 @@ describe.skipIf(!present)("real packs end to end", () => {
       expect(answer.context.skippable_steps).toEqual([]);
     });
   });
+
+  describe("response shapes as dcc-mcp-core", () => {
+    it("recipes__list of the Markdown-only maya-geometry lists its anchors as entries (provenance.format markdown-anchor)", async () => {
+      const answer = await call(maya, "recipes__list", { skill: "maya-geometry" });
+      expect(answer.context.anchors).toEqual(["Before export (FBX / OBJ)", "Before import (FBX)", "Gateway agents"]);
+      expect(answer.context.recipes.map((r: { name: string }) => r.name)).toEqual(answer.context.anchors);
+      expect(answer.context.recipes[0]).toMatchObject({
+        name: "Before export (FBX / OBJ)",
+        inputs_schema: {},
+        steps: [],
+        output_contract: "markdown_recipe",
+        toolset_profiles: [],
+        provenance: { format: "markdown-anchor", skill: "maya-geometry", path: "references/IO_CHECKLIST.md", line: 5 },
+        recipeId: "maya-geometry/Before export (FBX / OBJ)",
+        file: "references/IO_CHECKLIST.md",
+      });
+    });
+
+    it("recipes__list YAML entries are whole (inputs_schema, steps, output_contract, toolset_profiles, provenance) with our extras", async () => {
+      const answer = await call(maya, "recipes__list", { skill: "maya-mesh-ops" });
+      const loft = answer.context.recipes.find((r: { name: string }) => r.name === "loft_hull_from_sections");
+      expect(loft.inputs_schema.required).toEqual(["sections", "name"]);
+      expect(loft.steps[0].tool).toBe("maya_mesh_ops__loft_sections");
+      expect(loft.output_contract.required).toContain("history_uuid");
+      expect(loft.toolset_profiles).toEqual([]);
+      expect(loft).toMatchObject({
+        dcc: "maya",
+        format: "yaml",
+        file: "references/RECIPES.yaml",
+        line: 2,
+        recipeId: "maya-mesh-ops/loft_hull_from_sections",
+        provenance: { format: "recipe-pack", skill: "maya-mesh-ops", path: "references/RECIPES.yaml", line: 2 },
+      });
+      expect(JSON.stringify(answer.raw)).not.toContain(REAL_SKILLS);
+    });
+
+    it("recipes__get of a YAML recipe has provenance and always a toolset_profiles list", async () => {
+      const loft = await call(maya, "recipes__get", { skill: "maya-mesh-ops", anchor: "loft_hull_from_sections" });
+      expect(loft.context.recipe.toolset_profiles).toEqual([]);
+      expect(loft.context.recipe.provenance).toEqual({ format: "recipe-pack", skill: "maya-mesh-ops", path: "references/RECIPES.yaml", line: 2 });
+      expect(loft.context.provenance).toEqual(loft.context.recipe.provenance);
+      const fem = await call(freecad, "recipes__get", { skill: "freecad-fem-review", anchor: "fem-review" });
+      expect(fem.context.recipe.toolset_profiles).toEqual(["freecad-analysis"]);
+      expect(fem.context.recipe.provenance).toMatchObject({ format: "recipe-pack", path: "RECIPES.yaml" });
+      // The content is the entry as written: provenance is ours, not the author's.
+      expect(fem.context.content).not.toContain("recipe-pack");
+    });
+  });
+
+  describe("newer metadata from metadata.dcc-mcp", () => {
+    it("recipes__list shows layer and depends (metadata/depends.md merged, once) and products", async () => {
+      const all = await call(freecad, "recipes__list");
+      const fem = all.context.skills.find((s: { name: string }) => s.name === "freecad-fem-review");
+      expect(fem).toMatchObject({ layer: "domain", depends: ["freecad-analysis"], products: [] });
+      const one = await call(freecad, "recipes__list", { skill: "freecad-fem-review" });
+      expect(one.context).toMatchObject({ layer: "domain", depends: ["freecad-analysis"], products: [] });
+    });
+
+    it("an example prompt finds its skill's recipe first", async () => {
+      const answer = await call(freecad, "recipes__search", { query: "is it strong enough or does it need to be thicker" });
+      expect(answer.context.recipes[0]).toMatchObject({ recipeId: "freecad-fem-review/fem-review", layer: "domain" });
+    });
+
+    it("recipes__search filters by layer (a skill naming none counts as domain)", async () => {
+      const harness = await call(maya, "recipes__search", { query: "", layer: "thin-harness", limit: 50 });
+      const skills = new Set(harness.context.recipes.map((r: { skill: string }) => r.skill));
+      expect([...skills]).toEqual(["maya-scripting"]);
+      const domain = await call(maya, "recipes__search", { query: "mesh", layer: "domain", limit: 50 });
+      expect(domain.context.recipes.length).toBeGreaterThan(0);
+      for (const r of domain.context.recipes) expect(r.layer).toBe("domain");
+      const bad = await call(maya, "recipes__search", { query: "mesh", layer: "kernel" });
+      expect(bad).toMatchObject({ success: false, error: "invalid_input" });
+    });
+  });
 });
