@@ -73,6 +73,15 @@ describe.skipIf(!present)("real packs end to end", () => {
       expect(answer.context.skippable_steps).toEqual([1]);
     });
 
+    it("answers concurrent materializing applies alike, and refuses invalid inputs before materializing", async () => {
+      const args = { skill: "freecad-fem-review", recipe: "fem-review", inputs: FEM_INPUTS, materialize: true };
+      const answers = await Promise.all(Array.from({ length: 12 }, () => call(freecad, "recipes__apply", args)));
+      for (const a of answers) expect(a.raw).toBe(answers[0]!.raw);
+      const bad = await call(freecad, "recipes__apply", { ...args, inputs: { fem_result: { max_von_mises: { value: -1, unit: "MPa" } } } });
+      expect(bad).toMatchObject({ success: false, error: "invalid_input" });
+      expect(bad.context.unresolved).toBeUndefined();
+    });
+
     it("resolves the indexed ${fem_result.fixed_faces[0]} in fallback_inputs", async () => {
       const inputs = { fem_result: { ...FEM_INPUTS.fem_result, document_path: "/w/b.FCStd", fixed_faces: ["Bracket:Face1"] } };
       const answer = await call(freecad, "recipes__apply", { skill: "freecad-fem-review", recipe: "fem-review", inputs, materialize: true });

@@ -119,6 +119,20 @@ describe("materializeSteps", () => {
     expect(r.ok && r.steps).toEqual([{ fallback_inputs: { a: "n" }, fallback_arguments: [1.5] }]);
   });
 
+  it("hostile parameter text: an unclosed `${` flood is one malformed report, huge indexes and __proto__ read nothing", () => {
+    const flood = "${a".repeat(50_000);
+    const sch = { type: "object", properties: { a: { type: "array", items: { type: "string" } } } };
+    const r = materializeSteps([{ arguments: { f: flood, i: "${a[99999999999999999999]}" } }], { a: ["x"] }, sch);
+    if (!r.ok) throw new Error(JSON.stringify(r.unresolved.map((u) => [u.field, u.reason])));
+    expect((r.steps[0] as { arguments: Record<string, unknown> }).arguments).toEqual({ f: flood, i: "${a[99999999999999999999]}" });
+    expect(r.unresolved.map((u) => [u.field, u.reason])).toEqual([
+      ["arguments.f", "malformed"],
+      ["arguments.i", "input_absent"],
+    ]);
+    const proto = materializeSteps([{ arguments: { p: "${a.__proto__}" } }], { a: ["x"] }, sch);
+    expect(proto).toMatchObject({ ok: false, unresolved: [{ field: "arguments.p", reason: "undeclared" }] });
+  });
+
   it("own properties only: a placeholder cannot read the prototype chain", () => {
     const r = materializeSteps([{ arguments: { a: "${constructor}", b: "${name.length}" } }], { name: "n" }, {});
     expect(r.ok).toBe(false);

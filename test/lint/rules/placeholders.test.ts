@@ -75,6 +75,14 @@ describe("placeholder_undeclared / placeholder_unresolvable", () => {
     expect(withCode(await lintPack(r), "placeholder_undeclared")).toHaveLength(1);
   });
 
+  it("scans fallback_inputs / fallback_arguments too, so a malformed placeholder there is found", async () => {
+    const r = recipe();
+    r.steps[0]!["fallback_arguments"] = { object_name: "${object_name[x]}" };
+    const hit = withCode(await lintPack(r), "placeholder_malformed");
+    expect(hit).toHaveLength(1);
+    expect(hit[0]!.message).toContain("steps[0].fallback_arguments.object_name");
+  });
+
   it("leaves prose step keys alone", async () => {
     const r = recipe();
     r.steps[0]!["description"] = "uses ${whatever} in prose";
