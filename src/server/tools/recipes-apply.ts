@@ -3,7 +3,7 @@ import { objectSchema, READ_ONLY, type ToolDefinition } from "./define.js";
 import { fail, ok } from "./envelope.js";
 import { withSnapshot, type RecipeToolContext } from "./context.js";
 import { checkRecipeInputs, findStructuredRecipe } from "./structured.js";
-import { provenanceOf } from "./recipes-entry.js";
+import { provenanceOf } from "../../recipes/entry-view.js";
 
 export const recipesApply: ToolDefinition<RecipeToolContext> = {
   name: "recipes__apply",

@@ -3,7 +3,7 @@ import { objectSchema, READ_ONLY, type ToolDefinition } from "./define.js";
 import { ok } from "./envelope.js";
 import { withSnapshot, type RecipeToolContext } from "./context.js";
 import { findPublicRecipe } from "./lookup.js";
-import { provenanceOf, wholeEntry } from "./recipes-entry.js";
+import { provenanceOf, wholeEntry } from "../../recipes/entry-view.js";
 
 export const recipesGet: ToolDefinition<RecipeToolContext> = {
   name: "recipes__get",

@@ -4,7 +4,7 @@ import { objectSchema, READ_ONLY, type ToolDefinition } from "./define.js";
 import { fail, ok, withRevision, type Envelope } from "./envelope.js";
 import { withSnapshot, type RecipeToolContext } from "./context.js";
 import { closeNames, notFoundMessage } from "./suggest.js";
-import { recipeEntry } from "./recipes-entry.js";
+import { recipeEntry, type RecipeEntryView } from "../../recipes/entry-view.js";
 import { skillFacts } from "./skill-facts.js";
 
 /**
@@ -78,7 +78,7 @@ function listAnswer(snapshot: CatalogSnapshot, skill: string | undefined): Envel
   }
   // Every recipe whole, Markdown anchors included (core's list_recipe_entries); long answers are read by window.
   const anchors: string[] = [];
-  const recipes: Array<Record<string, unknown>> = [];
+  const recipes: RecipeEntryView[] = [];
   let structured = 0;
   for (const id of entry.recipeIds) {
     const recipe = snapshot.recipes.get(id);

@@ -5,7 +5,7 @@
  * is absolute; ours is skill-relative, since no absolute path reaches a
  * client.
  */
-import type { MarkdownRecipe, YamlRecipe } from "../../recipes/types.js";
+import type { MarkdownRecipe, YamlRecipe } from "./types.js";
 
 export interface Provenance {
   readonly format: "recipe-pack" | "markdown-anchor";
@@ -24,8 +24,26 @@ export function provenanceOf(recipe: MarkdownRecipe | YamlRecipe): Provenance {
   };
 }
 
-/** Keys in sorted order, as the envelope's (see envelope.ts). */
-export function recipeEntry(recipe: MarkdownRecipe | YamlRecipe): Record<string, unknown> {
+/** A recipe as `list_recipe_entries` returns it, plus our `recipeId`, `format`, `file`, `line`. */
+export interface RecipeEntryView {
+  readonly dcc: string;
+  readonly description: string;
+  /** Skill-relative file. */
+  readonly file: string;
+  readonly format: "markdown" | "yaml";
+  readonly inputs_schema: unknown;
+  readonly line?: number;
+  readonly name: string;
+  /** A schema, a legacy label, `"markdown_recipe"` for an anchor, or null. */
+  readonly output_contract: unknown;
+  readonly provenance: Provenance;
+  readonly recipeId: string;
+  readonly steps: readonly unknown[];
+  readonly toolset_profiles: readonly string[];
+}
+
+/** Keys in sorted order, as the envelope's (see the tools' envelope.ts). */
+export function recipeEntry(recipe: MarkdownRecipe | YamlRecipe): RecipeEntryView {
   if (recipe.format === "markdown") {
     return {
       dcc: recipe.dcc,
@@ -33,7 +51,7 @@ export function recipeEntry(recipe: MarkdownRecipe | YamlRecipe): Record<string,
       file: recipe.file,
       format: "markdown",
       inputs_schema: {},
-      line: recipe.line,
+      ...(recipe.line !== undefined ? { line: recipe.line } : {}),
       name: recipe.name,
       // Core's label for an anchor, which has no contract of its own.
       output_contract: "markdown_recipe",
