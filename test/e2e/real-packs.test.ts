@@ -71,6 +71,7 @@ describe.skipIf(!present)("real packs end to end", () => {
         ["inspect", "inputs.path", "${fem_result.document_path}"],
       ]);
       expect(answer.context.skippable_steps).toEqual([1]);
+      expect(answer.message).toBe("Recipe freecad-fem-review/fem-review applied: 3 step(s); 4 placeholder(s) kept verbatim (see unresolved_placeholders)");
     });
 
     it("answers concurrent materializing applies alike, and refuses invalid inputs before materializing", async () => {

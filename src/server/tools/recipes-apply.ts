@@ -72,6 +72,8 @@ export const recipesApply: ToolDefinition<RecipeToolContext> = {
         result.skippable_steps = materialized.skippable;
       }
       context.library.usage.record(recipe.recipeId);
-      return ok(`Recipe ${recipe.recipeId} applied: ${recipe.steps.length} step(s)`, result);
+      const kept = Array.isArray(result.unresolved_placeholders) ? result.unresolved_placeholders.length : 0;
+      const note = kept > 0 ? `; ${kept} placeholder(s) kept verbatim (see unresolved_placeholders)` : "";
+      return ok(`Recipe ${recipe.recipeId} applied: ${recipe.steps.length} step(s)${note}`, result);
     }),
 };
