@@ -57,17 +57,17 @@ export const LINT_RULES = {
   },
   placeholder_unresolvable: {
     severity: "error",
-    what: "a `${name}` in steps names an input that is neither required nor defaulted",
-    fix: "list the input in required or give it a default",
+    what: "a `${name}` in a step that is neither `optional: true` nor has a fallback names an input that is neither required nor defaulted",
+    fix: "list the input in required, give it a default, or mark the step optional: true",
   },
   placeholder_malformed: {
     severity: "warning",
     what: "a `${` in step arguments is not a placeholder the materializer recognises",
-    fix: "write placeholders as ${name} or ${a.b} (letters, digits, _ and -; no spaces)",
+    fix: "write placeholders as ${name}, ${a.b} or ${a.list[0]} (letters, digits, _ and -; no spaces)",
   },
   input_unused: {
     severity: "warning",
-    what: "an input declared in inputs_schema is referenced by no `${name}` in the recipe",
+    what: "an input declared in inputs_schema is referenced by no `${name}` in the recipe (a final `verb: report` step without parameters consumes them all)",
     fix: "pass it to a step as ${name}, or remove it from inputs_schema",
   },
   contract_missing: {
@@ -87,7 +87,7 @@ export const LINT_RULES = {
   },
   contract_no_receipt: {
     severity: "warning",
-    what: "a recipe that looks mutating requires no receipt flag (`const: true`) and no post-operation count (minimum >= 1)",
+    what: "a recipe that looks mutating requires no receipt flag (`const: true`), no post-operation count (minimum >= 1) and no `*_uuid` of what it made",
     fix: "require a receipt such as changed: {type: boolean, const: true} or a post-operation count with minimum: 1",
   },
   anchor_empty: {

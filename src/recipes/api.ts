@@ -10,22 +10,19 @@ import type { Diagnostic } from "../skills/diagnostics.js";
 import { resolveRecipePaths } from "../skills/recipe-paths.js";
 import type { SkillInfo } from "../skills/types.js";
 import { loadRecipeFile, loadSkillRecipes } from "./loader.js";
+import { recipeEntry, type RecipeEntryView } from "./entry-view.js";
 import type { Recipe, YamlRecipe } from "./types.js";
 
 /** A structured YAML recipe, as the seed's `RecipeDefinition`. */
 export type RecipeDefinition = YamlRecipe;
 
-/** One row of `listRecipeEntries`: what an agent needs to pick a recipe. */
-export interface RecipeEntry {
-  readonly name: string;
-  readonly recipeId: string;
-  readonly format: "markdown" | "yaml";
-  readonly dcc: string;
-  readonly description: string;
-  /** Skill-relative file. */
-  readonly file: string;
-  readonly line?: number;
-}
+/**
+ * One row of `listRecipeEntries`: the entry whole as dcc-mcp-core's
+ * `list_recipe_entries` returns it (a Markdown anchor with
+ * `provenance.format: "markdown-anchor"`), plus our `recipeId`, `format`,
+ * `file`, `line`.
+ */
+export type RecipeEntry = RecipeEntryView;
 
 /** Absolute paths of every recipe file the skill's metadata names (names and globs, sorted, de-duplicated). */
 export async function getRecipesPaths(skill: SkillInfo): Promise<string[]> {
@@ -88,15 +85,7 @@ function isPublic(recipe: Recipe): recipe is Exclude<Recipe, { format: "private"
 }
 
 function toEntry(recipe: Exclude<Recipe, { format: "private" }>): RecipeEntry {
-  return {
-    name: recipe.name,
-    recipeId: recipe.recipeId,
-    format: recipe.format,
-    dcc: recipe.dcc,
-    description: recipe.description,
-    file: recipe.file,
-    ...(recipe.line !== undefined ? { line: recipe.line } : {}),
-  };
+  return recipeEntry(recipe);
 }
 
 function standInSkill(dir: string): SkillInfo {

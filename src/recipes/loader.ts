@@ -2,6 +2,7 @@
  * Turns one skill's recipe files into frozen Recipe objects (SPEC §4).
  * Bad files become diagnostics; nothing here throws for author mistakes.
  */
+import { skillSearchFields } from "./skill-search.js";
 import { diagnostic, type Diagnostic } from "../skills/diagnostics.js";
 import { readBounded, type BoundedRead } from "../skills/read-bounded.js";
 import { resolveRecipePaths, skillRelative } from "../skills/recipe-paths.js";
@@ -181,6 +182,7 @@ function markdownRecipes(skill: SkillInfo, file: string, text: string): RecipeFi
       description: markdownDescription(a.content),
       tags: skill.tags,
       ...(skill.searchHint !== undefined ? { searchHint: skill.searchHint } : {}),
+      ...skillSearchFields(skill),
       file,
       line: a.line,
       visibility: "public",

@@ -134,10 +134,10 @@ function summarise(entry: Record<string, unknown>, line: number): EntrySummary {
 export function parsePack(text: string, file: string): PackRecord {
   const result = parseRecipePack(text, file);
   if (!result.ok) return { ok: false, diagnostics: result.diagnostics, entries: [], ...encodeParts([{}]), text: serialize([]) };
-  // Flat [steps, body, steps, body …]: strings only, cheap to read back.
+  // Flat [steps, body, aliases, steps, …]: strings only, cheap to read back.
   const texts = result.entries.flatMap(({ entry }) => {
     const t = yamlEntryText(entry);
-    return [t.steps, t.body];
+    return [t.steps, t.body, t.aliases];
   });
   return {
     ok: true,
@@ -155,7 +155,10 @@ export function readPackPart(record: Pick<PackRecord, "body" | "bodyOffsets">, p
   return (bytes[0] === V8_TAG ? deserialize(bytes) : JSON.parse(utf8.decode(bytes))) as Readonly<Record<string, unknown>>;
 }
 
-/** Entry i's search text is at [2i] (steps) and [2i + 1] (body). */
+/** Search texts per entry in `text`. */
+export const INDEX_TEXTS = 3;
+
+/** Entry i's search text is at [3i] (steps), [3i + 1] (body) and [3i + 2] (aliases). */
 export function readIndexTexts(bytes: Uint8Array): readonly string[] {
   return deserialize(bytes) as string[];
 }

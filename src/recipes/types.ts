@@ -14,6 +14,11 @@ interface RecipeBase {
   /** Tags of the skill (public) or the playbook (private). */
   readonly tags: readonly string[];
   readonly searchHint?: string;
+  /** The skill's `metadata.dcc-mcp.layer` (see skill-search.ts). */
+  readonly layer?: string;
+  /** The skill's search aliases and example prompts (search indexes them near the name's weight). */
+  readonly searchAliases?: readonly string[];
+  readonly examplePrompts?: readonly string[];
   /** Skill-relative file the recipe came from. */
   readonly file: string;
   /** 1-based line of the heading / YAML entry, when known. */
@@ -31,6 +36,8 @@ export interface MarkdownRecipe extends RecipeBase {
 export interface YamlIndexText {
   readonly steps: string;
   readonly body: string;
+  /** The entry's own search aliases and example prompts. */
+  readonly aliases: string;
 }
 
 export interface YamlRecipe extends RecipeBase {

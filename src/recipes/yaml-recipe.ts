@@ -9,7 +9,8 @@ import type { CompileResult, SchemaError, Validator } from "../jsonschema/types.
 import { diagnostic, type Diagnostic } from "../skills/diagnostics.js";
 import type { SkillInfo } from "../skills/types.js";
 import { deepFreeze } from "../skills/freeze.js";
-import { inputsSchemaOf, readIndexTexts, readPackPart, type EntrySummary, type PackRecord } from "./parsed-pack.js";
+import { INDEX_TEXTS, inputsSchemaOf, readIndexTexts, readPackPart, type EntrySummary, type PackRecord } from "./parsed-pack.js";
+import { skillSearchFields } from "./skill-search.js";
 import type { YamlIndexText, YamlRecipe } from "./types.js";
 
 const NO_STEPS: readonly unknown[] = Object.freeze([]);
@@ -51,6 +52,9 @@ class LazyYamlRecipe implements YamlRecipe {
   readonly tags: readonly string[];
   // Declared, not defined: a recipe of a skill without a hint has no such key (as plain recipes).
   declare readonly searchHint?: string;
+  declare readonly layer?: string;
+  declare readonly searchAliases?: readonly string[];
+  declare readonly examplePrompts?: readonly string[];
   readonly file: string;
   readonly line: number;
   readonly visibility = "public" as const;
@@ -72,6 +76,7 @@ class LazyYamlRecipe implements YamlRecipe {
     this.description = summary.description;
     this.tags = skill.tags;
     if (skill.searchHint !== undefined) this.searchHint = skill.searchHint;
+    Object.assign(this, skillSearchFields(skill));
     this.file = file;
     this.line = summary.line;
     this.toolsetProfiles = deepFreeze(summary.toolsetProfiles);
@@ -111,7 +116,8 @@ class LazyYamlRecipe implements YamlRecipe {
 
   get indexText(): YamlIndexText {
     const texts = this.#pack.texts.get();
-    return { steps: texts[2 * this.#index]!, body: texts[2 * this.#index + 1]! };
+    const at = INDEX_TEXTS * this.#index;
+    return { steps: texts[at]!, body: texts[at + 1]!, aliases: texts[at + 2]! };
   }
 
   /** JSON sees the whole recipe, as it would a plain object (reload compares recipes through it). */

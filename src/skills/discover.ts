@@ -7,7 +7,7 @@ import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { diagnostic, type Diagnostic } from "./diagnostics.js";
 import { deepFreeze } from "./freeze.js";
-import { parseSkillMarkdown } from "./frontmatter.js";
+import { parseSkillMarkdown, withDependsFile } from "./frontmatter.js";
 import { readBounded, statQuiet } from "./read-bounded.js";
 import { resolveRecipePaths, type RecipePathsResult } from "./recipe-paths.js";
 import type { SkillInfo } from "./types.js";
@@ -94,7 +94,7 @@ export async function loadSkill(dir: string, root: string, rootIndex: number): P
       ],
     };
   }
-  const skill: SkillInfo = deepFreeze({ ...parsed.skill, dir: path.resolve(dir), root: path.resolve(root), rootIndex });
+  const skill: SkillInfo = deepFreeze({ ...withDependsFile(parsed.skill, dir), dir: path.resolve(dir), root: path.resolve(root), rootIndex });
   return { skill, diagnostics: parsed.diagnostics };
 }
 

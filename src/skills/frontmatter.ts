@@ -2,10 +2,13 @@
  * SKILL.md frontmatter (SPEC §3): Agent Skills top-level keys only, dcc-mcp
  * extensions under `metadata.dcc-mcp` (nested) or `metadata["dcc-mcp.<key>"]` (flat).
  */
+import path from "node:path";
 import { LineCounter, parseDocument } from "yaml";
 import { parsePlainFast } from "./yaml-fast.js";
 import { diagnostic, type Diagnostic } from "./diagnostics.js";
 import type { SkillInfo } from "./types.js";
+import { firstKey, mergeDependsText, promptList, stringList } from "./metadata-lists.js";
+import { readBounded } from "./read-bounded.js";
 
 export const ALLOWED_TOP_LEVEL_KEYS: readonly string[] = Object.freeze([
   "name",
@@ -14,6 +17,8 @@ export const ALLOWED_TOP_LEVEL_KEYS: readonly string[] = Object.freeze([
   "compatibility",
   "metadata",
   "allowed-tools",
+  // dcc-mcp-core's loader accepts the underscore spelling too (AGENTSKILLS_SPEC_KEYS).
+  "allowed_tools",
 ]);
 
 /** Every SkillInfo field that SKILL.md itself decides (discovery adds dir/root/rootIndex). */
@@ -156,11 +161,12 @@ function interpret(data: Record<string, unknown>, dirName: string, body: string)
     description: optString("description") ?? "",
     license: optString("license"),
     compatibility: optString("compatibility"),
-    allowedTools: allowedTools(data["allowed-tools"], warn),
+    allowedTools: allowedTools(data["allowed-tools"] ?? data["allowed_tools"], warn),
     dcc: dccValue(dccMetadata["dcc"], warn),
     version: scalarString(dccMetadata["version"], "metadata.dcc-mcp.version", warn),
     tags: stringList(dccMetadata["tags"], "metadata.dcc-mcp.tags", warn),
     searchHint: scalarString(dccMetadata["search-hint"], "metadata.dcc-mcp.search-hint", warn),
+    ...newerMetadata(dccMetadata, warn),
     recipePatterns: recipePatterns(dccMetadata["recipes"], (m) =>
       diagnostics.push(diagnostic("error", "invalid_metadata", m, at)),
     ),
@@ -202,18 +208,6 @@ function scalarString(v: unknown, key: string, warn: (m: string) => void): strin
   return undefined;
 }
 
-function stringList(v: unknown, key: string, warn: (m: string) => void): string[] {
-  if (v === undefined || v === null) return [];
-  if (typeof v === "string") return v.split(",").map((s) => s.trim()).filter((s) => s !== "");
-  if (Array.isArray(v)) {
-    const out = v.filter((t): t is string | number => typeof t === "string" || typeof t === "number").map(String);
-    if (out.length !== v.length) warn(`${key} must list strings; other items ignored`);
-    return out;
-  }
-  warn(`${key} must be a list of strings; ignored`);
-  return [];
-}
-
 function allowedTools(v: unknown, warn: (m: string) => void): string | string[] | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v === "string") return v;
@@ -236,4 +230,46 @@ function recipePatterns(v: unknown, error: (m: string) => void): string[] {
 function describe(v: unknown): string {
   if (Array.isArray(v)) return "a list with non-string items";
   return typeof v === "object" ? "a mapping" : `a ${typeof v}`;
+}
+
+/**
+ * Keys dcc-mcp-core's loader acts on beyond SPEC 3 (apply_dcc_mcp_metadata_overrides):
+ * `layer`, `search-aliases` (or `search_aliases`, `aliases`), `example-prompts`
+ * (or `example_prompts`, and `examplePrompts` as packs write it), `depends`, `products`.
+ */
+function newerMetadata(
+  m: Readonly<Record<string, unknown>>,
+  warn: (message: string) => void,
+): Pick<SkillFields, "layer" | "searchAliases" | "examplePrompts" | "depends" | "products"> {
+  const layer = scalarString(m["layer"], "metadata.dcc-mcp.layer", warn)?.trim().toLowerCase();
+  const aliasKey = firstKey(m, ["search-aliases", "search_aliases", "aliases"]);
+  const promptKey = firstKey(m, ["example-prompts", "example_prompts", "examplePrompts"]);
+  const out: { -readonly [K in "layer" | "searchAliases" | "examplePrompts" | "depends" | "products"]?: SkillFields[K] } = {};
+  if (layer !== undefined && layer !== "") out.layer = layer;
+  const aliases = aliasKey === undefined ? [] : stringList(m[aliasKey], `metadata.dcc-mcp.${aliasKey}`, warn);
+  if (aliases.length > 0) out.searchAliases = aliases;
+  const prompts = promptKey === undefined ? [] : promptList(m[promptKey], `metadata.dcc-mcp.${promptKey}`, warn);
+  if (prompts.length > 0) out.examplePrompts = prompts;
+  const depends = stringList(m["depends"], "metadata.dcc-mcp.depends", warn);
+  if (depends.length > 0) out.depends = depends;
+  const products = stringList(m["products"], "metadata.dcc-mcp.products", warn);
+  if (products.length > 0) out.products = products;
+  return out;
+}
+
+/** Core merges `metadata/depends.md` into `depends`; bounded like SKILL.md, and silent when absent or unreadable (as core). */
+const MAX_DEPENDS_BYTES = 64 * 1024;
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+export function withDependsFile(skill: SkillFields, dir: string): SkillFields {
+  const read = readBounded(path.join(dir, "metadata", "depends.md"), MAX_DEPENDS_BYTES);
+  if (!read.ok) return skill;
+  let text: string;
+  try {
+    text = utf8.decode(read.bytes);
+  } catch {
+    return skill;
+  }
+  const depends = mergeDependsText(skill.depends ?? [], text);
+  return depends.length > 0 ? { ...skill, depends } : skill;
 }

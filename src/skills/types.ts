@@ -17,6 +17,16 @@ export interface SkillInfo {
   readonly version?: string;
   readonly tags: readonly string[];
   readonly searchHint?: string;
+  /** `metadata.dcc-mcp.layer` lower-cased (`domain`, `infrastructure`, `thin-harness`, `example`), when set. */
+  readonly layer?: string;
+  /** `metadata.dcc-mcp.search-aliases` (or `aliases`), when any. */
+  readonly searchAliases?: readonly string[];
+  /** `metadata.dcc-mcp.example-prompts` (or `examplePrompts`), when any. */
+  readonly examplePrompts?: readonly string[];
+  /** `metadata.dcc-mcp.depends` merged with `metadata/depends.md`, when any. */
+  readonly depends?: readonly string[];
+  /** `metadata.dcc-mcp.products`, when any. */
+  readonly products?: readonly string[];
   /** `metadata.dcc-mcp.recipes` normalised to a list of names/globs, as written. */
   readonly recipePatterns: readonly string[];
   /** The merged `dcc-mcp` metadata (nested wins over flat), kept for display. */

@@ -71,6 +71,9 @@ recipes:
   - name: closed_schema
     inputs_schema: { $id: "https://example.com/x", type: object }
     steps: []
+  - name: names_nothing
+    inputs_schema: { type: object, properties: { a: { type: string } } }
+    steps: [{ tool: x__y, arguments: { b: "\${b}" } }]
 `;
 
 let running: RunningServer;
@@ -135,7 +138,7 @@ describe("recipes__list", () => {
     expect(md.context.anchors).toEqual(["Subdivide and relax", "Notes", "Rig notes for C#"]);
     expect(md.context.paths).toEqual(["RECIPES.md"]);
     const fx = await call(client, "recipes__list", { skill: "fx" });
-    expect(fx.context.recipes.map((r: { name: string }) => r.name)).toEqual(["make_smoke", "legacy_label", "needs_missing", "closed_schema"]);
+    expect(fx.context.recipes.map((r: { name: string }) => r.name)).toEqual(["make_smoke", "legacy_label", "needs_missing", "closed_schema", "names_nothing"]);
     expect(fx.context.paths).toEqual(["packs/fx.yaml"]);
   });
 
@@ -275,10 +278,21 @@ describe("recipes__apply", () => {
     expect(answer.context.steps[0].arguments.container).toBe("${container}");
   });
 
-  it("names an unresolvable placeholder as invalid_input", async () => {
+  it("keeps an optional input's placeholder verbatim and lists it with its step and field", async () => {
     const answer = await call(client, "recipes__apply", { skill: "fx", recipe: "needs_missing", inputs: {}, materialize: true });
+    expect(answer.success).toBe(true);
+    expect(answer.context.materialized_steps[0].arguments).toEqual({ a: "${a}" });
+    expect(answer.context.unresolved_placeholders).toEqual([
+      { step: 0, field: "arguments.a", placeholder: "${a}", reason: "input_absent", optional_step: false },
+    ]);
+    expect(answer.context.skippable_steps).toEqual([]);
+  });
+
+  it("names a placeholder no input could fill as invalid_input", async () => {
+    const answer = await call(client, "recipes__apply", { skill: "fx", recipe: "names_nothing", inputs: {}, materialize: true });
     expect(answer).toMatchObject({ success: false, error: "invalid_input" });
-    expect(answer.message).toContain("${a}");
+    expect(answer.message).toContain("${b}");
+    expect(answer.context.unresolved[0]).toMatchObject({ field: "arguments.b", reason: "undeclared" });
   });
 
   it("refuses invalid inputs with context.errors and Markdown recipes", async () => {

@@ -1,7 +1,9 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runLint } from "../../src/lint/command.js";
-import { goodRecipe, makeTree, pack, skillMd } from "./helpers.js";
+import { goodRecipe, makeTree, pack, sharedDir, skillMd } from "./helpers.js";
 
 class Sink extends Writable {
   text = "";
@@ -151,5 +153,19 @@ describe("runLint concurrency", () => {
   it("gives identical output for concurrent runs over one tree", async () => {
     const runs = await Promise.all(Array.from({ length: 8 }, () => run(["bad", "warn", "clean", "--format", "json"], dir)));
     for (const r of runs) expect(r.out).toBe(runs[0]!.out);
+  });
+});
+
+const realSkills = path.join(sharedDir, "data/real-skills");
+const NEWER = ["dcc-mcp-freecad@e9a1209a/src/dcc_mcp_freecad/skills", "dcc-mcp-maya@aa6ca922/src/dcc_mcp_maya/skills"];
+const hasNewer = NEWER.every((r) => existsSync(path.join(realSkills, r)));
+if (!hasNewer) console.warn(`skipping the real-pack lint exit-code test: ${realSkills} lacks the newer packs`);
+
+describe.skipIf(!hasNewer)("recipe-server lint on the packs dcc-mcp-core serves and their authors consider correct", () => {
+  it.each(NEWER)("exits 0 with no problem on %s, even with --max-warnings 0", async (root) => {
+    const r = await run([root, "--max-warnings", "0"], realSkills);
+    expect(r.err).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("no problems");
   });
 });

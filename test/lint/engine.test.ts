@@ -32,17 +32,21 @@ describe.skipIf(!hasReal)("real skill packs", () => {
     const { findings, stats } = await lintRoots(REAL_ROOTS, { cwd: realDir, requireSkills: true });
     expect(stats).toMatchObject({ skills: 6, recipes: 43 });
     const fem = "dcc-mcp-freecad/src/dcc_mcp_freecad/skills/freecad-fem-review/RECIPES.yaml";
+    // The older fem-review names fem_result.document_path without declaring it: its authors added the
+    // declaration in e9a1209a, so that one stays an error. The legacy SKILL.md is core's own negative example.
     expect(findings.map((f) => [f.path, f.line, f.code])).toEqual([
-      [fem, 103, "input_unused"],
-      [fem, 112, "input_unused"],
-      [fem, 126, "input_unused"],
-      [fem, 147, "input_unused"],
-      [fem, 165, "input_unused"],
       [fem, 188, "placeholder_undeclared"],
-      [fem, 189, "placeholder_unresolvable"],
-      ["dcc-mcp-maya/src/dcc_mcp_maya/skills/maya-mesh-ops/references/RECIPES.yaml", 27, "contract_no_receipt"],
       ["dcc-mcp-maya@legacy-version/src/dcc_mcp_maya/skills/maya-mesh-ops/SKILL.md", 4, "non_spec_top_level_keys"],
     ]);
+  });
+
+  it.each([
+    "dcc-mcp-freecad@e9a1209a/src/dcc_mcp_freecad/skills",
+    "dcc-mcp-maya@aa6ca922/src/dcc_mcp_maya/skills",
+  ])("no false alarms on the newer pack %s (optional placeholders, final report step, *_uuid receipts)", async (root) => {
+    const { findings, stats } = await lintRoots([root], { cwd: realDir, requireSkills: true });
+    expect(stats.recipes).toBeGreaterThan(0);
+    expect(findings).toEqual([]);
   });
 
   it("flags the legacy SKILL.md with the block to write instead", async () => {

@@ -72,6 +72,23 @@ describe.skipIf(!haveShared)("Recipes API on the real packs", () => {
     expect(await findRecipeEntry(fem, "nope")).toBeNull();
   });
 
+  it("listRecipeEntries returns entries whole as core's list_recipe_entries (maya-geometry anchors, mesh-ops recipes)", async () => {
+    const geometry = await listRecipeEntries(await skill(MAYA_ROOT, "maya-geometry", "maya"));
+    expect(geometry[0]).toMatchObject({
+      name: "Before export (FBX / OBJ)",
+      output_contract: "markdown_recipe",
+      inputs_schema: {},
+      steps: [],
+      toolset_profiles: [],
+      provenance: { format: "markdown-anchor", skill: "maya-geometry", path: "references/IO_CHECKLIST.md" },
+    });
+    const meshOps = await listRecipeEntries(await skill(CORE_ROOT, "mesh-ops", "maya"));
+    const bevel = meshOps.find((e) => e.name === "bevel_edges")!;
+    expect(bevel.provenance).toMatchObject({ format: "recipe-pack", skill: "mesh-ops", path: "RECIPES.yaml" });
+    expect(bevel.steps.length).toBeGreaterThan(0);
+    expect(Array.isArray(bevel.toolset_profiles)).toBe(true);
+  });
+
   it("validateRecipeInputs renders dcc-mcp-core style messages", async () => {
     const meshOps = await skill(CORE_ROOT, "mesh-ops", "maya");
     const recipe = (await findRecipeEntry(meshOps, "bevel_edges"))!;

@@ -17,50 +17,52 @@ const schema = {
   },
 };
 
+/** A materialization with nothing left unresolved. */
+const done = (steps: unknown[]) => ({ ok: true, steps, unresolved: [], skippable: [] });
+
 describe("materializeSteps", () => {
   it("replaces whole-value placeholders from inputs, then defaults, keeping types", () => {
     const steps = [{ tool: "t", arguments: { name: "${name}", size: "${size}", loc: "${loc}", fixed: 3 } }];
     const r = materializeSteps(steps, { name: "cube" }, schema);
-    expect(r).toEqual({ ok: true, steps: [{ tool: "t", arguments: { name: "cube", size: 1.5, loc: [0, 0, 0], fixed: 3 } }] });
+    expect(r).toEqual(done([{ tool: "t", arguments: { name: "cube", size: 1.5, loc: [0, 0, 0], fixed: 3 } }]));
   });
 
   it("inputs win over defaults, including falsy values", () => {
     const r = materializeSteps([{ arguments: { size: "${size}" } }], { size: 0 }, schema);
-    expect(r).toEqual({ ok: true, steps: [{ arguments: { size: 0 } }] });
+    expect(r).toEqual(done([{ arguments: { size: 0 } }]));
   });
 
   it("dotted placeholders read nested inputs and nested defaults", () => {
     const steps = [{ arguments: { a: "${nested.deep}", b: "${obj.x.y}" } }];
-    expect(materializeSteps(steps, { obj: { x: { y: [1] } } }, schema)).toEqual({
-      ok: true,
-      steps: [{ arguments: { a: "d", b: [1] } }],
-    });
+    expect(materializeSteps(steps, { obj: { x: { y: [1] } } }, schema)).toEqual(done([{ arguments: { a: "d", b: [1] } }]));
   });
 
   it("embedded placeholders substitute the string form", () => {
     const steps = [{ arguments: { path: "out/${name}_${size}.fbx", list: "v=${loc}" } }];
-    expect(materializeSteps(steps, { name: "a" }, schema)).toEqual({
-      ok: true,
-      steps: [{ arguments: { path: "out/a_1.5.fbx", list: "v=[0,0,0]" } }],
-    });
+    expect(materializeSteps(steps, { name: "a" }, schema)).toEqual(done([{ arguments: { path: "out/a_1.5.fbx", list: "v=[0,0,0]" } }]));
   });
 
   it("walks nested arrays and objects inside arguments", () => {
     const steps = [{ arguments: { list: ["${name}", { k: "${size}" }] } }];
-    expect(materializeSteps(steps, { name: "n" }, schema)).toEqual({ ok: true, steps: [{ arguments: { list: ["n", { k: 1.5 }] } }] });
+    expect(materializeSteps(steps, { name: "n" }, schema)).toEqual(done([{ arguments: { list: ["n", { k: 1.5 }] } }]));
   });
 
-  it("lists every unresolved placeholder once", () => {
-    const steps = [{ arguments: { a: "${missing}", b: "x_${other}", c: "${missing}", d: "${nested.nodefault}" } }];
-    expect(materializeSteps(steps, {}, schema)).toEqual({ ok: false, unresolved: ["missing", "other", "nested.nodefault"] });
+  it("refuses only placeholders nothing could fill, naming each occurrence with its field", () => {
+    const steps = [{ id: "a", arguments: { a: "${missing}", b: "x_${other}", c: "${missing}", d: "${nested.nodefault}" } }];
+    const r = materializeSteps(steps, {}, schema);
+    expect(r.ok).toBe(false);
+    expect(r.unresolved.map((u) => [u.field, u.placeholder, u.reason])).toEqual([
+      ["arguments.a", "${missing}", "undeclared"],
+      ["arguments.b", "${other}", "undeclared"],
+      ["arguments.c", "${missing}", "undeclared"],
+      ["arguments.d", "${nested.nodefault}", "undeclared"],
+    ]);
+    expect(r.unresolved[0]).toMatchObject({ step: 0, step_id: "a", optional_step: false });
   });
 
   it("materializes `inputs` too, but leaves prose keys verbatim", () => {
     const steps = [{ id: "s", description: "uses ${name} later", inputs: { doc: "${name}" } }];
-    expect(materializeSteps(steps, { name: "n" }, schema)).toEqual({
-      ok: true,
-      steps: [{ id: "s", description: "uses ${name} later", inputs: { doc: "n" } }],
-    });
+    expect(materializeSteps(steps, { name: "n" }, schema)).toEqual(done([{ id: "s", description: "uses ${name} later", inputs: { doc: "n" } }]));
     // A placeholder in prose never makes a step unresolvable.
     expect(materializeSteps([{ description: "${nope}" }], {}, schema).ok).toBe(true);
   });
@@ -79,14 +81,67 @@ describe("materializeSteps", () => {
     expect(steps[0]!.arguments.loc).toBe("${loc}");
   });
 
+  it("keeps an absent optional input's placeholder verbatim and lists it with its step and field", () => {
+    const steps = [{ id: "s", arguments: { a: "${nested.deep}", b: "x_${opt}" } }];
+    const sch = { type: "object", properties: { opt: { type: "string" }, nested: schema.properties.nested } };
+    const r = materializeSteps(steps, {}, sch);
+    expect(r).toEqual({
+      ok: true,
+      steps: [{ id: "s", arguments: { a: "d", b: "x_${opt}" } }],
+      unresolved: [{ step: 0, step_id: "s", field: "arguments.b", placeholder: "${opt}", reason: "input_absent", optional_step: false }],
+      skippable: [],
+    });
+  });
+
+  it("reports an optional: true step holding an unresolved placeholder as skippable, even an undeclared one", () => {
+    const steps = [{ tool: "a", arguments: { n: "${name}" } }, { tool: "b", optional: true, inputs: { p: "${nowhere}" } }];
+    const r = materializeSteps(steps, { name: "n" }, schema);
+    expect(r.ok && r.skippable).toEqual([1]);
+    expect(r.unresolved).toEqual([{ step: 1, field: "inputs.p", placeholder: "${nowhere}", reason: "undeclared", optional_step: true }]);
+  });
+
+  it("resolves indexed placeholders [n] and .n into arrays, whole and embedded", () => {
+    const sch = { type: "object", properties: { faces: { type: "array", items: { type: "string" } }, m: { type: "array", items: { type: "array" } } } };
+    const steps = [{ arguments: { a: "${faces[0]}", b: "${faces.1}", c: "on ${faces[1]}", d: "${m[0][1]}", e: "${faces[5]}" } }];
+    const r = materializeSteps(steps, { faces: ["F1", "F2"], m: [[1, [2]]] }, sch);
+    expect(r.ok && r.steps).toEqual([{ arguments: { a: "F1", b: "F2", c: "on F2", d: [2], e: "${faces[5]}" } }]);
+    expect(r.unresolved).toMatchObject([{ field: "arguments.e", placeholder: "${faces[5]}", reason: "input_absent" }]);
+  });
+
+  it("reports a `${` it cannot parse instead of leaving it silently", () => {
+    const r = materializeSteps([{ arguments: { a: "${ name }", b: "${name}" } }], { name: "n" }, schema);
+    expect(r.ok && r.steps).toEqual([{ arguments: { a: "${ name }", b: "n" } }]);
+    expect(r.unresolved).toEqual([{ step: 0, field: "arguments.a", placeholder: "${ name }", reason: "malformed", optional_step: false }]);
+  });
+
+  it("materializes fallback_inputs and fallback_arguments as parameters", () => {
+    const r = materializeSteps([{ fallback_inputs: { a: "${name}" }, fallback_arguments: ["${size}"] }], { name: "n" }, schema);
+    expect(r.ok && r.steps).toEqual([{ fallback_inputs: { a: "n" }, fallback_arguments: [1.5] }]);
+  });
+
+  it("hostile parameter text: an unclosed `${` flood is one malformed report, huge indexes and __proto__ read nothing", () => {
+    const flood = "${a".repeat(50_000);
+    const sch = { type: "object", properties: { a: { type: "array", items: { type: "string" } } } };
+    const r = materializeSteps([{ arguments: { f: flood, i: "${a[99999999999999999999]}" } }], { a: ["x"] }, sch);
+    if (!r.ok) throw new Error(JSON.stringify(r.unresolved.map((u) => [u.field, u.reason])));
+    expect((r.steps[0] as { arguments: Record<string, unknown> }).arguments).toEqual({ f: flood, i: "${a[99999999999999999999]}" });
+    expect(r.unresolved.map((u) => [u.field, u.reason])).toEqual([
+      ["arguments.f", "malformed"],
+      ["arguments.i", "input_absent"],
+    ]);
+    const proto = materializeSteps([{ arguments: { p: "${a.__proto__}" } }], { a: ["x"] }, sch);
+    expect(proto).toMatchObject({ ok: false, unresolved: [{ field: "arguments.p", reason: "undeclared" }] });
+  });
+
   it("own properties only: a placeholder cannot read the prototype chain", () => {
     const r = materializeSteps([{ arguments: { a: "${constructor}", b: "${name.length}" } }], { name: "n" }, {});
-    expect(r).toEqual({ ok: false, unresolved: ["constructor", "name.length"] });
+    expect(r.ok).toBe(false);
+    expect(r.unresolved.map((u) => u.placeholder)).toEqual(["${constructor}", "${name.length}"]);
   });
 
   it("tolerates odd schemas and non-object steps", () => {
-    expect(materializeSteps(["raw", 3, null], {}, null)).toEqual({ ok: true, steps: ["raw", 3, null] });
-    expect(materializeSteps([{ arguments: { a: "${a}" } }], null, { properties: 5 })).toEqual({ ok: false, unresolved: ["a"] });
+    expect(materializeSteps(["raw", 3, null], {}, null)).toEqual(done(["raw", 3, null]));
+    expect(materializeSteps([{ arguments: { a: "${a}" } }], null, { properties: 5 })).toMatchObject({ ok: false, unresolved: [{ placeholder: "${a}" }] });
   });
 });
 
@@ -147,12 +202,15 @@ describe.skipIf(!hasReal)("every placeholder in the real packs", () => {
     expect(placeholders).toBeGreaterThan(0);
   });
 
-  it("freecad fem-review: dotted placeholders in step inputs", async () => {
+  it("freecad fem-review (42c377ea): a placeholder its schema never declares still refuses", async () => {
     const [r] = await packRecipes("dcc-mcp-freecad/src/dcc_mcp_freecad/skills/freecad-fem-review");
-    // The pack names fem_result.document_path, which its schema neither requires nor defaults,
-    // and the optional geometry_context: minimal inputs cannot resolve them, and we say so.
+    // This older version names fem_result.document_path without declaring it (the authors added it
+    // in e9a1209a); the optional geometry_context.object_name alone would only be reported.
     const minimal = materializeSteps(r!.steps, minimalInputs(r!.inputsSchema), r!.inputsSchema);
-    expect(minimal).toEqual({ ok: false, unresolved: ["fem_result.document_path", "geometry_context.object_name"] });
+    expect(minimal.ok).toBe(false);
+    expect(minimal.unresolved.map((u) => [u.step_id, u.field, u.placeholder, u.reason])).toEqual([
+      ["anchor", "inputs.document_path", "${fem_result.document_path}", "undeclared"],
+    ]);
 
     const inputs = {
       ...(minimalInputs(r!.inputsSchema) as Record<string, unknown>),
@@ -160,11 +218,39 @@ describe.skipIf(!hasReal)("every placeholder in the real packs", () => {
       geometry_context: { object_name: "Bracket" },
     };
     const full = materializeSteps(r!.steps, inputs, r!.inputsSchema);
-    if (!full.ok) throw new Error(full.unresolved.join(","));
+    if (!full.ok) throw new Error(JSON.stringify(full.unresolved));
     expect((full.steps[0] as { inputs: unknown }).inputs).toEqual({ document_path: "/p/bracket.FCStd", object_name: "Bracket" });
     expect((full.steps[0] as { scripting_fallback: string }).scripting_fallback).toBe(
       (r!.steps[0] as { scripting_fallback: string }).scripting_fallback,
     );
     expect(hasPlaceholder(full.steps)).toBe(false);
+  });
+
+  it("freecad fem-review (e9a1209a): valid inputs without the optional target_object/document_path materialize", async () => {
+    const [r] = await packRecipes("dcc-mcp-freecad@e9a1209a/src/dcc_mcp_freecad/skills/freecad-fem-review");
+    const inputs = minimalInputs(r!.inputsSchema);
+    expect(r!.inputValidator.ok && r!.inputValidator.validator.validate(inputs).valid).toBe(true);
+    const out = materializeSteps(r!.steps, inputs, r!.inputsSchema);
+    if (!out.ok) throw new Error(JSON.stringify(out.unresolved));
+    expect(out.unresolved.map((u) => [u.step_id, u.field, u.placeholder, u.reason])).toEqual([
+      ["anchor", "inputs.document_path", "${fem_result.document_path}", "input_absent"],
+      ["anchor", "inputs.object_name", "${fem_result.target_object}", "input_absent"],
+      ["anchor", "fallback_inputs.object_name", "${fem_result.fixed_faces[0]}", "input_absent"],
+      ["inspect", "inputs.path", "${fem_result.document_path}", "input_absent"],
+    ]);
+    expect(out.skippable).toEqual([1]);
+    expect((out.steps[0] as { inputs: unknown }).inputs).toEqual({ document_path: "${fem_result.document_path}", object_name: "${fem_result.target_object}" });
+  });
+
+  it("freecad fem-review (e9a1209a): the indexed ${fem_result.fixed_faces[0]} resolves from the array", async () => {
+    const [r] = await packRecipes("dcc-mcp-freecad@e9a1209a/src/dcc_mcp_freecad/skills/freecad-fem-review");
+    const base = minimalInputs(r!.inputsSchema) as { fem_result: Record<string, unknown> };
+    const inputs = { ...base, fem_result: { ...base.fem_result, document_path: "/p/b.FCStd", target_object: "Bracket", fixed_faces: ["Bracket:Face1", "Bracket:Face2"] } };
+    const out = materializeSteps(r!.steps, inputs, r!.inputsSchema);
+    if (!out.ok) throw new Error(JSON.stringify(out.unresolved));
+    expect(out.unresolved).toEqual([]);
+    expect(out.skippable).toEqual([]);
+    expect((out.steps[0] as { fallback_inputs: unknown }).fallback_inputs).toEqual({ object_name: "Bracket:Face1" });
+    expect(hasPlaceholder(out.steps.map((s) => ({ ...(s as object), description: "", scripting_fallback: "" })))).toBe(false);
   });
 });

@@ -151,3 +151,68 @@ describe.skipIf(!hasReal)("real SKILL.md files", () => {
     expect(Array.isArray(f.skill.dccMetadata["examplePrompts"])).toBe(true);
   });
 });
+
+const realSkills = path.resolve(import.meta.dirname, "../../../shared/data/real-skills");
+const femSkillMd = path.join(realSkills, "dcc-mcp-freecad@e9a1209a/src/dcc_mcp_freecad/skills/freecad-fem-review/SKILL.md");
+const hasFem = existsSync(femSkillMd);
+if (!hasFem) console.warn(`skipping real SKILL.md metadata tests: ${femSkillMd} is absent`);
+
+describe("allowed_tools alias (dcc-mcp-core accepts the underscore spelling)", () => {
+  it("no longer refuses the skill with non_spec_top_level_keys, and reads the value", () => {
+    const r = ok("---\nname: s\nallowed_tools: Bash Read\n---\n");
+    expect(r.skill.allowedTools).toBe("Bash Read");
+    expect(r.diagnostics).toEqual([]);
+    expect(ok("---\nname: s\nallowed_tools: [python, Read]\n---\n").skill.allowedTools).toEqual(["python", "Read"]);
+  });
+
+  it("the hyphenated key wins when both are written; a wrong type still warns", () => {
+    expect(ok("---\nname: s\nallowed-tools: A\nallowed_tools: B\n---\n").skill.allowedTools).toBe("A");
+    const r = ok("---\nname: s\nallowed_tools: {a: 1}\n---\n");
+    expect(r.skill.allowedTools).toBeUndefined();
+    expect(r.diagnostics.map((d) => d.code)).toEqual(["invalid_metadata"]);
+  });
+
+  it.skipIf(!hasFem)("a real SKILL.md rewritten with allowed_tools loads as the original does", async () => {
+    const text = await readFile(femSkillMd, "utf8");
+    const original = ok(text, "freecad-fem-review");
+    const alias = ok(text.replace("allowed-tools:", "allowed_tools:"), "freecad-fem-review");
+    expect(alias.skill).toEqual(original.skill);
+  });
+});
+
+describe("newer metadata.dcc-mcp keys (dcc-mcp-core's loader)", () => {
+  it.skipIf(!hasFem)("reads layer, depends and example prompts of freecad-fem-review", async () => {
+    const r = ok(await readFile(femSkillMd, "utf8"), "freecad-fem-review");
+    expect(r.skill.layer).toBe("domain");
+    expect(r.skill.depends).toEqual(["freecad-analysis"]);
+    expect(r.skill.examplePrompts).toHaveLength(4);
+    // A prompt is one sentence, commas and all.
+    expect(r.skill.examplePrompts![0]).toBe("This bracket was solved at 100 N — is it strong enough, or does it need to be thicker?");
+    expect(r.diagnostics).toEqual([]);
+  });
+
+  it("splits comma-separated aliases, depends and products; takes the spellings core reads", () => {
+    const r = ok(
+      "---\nname: s\nmetadata:\n  dcc-mcp:\n    layer: Thin-Harness\n    search_aliases: 'smoke, pyro'\n    example_prompts: Make it explode, big\n    depends: a-skill, b-skill\n    products: houdini, maya\n---\n",
+    );
+    expect(r.skill).toMatchObject({
+      layer: "thin-harness",
+      searchAliases: ["smoke", "pyro"],
+      examplePrompts: ["Make it explode, big"],
+      depends: ["a-skill", "b-skill"],
+      products: ["houdini", "maya"],
+    });
+    expect(ok("---\nname: s\nmetadata:\n  dcc-mcp:\n    aliases: [x]\n    examplePrompts: [p1, p2]\n---\n").skill).toMatchObject({ searchAliases: ["x"], examplePrompts: ["p1", "p2"] });
+  });
+
+  it("leaves the fields out when unset, and warns on a wrong type", () => {
+    const plain = ok("---\nname: s\n---\n").skill;
+    for (const k of ["layer", "searchAliases", "examplePrompts", "depends", "products"]) expect(plain).not.toHaveProperty(k);
+    const r = ok("---\nname: s\nmetadata:\n  dcc-mcp:\n    depends: {a: 1}\n    layer: [x]\n---\n");
+    expect(r.skill).not.toHaveProperty("depends");
+    expect(r.diagnostics.map((d) => d.message)).toEqual([
+      "metadata.dcc-mcp.layer must be a string; ignored",
+      "metadata.dcc-mcp.depends must be a list of strings; ignored",
+    ]);
+  });
+});

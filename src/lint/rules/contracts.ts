@@ -2,7 +2,9 @@
  * output_contract checks (seed 001: "contracts that cannot fail are useless").
  * "Cannot fail" is decided by the validator itself: the compiled contract is
  * run against an empty receipt. "Mutating without a receipt" is a heuristic
- * over side_effects and the recipe name, so it only warns.
+ * over side_effects and the recipe name, so it only warns; a receipt is a
+ * `const: true` flag, a count of at least 1, or a required `*_uuid` of what
+ * was made.
  */
 import type { YamlRecipe } from "../../recipes/types.js";
 import { derefSchema, isRecord } from "../schema-walk.js";
@@ -92,6 +94,17 @@ export function looksMutating(recipe: YamlRecipe): boolean {
   return w.some((x) => MUTATING_WORDS.has(x));
 }
 
+/**
+ * An identifier of what the operation made (`object_uuid`, `history_uuid`):
+ * a tool that changed nothing has no such node to name. maya-mesh-ops'
+ * `loft_hull_from_sections` proves its hull this way.
+ */
+function isIdentifierReceipt(name: string, schema: unknown): boolean {
+  if (!/(?:^|_)uuid$/i.test(name) || !isRecord(schema)) return false;
+  const types = ([] as unknown[]).concat(schema["type"] ?? "string");
+  return types.length === 1 && types[0] === "string";
+}
+
 /** A required `const: true` flag, or a required count bounded below by 1. */
 function isReceipt(schema: unknown): boolean {
   if (!isRecord(schema)) return false;
@@ -109,7 +122,11 @@ function receiptRule(recipe: YamlRecipe): RuleHit[] {
   if (!isRecord(c)) return [];
   const required = Array.isArray(c["required"]) ? (c["required"] as unknown[]) : [];
   const props = isRecord(c["properties"]) ? c["properties"] : {};
-  const ok = required.some((r) => typeof r === "string" && Object.hasOwn(props, r) && isReceipt(derefSchema(root, props[r])));
+  const ok = required.some((r) => {
+    if (typeof r !== "string" || !Object.hasOwn(props, r)) return false;
+    const prop = derefSchema(root, props[r]);
+    return isReceipt(prop) || isIdentifierReceipt(r, prop);
+  });
   if (ok) return [];
   return [
     {

@@ -5,16 +5,16 @@
  * substitutes (step `arguments` and `inputs`); prose and `undo_steps` count
  * as uses of an input but are not held to resolvability.
  */
+import { isParameterKey, placeholderPath, placeholderRoot, scanPlaceholders, type PathStep } from "../../recipes/placeholders.js";
 import type { YamlRecipe } from "../../recipes/types.js";
 import { derefSchema, isRecord } from "../schema-walk.js";
 import type { EntryPath, RuleHit } from "../types.js";
 
-const PARAM_KEYS = ["arguments", "inputs"] as const;
-const PLACEHOLDER = /\$\{([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)\}/g;
-
 interface Found {
   readonly name: string;
   readonly at: EntryPath;
+  /** The step tolerates a missing optional input: `optional: true`, or a declared fallback. */
+  readonly covered: boolean;
 }
 
 function strings(value: unknown, at: (string | number)[], out: Array<{ text: string; at: EntryPath }>, depth = 0): void {
@@ -26,25 +26,40 @@ function strings(value: unknown, at: (string | number)[], out: Array<{ text: str
 
 type Resolution = { ok: true } | { ok: false; undeclared: boolean; detail: string };
 
-/** Mirrors materialize.ts: present in inputs (a required chain) or a default at the end of the properties chain. */
+/** One path step into a schema: `properties`, else an array's `prefixItems`/`items`; with whether it is always present. */
+function stepInto(root: unknown, cur: unknown, step: PathStep): { schema: unknown; required: boolean } | null {
+  if (!isRecord(cur)) return null;
+  if ("key" in step) {
+    const props = cur["properties"];
+    if (isRecord(props) && Object.hasOwn(props, step.key)) {
+      const required = Array.isArray(cur["required"]) && (cur["required"] as unknown[]).includes(step.key);
+      return { schema: derefSchema(root, props[step.key]), required };
+    }
+    if (!/^[0-9]+$/.test(step.key)) return null;
+  }
+  const index = "index" in step ? step.index : Number(step.key);
+  const minItems = typeof cur["minItems"] === "number" ? cur["minItems"] : 0;
+  const prefix = cur["prefixItems"];
+  if (Array.isArray(prefix) && index < prefix.length) return { schema: derefSchema(root, prefix[index]), required: index < minItems };
+  if (isRecord(cur["items"])) return { schema: derefSchema(root, cur["items"]), required: index < minItems };
+  return null;
+}
+
+/** Mirrors materialize.ts: present in inputs (a required chain) or a default at the end of the chain. */
 export function resolvePlaceholder(schema: unknown, name: string): Resolution {
-  const path = name.split(".");
+  const path = placeholderPath(name);
   let cur: unknown = derefSchema(schema, schema);
   let requiredChain = true;
   for (let i = 0; i < path.length; i++) {
-    const key = path[i]!;
-    const owner = path.slice(0, i).join(".");
-    const props = isRecord(cur) ? cur["properties"] : undefined;
-    if (!isRecord(props) || !Object.hasOwn(props, key)) {
-      return {
-        ok: false,
-        undeclared: true,
-        detail: i === 0 ? `inputs_schema declares no property "${key}"` : `inputs_schema property "${owner}" declares no property "${key}"`,
-      };
+    const next = stepInto(schema, cur, path[i]!);
+    if (next === null) {
+      const step = path[i]!;
+      const what = "key" in step ? `property "${step.key}"` : `items to index [${step.index}]`;
+      const owner = i === 0 ? "" : ` property "${name.slice(0, nameEnd(name, i))}"`;
+      return { ok: false, undeclared: true, detail: `inputs_schema${owner} declares no ${what}` };
     }
-    const required = isRecord(cur) && Array.isArray(cur["required"]) ? (cur["required"] as unknown[]) : [];
-    if (!required.includes(key)) requiredChain = false;
-    cur = derefSchema(schema, props[key]);
+    if (!next.required) requiredChain = false;
+    cur = next.schema;
   }
   if (isRecord(cur) && Object.hasOwn(cur, "default")) return { ok: true };
   if (requiredChain) return { ok: true };
@@ -55,47 +70,85 @@ export function resolvePlaceholder(schema: unknown, name: string): Resolution {
   };
 }
 
+/** Length of the text of the first `steps` path steps of `name` (`a.b[0]` → 1 step: "a"). */
+function nameEnd(name: string, steps: number): number {
+  let seen = 0;
+  for (const m of name.matchAll(/[A-Za-z0-9_-]+|\[[0-9]+\]/g)) {
+    if (++seen === steps) return m.index + m[0].length;
+  }
+  return name.length;
+}
+
+/** A step that says what happens without its optional inputs: `optional: true`, fallback parameters, or a scripting fallback. */
+function toleratesAbsence(step: Record<string, unknown>): boolean {
+  return step["optional"] === true || Object.keys(step).some((k) => k.startsWith("fallback_") || k === "scripting_fallback");
+}
+
 export function placeholderRule(recipe: YamlRecipe): RuleHit[] {
   const hits: RuleHit[] = [];
   const schema = recipe.inputsSchema;
-  const inSteps: Array<{ text: string; at: EntryPath }> = [];
+  const inSteps: Array<{ text: string; at: EntryPath; covered: boolean }> = [];
   recipe.steps.forEach((step, i) => {
     if (!isRecord(step)) return;
-    for (const k of PARAM_KEYS) if (Object.hasOwn(step, k)) strings(step[k], ["steps", i, k], inSteps);
+    const covered = toleratesAbsence(step);
+    for (const k of Object.keys(step)) {
+      if (!isParameterKey(k)) continue;
+      const found: Array<{ text: string; at: EntryPath }> = [];
+      strings(step[k], ["steps", i, k], found);
+      for (const f of found) inSteps.push({ ...f, covered });
+    }
   });
 
   const used: Found[] = [];
   const reported = new Set<string>();
-  for (const { text, at } of inSteps) {
-    if (!text.includes("${")) continue;
-    for (const m of text.matchAll(PLACEHOLDER)) used.push({ name: m[1]!, at });
-    const leftover = text.replace(PLACEHOLDER, "");
-    if (leftover.includes("${")) {
+  for (const { text, at, covered } of inSteps) {
+    const scan = scanPlaceholders(text);
+    for (const name of scan.names) used.push({ name, at, covered });
+    if (scan.malformed) {
       hits.push({
         code: "placeholder_malformed",
-        message: `recipe "${recipe.name}": ${describe(at)} holds "\${" that is not a placeholder the materializer replaces`,
+        message: `recipe "${recipe.name}": ${describe(at)} holds "\${" that is not a placeholder the materializer replaces (recipes__apply reports it and leaves it as written)`,
         at,
       });
     }
   }
-  for (const { name, at } of used) {
+  for (const { name, at, covered } of used) {
     if (reported.has(name)) continue;
     const r = resolvePlaceholder(schema, name);
     if (r.ok) continue;
+    // An optional input left out is kept verbatim and reported by apply; a step that says what to do without it is correct.
+    if (!r.undeclared && covered) continue;
     reported.add(name);
     hits.push({
       code: r.undeclared ? "placeholder_undeclared" : "placeholder_unresolvable",
       message: `recipe "${recipe.name}": placeholder \${${name}} in ${describe(at)} cannot be materialized: ${r.detail}`,
       fix: r.undeclared
-        ? `declare ${name.split(".").join(".properties.")} in inputs_schema.properties and list it in required or give it a default`
-        : `add "${name.split(".").at(-1)}" to required${name.includes(".") ? " (and its parents)" : ""}, or give it a default`,
+        ? `declare ${placeholderPath(name).map((p) => ("key" in p ? p.key : "items")).join(".properties.")} in inputs_schema.properties and list it in required or give it a default`
+        : `add "${lastKey(name)}" to required${name.includes(".") || name.includes("[") ? " (and its parents)" : ""}, give it a default, or mark the step optional: true`,
       at,
     });
   }
   return hits;
 }
 
-/** Inputs that no `${…}` anywhere in the entry (steps, prose, undo_steps …) mentions. */
+function lastKey(name: string): string {
+  const keys = placeholderPath(name).filter((p): p is { key: string } => "key" in p);
+  return keys.at(-1)?.key ?? name;
+}
+
+/**
+ * A last step whose verb is `report` and which passes no parameters writes
+ * its result from everything the recipe was given (freecad's `fem-review`
+ * judges against target_safety_factor, yield_strength … in its report step),
+ * so it consumes every input.
+ */
+function finalReportTakesAll(steps: readonly unknown[]): boolean {
+  const last = steps.at(-1);
+  if (!isRecord(last) || typeof last["verb"] !== "string" || last["verb"].toLowerCase() !== "report") return false;
+  return !Object.keys(last).some(isParameterKey);
+}
+
+/** Inputs that no `${…}` anywhere in the entry (steps, prose, undo_steps …) mentions, unless a final report step consumes them all. */
 export function unusedInputRule(recipe: YamlRecipe): RuleHit[] {
   const schema = derefSchema(recipe.inputsSchema, recipe.inputsSchema);
   if (!isRecord(schema) || !isRecord(schema["properties"]) || recipe.steps.length === 0) return [];
@@ -105,7 +158,8 @@ export function unusedInputRule(recipe: YamlRecipe): RuleHit[] {
     if (k === "inputs_schema" || k === "output_contract") continue;
     strings(v, [k], all);
   }
-  for (const { text } of all) for (const m of text.matchAll(PLACEHOLDER)) mentioned.add(m[1]!.split(".")[0]!);
+  for (const { text } of all) for (const name of scanPlaceholders(text).names) mentioned.add(placeholderRoot(name));
+  if (finalReportTakesAll(recipe.steps)) return [];
   return Object.keys(schema["properties"])
     .filter((name) => !mentioned.has(name))
     .map((name) => ({

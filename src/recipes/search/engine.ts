@@ -88,6 +88,7 @@ const SIMILAR_MIN_COVERAGE = 0.6;
 interface Filter {
   readonly dcc?: string;
   readonly skill?: string;
+  readonly layer?: string;
   readonly visibility?: "all" | "public" | "private";
   readonly excludeId?: string;
 }
@@ -183,6 +184,8 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       // to every DCC, so a DCC filter must not hide it either.
       if (filter.dcc !== undefined && r.dcc !== filter.dcc && r.dcc !== "any" && r.dcc !== "python") return false;
       if (filter.skill !== undefined && r.skill !== filter.skill) return false;
+      // dcc-mcp-core ranks a skill naming no layer as a domain skill.
+      if (filter.layer !== undefined && (r.layer ?? "domain") !== filter.layer) return false;
       if (filter.visibility && filter.visibility !== "all" && r.visibility !== filter.visibility) return false;
       return true;
     };
@@ -194,7 +197,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
    * in the same turn as the lexical pass, before any await.
    */
   function acceptsAllHeld(filter: Filter): boolean {
-    if (filter.excludeId !== undefined || filter.dcc !== undefined || filter.skill !== undefined) return false;
+    if (filter.excludeId !== undefined || filter.dcc !== undefined || filter.skill !== undefined || filter.layer !== undefined) return false;
     const v = filter.visibility;
     if (v && v !== "all" && !(v === "public" && notPublic === 0)) return false;
     // Every served id is held (update() keeps them in step), so equal sizes mean equal sets.
@@ -313,7 +316,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
 
     search(query) {
       const limit = Math.max(0, Math.floor(query.limit));
-      const filter: Filter = { dcc: query.dcc, skill: query.skill, visibility: query.visibility };
+      const filter: Filter = { dcc: query.dcc, skill: query.skill, layer: query.layer, visibility: query.visibility };
       if (matchesNothing(filter, indexed)) {
         return { mode: query.text.trim() !== "" && semantic !== null && semantic.state === "ready" && ranking !== "lexical" ? "hybrid" : "lexical", hits: [] };
       }

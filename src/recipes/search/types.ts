@@ -7,6 +7,8 @@ export interface SearchQuery {
   /** A recipe matches when its dcc equals this or is `any`. */
   readonly dcc?: string;
   readonly skill?: string;
+  /** A recipe matches when its skill's `layer` equals this (`domain` also matches a skill naming none). */
+  readonly layer?: string;
   readonly visibility?: "all" | "public" | "private";
   readonly limit: number;
 }

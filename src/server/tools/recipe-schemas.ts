@@ -21,6 +21,15 @@ const VISIBILITY = {
   description: "Which recipes to consider: public skill recipes, your private playbooks, or all.",
 } as const;
 
+/** dcc-mcp-core's skill layers (metadata.dcc-mcp.layer): a `recipes__search` filter. */
+export const LAYER_FILTER = {
+  type: "string",
+  enum: ["domain", "infrastructure", "thin-harness", "example"],
+  description:
+    "Only recipes of skills in this layer (metadata.dcc-mcp.layer; a skill naming none counts as domain). " +
+    "Without it, equal scores rank domain before infrastructure, thin-harness and example skills.",
+} as const;
+
 function text(maxLength?: number, description?: string): Record<string, unknown> {
   return {
     type: "string",

@@ -3,6 +3,7 @@ import { objectSchema, READ_ONLY, type ToolDefinition } from "./define.js";
 import { fail, ok } from "./envelope.js";
 import { withSnapshot, type RecipeToolContext } from "./context.js";
 import { checkRecipeInputs, findStructuredRecipe } from "./structured.js";
+import { provenanceOf } from "../../recipes/entry-view.js";
 
 export const recipesApply: ToolDefinition<RecipeToolContext> = {
   name: "recipes__apply",
@@ -10,8 +11,10 @@ export const recipesApply: ToolDefinition<RecipeToolContext> = {
   description:
     "Validate `inputs` against a structured recipe and return its steps verbatim (placeholders such as " +
     "${name} are NOT substituted and defaults NOT applied), with the output_contract to check the result against. " +
-    "Pass `materialize: true` to also get `materialized_steps` with every placeholder resolved from inputs or " +
-    "schema defaults. Execute the steps yourself, in order.",
+    "Pass `materialize: true` to also get `materialized_steps` with placeholders resolved from inputs or " +
+    "schema defaults; a placeholder of an optional input you left out stays verbatim and is listed in " +
+    "`unresolved_placeholders` (with its step and field), and `skippable_steps` names the `optional: true` steps " +
+    "that hold one. Execute the steps yourself, in order.",
   inputSchema: objectSchema(
     {
       skill: { type: "string", minLength: 1, maxLength: 200 },
@@ -45,10 +48,11 @@ export const recipesApply: ToolDefinition<RecipeToolContext> = {
         target: args.target ?? null,
         steps: recipe.steps,
         output_contract: recipe.outputContract ?? null,
+        // Core's provenance (format, skill, path) plus ours.
         provenance: {
+          ...provenanceOf(recipe),
           recipeId: recipe.recipeId,
           file: recipe.file,
-          ...(recipe.line !== undefined ? { line: recipe.line } : {}),
           dcc: recipe.dcc,
           catalog_revision: snapshot.revision,
         },
@@ -56,15 +60,20 @@ export const recipesApply: ToolDefinition<RecipeToolContext> = {
       if (args.materialize === true) {
         const materialized = materializeSteps(recipe.steps, args.inputs, recipe.inputsSchema);
         if (!materialized.ok) {
-          return fail(
-            "invalid_input",
-            `Unresolvable placeholder(s): ${materialized.unresolved.map((p) => "${" + p + "}").join(", ")}`,
-            { errors: materialized.unresolved.map((p) => `Unresolvable placeholder: \${${p}}`), unresolved: materialized.unresolved },
-          );
+          const names = [...new Set(materialized.unresolved.map((u) => u.placeholder))];
+          return fail("invalid_input", `Unresolvable placeholder(s): ${names.join(", ")}`, {
+            errors: materialized.unresolved.map((u) => `Unresolvable placeholder ${u.placeholder} in steps[${u.step}].${u.field}: no input of that name is declared or given`),
+            unresolved: materialized.unresolved,
+          });
         }
         result.materialized_steps = materialized.steps;
+        // Kept verbatim, with where: optional inputs left out, and any `${` the grammar cannot read.
+        result.unresolved_placeholders = materialized.unresolved;
+        result.skippable_steps = materialized.skippable;
       }
       context.library.usage.record(recipe.recipeId);
-      return ok(`Recipe ${recipe.recipeId} applied: ${recipe.steps.length} step(s)`, result);
+      const kept = Array.isArray(result.unresolved_placeholders) ? result.unresolved_placeholders.length : 0;
+      const note = kept > 0 ? `; ${kept} placeholder(s) kept verbatim (see unresolved_placeholders)` : "";
+      return ok(`Recipe ${recipe.recipeId} applied: ${recipe.steps.length} step(s)${note}`, result);
     }),
 };

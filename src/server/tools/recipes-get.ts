@@ -3,6 +3,7 @@ import { objectSchema, READ_ONLY, type ToolDefinition } from "./define.js";
 import { ok } from "./envelope.js";
 import { withSnapshot, type RecipeToolContext } from "./context.js";
 import { findPublicRecipe } from "./lookup.js";
+import { provenanceOf, wholeEntry } from "../../recipes/entry-view.js";
 
 export const recipesGet: ToolDefinition<RecipeToolContext> = {
   name: "recipes__get",
@@ -32,13 +33,13 @@ export const recipesGet: ToolDefinition<RecipeToolContext> = {
         return ok(`Recipe ${recipe.recipeId}`, { anchor: recipe.name, content: recipe.content, format: "markdown", skill });
       }
       if (recipe.format === "yaml") {
-        const entry = recipe.entry;
         return ok(`Recipe ${recipe.recipeId}`, {
           anchor: recipe.name,
-          content: entryAsYaml(entry),
+          content: entryAsYaml(recipe.entry),
           format: "yaml",
           pack: recipe.pack,
-          recipe: entry,
+          provenance: provenanceOf(recipe),
+          recipe: wholeEntry(recipe),
           skill,
         });
       }

@@ -4,6 +4,8 @@ import { objectSchema, READ_ONLY, type ToolDefinition } from "./define.js";
 import { fail, ok, withRevision, type Envelope } from "./envelope.js";
 import { withSnapshot, type RecipeToolContext } from "./context.js";
 import { closeNames, notFoundMessage } from "./suggest.js";
+import { recipeEntry, type RecipeEntryView } from "../../recipes/entry-view.js";
+import { skillFacts } from "./skill-facts.js";
 
 /**
  * recipes__list. Its answer depends on the snapshot alone, and a long one
@@ -40,7 +42,9 @@ const recipesListDefinition: Omit<ToolDefinition<RecipeToolContext>, "handler"> 
   title: "List recipes",
   description:
     "List recipe skills. Without `skill`: every skill with its recipe count, plus load diagnostics. " +
-    "With `skill`: that skill's Markdown anchors, structured YAML recipes and recipe file paths.",
+    "With `skill`: that skill's anchor names, every recipe whole (Markdown anchors with provenance.format " +
+    "\"markdown-anchor\", YAML recipes with inputs_schema, steps, output_contract, toolset_profiles, provenance) " +
+    "and recipe file paths. Skills show their layer, depends and products.",
   inputSchema: objectSchema({
     skill: { type: "string", minLength: 1, maxLength: 200, description: "Skill name; omit to list every skill." },
   }),
@@ -55,6 +59,7 @@ function listAnswer(snapshot: CatalogSnapshot, skill: string | undefined): Envel
       dcc: entry.info.dcc,
       ...(entry.info.version !== undefined ? { version: entry.info.version } : {}),
       tags: entry.info.tags,
+      ...skillFacts(entry.info),
       recipe_count: entry.recipeIds.length,
       paths: entry.files,
     }));
@@ -71,18 +76,20 @@ function listAnswer(snapshot: CatalogSnapshot, skill: string | undefined): Envel
     const suggestions = closeNames(skill, snapshot.skills.keys());
     return fail("not_found", notFoundMessage("skill", skill, suggestions), { skill, suggestions });
   }
+  // Every recipe whole, Markdown anchors included (core's list_recipe_entries); long answers are read by window.
   const anchors: string[] = [];
-  const recipes: Array<Record<string, unknown>> = [];
+  const recipes: RecipeEntryView[] = [];
+  let structured = 0;
   for (const id of entry.recipeIds) {
     const recipe = snapshot.recipes.get(id);
-    if (recipe === undefined) continue;
+    if (recipe === undefined || recipe.format === "private") continue;
     if (recipe.format === "markdown") anchors.push(recipe.name);
-    else if (recipe.format === "yaml") {
-      recipes.push({ name: recipe.name, dcc: recipe.dcc, description: recipe.description, file: recipe.file });
-    }
+    else structured += 1;
+    recipes.push(recipeEntry(recipe));
   }
-  return ok(`${anchors.length} anchor(s), ${recipes.length} structured recipe(s) in ${skill}`, {
+  return ok(`${anchors.length} anchor(s), ${structured} structured recipe(s) in ${skill}`, {
     skill,
+    ...skillFacts(entry.info),
     anchors,
     recipes,
     paths: entry.files,

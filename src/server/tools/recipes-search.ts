@@ -1,6 +1,8 @@
 import { objectSchema, READ_ONLY, type ToolDefinition } from "./define.js";
 import type { CatalogSnapshot } from "../../recipes/catalog.js";
-import type { SearchAnswer } from "../../recipes/search/types.js";
+import type { SearchAnswer, SearchHit } from "../../recipes/search/types.js";
+import { layerRank } from "../../recipes/skill-search.js";
+import { LAYER_FILTER } from "./recipe-schemas.js";
 import { ok, type Envelope } from "./envelope.js";
 import { withSnapshot, type RecipeToolContext } from "./context.js";
 import { thenMaybe } from "./maybe-promise.js";
@@ -10,12 +12,14 @@ export const recipesSearch: ToolDefinition<RecipeToolContext> = {
   title: "Search recipes",
   description:
     "Search public recipes by natural-language query (ranked: lexical BM25, plus semantic search once " +
-    "it has warmed up; `mode` says which answered). Filter by `dcc` (recipes for that DCC or `any`) and `skill`. " +
+    "it has warmed up; `mode` says which answered). Filter by `dcc` (recipes for that DCC or `any`), `skill` and " +
+    "`layer` (the skill's metadata.dcc-mcp.layer; equal scores rank domain skills first, as dcc-mcp-core). " +
     "Without a query, lists recipes matching the filters.",
   inputSchema: objectSchema({
     query: { type: "string", maxLength: 2000 },
     dcc: { type: "string", minLength: 1, maxLength: 64 },
     skill: { type: "string", minLength: 1, maxLength: 200 },
+    layer: LAYER_FILTER,
     limit: { type: "integer", minimum: 1, maximum: 50, default: 10 },
   }),
   annotations: READ_ONLY,
@@ -28,6 +32,7 @@ export const recipesSearch: ToolDefinition<RecipeToolContext> = {
         visibility: "public",
         ...(args.dcc !== undefined ? { dcc: args.dcc as string } : {}),
         ...(args.skill !== undefined ? { skill: args.skill as string } : {}),
+        ...(args.layer !== undefined ? { layer: args.layer as string } : {}),
       });
       return thenMaybe(searching, (answer) => answerEnvelope(snapshot, query, answer));
     }),
@@ -40,13 +45,15 @@ export const recipesSearch: ToolDefinition<RecipeToolContext> = {
 function answerEnvelope(snapshot: CatalogSnapshot, query: string, answer: SearchAnswer): Envelope {
   // Keys in sorted order, as the envelope's (see envelope.ts).
   const recipes: Array<Record<string, unknown>> = [];
-  for (const { recipe: hit, score } of answer.hits) {
+  // Browsing (no query) keeps its recipeId order: there is no ranking to break ties in.
+  for (const { recipe: hit, score } of query.trim() === "" ? answer.hits : byScoreThenLayer(answer.hits)) {
     const recipe = snapshot.recipes.get(hit.recipeId);
     if (recipe === undefined) continue;
     recipes.push({
       dcc: recipe.dcc,
       description: recipe.description,
       format: recipe.format,
+      layer: recipe.layer ?? null,
       name: recipe.name,
       recipeId: recipe.recipeId,
       score,
@@ -54,4 +61,14 @@ function answerEnvelope(snapshot: CatalogSnapshot, query: string, answer: Search
     });
   }
   return ok(`${recipes.length} recipe(s) found`, { mode: answer.mode, query, recipes });
+}
+
+/**
+ * Equal scores rank by layer as dcc-mcp-core's rank policy orders layers
+ * (domain, infrastructure, thin-harness, example); otherwise the engine's
+ * order stands (a stable sort).
+ */
+function byScoreThenLayer(hits: readonly SearchHit[]): readonly SearchHit[] {
+  if (!hits.some((h) => h.recipe.layer !== undefined)) return hits;
+  return [...hits].sort((a, b) => b.score - a.score || layerRank(a.recipe.layer) - layerRank(b.recipe.layer));
 }

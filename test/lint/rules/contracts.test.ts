@@ -65,6 +65,20 @@ describe("contract_no_receipt", () => {
     expect(withCode(await lintPack(withContract(contract, "mirror_mesh")), "contract_no_receipt")).toEqual([]);
   });
 
+  it("counts a required *_uuid of what was made as a receipt (maya-mesh-ops loft_hull_from_sections)", async () => {
+    const uuid = { type: "object", required: ["object_name", "object_uuid"], properties: { object_name: { type: "string" }, object_uuid: { type: "string" } } };
+    expect(withCode(await lintPack(withContract(uuid, "loft_hull")), "contract_no_receipt")).toEqual([]);
+  });
+
+  it("does not count an optional uuid, a non-string uuid, or a name that only contains uuid", async () => {
+    const optional = { type: "object", required: ["object_name"], properties: { object_name: { type: "string" }, object_uuid: { type: "string" } } };
+    const number = { type: "object", required: ["object_uuid"], properties: { object_uuid: { type: "integer" } } };
+    const inside = { type: "object", required: ["uuidish_name"], properties: { uuidish_name: { type: "string" } } };
+    for (const c of [optional, number, inside]) {
+      expect(withCode(await lintPack(withContract(c, "loft_hull")), "contract_no_receipt"), JSON.stringify(c)).toHaveLength(1);
+    }
+  });
+
   it("stays quiet for read-only names and an optional flag does not count", async () => {
     expect(withCode(await lintPack(withContract(noFlag, "get_poly_count")), "contract_no_receipt")).toEqual([]);
     const optional = { type: "object", required: ["object_name"], properties: { object_name: { type: "string" }, changed: { const: true } } };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { embeddingText, embeddingViews, textHash, toDocument, type SearchDocument } from "../../../src/recipes/search/document.js";
+import { embeddingText, embeddingViews, FIELD_BOOST, textHash, toDocument, yamlEntryText, type SearchDocument } from "../../../src/recipes/search/document.js";
 import { md, priv, yaml } from "./fixtures.js";
 
 describe("embeddingViews", () => {
@@ -75,7 +75,7 @@ describe("embeddingText", () => {
     const body = (): string => Array.from({ length: Math.floor(r() * 60) }, () => (r() < 0.4 ? pick(lines) : text(25))).join("\n");
     let clipped = 0;
     for (let i = 0; i < 3000; i++) {
-      const doc: SearchDocument = { id: `s/r${i}`, name: text(6), tags: text(4), hint: r() < 0.5 ? "" : text(10), description: text(r() < 0.2 ? 200 : 20), steps: text(80), body: body(), skill: "s" };
+      const doc: SearchDocument = { id: `s/r${i}`, name: text(6), aliases: r() < 0.5 ? "" : text(8), tags: text(4), hint: r() < 0.5 ? "" : text(10), description: text(r() < 0.2 ? 200 : 20), steps: text(80), body: body(), skill: "s" };
       const expected = referenceText(doc);
       expect(embeddingText(doc)).toBe(expected);
       if (expected.length === 400) clipped++;
@@ -88,5 +88,29 @@ describe("embeddingText", () => {
   it("textHash is the first 128 bits of sha256, hex", async () => {
     const { createHash } = await import("node:crypto");
     for (const t of ["", "bevel edges", "Ωmega\u0000"]) expect(textHash(t)).toBe(createHash("sha256").update(t).digest("hex").slice(0, 32));
+  });
+});
+
+describe("aliases field (search-aliases and example prompts, skill and recipe level)", () => {
+  it("holds the skill's aliases and prompts and the entry's own, weighted just under the name", () => {
+    const entry = { name: "smoke", description: "d", steps: [], examplePrompts: ["Blow up the car"], "search-aliases": ["pyro"], undo: "delete it" };
+    const r = yaml("fx", "smoke", "d", [], { entry, searchAliases: ["explosion"], examplePrompts: ["Make a fireball"] });
+    const doc = toDocument(r);
+    expect(doc.aliases).toBe("explosion Make a fireball pyro Blow up the car");
+    // Kept out of the body, so they are not counted twice.
+    expect(doc.body).toBe("delete it");
+    expect(FIELD_BOOST.aliases).toBeGreaterThan(FIELD_BOOST.tags);
+    expect(FIELD_BOOST.aliases).toBeLessThan(FIELD_BOOST.name);
+  });
+
+  it("is precomputed with the pack's other index texts (yamlEntryText), and empty without aliases", () => {
+    expect(yamlEntryText({ name: "a", example_prompts: "One, with a comma" }).aliases).toBe("One, with a comma");
+    expect(yamlEntryText({ name: "a" }).aliases).toBe("");
+    expect(toDocument(md("s", "A", "text")).aliases).toBe("");
+  });
+
+  it("is bounded for an oversized alias list", () => {
+    const entry = { name: "x", aliases: Array.from({ length: 5000 }, (_, i) => `alias${i}`) };
+    expect(yamlEntryText(entry).aliases.length).toBeLessThanOrEqual(2000);
   });
 });

@@ -76,7 +76,7 @@ const QUERY_EXTRAS = ["bev", "bevell", "extrud", "smoth", "vertx", "camra", "exp
 
 function randomDoc(r: () => number, id: string): SearchDocument {
   const words = (max: number): string => Array.from({ length: Math.floor(r() * max) }, () => VOCABULARY[Math.floor(r() * VOCABULARY.length)]!).join(" ");
-  return { id, name: words(4), tags: words(3), hint: words(3), description: words(12), steps: words(20), body: words(60), skill: words(2) };
+  return { id, name: words(4), aliases: "", tags: words(3), hint: words(3), description: words(12), steps: words(20), body: words(60), skill: words(2) };
 }
 
 function randomQuery(r: () => number): string {
@@ -157,7 +157,7 @@ describe("lexical index ranks as MiniSearch did", () => {
 });
 
 function doc(id: string, fields: Partial<Omit<SearchDocument, "id">> = {}): SearchDocument {
-  return { id, name: "", tags: "", hint: "", description: "", steps: "", body: "", skill: "", ...fields };
+  return { id, name: "", aliases: "", tags: "", hint: "", description: "", steps: "", body: "", skill: "", ...fields };
 }
 
 describe("lexical index on hostile input", () => {

@@ -55,6 +55,7 @@ function documents(count: number, seed: number): SearchDocument[] {
   return Array.from({ length: count }, (_, i) => ({
     id: `s${i % 7}/r${i}`,
     name: text(2),
+    aliases: "",
     tags: text(1),
     hint: "",
     description: text(6),

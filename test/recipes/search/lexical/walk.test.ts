@@ -13,7 +13,7 @@ const EXTRA = ["bev", "bevl", "rende", "cam", "smok", "chamfr", "zzz", "mesh_bak
 function doc(r: () => number, id: string, dense: boolean): SearchDocument {
   const word = (): string => (r() < 0.1 ? RARE[Math.floor(r() * RARE.length)]! : COMMON[Math.floor(r() * COMMON.length)]!);
   const words = (n: number): string => Array.from({ length: Math.floor(r() * (dense ? n : n / 4)) }, word).join(" ");
-  return { id, name: words(3), tags: words(2), hint: words(2), description: words(8), steps: words(6), body: words(24), skill: `s${id.length % 3}` };
+  return { id, name: words(3), aliases: "", tags: words(2), hint: words(2), description: words(8), steps: words(6), body: words(24), skill: `s${id.length % 3}` };
 }
 
 function query(r: () => number): string {
@@ -66,8 +66,8 @@ describe("walking the term lists ranks exactly as accumulating per slot", () => 
     const walked = new LexicalIndex({ compactAfter: 1 });
     const summed = new LexicalIndex({ compactAfter: 1, walkMaxLists: 0 });
     for (let i = 0; i < 50; i++) {
-      const d: SearchDocument = { id: `a${i}`, name: "bevel mesh", tags: "", hint: "", description: "x ".repeat(i), steps: "", body: "", skill: "s" };
-      const e: SearchDocument = { id: `b${i}`, name: i % 2 ? "smoke" : "cloth", tags: "", hint: "", description: "y ".repeat(i), steps: "", body: "", skill: "s" };
+      const d: SearchDocument = { id: `a${i}`, name: "bevel mesh", aliases: "", tags: "", hint: "", description: "x ".repeat(i), steps: "", body: "", skill: "s" };
+      const e: SearchDocument = { id: `b${i}`, name: i % 2 ? "smoke" : "cloth", aliases: "", tags: "", hint: "", description: "y ".repeat(i), steps: "", body: "", skill: "s" };
       for (const ix of [walked, summed]) {
         ix.put(d);
         ix.put(e);
@@ -83,7 +83,7 @@ describe("walking the term lists ranks exactly as accumulating per slot", () => 
     // compactAfter 1: maintain() moves every posting to the main lists the walk reads.
     const walked = new LexicalIndex({ compactAfter: 1 });
     const summed = new LexicalIndex({ compactAfter: 1, walkMaxLists: 0 });
-    const same = (id: string, name: string): SearchDocument => ({ id, name, tags: "", hint: "", description: "", steps: "", body: "", skill: "s" });
+    const same = (id: string, name: string): SearchDocument => ({ id, name, aliases: "", tags: "", hint: "", description: "", steps: "", body: "", skill: "s" });
     // Put in descending id order: equal scores must come back in ascending id order.
     for (let i = 40; i >= 0; i--) {
       const n = String(i).padStart(2, "0");
