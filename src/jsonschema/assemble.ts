@@ -14,6 +14,7 @@
  * (node-fast.ts).
  */
 import type { Annotations, Check, CompiledKeyword, Group, JsonType, LeafTest, LengthRange, NumericRange, SchemaNode, State } from "./context.js";
+import type { PatternMatcher } from "./regex.js";
 import { mergeAnnotations, newAnnotations } from "./context.js";
 import { generateNodeCheck } from "./node-fast.js";
 import { inRange } from "./keywords/numeric.js";
@@ -54,7 +55,7 @@ export function leafOf(compiled: readonly CompiledKeyword[]): LeafTest | null {
   let code = -1;
   let range: NumericRange | null = null;
   let length: LengthRange | null = null;
-  let pattern: RegExp | null = null;
+  let pattern: PatternMatcher | null = null;
   let scalars: ReadonlySet<unknown> | null = null;
   for (const c of compiled) {
     if (c.singleType !== undefined && code === -1 && c.singleType !== "object" && c.singleType !== "array") {

@@ -23,7 +23,7 @@ import { isPlainObject } from "./json.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES, measureSchema } from "./limits.js";
 import { KEYWORD_TABLE, planKeywords, plannedCompiler } from "./keywords/index.js";
 import { escapeToken, parsePointer } from "./pointer.js";
-import { compileRegex } from "./regex.js";
+import { compileRegex, type PatternMatcher } from "./regex.js";
 import { createValidator } from "./validator.js";
 
 interface CompileContext {
@@ -37,7 +37,7 @@ interface CompileContext {
   readonly nodes: Map<string, SchemaNode> | null;
   readonly anchors: ReadonlyMap<string, string>;
   /** Allocated on first use, like `edges`: most schemas have no pattern. */
-  regexes: Map<string, RegExp> | null;
+  regexes: Map<string, PatternMatcher> | null;
   /** In-place edges (same instance location) between schema pointers, for cycle detection. */
   edges: Map<string, string[]> | null;
   /** Ref targets waiting to be compiled: deferred so long ref chains do not recurse. */
@@ -289,7 +289,7 @@ class NodeContext implements KeywordContext {
     return resolveRef(this.cc, this.at, ref, pointer);
   }
 
-  regex(pattern: unknown, pointer: string): RegExp | null {
+  regex(pattern: unknown, pointer: string): PatternMatcher | null {
     return compileRegex((this.cc.regexes ??= new Map()), pattern, (code, msg) => fail(this.cc, code, msg, pointer));
   }
 

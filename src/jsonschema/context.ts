@@ -1,5 +1,6 @@
 /** Internal shapes shared by the compiler and the keyword files. */
 import type { SchemaError, SchemaErrorCode, ValidationError } from "./types.js";
+import type { PatternMatcher } from "./regex.js";
 
 /**
  * Annotations collected for `unevaluatedProperties` / `unevaluatedItems`. Only allocated
@@ -102,7 +103,7 @@ export interface LeafTest {
   readonly code: number;
   readonly range: NumericRange | null;
   readonly length: LengthRange | null;
-  readonly pattern: RegExp | null;
+  readonly pattern: PatternMatcher | null;
   /** `enum` / `const` made only of scalars. */
   readonly scalars: ReadonlySet<unknown> | null;
 }
@@ -145,7 +146,7 @@ export interface CompiledKeyword {
   readonly length?: LengthRange;
   readonly cover?: CoverInfo;
   /** `pattern`'s regex, for leaf tests. */
-  readonly regex?: RegExp;
+  readonly regex?: PatternMatcher;
   /** `enum` / `const` of scalars only: the allowed values, for leaf tests. */
   readonly scalars?: ReadonlySet<unknown>;
 }
@@ -186,8 +187,8 @@ export interface KeywordContext {
   sub(value: unknown, pointer: string, inPlace: boolean): SchemaNode;
   /** Resolves and compiles a same-document `$ref`; null after reporting a failure. */
   ref(ref: string, pointer: string): SchemaNode | null;
-  /** Compiles a screened Unicode regex; null after reporting a failure. */
-  regex(pattern: unknown, pointer: string): RegExp | null;
+  /** Compiles a pattern for the linear-time matcher (regex.ts); null after reporting a failure. */
+  regex(pattern: unknown, pointer: string): PatternMatcher | null;
   fail(code: SchemaErrorCode, message: string, pointer: string): void;
 }
 

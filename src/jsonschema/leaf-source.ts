@@ -1,7 +1,7 @@
 /**
  * A leaf test (assemble.ts leafOf) as a JavaScript expression over `v`, for generated fast
  * paths: the type test, bounds and a small enum become comparisons with literals, and
- * what cannot be a literal (a RegExp, a length range, a large enum's Set) is bound as a
+ * what cannot be a literal (a pattern matcher, a length range, a large enum's Set) is bound as a
  * constant. Numbers are written with their shortest round-trip text; strings through
  * JSON.stringify; nothing else of the schema becomes source text.
  */

@@ -30,7 +30,7 @@ export type SchemaErrorCode =
   | "unresolved_ref"
   | "unsupported_dialect"
   | "invalid_pattern"
-  | "unsafe_pattern";
+  | "unsupported_pattern";
 
 export interface SchemaError {
   readonly code: SchemaErrorCode;

@@ -1,4 +1,4 @@
-/** `pattern`: a screened Unicode regex compiled once. */
+/** `pattern`: compiled once for the linear-time matcher (regex.ts). */
 import type { Check, KeywordCompiler } from "../context.js";
 import { own, pushError } from "../context.js";
 

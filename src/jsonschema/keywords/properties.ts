@@ -14,6 +14,7 @@ import { addProp, own, pushError, traceChild, traceError } from "../context.js";
 import { leafPasses } from "../assemble.js";
 import { childPointer, escapeToken } from "../pointer.js";
 import { generateObjectFastPath, MAX_GENERATED_NAMES, type ObjectFastPath } from "./properties-fast.js";
+import type { PatternMatcher } from "../regex.js";
 import { readSchemaMap } from "./util.js";
 
 const UNEXPECTED = "Unexpected property";
@@ -38,7 +39,7 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
 
     const keys = Object.keys(props ?? {});
     const nodes: SchemaNode[] = keys.map((k) => kc.sub(props![k], `${kc.at}/properties/${escapeToken(k)}`, false));
-    const patterns: RegExp[] = [];
+    const patterns: PatternMatcher[] = [];
     const patternNodes: SchemaNode[] = [];
     for (const p of Object.keys(patternProps ?? {})) {
       const at = `${kc.at}/patternProperties/${escapeToken(p)}`;
