@@ -19,6 +19,7 @@ import { mergeAnnotations, newAnnotations } from "./context.js";
 import { generateNodeCheck } from "./node-fast.js";
 import { inRange } from "./keywords/numeric.js";
 import { lengthWithin } from "./keywords/string-length.js";
+import { testPattern } from "./steps.js";
 
 const ALWAYS: Check = () => true;
 
@@ -74,12 +75,12 @@ export function leafOf(compiled: readonly CompiledKeyword[]): LeafTest | null {
 }
 
 /** A leaf test, inline: small and top-level, so V8 inlines it into the loops that call it. */
-export function leafPasses(leaf: LeafTest, v: unknown): boolean {
+export function leafPasses(leaf: LeafTest, v: unknown, st: State): boolean {
   if (leaf.code >= 0 && !typeMatches(leaf.code, v)) return false;
   if (leaf.scalars !== null && !leaf.scalars.has(v)) return false;
   if (leaf.range !== null && !inRange(v as number, leaf.range)) return false;
-  if (leaf.length !== null && !lengthWithin(v as string, leaf.length)) return false;
-  return leaf.pattern === null || leaf.pattern.test(v as string);
+  if (leaf.length !== null && !lengthWithin(v as string, leaf.length, st)) return false;
+  return leaf.pattern === null || testPattern(leaf.pattern, v as string, st);
 }
 
 const TYPE_CODES: Readonly<Record<JsonType, number>> = {
@@ -165,7 +166,7 @@ function typedFast(
   }
   const length = only?.length;
   if (length !== undefined && code === 2) {
-    return (inst, st, ev, path) => (st.collect ? generalOf(general)(inst, st, ev, path) : typeof inst === "string" && lengthWithin(inst, length));
+    return (inst, st, ev, path) => (st.collect ? generalOf(general)(inst, st, ev, path) : typeof inst === "string" && lengthWithin(inst, length, st));
   }
   const list = noEv.map((c) => c.check);
   const n = list.length;

@@ -24,6 +24,7 @@ import { DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES, measureSchema 
 import { KEYWORD_TABLE, planKeywords, plannedCompiler } from "./keywords/index.js";
 import { escapeToken, parsePointer } from "./pointer.js";
 import { compileRegex, type PatternMatcher } from "./regex.js";
+import { DEFAULT_MAX_STEPS } from "./steps.js";
 import { createValidator } from "./validator.js";
 
 interface CompileContext {
@@ -61,7 +62,8 @@ export function compileSchema(schema: unknown, options?: CompileOptions): Compil
   const maxNodes = options?.maxNodes ?? DEFAULT_MAX_NODES;
   const compiled = compileGraph(schema, options);
   if (!compiled.ok) return compiled;
-  return { ok: true, validator: createValidator(compiled.root, { maxDepth, maxNodes, allErrors: options?.allErrors ?? true }) };
+  const maxSteps = options?.maxSteps ?? DEFAULT_MAX_STEPS;
+  return { ok: true, validator: createValidator(compiled.root, { maxDepth, maxNodes, maxSteps, allErrors: options?.allErrors ?? true }) };
 }
 
 /**

@@ -50,6 +50,8 @@ export interface State {
   readonly errors: ValidationError[];
   refDepth: number;
   readonly maxRefDepth: number;
+  /** Evaluation steps left in this pass's budget (steps.ts); negative once spent. */
+  steps: number;
   /**
    * Fast pass only (see cover.ts): members of containers the pass iterated completely, and
    * whether some container reached a schema that does not account for all of it.
@@ -214,8 +216,8 @@ export function resume(st: State, saved: number): void {
 }
 
 /** A fresh collecting state (errors on; `stop` for the first error only). */
-export function collectingState(stop: boolean, refDepth: number, maxRefDepth: number): State {
-  return { collect: true, stop, errors: [], refDepth, maxRefDepth, nodes: 0, partial: false, trace: false, trail: "", traced: null };
+export function collectingState(stop: boolean, refDepth: number, maxRefDepth: number, steps: number): State {
+  return { collect: true, stop, errors: [], refDepth, maxRefDepth, steps, nodes: 0, partial: false, trace: false, trail: "", traced: null };
 }
 
 /**
@@ -229,8 +231,10 @@ export function collectingState(stop: boolean, refDepth: number, maxRefDepth: nu
  */
 export function traceChild(st: State, node: SchemaNode, v: unknown, segment: string): void {
   if (st.traced === null) {
-    const sub = collectingState(true, st.refDepth, st.maxRefDepth);
+    // The re-run spends from the same budget: a failure cannot buy a second one.
+    const sub = collectingState(true, st.refDepth, st.maxRefDepth, st.steps);
     node.validate(v, sub, null, "");
+    st.steps = sub.steps;
     st.traced = sub.errors;
   }
   st.trail = segment + st.trail;

@@ -51,6 +51,11 @@ export interface CompileOptions {
   /** Default 1 MiB of JSON text. */
   readonly maxBytes?: number;
   /**
+   * Evaluation steps one validation may take (steps.ts says what counts); default 200,000.
+   * Past it the instance is invalid with one error, keyword "maxSteps".
+   */
+  readonly maxSteps?: number;
+  /**
    * Default true: report every error (an instance past maxDepth / maxNodes gets that error
    * alone). false stops at the first one (cheaper on invalid input when only a yes/no and
    * one reason are needed): a schema error met before the bounds are checked may then be

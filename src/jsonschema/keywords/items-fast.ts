@@ -8,6 +8,7 @@ import type { Annotations, SchemaNode, State } from "../context.js";
 import { GeneratedConstants } from "../generated.js";
 import { memberSource } from "../leaf-source.js";
 import { lengthWithin } from "./string-length.js";
+import { charge } from "../steps.js";
 
 export type ArrayFastPath = (arr: readonly unknown[], st: State, ev: Annotations | null, path: string) => boolean;
 
@@ -52,12 +53,14 @@ export function generateArrayFastPath(parts: ArrayFastPathParts): ArrayFastPath 
   const source = `${consts.declarations()}
 return function itemsFast(arr, st, ev, path) {
   const len = arr.length;
+  charge(st, len);
   ${lines.join("\n  ")}
   st.nodes += len;
   return true;
 };`;
   return consts.instantiate<ArrayFastPath>(source, {
     lengthWithin,
+    charge,
     failed: parts.failed,
     forbidden: parts.forbidden,
   });

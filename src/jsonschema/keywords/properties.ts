@@ -16,6 +16,7 @@ import { childPointer, escapeToken } from "../pointer.js";
 import { generateObjectFastPath, MAX_GENERATED_NAMES, type ObjectFastPath } from "./properties-fast.js";
 import type { PatternMatcher } from "../regex.js";
 import { readSchemaMap } from "./util.js";
+import { charge, step, testPattern } from "../steps.js";
 
 const UNEXPECTED = "Unexpected property";
 
@@ -74,6 +75,7 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
       if (!st.collect) st.partial = true;
       let ok = true;
       for (const key in o) {
+        step(st);
         const at = indexOf.get(key);
         const node = at === undefined ? undefined : nodes[at];
         let matched = false;
@@ -87,9 +89,10 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
           }
         }
         for (let j = 0; j < nPatterns; j++) {
-          if (!patterns[j]!.test(key)) continue;
+          if (!testPattern(patterns[j]!, key, st)) continue;
           if (!matched && ev !== null) addProp(ev, key);
           matched = true;
+          step(st);
           if (!patternNodes[j]!.validate(o[key], st, null, st.collect ? childPointer(path, key) : path)) {
             if (st.trace) traceChild(st, patternNodes[j]!, o[key], childPointer("", key));
             if (st.stop) return false;
@@ -146,12 +149,13 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
           return false;
         }
         const leaf = node.leaf;
-        if (leaf !== null ? !leafPasses(leaf, v) : !node.validate(v, st, null, path)) {
+        if (leaf !== null ? !leafPasses(leaf, v, st) : !node.validate(v, st, null, path)) {
           if (st.trace) traceChild(st, node, v, i >= 0 ? segment(i) : childPointer("", key));
           return false;
         }
       }
       st.nodes += count;
+      charge(st, count);
       return true;
     };
 

@@ -2,6 +2,7 @@
  * `unevaluatedProperties` / `unevaluatedItems`: run after every other keyword of their
  * schema, against what the node's own keywords and its valid in-place branches evaluated.
  */
+import { step } from "../steps.js";
 import type { Check, KeywordCompiler } from "../context.js";
 import { own, pushError, traceChild, traceError } from "../context.js";
 import { childPointer } from "../pointer.js";
@@ -28,7 +29,7 @@ export const compileUnevaluatedProperties: KeywordCompiler = (kc) => {
         pushError(st, childPointer(path, key), loc, "unevaluatedProperties", "Unexpected property");
         if (st.stop) return false;
         ok = false;
-      } else if (!node.validate((inst as Record<string, unknown>)[key], st, null, st.collect ? childPointer(path, key) : path)) {
+      } else if ((step(st), !node.validate((inst as Record<string, unknown>)[key], st, null, st.collect ? childPointer(path, key) : path))) {
         if (st.trace) traceChild(st, node, (inst as Record<string, unknown>)[key], childPointer("", key));
         if (st.stop) return false;
         ok = false;
@@ -62,7 +63,7 @@ export const compileUnevaluatedItems: KeywordCompiler = (kc) => {
         pushError(st, childPointer(path, i), loc, "unevaluatedItems", "Unexpected item");
         if (st.stop) return false;
         ok = false;
-      } else if (!node.validate(arr[i], st, null, st.collect ? childPointer(path, i) : path)) {
+      } else if ((step(st), !node.validate(arr[i], st, null, st.collect ? childPointer(path, i) : path))) {
         if (st.trace) traceChild(st, node, arr[i], childPointer("", i));
         if (st.stop) return false;
         ok = false;
