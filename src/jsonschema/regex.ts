@@ -1,12 +1,14 @@
 /**
  * Compiles `pattern` / `patternProperties` regexes once per schema (SPEC §7): the pattern
- * must be a valid ECMAScript Unicode regex, and it runs on re2js, an RE2 automaton whose
- * time is linear in the input whatever the pattern, after regex-translate.ts rewrote it
- * with ECMA-262 meaning. No backtracking engine ever sees a schema's pattern.
+ * must be a valid ECMAScript Unicode regex, and it runs in time linear in the input by
+ * construction: on V8 itself when it is in the deterministic class regex-linear.ts proves
+ * linear (most schema patterns: `^[A-Za-z_][A-Za-z0-9_]{0,63}$`, `^[0-9a-f]{64}$`), else on
+ * re2js, an RE2 automaton, after regex-translate.ts rewrote it with ECMA-262 meaning.
  */
 import { RE2JS } from "re2js";
 import type { SchemaErrorCode } from "./types.js";
 import { translatePattern } from "./regex-translate.js";
+import { linearOnBacktracking } from "./regex-linear.js";
 
 /** What the keywords call: true when the pattern matches somewhere in `s` (ECMA `test`). */
 export interface PatternMatcher {
@@ -19,11 +21,14 @@ export type PatternVerdict =
 
 /** The verdict on one pattern, with the message compile and lint both give. */
 export function buildPattern(pattern: string): PatternVerdict {
+  let native: RegExp;
   try {
-    new RegExp(pattern, "u");
+    native = new RegExp(pattern, "u");
   } catch {
     return { ok: false, code: "invalid_pattern", message: "pattern is not a valid Unicode regular expression" };
   }
+  // No `g` / `y` flag: test() keeps no state between calls.
+  if (linearOnBacktracking(pattern)) return { ok: true, matcher: native };
   const translated = translatePattern(pattern);
   if (!translated.ok) return unsupported(translated.reason);
   try {
