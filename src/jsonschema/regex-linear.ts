@@ -4,10 +4,12 @@
  * heuristic screen: a syntactic class with a proof, and everything outside it goes to re2js.
  *
  * The class: a sequence of atoms that each match exactly one code point (a character, an
- * escape, a class, `.`, `\d` …), each with an optional greedy quantifier, optionally opened by
- * `^` and closed by `$`; no groups, alternation, assertions or Unicode properties. It is
- * deterministic: a variable atom's set is disjoint from every atom after it up to and
- * including the first mandatory one. Then at every choice point of the backtracking search
+ * escape, a class, `.`, `\d` …), each with an optional greedy quantifier, or a group of
+ * alternatives that are fixed sequences of such atoms starting with pairwise disjoint sets
+ * (`(Face|Edge|Vertex)`, no quantifier on it); optionally opened by `^` and closed by `$`; no
+ * other groups, assertions or Unicode properties. It is deterministic: a variable atom's set
+ * is disjoint from every atom after it up to and including the first mandatory one (a
+ * group counts by its alternatives' first sets), and at most one alternative can start. Then at every choice point of the backtracking search
  * ("one more" or "move on") at most one side can consume the next character, so a failing
  * side fails within one pass over the atoms, and a match attempt costs O(n · atoms).
  * A pattern with a variable atom must open with `^` (no `m` flag here), so there is one
@@ -18,9 +20,12 @@
 type Ranges = Array<readonly [number, number]>;
 
 interface Atom {
+  /** For a group: the union of its alternatives' first sets. */
   readonly set: Ranges;
   readonly min: number;
   readonly max: number;
+  /** Code points it consumes when it matches once (a group: its longest alternative). */
+  readonly width: number;
 }
 
 /** Longest fixed-length unanchored pattern admitted: n attempts of this many steps each. */
@@ -73,11 +78,44 @@ class AtomParser {
     const p = this.p;
     while (this.i < p.length) {
       if (p[this.i] === "$" && this.i === p.length - 1) break;
+      if (p[this.i] === "(") {
+        out.push(this.group());
+        continue;
+      }
       const set = this.atom();
       const [min, max] = this.quantifier();
-      out.push({ set, min, max });
+      out.push({ set, min, max, width: 1 });
     }
     return out;
+  }
+
+  /** `(a|b…)` / `(?:a|b…)` of fixed sequences with disjoint first sets, unquantified. */
+  private group(): Atom {
+    const p = this.p;
+    this.i += p.startsWith("(?:", this.i) ? 3 : 1;
+    if (p[this.i] === "?") throw new Outside();
+    const firsts: Ranges[] = [];
+    let width = 0;
+    let n = 0;
+    for (;;) {
+      const c = p[this.i];
+      if (c === "|" || c === ")") {
+        if (n === 0) throw new Outside();
+        width = Math.max(width, n);
+        n = 0;
+        this.i++;
+        if (c === ")") break;
+        continue;
+      }
+      const set = this.atom();
+      if (n === 0) {
+        for (const f of firsts) if (!disjoint(f, set)) throw new Outside();
+        firsts.push(set);
+      }
+      n++;
+    }
+    if (this.i < p.length && "*+?{".includes(p[this.i]!)) throw new Outside();
+    return { set: normalise(firsts.flat()), min: 1, max: 1, width };
   }
 
   private atom(): Ranges {
@@ -205,7 +243,7 @@ export function linearOnBacktracking(pattern: string): boolean {
   let length = 0;
   for (let i = 0; i < atoms.length; i++) {
     const a = atoms[i]!;
-    length += a.min;
+    length += a.min * a.width;
     if (a.min === a.max) continue;
     variable = true;
     for (let j = i + 1; j < atoms.length; j++) {
