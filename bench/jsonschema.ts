@@ -427,7 +427,10 @@ function patternScenario(): Scenario {
   return { name: "pattern-heavy (20 items x 8 patterns + patternProperties)", schemas: [schema], valid: [asParsed(valid)], invalid: [asParsed(invalid)] };
 }
 
-/** Issue 22's probes: ms per validation on ours (a backtracking engine took 2.7 s to 251 s). */
+/**
+ * Issue 22's probes: ms per validation on ours (a backtracking engine took 2.7 s to 251 s),
+ * and the fan-out probe's time to the step budget's error (6.3 s / 11.9 s before).
+ */
 function probes(): void {
   const cases: Array<[string, string]> = [
     ["a*a*a*a*a*b", "a".repeat(200)],
@@ -435,7 +438,7 @@ function probes(): void {
     ["^\\S+@\\S+\\.\\S+$", "a".repeat(100_000)],
     ["^\\d*\\d*\\d*\\d*x$", "1".repeat(1000)],
   ];
-  console.log("\n## issue 22 ReDoS probes (ours, ms per validation, median of 5, compiled once)");
+  console.log("\n## issue 22 probes (ours, ms per validation, median of 5, compiled once)");
   for (const [pattern, s] of cases) {
     const r = compileSchema({ pattern });
     if (!r.ok) throw new Error(`refused ${pattern}`);
@@ -446,6 +449,21 @@ function probes(): void {
       times.push(performance.now() - start);
     }
     console.log(`${JSON.stringify(pattern).padEnd(24)} on ${s.length.toLocaleString("en")} chars: ${median(times).toFixed(2)} ms`);
+  }
+  // The fan-out row: $defs l0…l27, each keyword [{$ref l(i+1)} x2], validating {}.
+  for (const keyword of ["allOf", "anyOf"]) {
+    const defs: Record<string, unknown> = {};
+    for (let i = 0; i < 28; i++) defs[`l${i}`] = { [keyword]: [{ $ref: `#/$defs/l${i + 1}` }, { $ref: `#/$defs/l${i + 1}` }] };
+    defs.l28 = keyword === "anyOf" ? false : {};
+    const r = compileSchema({ $ref: "#/$defs/l0", $defs: defs });
+    if (!r.ok) throw new Error("fan-out refused");
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const start = performance.now();
+      if (r.validator.validate({}).errors[0]?.keyword !== "maxSteps") throw new Error("no maxSteps error");
+      times.push(performance.now() - start);
+    }
+    console.log(`$defs l0…l27 ${keyword} [{$ref}, {$ref}] on {}: maxSteps error in ${median(times).toFixed(1)} ms (every error)`);
   }
 }
 

@@ -21,6 +21,7 @@ export const compileUnevaluatedProperties: KeywordCompiler = (kc) => {
     let ok = true;
     for (const key of Object.keys(inst as object)) {
       if (seen.props !== null && seen.props.has(key)) continue;
+      step(st);
       if (forbid) {
         if (!st.collect) {
           if (st.trace) traceError(st, loc, "unevaluatedProperties", "Unexpected property", childPointer("", key));
@@ -29,7 +30,7 @@ export const compileUnevaluatedProperties: KeywordCompiler = (kc) => {
         pushError(st, childPointer(path, key), loc, "unevaluatedProperties", "Unexpected property");
         if (st.stop) return false;
         ok = false;
-      } else if ((step(st), !node.validate((inst as Record<string, unknown>)[key], st, null, st.collect ? childPointer(path, key) : path))) {
+      } else if (!node.validate((inst as Record<string, unknown>)[key], st, null, st.collect ? childPointer(path, key) : path)) {
         if (st.trace) traceChild(st, node, (inst as Record<string, unknown>)[key], childPointer("", key));
         if (st.stop) return false;
         ok = false;
@@ -55,6 +56,7 @@ export const compileUnevaluatedItems: KeywordCompiler = (kc) => {
     let ok = true;
     for (let i = seen.items; i < arr.length; i++) {
       if (seen.containsIdx !== null && seen.containsIdx.has(i)) continue;
+      step(st);
       if (forbid) {
         if (!st.collect) {
           if (st.trace) traceError(st, loc, "unevaluatedItems", "Unexpected item", childPointer("", i));
@@ -63,7 +65,7 @@ export const compileUnevaluatedItems: KeywordCompiler = (kc) => {
         pushError(st, childPointer(path, i), loc, "unevaluatedItems", "Unexpected item");
         if (st.stop) return false;
         ok = false;
-      } else if ((step(st), !node.validate(arr[i], st, null, st.collect ? childPointer(path, i) : path))) {
+      } else if (!node.validate(arr[i], st, null, st.collect ? childPointer(path, i) : path)) {
         if (st.trace) traceChild(st, node, arr[i], childPointer("", i));
         if (st.stop) return false;
         ok = false;
