@@ -59,6 +59,13 @@ describe.each(FAST_PATHS)("evaluation step budget ($mode)", ({ generateAfter }) 
     expect(validate(leaf, big).valid).toBe(true);
   });
 
+  it("item loops count too, closures and generated code alike", () => {
+    const leaf = { type: "array", items: { type: "integer" } };
+    const items = Array.from({ length: 5000 }, (_, i) => i);
+    expect(validate(fanOut("allOf", 10, leaf), items).errors).toEqual([expect.objectContaining(STEPS_ERROR)]);
+    expect(validate(leaf, items).valid).toBe(true);
+  });
+
   it("pattern work is charged by length: a fan-out over one long string", () => {
     const leaf = { type: "string", pattern: "a$" };
     const r = validate(fanOut("allOf", 8, leaf), "b".repeat(100_000));

@@ -38,6 +38,8 @@ export function generateArrayFastPath(parts: ArrayFastPathParts): ArrayFastPath 
   if (lo > 0) bounds.push(`len < ${lo}`);
   if (hi !== Infinity) bounds.push(`len > ${hi}`);
   if (bounds.length > 0) lines.push(`if (${bounds.join(" || ")}) return false;`);
+  // After the bounds, as the closure loop charges (items.ts): one step an item.
+  lines.push("charge(st, len);");
   prefix.forEach((node, i) => {
     lines.push(`if (len > ${i}) { const v = arr[${i}]; ${memberSource(node, consts, `failed(st, ${i}, v)`)} }`);
   });
@@ -53,7 +55,6 @@ export function generateArrayFastPath(parts: ArrayFastPathParts): ArrayFastPath 
   const source = `${consts.declarations()}
 return function itemsFast(arr, st, ev, path) {
   const len = arr.length;
-  charge(st, len);
   ${lines.join("\n  ")}
   st.nodes += len;
   return true;
