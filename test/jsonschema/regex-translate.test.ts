@@ -3,6 +3,7 @@
  * the translated re2js matcher on the same strings, and both must answer alike.
  */
 import { describe, expect, it } from "vitest";
+import fc from "fast-check";
 import { RE2JS } from "re2js";
 import { translatePattern } from "../../src/jsonschema/regex-translate.js";
 
@@ -48,5 +49,39 @@ describe("regex translation keeps ECMA-262 meaning", () => {
 
   it("turns captures into non-capturing groups", () => {
     expect(translatePattern("(a)(?<n>b)(?:c)")).toEqual({ ok: true, source: "(?:a)(?:b)(?:c)" });
+  });
+});
+
+describe("regex translation on random patterns (fast-check)", () => {
+  const atom = fc.constantFrom(
+    "a", "b", "é", "😀", ".", "\\d", "\\D", "\\w", "\\W", "\\s", "\\S", "[ab]", "[^a]", "[a-c\\s]", "[^\\d\\s]",
+    "\\u00e9", "\\u{1F600}", "\\x61", "\\t", "\\n", "\\-", "[\\b]", "\\p{L}", "\\P{Lu}", "\\p{Nd}", "[\\p{L}0-9]", "\\.", "\\^",
+  );
+  const quantifier = fc.constantFrom("", "", "*", "+", "?", "{2}", "{1,3}", "{0,}", "*?", "+?");
+  const piece = fc.tuple(atom, quantifier).map(([a, q]) => a + q);
+  const seq = fc.array(piece, { minLength: 0, maxLength: 4 }).map((xs) => xs.join(""));
+  const group = fc.tuple(seq, seq, quantifier).map(([x, y, q]) => `(?:${x}|${y})${q}`);
+  const pattern = fc
+    .tuple(fc.constantFrom("", "^"), fc.array(fc.oneof(piece, group), { minLength: 1, maxLength: 4 }), fc.constantFrom("", "$"), fc.boolean())
+    .map(([open, body, close, bound]) => `${open}${bound ? "\\b" : ""}${body.join("")}${close}`);
+  const text = fc.array(fc.constantFrom("a", "b", "c", "é", "😀", "1", "٣", " ", "\u00a0", "\u2028", "\n", "\t", "-", ".", "^", "_", "A", "\b"), { maxLength: 8 }).map((xs) => xs.join(""));
+
+  it("re2js on the translation answers as V8 does", () => {
+    fc.assert(
+      fc.property(pattern, fc.array(text, { minLength: 1, maxLength: 6 }), (p, strings) => {
+        let js: RegExp;
+        try {
+          js = new RegExp(p, "u");
+        } catch {
+          return true;
+        }
+        const t = translatePattern(p);
+        if (!t.ok) return true;
+        const re2 = RE2JS.compile(t.source);
+        for (const s of strings) expect(re2.test(s), `${JSON.stringify(p)} on ${JSON.stringify(s)}`).toBe(js.test(s));
+        return true;
+      }),
+      { numRuns: 400 },
+    );
   });
 });
