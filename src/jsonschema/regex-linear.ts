@@ -26,6 +26,8 @@ interface Atom {
   readonly max: number;
   /** Code points it consumes when it matches once (a group: its longest alternative). */
   readonly width: number;
+  /** 0 at the top level; k > 0 inside the k-th optional group `(?:…)?`. */
+  readonly group: number;
 }
 
 /** Longest fixed-length unanchored pattern admitted: n attempts of this many steps each. */
@@ -71,6 +73,7 @@ class Outside {}
 
 class AtomParser {
   i = 0;
+  private groups = 0;
   constructor(private readonly p: string) {}
 
   atoms(): Atom[] {
@@ -79,14 +82,47 @@ class AtomParser {
     while (this.i < p.length) {
       if (p[this.i] === "$" && this.i === p.length - 1) break;
       if (p[this.i] === "(") {
-        out.push(this.group());
+        const start = this.i;
+        const sequence = this.sequenceGroup();
+        if (sequence !== null) out.push(...sequence);
+        else {
+          this.i = start;
+          out.push(this.group());
+        }
         continue;
       }
       const set = this.atom();
       const [min, max] = this.quantifier();
-      out.push({ set, min, max, width: 1 });
+      out.push({ set, min, max, width: 1, group: 0 });
     }
     return out;
+  }
+
+  /**
+   * `(?:…)` / `(…)` holding a sequence of quantified atoms: inline when unquantified, an
+   * optional group when followed by `?`; null when it holds an alternation (see group).
+   */
+  private sequenceGroup(): Atom[] | null {
+    const p = this.p;
+    this.i += p.startsWith("(?:", this.i) ? 3 : 1;
+    if (p[this.i] === "?") throw new Outside();
+    const inner: Array<{ set: Ranges; min: number; max: number }> = [];
+    while (p[this.i] !== ")") {
+      if (p[this.i] === "|") return null;
+      const set = this.atom();
+      const [min, max] = this.quantifier();
+      inner.push({ set, min, max });
+    }
+    this.i++;
+    if (inner.length === 0) throw new Outside();
+    if (p[this.i] !== "?") {
+      if (this.i < p.length && "*+{".includes(p[this.i]!)) throw new Outside();
+      return inner.map((a) => ({ ...a, width: 1, group: 0 }));
+    }
+    this.i++;
+    if (p[this.i] === "?") throw new Outside();
+    const group = ++this.groups;
+    return inner.map((a) => ({ ...a, width: 1, group }));
   }
 
   /** `(a|b…)` / `(?:a|b…)` of fixed sequences with disjoint first sets, unquantified. */
@@ -115,7 +151,7 @@ class AtomParser {
       n++;
     }
     if (this.i < p.length && "*+?{".includes(p[this.i]!)) throw new Outside();
-    return { set: normalise(firsts.flat()), min: 1, max: 1, width };
+    return { set: normalise(firsts.flat()), min: 1, max: 1, width, group: 0 };
   }
 
   private atom(): Ranges {
@@ -227,6 +263,26 @@ class AtomParser {
   }
 }
 
+/**
+ * Whether `set` is disjoint from every atom a choice point at `from` can reach before
+ * consuming a mandatory one: the scan stops at a mandatory atom of the top level or of the
+ * choice's own group (`view`); a mandatory atom of another optional group ends the scan of
+ * that group only (the rest of it is reached through that atom), and the scan goes on after it.
+ */
+function followersDisjoint(atoms: readonly Atom[], from: number, set: Ranges, view: number): boolean {
+  let skipped = -1;
+  for (let j = from; j < atoms.length; j++) {
+    const b = atoms[j]!;
+    if (b.group !== 0 && b.group === skipped) continue;
+    if (!disjoint(set, b.set)) return false;
+    if (b.min >= 1) {
+      if (b.group === 0 || b.group === view) return true;
+      skipped = b.group;
+    }
+  }
+  return true;
+}
+
 /** True when V8 runs `pattern` (already accepted with the `u` flag) in linear time, by the proof above. */
 export function linearOnBacktracking(pattern: string): boolean {
   const anchored = pattern.startsWith("^");
@@ -244,12 +300,23 @@ export function linearOnBacktracking(pattern: string): boolean {
   for (let i = 0; i < atoms.length; i++) {
     const a = atoms[i]!;
     length += a.min * a.width;
+    if (a.group !== 0 && (i === 0 || atoms[i - 1]!.group !== a.group)) {
+      // The group's own choice point: enter it (its first set) or skip past it.
+      variable = true;
+      let end = i;
+      while (end + 1 < atoms.length && atoms[end + 1]!.group === a.group) end++;
+      const first: Ranges = [];
+      let mandatory = false;
+      for (let k = i; k <= end && !mandatory; k++) {
+        first.push(...atoms[k]!.set);
+        mandatory = atoms[k]!.min >= 1;
+      }
+      // A group that can match empty nests one optional loop in another: not modelled.
+      if (!mandatory || !followersDisjoint(atoms, end + 1, first, 0)) return false;
+    }
     if (a.min === a.max) continue;
     variable = true;
-    for (let j = i + 1; j < atoms.length; j++) {
-      if (!disjoint(a.set, atoms[j]!.set)) return false;
-      if (atoms[j]!.min >= 1) break;
-    }
+    if (!followersDisjoint(atoms, i + 1, a.set, a.group)) return false;
   }
   return variable ? anchored : anchored || length <= FIXED_UNANCHORED;
 }
