@@ -4,12 +4,15 @@
  * heuristic screen: a syntactic class with a proof, and everything outside it goes to re2js.
  *
  * The class: a sequence of atoms that each match exactly one code point (a character, an
- * escape, a class, `.`, `\d` …), each with an optional greedy quantifier, or a group of
+ * escape, a class, `.`, `\d` …), each with an optional greedy quantifier; a group of
  * alternatives that are fixed sequences of such atoms starting with pairwise disjoint sets
- * (`(Face|Edge|Vertex)`, no quantifier on it); optionally opened by `^` and closed by `$`; no
- * other groups, assertions or Unicode properties. It is deterministic: a variable atom's set
- * is disjoint from every atom after it up to and including the first mandatory one (a
- * group counts by its alternatives' first sets), and at most one alternative can start. Then at every choice point of the backtracking search
+ * (`(Face|Edge|Vertex)`, no quantifier on it); a group of quantified atoms, plain or optional
+ * (`(?:-[0-9a-z]+)?`, holding a mandatory atom); optionally opened by `^` and closed by `$`;
+ * nothing nested, no assertions or Unicode properties. It is deterministic: at every choice
+ * point (a variable atom; an optional group: enter or skip) the set it may consume is disjoint
+ * from every atom the other side can consume first, up to the first mandatory atom (an
+ * alternation counts by its first sets, an optional group by its atoms up to its first
+ * mandatory one), and at most one alternative can start. Then at every choice point of the backtracking search
  * ("one more" or "move on") at most one side can consume the next character, so a failing
  * side fails within one pass over the atoms, and a match attempt costs O(n · atoms).
  * A pattern with a variable atom must open with `^` (no `m` flag here), so there is one
