@@ -3,10 +3,19 @@
  * @cfworker/json-schema, in one run, on
  *  1. a realistic recipe inputs_schema (bench/fixtures/jsonschema), and
  *  2. every inputs_schema / output_contract of the real packs in ../shared/data/real-skills,
+ *  3. a pattern-heavy schema (20 items of 8 patterned strings, patternProperties on keys),
  * and the start-up cost the daemon pays: µs per compile of the generated packs' (bench/lib)
- * inputs_schema and output_contract, of which it compiles 40,000 (1,000 skills x 20 recipes).
+ * inputs_schema and output_contract, of which it compiles 40,000 (1,000 skills x 20 recipes);
+ * then issue 22's ReDoS probes on our validator (ms each; a backtracking engine takes seconds
+ * to minutes on them).
  * Prints compile time, validations/second (both on this process's CPU time) on valid and invalid instances, and ratios.
  * Targets: throughput >= 0.5x ajv and >= 2x cfworker; compile >= 20x faster than ajv.
+ *
+ * `--peer DIR` adds another copy of this validator as engine "peer", read from
+ * DIR/src/jsonschema (it imports nothing else): the way to measure a change against main in
+ * the same run, e.g.
+ *   mkdir /tmp/main-js && git archive main src/jsonschema | tar -x -C /tmp/main-js
+ *   npm run bench:jsonschema -- --peer /tmp/main-js
  *
  *   npm run bench:jsonschema
  */
@@ -14,6 +23,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { Validator as CfValidator } from "@cfworker/json-schema";
+import { pathToFileURL } from "node:url";
 import { parse as parseYaml } from "yaml";
 import { compileSchema } from "../src/jsonschema/index.js";
 import { recipeYaml } from "./lib/generate.js";
@@ -29,10 +39,39 @@ interface Engine {
   compile(schema: unknown): Check;
 }
 
+type CompileFn = typeof compileSchema;
+
+/** The other copy of this validator named by --peer, or null. */
+async function loadPeer(): Promise<CompileFn | null> {
+  const at = process.argv.indexOf("--peer");
+  if (at < 0) return null;
+  const dir = process.argv[at + 1];
+  if (dir === undefined) throw new Error("--peer needs a directory");
+  const mod = (await import(pathToFileURL(path.resolve(dir, "src/jsonschema/index.ts")).href)) as { compileSchema: CompileFn };
+  return mod.compileSchema;
+}
+
+const peerCompile = await loadPeer();
+
 function makeEngines(): Engine[] {
   // One Ajv instance (its construction, meta-schemas included, is not charged to compile).
   const ajv = new Ajv2020({ strict: false, allErrors: false });
+  const peer: Engine[] =
+    peerCompile === null
+      ? []
+      : [
+          {
+            name: "peer",
+            compile(schema) {
+              const r = peerCompile(schema, { allErrors: false });
+              if (!r.ok) throw new Error(`peer refused: ${r.error.code} ${r.error.message} at ${r.error.schemaPath}`);
+              const v = r.validator;
+              return (x) => v.validate(x).valid;
+            },
+          },
+        ];
   return [
+    ...peer,
     {
       // Stops at the first error, like ajv (allErrors false) and cfworker (shortCircuit).
       name: "ours",
@@ -194,6 +233,12 @@ function report(s: Scenario, rows: Map<string, Row>): void {
   console.log(
     `ours-all (every error, as validateRecipeInputs): valid ${x(all.validOps, ajv.validOps)} ajv, invalid ${x(all.invalidOps, ajv.invalidOps)} ajv, ${x(all.invalidOps, cf.invalidOps)} cfworker`,
   );
+  const peer = rows.get("peer");
+  if (peer !== undefined) {
+    console.log(
+      `vs peer (--peer, first error): valid ${x(ours.validOps, peer.validOps)}, invalid ${x(ours.invalidOps, peer.invalidOps)}, compile ${x(peer.compileUs, ours.compileUs)} faster`,
+    );
+  }
 }
 
 function readJson(file: string): unknown {
@@ -344,7 +389,89 @@ function startupCompile(): void {
   );
 }
 
-const scenarios = [recipeScenario(), realPackScenario()].filter((s): s is Scenario => s !== null);
-console.log(`node ${process.version}; ajv 8 (Ajv2020, allErrors false), @cfworker/json-schema (shortCircuit), ours (first error) and ours-all (every error); median of interleaved slices`);
+/**
+ * Patterns as packs write them (names, versions, paths, ids, colours, dates) on 20 items,
+ * plus patternProperties on the item keys: every validation runs ~180 pattern tests.
+ */
+function patternScenario(): Scenario {
+  const item = {
+    type: "object",
+    required: ["name", "version"],
+    properties: {
+      name: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}$" },
+      version: { type: "string", pattern: "^\\d+\\.\\d+\\.\\d+(?:-[0-9A-Za-z.-]+)?$" },
+      path: { type: "string", pattern: "^(?:/[^/\\s]+)+\\.(?:ma|mb|hip|blend|fbx|usd)$" },
+      id: { type: "string", pattern: "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$" },
+      colour: { type: "string", pattern: "^#[0-9a-fA-F]{6}$" },
+      date: { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" },
+      component: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}:(Face|Edge|Vertex)[0-9]+$" },
+      email: { type: "string", pattern: "^[^@\\s]+@[^@\\s]+$" },
+    },
+    patternProperties: { "^x-[a-z]+$": { type: "string" } },
+    additionalProperties: false,
+  };
+  const schema = { type: "array", items: item, maxItems: 100 };
+  const good = (i: number): Record<string, unknown> => ({
+    name: `pCube_${i}`,
+    version: `1.${i}.0-rc.1`,
+    path: `/projects/show/asset_${i}/model.usd`,
+    id: "0f8fad5b-d9cb-469f-a165-70867728950e",
+    colour: "#a0B1c2",
+    date: "2026-12-01",
+    component: `pCube${i}:Face${i * 7}`,
+    email: `artist${i}@studio.example`,
+    "x-note": "kept",
+  });
+  const valid = Array.from({ length: 20 }, (_, i) => good(i));
+  const invalid = valid.map((v, i) => (i === 19 ? { ...v, date: "2026-12-1" } : v));
+  return { name: "pattern-heavy (20 items x 8 patterns + patternProperties)", schemas: [schema], valid: [asParsed(valid)], invalid: [asParsed(invalid)] };
+}
+
+/**
+ * Issue 22's probes: ms per validation on ours (a backtracking engine took 2.7 s to 251 s),
+ * and the fan-out probe's time to the step budget's error (6.3 s / 11.9 s before).
+ */
+function probes(): void {
+  const cases: Array<[string, string]> = [
+    ["a*a*a*a*a*b", "a".repeat(200)],
+    ["\\s+$", `${" ".repeat(100_000)}x`],
+    ["^\\S+@\\S+\\.\\S+$", "a".repeat(100_000)],
+    ["^\\d*\\d*\\d*\\d*x$", "1".repeat(1000)],
+  ];
+  console.log("\n## issue 22 probes (ours, ms per validation, median of 5, compiled once)");
+  for (const [pattern, s] of cases) {
+    const r = compileSchema({ pattern });
+    if (!r.ok) throw new Error(`refused ${pattern}`);
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const start = performance.now();
+      if (r.validator.validate(s).valid) throw new Error(`${pattern} matched`);
+      times.push(performance.now() - start);
+    }
+    console.log(`${JSON.stringify(pattern).padEnd(24)} on ${s.length.toLocaleString("en")} chars: ${median(times).toFixed(2)} ms`);
+  }
+  // The fan-out row: $defs l0…l27, each keyword [{$ref l(i+1)} x2], validating {}.
+  for (const keyword of ["allOf", "anyOf"]) {
+    const defs: Record<string, unknown> = {};
+    for (let i = 0; i < 28; i++) defs[`l${i}`] = { [keyword]: [{ $ref: `#/$defs/l${i + 1}` }, { $ref: `#/$defs/l${i + 1}` }] };
+    defs.l28 = keyword === "anyOf" ? false : {};
+    const r = compileSchema({ $ref: "#/$defs/l0", $defs: defs });
+    if (!r.ok) throw new Error("fan-out refused");
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const start = performance.now();
+      if (r.validator.validate({}).errors[0]?.keyword !== "maxSteps") throw new Error("no maxSteps error");
+      times.push(performance.now() - start);
+    }
+    console.log(`$defs l0…l27 ${keyword} [{$ref}, {$ref}] on {}: maxSteps error in ${median(times).toFixed(1)} ms (every error)`);
+  }
+}
+
+const scenarios = [recipeScenario(), realPackScenario(), patternScenario()].filter((s): s is Scenario => s !== null);
+console.log(
+  `node ${process.version}; ajv 8 (Ajv2020, allErrors false), @cfworker/json-schema (shortCircuit), ours (first error) and ours-all (every error)` +
+    `${peerCompile === null ? "" : ", peer (--peer copy, first error)"}; median of interleaved slices`,
+);
 for (const s of scenarios) report(s, run(s));
 startupCompile();
+probes();

@@ -3,6 +3,7 @@ import type { SchemaError } from "./types.js";
 import { schemaFault } from "./context.js";
 import { isPlainObject } from "./json.js";
 import { escapeToken } from "./pointer.js";
+import { DRAFT_07 } from "./draft07.js";
 import { DIALECTS, ANCHOR_NAME, SCHEMA_ARRAY_KEYWORDS, SCHEMA_MAP_KEYWORDS, SINGLE_SCHEMA_KEYWORDS } from "./vocabulary.js";
 
 export type AnchorResult =
@@ -57,8 +58,8 @@ export function refusedCoreKeyword(schema: Readonly<Record<string, unknown>>, po
   if (Object.hasOwn(schema, "$dynamicRef")) return dynamicRefused("$dynamicRef", pointer);
   if (Object.hasOwn(schema, "$dynamicAnchor")) return dynamicRefused("$dynamicAnchor", pointer);
   const dialect = Object.hasOwn(schema, "$schema") ? schema.$schema : undefined;
-  if (dialect !== undefined && (typeof dialect !== "string" || !DIALECTS.has(dialect))) {
-    return schemaFault("unsupported_dialect", "Only Draft 2020-12 schemas are supported", `${pointer}/$schema`);
+  if (dialect !== undefined && (typeof dialect !== "string" || !(DIALECTS.has(dialect) || (pointer === "" && DRAFT_07.has(dialect))))) {
+    return schemaFault("unsupported_dialect", "Only Draft 2020-12 schemas are supported (and Draft-07 at the root, where it means the same)", `${pointer}/$schema`);
   }
   return null;
 }

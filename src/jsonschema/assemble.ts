@@ -14,10 +14,12 @@
  * (node-fast.ts).
  */
 import type { Annotations, Check, CompiledKeyword, Group, JsonType, LeafTest, LengthRange, NumericRange, SchemaNode, State } from "./context.js";
+import type { PatternMatcher } from "./regex.js";
 import { mergeAnnotations, newAnnotations } from "./context.js";
 import { generateNodeCheck } from "./node-fast.js";
 import { inRange } from "./keywords/numeric.js";
 import { lengthWithin } from "./keywords/string-length.js";
+import { testPattern } from "./steps.js";
 
 const ALWAYS: Check = () => true;
 
@@ -54,7 +56,7 @@ export function leafOf(compiled: readonly CompiledKeyword[]): LeafTest | null {
   let code = -1;
   let range: NumericRange | null = null;
   let length: LengthRange | null = null;
-  let pattern: RegExp | null = null;
+  let pattern: PatternMatcher | null = null;
   let scalars: ReadonlySet<unknown> | null = null;
   for (const c of compiled) {
     if (c.singleType !== undefined && code === -1 && c.singleType !== "object" && c.singleType !== "array") {
@@ -73,12 +75,12 @@ export function leafOf(compiled: readonly CompiledKeyword[]): LeafTest | null {
 }
 
 /** A leaf test, inline: small and top-level, so V8 inlines it into the loops that call it. */
-export function leafPasses(leaf: LeafTest, v: unknown): boolean {
+export function leafPasses(leaf: LeafTest, v: unknown, st: State): boolean {
   if (leaf.code >= 0 && !typeMatches(leaf.code, v)) return false;
   if (leaf.scalars !== null && !leaf.scalars.has(v)) return false;
   if (leaf.range !== null && !inRange(v as number, leaf.range)) return false;
-  if (leaf.length !== null && !lengthWithin(v as string, leaf.length)) return false;
-  return leaf.pattern === null || leaf.pattern.test(v as string);
+  if (leaf.length !== null && !lengthWithin(v as string, leaf.length, st)) return false;
+  return leaf.pattern === null || testPattern(leaf.pattern, v as string, st);
 }
 
 const TYPE_CODES: Readonly<Record<JsonType, number>> = {
@@ -164,7 +166,7 @@ function typedFast(
   }
   const length = only?.length;
   if (length !== undefined && code === 2) {
-    return (inst, st, ev, path) => (st.collect ? generalOf(general)(inst, st, ev, path) : typeof inst === "string" && lengthWithin(inst, length));
+    return (inst, st, ev, path) => (st.collect ? generalOf(general)(inst, st, ev, path) : typeof inst === "string" && lengthWithin(inst, length, st));
   }
   const list = noEv.map((c) => c.check);
   const n = list.length;

@@ -20,10 +20,13 @@ import { collectAnchors, refusedCoreKeyword } from "./anchors.js";
 import { findCycle } from "./cycles.js";
 import { GENERATE_AFTER } from "./generated.js";
 import { isPlainObject } from "./json.js";
+import { declaresDraft07, draft07Refusal } from "./draft07.js";
+import { SCHEMA_ARRAY_KEYWORDS, SCHEMA_MAP_KEYWORDS, SINGLE_SCHEMA_KEYWORDS } from "./vocabulary.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES, measureSchema } from "./limits.js";
 import { KEYWORD_TABLE, planKeywords, plannedCompiler } from "./keywords/index.js";
 import { escapeToken, parsePointer } from "./pointer.js";
-import { compileRegex } from "./regex.js";
+import { compileRegex, type PatternMatcher } from "./regex.js";
+import { DEFAULT_MAX_STEPS } from "./steps.js";
 import { createValidator } from "./validator.js";
 
 interface CompileContext {
@@ -37,11 +40,13 @@ interface CompileContext {
   readonly nodes: Map<string, SchemaNode> | null;
   readonly anchors: ReadonlyMap<string, string>;
   /** Allocated on first use, like `edges`: most schemas have no pattern. */
-  regexes: Map<string, RegExp> | null;
+  regexes: Map<string, PatternMatcher> | null;
   /** In-place edges (same instance location) between schema pointers, for cycle detection. */
   edges: Map<string, string[]> | null;
-  /** Ref targets waiting to be compiled: deferred so long ref chains do not recurse. */
-  readonly pending: Array<readonly [unknown, string, SchemaNode]>;
+  /** Ref targets waiting to be compiled (value, pointer, node, schema level): deferred so long ref chains do not recurse. */
+  readonly pending: Array<readonly [unknown, string, SchemaNode, number]>;
+  /** CompileOptions.maxDepth: schema levels, one per subschema (the root is level 1). */
+  readonly maxDepth: number;
   /** Only the verdict is wanted: nodes stay the shared placeholder, nothing is assembled. */
   readonly checkOnly: boolean;
   /** CompileOptions.generateAfter, resolved. */
@@ -61,7 +66,8 @@ export function compileSchema(schema: unknown, options?: CompileOptions): Compil
   const maxNodes = options?.maxNodes ?? DEFAULT_MAX_NODES;
   const compiled = compileGraph(schema, options);
   if (!compiled.ok) return compiled;
-  return { ok: true, validator: createValidator(compiled.root, { maxDepth, maxNodes, allErrors: options?.allErrors ?? true }) };
+  const maxSteps = options?.maxSteps ?? DEFAULT_MAX_STEPS;
+  return { ok: true, validator: createValidator(compiled.root, { maxDepth, maxNodes, maxSteps, allErrors: options?.allErrors ?? true }) };
 }
 
 /**
@@ -84,8 +90,11 @@ function walkSchema(schema: unknown, options: CompileOptions | undefined, checkO
   const maxNodes = options?.maxNodes ?? DEFAULT_MAX_NODES;
   const maxBytes = options?.maxBytes ?? DEFAULT_MAX_BYTES;
 
-  const { fault, special, refs } = measureSchema(schema, maxDepth, maxNodes, maxBytes);
-  if (fault === "too_deep") return refuse("too_deep", `Schema nests deeper than ${maxDepth} levels`, "");
+  // The JSON walks' own bound: a schema level is at most two JSON levels (`properties` and
+  // the member), and data (`const`, `enum`, `default`) may nest below the deepest one.
+  const maxJsonDepth = JSON_LEVELS_PER_SCHEMA_LEVEL * maxDepth;
+  const { fault, special, refs } = measureSchema(schema, maxJsonDepth, maxNodes, maxBytes);
+  if (fault === "too_deep") return refuse("too_deep", `Schema JSON nests deeper than ${maxJsonDepth} levels`, "");
   if (fault === "too_many_nodes") return refuse("too_many_nodes", `Schema has more than ${maxNodes} nodes`, "");
   if (fault === "not_json") return refuse("malformed", "Schema is not a JSON value", "");
   if (fault === "too_large") return refuse("too_large", `Schema is larger than ${maxBytes} bytes of JSON`, "");
@@ -93,6 +102,10 @@ function walkSchema(schema: unknown, options: CompileOptions | undefined, checkO
   // Without any key it could report, the anchor walk finds nothing and refuses nothing.
   const anchors: AnchorResult = special ? collectAnchors(schema) : NO_ANCHORS;
   if (!anchors.ok) return { ok: false, error: anchors.error };
+  if (declaresDraft07(schema)) {
+    const changed = draft07Refusal(schema);
+    if (changed !== null) return { ok: false, error: changed };
+  }
 
   const cc: CompileContext = {
     root: schema,
@@ -101,15 +114,16 @@ function walkSchema(schema: unknown, options: CompileOptions | undefined, checkO
     regexes: null,
     edges: null,
     pending: [],
+    maxDepth,
     checkOnly,
     generateAfter: generateAfterOf(options),
     special,
     error: null,
   };
-  const root = compileNode(cc, schema, "");
+  const root = compileNode(cc, schema, "", 1);
   while (cc.error === null && cc.pending.length > 0) {
-    const [value, pointer, node] = cc.pending.pop()!;
-    compileInto(cc, value, pointer, node);
+    const [value, pointer, node, level] = cc.pending.pop()!;
+    compileInto(cc, value, pointer, node, level);
   }
   if (cc.error !== null) return { ok: false, error: cc.error };
 
@@ -118,6 +132,29 @@ function walkSchema(schema: unknown, options: CompileOptions | undefined, checkO
     return refuse("malformed", "$ref cycle that makes no progress on the instance", cycle);
   }
   return { ok: true, root };
+}
+
+/** See walkSchema: the bound on a schema's JSON nesting, per schema level allowed. */
+const JSON_LEVELS_PER_SCHEMA_LEVEL = 4;
+
+/** `$defs`, and Draft-07's `definitions` read the same way (draft07.ts). */
+const DEFS_KEYWORDS = ["$defs", "definitions"] as const;
+
+const SINGLE: ReadonlySet<string> = new Set(SINGLE_SCHEMA_KEYWORDS);
+const MULTI: ReadonlySet<string> = new Set([...SCHEMA_MAP_KEYWORDS, ...SCHEMA_ARRAY_KEYWORDS]);
+
+/**
+ * The schema level of a ref target, from its pointer: one per subschema along the way, as
+ * the tree walk counts (a map or list keyword and its member are one level). A token that
+ * is no schema position (a ref into `enum` or `default`) counts a level of its own.
+ */
+function levelOf(tokens: readonly string[]): number {
+  let level = 1;
+  for (let i = 0; i < tokens.length; i++) {
+    if (!SINGLE.has(tokens[i]!) && MULTI.has(tokens[i]!) && i + 1 < tokens.length) i++;
+    level++;
+  }
+  return level;
 }
 
 function refuse(code: SchemaErrorCode, message: string, schemaPath: string): { readonly ok: false; readonly error: SchemaError } {
@@ -145,31 +182,35 @@ function newNode(cc: CompileContext, pointer: string): SchemaNode {
   return { validate: ALWAYS, pointer, keywords: null, rejectsAll: false, cover: undefined, leaf: null };
 }
 
-function compileNode(cc: CompileContext, value: unknown, pointer: string): SchemaNode {
+function compileNode(cc: CompileContext, value: unknown, pointer: string, level: number): SchemaNode {
   const nodes = cc.nodes;
-  if (nodes === null) return compileInto(cc, value, pointer, CHECKED);
+  if (nodes === null) return compileInto(cc, value, pointer, CHECKED, level);
   const cached = nodes.get(pointer);
   if (cached !== undefined) return cached;
   const node = newNode(cc, pointer);
   nodes.set(pointer, node);
-  compileInto(cc, value, pointer, node);
+  compileInto(cc, value, pointer, node, level);
   return node;
 }
 
 /** A ref target gets its node now (so cycles can close) and its body later. */
-function deferNode(cc: CompileContext, value: unknown, pointer: string): SchemaNode {
+function deferNode(cc: CompileContext, value: unknown, pointer: string, level: number): SchemaNode {
   // Only refs defer, and a document with a `$ref` key always has the cache.
   const nodes = cc.nodes!;
   const cached = nodes.get(pointer);
   if (cached !== undefined) return cached;
   const node = newNode(cc, pointer);
   nodes.set(pointer, node);
-  cc.pending.push([value, pointer, node]);
+  cc.pending.push([value, pointer, node, level]);
   return node;
 }
 
-function compileInto(cc: CompileContext, value: unknown, pointer: string, node: SchemaNode): SchemaNode {
+function compileInto(cc: CompileContext, value: unknown, pointer: string, node: SchemaNode, level: number): SchemaNode {
   if (cc.error !== null) return node;
+  if (level > cc.maxDepth) {
+    fail(cc, "too_deep", `Schema nests deeper than ${cc.maxDepth} schema levels`, pointer);
+    return node;
+  }
 
   if (value === true) return node;
   if (value === false) {
@@ -187,7 +228,7 @@ function compileInto(cc: CompileContext, value: unknown, pointer: string, node: 
   }
   if (!checkCoreKeywords(cc, value, pointer)) return node;
 
-  const kc = new NodeContext(cc, value, pointer);
+  const kc = new NodeContext(cc, value, pointer, level);
   const plan = planKeywords(value);
   const compiled: CompiledKeyword[] = [];
   for (let e = 0; e < KEYWORD_TABLE.length; e++) {
@@ -199,10 +240,11 @@ function compileInto(cc: CompileContext, value: unknown, pointer: string, node: 
     if (Array.isArray(out)) compiled.push(...out);
     else compiled.push(out);
   }
-  const defs = own(value, "$defs");
-  if (defs !== undefined) {
-    if (!isPlainObject(defs)) fail(cc, "malformed", "$defs must be an object", `${pointer}/$defs`);
-    else for (const k of Object.keys(defs)) compileNode(cc, defs[k], `${pointer}/$defs/${escapeToken(k)}`);
+  for (const name of DEFS_KEYWORDS) {
+    const defs = own(value, name);
+    if (defs === undefined) continue;
+    if (!isPlainObject(defs)) fail(cc, "malformed", `${name} must be an object`, `${pointer}/${name}`);
+    else for (const k of Object.keys(defs)) compileNode(cc, defs[k], `${pointer}/${name}/${escapeToken(k)}`, level + 1);
   }
   if (cc.checkOnly) return node;
   node.validate = assembleNode(compiled, node, cc.generateAfter);
@@ -261,7 +303,7 @@ function resolveRef(cc: CompileContext, from: string, ref: string, loc: string):
   }
   const canonical = (tokens ?? []).map((t) => `/${escapeToken(t)}`).join("");
   addEdge(cc, from, canonical);
-  return deferNode(cc, value, canonical);
+  return deferNode(cc, value, canonical, levelOf(tokens ?? []));
 }
 
 /** What keyword compilers see of the compile context, for one schema object. */
@@ -270,6 +312,7 @@ class NodeContext implements KeywordContext {
     private readonly cc: CompileContext,
     readonly schema: Readonly<Record<string, unknown>>,
     readonly at: string,
+    private readonly level: number,
   ) {}
 
   get checkOnly(): boolean {
@@ -282,14 +325,14 @@ class NodeContext implements KeywordContext {
 
   sub(value: unknown, pointer: string, inPlace: boolean): SchemaNode {
     if (inPlace) addEdge(this.cc, this.at, pointer);
-    return compileNode(this.cc, value, pointer);
+    return compileNode(this.cc, value, pointer, this.level + 1);
   }
 
   ref(ref: string, pointer: string): SchemaNode | null {
     return resolveRef(this.cc, this.at, ref, pointer);
   }
 
-  regex(pattern: unknown, pointer: string): RegExp | null {
+  regex(pattern: unknown, pointer: string): PatternMatcher | null {
     return compileRegex((this.cc.regexes ??= new Map()), pattern, (code, msg) => fail(this.cc, code, msg, pointer));
   }
 

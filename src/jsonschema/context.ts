@@ -1,5 +1,6 @@
 /** Internal shapes shared by the compiler and the keyword files. */
 import type { SchemaError, SchemaErrorCode, ValidationError } from "./types.js";
+import type { PatternMatcher } from "./regex.js";
 
 /**
  * Annotations collected for `unevaluatedProperties` / `unevaluatedItems`. Only allocated
@@ -49,6 +50,8 @@ export interface State {
   readonly errors: ValidationError[];
   refDepth: number;
   readonly maxRefDepth: number;
+  /** Evaluation steps left in this pass's budget (steps.ts); negative once spent. */
+  steps: number;
   /**
    * Fast pass only (see cover.ts): members of containers the pass iterated completely, and
    * whether some container reached a schema that does not account for all of it.
@@ -102,7 +105,7 @@ export interface LeafTest {
   readonly code: number;
   readonly range: NumericRange | null;
   readonly length: LengthRange | null;
-  readonly pattern: RegExp | null;
+  readonly pattern: PatternMatcher | null;
   /** `enum` / `const` made only of scalars. */
   readonly scalars: ReadonlySet<unknown> | null;
 }
@@ -145,7 +148,7 @@ export interface CompiledKeyword {
   readonly length?: LengthRange;
   readonly cover?: CoverInfo;
   /** `pattern`'s regex, for leaf tests. */
-  readonly regex?: RegExp;
+  readonly regex?: PatternMatcher;
   /** `enum` / `const` of scalars only: the allowed values, for leaf tests. */
   readonly scalars?: ReadonlySet<unknown>;
 }
@@ -186,8 +189,8 @@ export interface KeywordContext {
   sub(value: unknown, pointer: string, inPlace: boolean): SchemaNode;
   /** Resolves and compiles a same-document `$ref`; null after reporting a failure. */
   ref(ref: string, pointer: string): SchemaNode | null;
-  /** Compiles a screened Unicode regex; null after reporting a failure. */
-  regex(pattern: unknown, pointer: string): RegExp | null;
+  /** Compiles a pattern for the linear-time matcher (regex.ts); null after reporting a failure. */
+  regex(pattern: unknown, pointer: string): PatternMatcher | null;
   fail(code: SchemaErrorCode, message: string, pointer: string): void;
 }
 
@@ -213,8 +216,8 @@ export function resume(st: State, saved: number): void {
 }
 
 /** A fresh collecting state (errors on; `stop` for the first error only). */
-export function collectingState(stop: boolean, refDepth: number, maxRefDepth: number): State {
-  return { collect: true, stop, errors: [], refDepth, maxRefDepth, nodes: 0, partial: false, trace: false, trail: "", traced: null };
+export function collectingState(stop: boolean, refDepth: number, maxRefDepth: number, steps: number): State {
+  return { collect: true, stop, errors: [], refDepth, maxRefDepth, steps, nodes: 0, partial: false, trace: false, trail: "", traced: null };
 }
 
 /**
@@ -228,8 +231,10 @@ export function collectingState(stop: boolean, refDepth: number, maxRefDepth: nu
  */
 export function traceChild(st: State, node: SchemaNode, v: unknown, segment: string): void {
   if (st.traced === null) {
-    const sub = collectingState(true, st.refDepth, st.maxRefDepth);
+    // The re-run spends from the same budget: a failure cannot buy a second one.
+    const sub = collectingState(true, st.refDepth, st.maxRefDepth, st.steps);
     node.validate(v, sub, null, "");
+    st.steps = sub.steps;
     st.traced = sub.errors;
   }
   st.trail = segment + st.trail;

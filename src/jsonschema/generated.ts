@@ -9,6 +9,7 @@
  * JSON.stringify (a JSON string literal is a JS string literal), finite numbers checked
  * as such, and true/false/null; schema nodes, regexes and helpers are passed in as values.
  */
+import { testPattern } from "./steps.js";
 
 /**
  * Validations a schema object answers with its closures before its code is generated, by
@@ -35,10 +36,10 @@ export class GeneratedConstants {
 
   /**
    * instantiate() with what every function using these constants reads bound too:
-   * `consts` (see declarations) and `isInteger` (the leaf tests of leaf-source.ts).
+   * `consts` (see declarations), `isInteger` and `testPattern` (the leaf tests of leaf-source.ts).
    */
   instantiate<T>(source: string, helpers: Readonly<Record<string, unknown>>): T | null {
-    return instantiate<T>(source, { consts: this.values, isInteger: Number.isInteger, ...helpers });
+    return instantiate<T>(source, { consts: this.values, isInteger: Number.isInteger, testPattern, ...helpers });
   }
 }
 

@@ -3,9 +3,13 @@
  * Compile once, validate many times; errors are data and never echo instance values.
  * `checkSchema` gives compileSchema's verdict alone, for callers that only need to know
  * whether a schema is usable (loading a catalog) and compile lazily on first use.
+ * `schemaWarnings` says what an accepted schema should still be told (a Draft-07 `$schema`).
  */
 import { checkSchema, compileSchema } from "./compile.js";
 import { renderErrors, instancePathToDollar } from "./render.js";
+import { schemaWarnings } from "./draft07.js";
+
+export type { SchemaWarning } from "./draft07.js";
 
 export type {
   CompileOptions,
@@ -17,7 +21,7 @@ export type {
   Validator,
 } from "./types.js";
 
-export { checkSchema, compileSchema, renderErrors, instancePathToDollar };
+export { checkSchema, compileSchema, renderErrors, instancePathToDollar, schemaWarnings };
 
 /** What the recipe helper reads: either spelling of the inputs schema field. */
 export type RecipeWithInputsSchema = { inputs_schema?: unknown } | { inputsSchema?: unknown };

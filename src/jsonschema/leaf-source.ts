@@ -1,7 +1,7 @@
 /**
  * A leaf test (assemble.ts leafOf) as a JavaScript expression over `v`, for generated fast
  * paths: the type test, bounds and a small enum become comparisons with literals, and
- * what cannot be a literal (a RegExp, a length range, a large enum's Set) is bound as a
+ * what cannot be a literal (a pattern matcher, a length range, a large enum's Set) is bound as a
  * constant. Numbers are written with their shortest round-trip text; strings through
  * JSON.stringify; nothing else of the schema becomes source text.
  */
@@ -11,7 +11,10 @@ import type { GeneratedConstants } from "./generated.js";
 /** Most members an enum is compared against one by one before its Set does the lookup. */
 const INLINE_ENUM = 8;
 
-/** True when `v` passes `leaf`; `isInteger` and `lengthWithin` are in scope of the source. */
+/**
+ * True when `v` passes `leaf`; `isInteger`, `testPattern`, `lengthWithin` and the pass's
+ * state `st` (both charge the step budget) are in scope of the source.
+ */
 export function leafSource(leaf: LeafTest, consts: GeneratedConstants): string {
   const terms: string[] = [];
   if (leaf.code >= 0) terms.push(typeTestSource(leaf.code, "v"));
@@ -23,8 +26,8 @@ export function leafSource(leaf: LeafTest, consts: GeneratedConstants): string {
     if (r.hasXlo) terms.push(`v > ${numberLiteral(r.xlo)}`);
     if (r.hasXhi) terms.push(`v < ${numberLiteral(r.xhi)}`);
   }
-  if (leaf.length !== null) terms.push(`lengthWithin(v, ${consts.bind(leaf.length)})`);
-  if (leaf.pattern !== null) terms.push(`${consts.bind(leaf.pattern)}.test(v)`);
+  if (leaf.length !== null) terms.push(`lengthWithin(v, ${consts.bind(leaf.length)}, st)`);
+  if (leaf.pattern !== null) terms.push(`testPattern(${consts.bind(leaf.pattern)}, v, st)`);
   return terms.length === 0 ? "true" : terms.join(" && ");
 }
 

@@ -1,30 +1,64 @@
-/** Compiles `pattern` / `patternProperties` regexes once per schema, with the `u` flag, screened. */
+/**
+ * Compiles `pattern` / `patternProperties` regexes once per schema (SPEC §7): the pattern
+ * must be a valid ECMAScript Unicode regex, and it runs in time linear in the input by
+ * construction: on V8 itself when it is in the deterministic class regex-linear.ts proves
+ * linear (most schema patterns: `^[A-Za-z_][A-Za-z0-9_]{0,63}$`, `^[0-9a-f]{64}$`), else on
+ * re2js, an RE2 automaton, after regex-translate.ts rewrote it with ECMA-262 meaning.
+ */
+import { RE2JS } from "re2js";
 import type { SchemaErrorCode } from "./types.js";
-import { screenPattern } from "./regex-screen.js";
+import { translatePattern } from "./regex-translate.js";
+import { linearOnBacktracking } from "./regex-linear.js";
+
+/** What the keywords call: true when the pattern matches somewhere in `s` (ECMA `test`). */
+export interface PatternMatcher {
+  test(s: string): boolean;
+}
+
+export type PatternVerdict =
+  | { readonly ok: true; readonly matcher: PatternMatcher }
+  | { readonly ok: false; readonly code: SchemaErrorCode; readonly message: string };
+
+/** The verdict on one pattern, with the message compile and lint both give. */
+export function buildPattern(pattern: string): PatternVerdict {
+  let native: RegExp;
+  try {
+    native = new RegExp(pattern, "u");
+  } catch {
+    return { ok: false, code: "invalid_pattern", message: "pattern is not a valid Unicode regular expression" };
+  }
+  // No `g` / `y` flag: test() keeps no state between calls.
+  if (linearOnBacktracking(pattern)) return { ok: true, matcher: native };
+  const translated = translatePattern(pattern);
+  if (!translated.ok) return unsupported(translated.reason);
+  try {
+    return { ok: true, matcher: RE2JS.compile(translated.source) };
+  } catch (e) {
+    // RE2's own limits (program size, nesting): its message names which.
+    return unsupported(e instanceof Error ? e.message : String(e));
+  }
+}
+
+function unsupported(reason: string): PatternVerdict {
+  return { ok: false, code: "unsupported_pattern", message: `pattern cannot be matched in linear time: ${reason}` };
+}
 
 export function compileRegex(
-  cache: Map<string, RegExp>,
+  cache: Map<string, PatternMatcher>,
   pattern: unknown,
   fail: (code: SchemaErrorCode, message: string) => void,
-): RegExp | null {
+): PatternMatcher | null {
   if (typeof pattern !== "string") {
     fail("malformed", "pattern must be a string");
     return null;
   }
   const cached = cache.get(pattern);
   if (cached !== undefined) return cached;
-  let re: RegExp;
-  try {
-    re = new RegExp(pattern, "u");
-  } catch {
-    fail("invalid_pattern", "pattern is not a valid Unicode regular expression");
+  const verdict = buildPattern(pattern);
+  if (!verdict.ok) {
+    fail(verdict.code, verdict.message);
     return null;
   }
-  const verdict = screenPattern(pattern);
-  if (!verdict.safe) {
-    fail("unsafe_pattern", `pattern is unsafe: ${verdict.reason}`);
-    return null;
-  }
-  cache.set(pattern, re);
-  return re;
+  cache.set(pattern, verdict.matcher);
+  return verdict.matcher;
 }

@@ -30,7 +30,7 @@ export type SchemaErrorCode =
   | "unresolved_ref"
   | "unsupported_dialect"
   | "invalid_pattern"
-  | "unsafe_pattern";
+  | "unsupported_pattern";
 
 export interface SchemaError {
   readonly code: SchemaErrorCode;
@@ -50,6 +50,11 @@ export interface CompileOptions {
   readonly maxNodes?: number;
   /** Default 1 MiB of JSON text. */
   readonly maxBytes?: number;
+  /**
+   * Evaluation steps one validation may take (steps.ts says what counts); default 200,000.
+   * Past it the instance is invalid with one error, keyword "maxSteps".
+   */
+  readonly maxSteps?: number;
   /**
    * Default true: report every error (an instance past maxDepth / maxNodes gets that error
    * alone). false stops at the first one (cheaper on invalid input when only a yes/no and

@@ -14,10 +14,12 @@ import type { SchemaNode, State } from "./context.js";
 import { collectingState } from "./context.js";
 import { coverOf } from "./cover.js";
 import { measure } from "./limits.js";
+import { StepBudgetExceeded } from "./steps.js";
 
 export interface InstanceLimits {
   readonly maxDepth: number;
   readonly maxNodes: number;
+  readonly maxSteps: number;
   readonly allErrors: boolean;
 }
 
@@ -43,6 +45,7 @@ export function createValidator(root: SchemaNode, limits: InstanceLimits): Valid
     errors: NEVER_WRITTEN,
     refDepth: 0,
     maxRefDepth,
+    steps: limits.maxSteps,
     nodes: 0,
     partial: false,
     trace,
@@ -61,6 +64,7 @@ export function createValidator(root: SchemaNode, limits: InstanceLimits): Valid
         fast.stop = true;
         fast.trace = trace;
         fast.refDepth = 0;
+        fast.steps = limits.maxSteps;
         fast.nodes = 0;
         fast.partial = false;
         fast.trail = "";
@@ -77,6 +81,7 @@ export function createValidator(root: SchemaNode, limits: InstanceLimits): Valid
       // Safe before the walk: recursion is bounded by the ref depth and caught, and the work
       // is linear in the instance. A pass that accounted for every member has measured it.
       const ok = run(root, instance, fast);
+      if (fast.steps < 0) return invalid(stepsError(limits));
       if (ok && !fast.partial && fast.nodes < limits.maxNodes) return VALID;
       // A traced failure is the first error a collecting pass meets, so it is reported
       // as found (below); only a pass that succeeded, or cannot say where it failed, walks
@@ -90,10 +95,13 @@ export function createValidator(root: SchemaNode, limits: InstanceLimits): Valid
       const fault = measure(instance, limits.maxDepth, limits.maxNodes, false);
       if (fault !== null) return invalid(limitError(fault, limits));
       if (run(root, instance, fast)) return VALID;
+      if (fast.steps < 0) return invalid(stepsError(limits));
     }
     if (wasTraced(fast)) return { valid: false, errors: located(fast.traced!, fast.trail) };
-    const slow = collectingState(!limits.allErrors, 0, maxRefDepth);
+    const slow = collectingState(!limits.allErrors, 0, maxRefDepth, limits.maxSteps);
     run(root, instance, slow);
+    // Collecting explores more than the fast pass (every branch, every member): its own budget.
+    if (slow.steps < 0) return invalid(stepsError(limits));
     if (slow.errors.length === 0) {
       slow.errors.push({ instancePath: "", keywordLocation: "", keyword: "schema", message: "Value does not match the schema" });
     }
@@ -124,6 +132,13 @@ function run(root: SchemaNode, instance: unknown, st: State): boolean {
       }
       return false;
     }
+    if (e instanceof StepBudgetExceeded) {
+      // Marks the pass spent even when a traced re-run (its own state) threw.
+      st.steps = -1;
+      st.traced = null;
+      st.trail = "";
+      return false;
+    }
     throw e;
   }
 }
@@ -151,4 +166,13 @@ function limitError(fault: string, limits: InstanceLimits): ValidationError {
       ? `Value nests deeper than ${limits.maxDepth} levels`
       : `Value has more than ${limits.maxNodes} nodes`;
   return { instancePath: "", keywordLocation: "", keyword: fault === "too_deep" ? "maxDepth" : "maxNodes", message };
+}
+
+function stepsError(limits: InstanceLimits): ValidationError {
+  return {
+    instancePath: "",
+    keywordLocation: "",
+    keyword: "maxSteps",
+    message: `Validation needs more than ${limits.maxSteps} evaluation steps (a schema that fans out, or a value too large for it)`,
+  };
 }

@@ -13,7 +13,8 @@ export const SINGLE_SCHEMA_KEYWORDS = [
   "unevaluatedItems",
 ] as const;
 
-export const SCHEMA_MAP_KEYWORDS = ["properties", "patternProperties", "$defs", "dependentSchemas"] as const;
+/** `definitions` is Draft-07's name of `$defs`, read the same way (draft07.ts). */
+export const SCHEMA_MAP_KEYWORDS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"] as const;
 
 export const SCHEMA_ARRAY_KEYWORDS = ["allOf", "anyOf", "oneOf", "prefixItems"] as const;
 

@@ -40,6 +40,26 @@ export const LINT_RULES = {
     what: "a schema uses a keyword from an older draft or OpenAPI that Draft 2020-12 ignores",
     fix: "use the Draft 2020-12 form",
   },
+  schema_pattern_refused: {
+    severity: "error",
+    what: "a pattern or patternProperties key the validator refuses (invalid, or not runnable in linear time: backreferences, lookaround …)",
+    fix: "rewrite the pattern without backreferences or lookaround",
+  },
+  schema_steps_exceeded: {
+    severity: "error",
+    what: "a $ref / allOf / anyOf / oneOf graph that fans out past the validator's evaluation step budget at one value",
+    fix: "refer to a shared definition once instead of in several branches that each refer on",
+  },
+  schema_draft07_rewrite: {
+    severity: "error",
+    what: "a schema declaring Draft-07 uses a keyword whose meaning changed in 2020-12 (array items, additionalItems, dependencies); the validator refuses it",
+    fix: "rewrite the keyword in its Draft 2020-12 form",
+  },
+  schema_draft07: {
+    severity: "warning",
+    what: "a schema declares Draft-07; it is read as Draft 2020-12 (it uses no keyword whose meaning changed)",
+    fix: "declare https://json-schema.org/draft/2020-12/schema",
+  },
   default_invalid: {
     severity: "error",
     what: "a `default` does not validate against the schema it sits in",

@@ -31,8 +31,6 @@ export function walkSchema(root: unknown, visit: (schema: SchemaObject, path: Sc
       const a = s[k];
       if (Array.isArray(a)) a.forEach((x, i) => go(x, [...path, k, i]));
     }
-    // Legacy containers, so a typo inside `definitions` is found too.
-    if (isRecord(s["definitions"])) for (const [name, sub] of Object.entries(s["definitions"])) go(sub, [...path, "definitions", name]);
   };
   go(root, []);
 }

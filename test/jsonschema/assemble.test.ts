@@ -2,6 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { compileGraph } from "../../src/jsonschema/compile.js";
 import { leafPasses } from "../../src/jsonschema/assemble.js";
+import { collectingState } from "../../src/jsonschema/context.js";
+import { DEFAULT_MAX_STEPS } from "../../src/jsonschema/steps.js";
 import { accepts } from "./helpers.js";
 
 function leaf(schema: unknown) {
@@ -40,7 +42,7 @@ describe("leaf tests", () => {
       const l = leaf(s);
       if (l === null) throw new Error(`no leaf for ${JSON.stringify(s)}`);
       const ok = accepts(s);
-      for (const v of values) expect(leafPasses(l, v), JSON.stringify({ s, v })).toBe(ok(v));
+      for (const v of values) expect(leafPasses(l, v, collectingState(true, 0, 512, DEFAULT_MAX_STEPS)), JSON.stringify({ s, v })).toBe(ok(v));
     }
   });
 

@@ -228,22 +228,24 @@ describe("checkSchema on hostile schemas", () => {
     expect(same(Object.assign(Object.create(null), { type: 1 }) as unknown)?.code).toBe("malformed");
   });
 
-  it("refuses $id, $dynamicRef, $dynamicAnchor, external refs, other dialects and unsafe patterns as compile does", () => {
+  it("refuses $id, $dynamicRef, $dynamicAnchor, external refs, other dialects and unsupported patterns as compile does", () => {
     expect(same({ properties: { a: { $id: "http://x/" } } })?.code).toBe("id_unsupported");
     expect(same({ items: { $dynamicRef: "#meta" } })?.code).toBe("dynamic_ref_unsupported");
     expect(same({ $defs: { a: { $dynamicAnchor: "meta" } } })?.code).toBe("dynamic_ref_unsupported");
     expect(same({ $ref: "https://json-schema.org/draft/2020-12/schema" })?.code).toBe("external_ref");
-    expect(same({ $schema: "http://json-schema.org/draft-07/schema#" })?.code).toBe("unsupported_dialect");
+    expect(same({ $schema: "http://json-schema.org/draft-07/schema#" })).toBeNull();
+    expect(same({ $schema: "http://json-schema.org/draft-07/schema#", items: [{}] })?.code).toBe("unsupported_dialect");
+    expect(same({ $schema: "http://json-schema.org/draft-06/schema#" })?.code).toBe("unsupported_dialect");
     expect(same({ not: { $schema: "https://json-schema.org/draft/2020-12/schema" } })).toBeNull();
-    expect(same({ pattern: "^(a+)+$" })?.code).toBe("unsafe_pattern");
-    expect(same({ patternProperties: { "^(a+)+$": {} } })?.code).toBe("unsafe_pattern");
-    expect(same({ propertyNames: { pattern: "(a|ab)*" } })?.code).toBe("unsafe_pattern");
+    expect(same({ pattern: "^(a)\\1$" })?.code).toBe("unsupported_pattern");
+    expect(same({ patternProperties: { "(?=a)": {} } })?.code).toBe("unsupported_pattern");
+    expect(same({ propertyNames: { pattern: "(?<=a)b" } })?.code).toBe("unsupported_pattern");
     expect(same({ pattern: "[" })?.code).toBe("invalid_pattern");
     expect(same({ $ref: "#missing" })?.code).toBe("unresolved_ref");
     expect(same({ $defs: { a: { $anchor: "x" }, b: { $anchor: "x" } } })?.code).toBe("malformed");
     expect(same({ $ref: "#x", $defs: { a: { $anchor: "x", type: 1 } } })?.code).toBe("malformed");
-    // The same pattern twice is screened once (the compile-wide cache) and still refused where it first occurs.
-    expect(same({ properties: { a: { pattern: "(a|a)*" }, b: { pattern: "(a|a)*" } } })?.schemaPath).toBe("/properties/a/pattern");
+    // The same pattern twice is compiled once (the compile-wide cache) and still refused where it first occurs.
+    expect(same({ properties: { a: { pattern: "(a)\\1" }, b: { pattern: "(a)\\1" } } })?.schemaPath).toBe("/properties/a/pattern");
   });
 
   it("refuses $ref cycles that make no progress and accepts those that do, without recursing", () => {
@@ -281,8 +283,10 @@ describe("checkSchema on hostile schemas", () => {
 
   it("honours the options as compile does", () => {
     const s = { type: "object", properties: { a: { type: "array", items: { type: "string" } } } };
-    for (const options of [{ maxDepth: 3 }, { maxDepth: 4 }, { maxNodes: 8 }, { maxNodes: 9 }, { maxBytes: 60 }, { maxBytes: 10_000 }]) same(s, options);
-    expect(checkSchema(s, { maxDepth: 3 })?.code).toBe("too_deep");
+    for (const options of [{ maxDepth: 2 }, { maxDepth: 3 }, { maxNodes: 8 }, { maxNodes: 9 }, { maxBytes: 60 }, { maxBytes: 10_000 }]) same(s, options);
+    // Three schema levels (root, a, items), five JSON levels.
+    expect(checkSchema(s, { maxDepth: 2 })?.code).toBe("too_deep");
+    expect(checkSchema(s, { maxDepth: 3 })).toBeNull();
     expect(checkSchema(s)).toBeNull();
   });
 

@@ -20,9 +20,10 @@ describe("compileSchema refusals", () => {
     expect(refusal({ $defs: { a: { $dynamicAnchor: "x" } } }).code).toBe("dynamic_ref_unsupported");
   });
 
-  it("accepts only the 2020-12 dialect", () => {
+  it("accepts the 2020-12 dialect, and Draft-07 at the root where it means the same", () => {
     expect(compileSchema({ $schema: "https://json-schema.org/draft/2020-12/schema" }).ok).toBe(true);
-    expect(refusal({ $schema: "http://json-schema.org/draft-07/schema#" }).code).toBe("unsupported_dialect");
+    expect(compileSchema({ $schema: "http://json-schema.org/draft-07/schema#" }).ok).toBe(true);
+    expect(refusal({ $schema: "http://json-schema.org/draft-04/schema#" }).code).toBe("unsupported_dialect");
     expect(refusal({ $schema: 2020 }).code).toBe("unsupported_dialect");
   });
 

@@ -11,6 +11,7 @@ import { compileSchema } from "../../src/jsonschema/index.js";
 import type { CompileOptions, ValidationResult } from "../../src/jsonschema/index.js";
 import { compileGraph } from "../../src/jsonschema/compile.js";
 import { collectingState } from "../../src/jsonschema/context.js";
+import { DEFAULT_MAX_STEPS } from "../../src/jsonschema/steps.js";
 import type { State } from "../../src/jsonschema/context.js";
 import { measure } from "../../src/jsonschema/limits.js";
 import { DEFS, instance, schema } from "./arbitraries.js";
@@ -30,7 +31,7 @@ function reference(root: unknown, x: unknown, options: CompileOptions): Validati
   if (fault === "too_many_nodes") {
     return { valid: false, errors: [{ instancePath: "", keywordLocation: "", keyword: "maxNodes", message: `Value has more than ${maxNodes} nodes` }] };
   }
-  const st: State = collectingState(true, 0, maxDepth * 4);
+  const st: State = collectingState(true, 0, maxDepth * 4, DEFAULT_MAX_STEPS);
   const ok = g.root.validate(x, st, null, "");
   return ok ? { valid: true, errors: [] } : { valid: false, errors: st.errors };
 }

@@ -197,7 +197,54 @@ describe("measureSchema (one walk for levels, nodes, size and special keys)", ()
     expect(refusal({ items: { $id: "urn:x" } }).code).toBe("id_unsupported");
     expect(refusal({ items: { $dynamicRef: "#x" } }).code).toBe("dynamic_ref_unsupported");
     expect(refusal({ items: { $schema: "http://json-schema.org/draft-07/schema#" } }).code).toBe("unsupported_dialect");
-    expect(refusal({ $schema: "http://json-schema.org/draft-07/schema#" }).code).toBe("unsupported_dialect");
+    expect(refusal({ $schema: "http://json-schema.org/draft-06/schema#" }).code).toBe("unsupported_dialect");
     expect(compileSchema({ enum: [{ $id: "data, not a schema" }] }).ok).toBe(true);
+  });
+});
+
+describe("schema depth counts schema levels, not JSON nesting (issue 23)", () => {
+  /** `levels` schema levels as a chain of `properties`: two JSON levels each. */
+  const propertiesChain = (levels: number): unknown => {
+    let s: unknown = { type: "string" };
+    for (let i = 1; i < levels; i++) s = { type: "object", properties: { next: s } };
+    return s;
+  };
+  const instanceChain = (levels: number): unknown => {
+    let v: unknown = "leaf";
+    for (let i = 1; i < levels; i++) v = { next: v };
+    return v;
+  };
+
+  it("a chain of 64 properties levels is accepted (129 JSON levels)", () => {
+    const v = compiled(propertiesChain(64));
+    expect(v.validate(instanceChain(64)).valid).toBe(true);
+  });
+
+  it("128 schema levels are accepted, 129 refused with the level's pointer", () => {
+    expect(compileSchema(propertiesChain(128)).ok).toBe(true);
+    const e = refusal(propertiesChain(129));
+    expect(e.code).toBe("too_deep");
+    expect(e.message).toBe("Schema nests deeper than 128 schema levels");
+    expect(e.schemaPath).toBe(`${"/properties/next".repeat(128)}`);
+  });
+
+  it("instances keep their own 128-level bound", () => {
+    const v = compiled(propertiesChain(128));
+    // instanceChain(n) nests n - 1 objects around its string.
+    expect(v.validate(instanceChain(128)).valid).toBe(true);
+    expect(v.validate(instanceChain(130)).errors).toEqual([expect.objectContaining({ keyword: "maxDepth", message: "Value nests deeper than 128 levels" })]);
+  });
+
+  it("ref targets count the levels of their position", () => {
+    let deep: unknown = { type: "null" };
+    for (let i = 0; i < 127; i++) deep = { not: { not: deep } };
+    // The target sits at level 2 ($defs/t); its own chain adds 254 more: refused there.
+    expect(refusal({ $ref: "#/$defs/t", $defs: { t: deep } }).code).toBe("too_deep");
+    expect(compileSchema({ $ref: "#/$defs/t", $defs: { t: { not: { not: { type: "null" } } } } }).ok).toBe(true);
+  });
+
+  it("JSON nesting past 4 x maxDepth (data below a schema) is refused by the walk's own bound", () => {
+    expect(refusal({ const: nestedArray(513) }).message).toBe("Schema JSON nests deeper than 512 levels");
+    expect(compileSchema({ const: nestedArray(300) }).ok).toBe(true);
   });
 });

@@ -27,7 +27,8 @@ describe("pitfalls of popular validators", () => {
 
   it("patterns are Unicode regexes", () => {
     expect(accepts({ pattern: "^.$" })("😀")).toBe(true);
-    expect(accepts({ pattern: "^\\p{Emoji}$" })("😀")).toBe(true);
+    expect(accepts({ pattern: "^\\p{So}$" })("😀")).toBe(true);
+    expect(accepts({ pattern: "^\\p{Other_Symbol}$" })("😀")).toBe(true);
   });
 
   it("deep equality in enum, const and uniqueItems", () => {
@@ -81,8 +82,7 @@ describe("pitfalls of popular validators", () => {
     expect(compileSchema({ $ref: "#" }).ok).toBe(false);
   });
 
-  it("catastrophic patterns are refused instead of run", () => {
-    const r = compileSchema({ pattern: "^(a+)+$" });
-    expect(r.ok ? null : r.error.code).toBe("unsafe_pattern");
+  it("catastrophic backtracking patterns run in linear time", () => {
+    expect(compiled({ pattern: "^(a+)+$" }).validate(`${"a".repeat(10_000)}!`).valid).toBe(false);
   });
 });

@@ -18,7 +18,7 @@ const REFUSAL_EVIDENCE: Partial<Record<SchemaErrorCode, (text: string) => boolea
   external_ref: (t) => /"\$ref":\s*"[^#]/.test(t),
   unsupported_dialect: (t) => t.includes('"$schema"'),
   invalid_pattern: (t) => t.includes("pattern"),
-  unsafe_pattern: (t) => t.includes("pattern"),
+  unsupported_pattern: (t) => t.includes("pattern"),
 };
 
 describe.skipIf(!exists).each(FAST_PATHS)("JSON-Schema-Test-Suite draft2020-12 ($mode)", ({ mode, generateAfter }) => {

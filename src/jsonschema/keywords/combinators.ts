@@ -4,6 +4,7 @@
  */
 import type { Check, KeywordCompiler, SchemaNode } from "../context.js";
 import { mergeAnnotations, newAnnotations, own, pushError, quiet, resume } from "../context.js";
+import { step } from "../steps.js";
 import { findDiscriminator, pickBranch } from "./discriminator.js";
 import { readSchemaArray } from "./util.js";
 
@@ -20,6 +21,7 @@ export const compileAllOf: KeywordCompiler = (kc) => {
   const check: Check = (inst, st, ev, path) => {
     let ok = true;
     for (let i = 0; i < nodes.length; i++) {
+      step(st);
       if (!nodes[i]!.validate(inst, st, ev, path)) {
         if (st.stop) return false;
         ok = false;
@@ -40,9 +42,11 @@ export const compileAnyOf: KeywordCompiler = (kc) => {
     let matched = false;
     if (tagged !== null) {
       const i = pickBranch(tagged, inst);
+      step(st);
       matched = i >= 0 && nodes[i]!.validate(inst, st, ev, path);
     } else if (ev === null) {
       for (let i = 0; i < nodes.length; i++) {
+        step(st);
         if (nodes[i]!.validate(inst, st, null, path)) {
           matched = true;
           break;
@@ -52,6 +56,7 @@ export const compileAnyOf: KeywordCompiler = (kc) => {
       // Every branch runs: each valid one contributes annotations.
       for (let i = 0; i < nodes.length; i++) {
         const sub = newAnnotations();
+        step(st);
         if (nodes[i]!.validate(inst, st, sub, path)) {
           matched = true;
           mergeAnnotations(ev, sub);
@@ -79,6 +84,7 @@ export const compileOneOf: KeywordCompiler = (kc) => {
     if (tagged !== null) {
       const i = pickBranch(tagged, inst);
       const sub = ev === null ? null : newAnnotations();
+      step(st);
       if (i >= 0 && nodes[i]!.validate(inst, st, sub, path)) {
         count = 1;
         winner = sub;
@@ -86,6 +92,7 @@ export const compileOneOf: KeywordCompiler = (kc) => {
     } else {
       for (let i = 0; i < nodes.length; i++) {
         const sub = ev === null ? null : newAnnotations();
+        step(st);
         if (nodes[i]!.validate(inst, st, sub, path)) {
           count++;
           winner = sub;
@@ -122,6 +129,7 @@ export const compileNot: KeywordCompiler = (kc) => {
   const loc = `${kc.at}/not`;
   const check: Check = (inst, st, _ev, path) => {
     const saved = quiet(st);
+    step(st);
     const matched = node.validate(inst, st, null, path);
     resume(st, saved);
     if (matched && st.collect) pushError(st, path, loc, "not", "Expected a value not matching the schema in not");

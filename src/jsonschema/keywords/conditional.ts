@@ -1,6 +1,7 @@
 /** `if` / `then` / `else`. `then` and `else` without `if` are compiled (to catch errors) but inert. */
 import type { Check, KeywordCompiler } from "../context.js";
 import { mergeAnnotations, newAnnotations, own, quiet, resume } from "../context.js";
+import { step } from "../steps.js";
 
 export const compileConditional: KeywordCompiler = (kc) => {
   const ifValue = own(kc.schema, "if");
@@ -14,13 +15,18 @@ export const compileConditional: KeywordCompiler = (kc) => {
   const check: Check = (inst, st, ev, path) => {
     const saved = quiet(st);
     const sub = ev === null ? null : newAnnotations();
+    step(st);
     const passed = ifNode.validate(inst, st, sub, path);
     resume(st, saved);
     if (passed) {
       if (ev !== null && sub !== null) mergeAnnotations(ev, sub);
-      return thenNode === null || thenNode.validate(inst, st, ev, path);
+      if (thenNode === null) return true;
+      step(st);
+      return thenNode.validate(inst, st, ev, path);
     }
-    return elseNode === null || elseNode.validate(inst, st, ev, path);
+    if (elseNode === null) return true;
+    step(st);
+    return elseNode.validate(inst, st, ev, path);
   };
   return { check, group: "any" };
 };

@@ -1,6 +1,7 @@
 /** `contains` with `minContains` / `maxContains`; matching indices annotate for unevaluatedItems. */
 import type { Check, KeywordCompiler } from "../context.js";
 import { own, pushError, quiet, resume } from "../context.js";
+import { step } from "../steps.js";
 import { plural, readNonNegativeInteger } from "./util.js";
 
 export const compileContains: KeywordCompiler = (kc) => {
@@ -24,6 +25,7 @@ export const compileContains: KeywordCompiler = (kc) => {
     const saved = quiet(st);
     let count = 0;
     for (let i = 0; i < arr.length; i++) {
+      step(st);
       if (node.validate(arr[i], st, null, path)) {
         count++;
         if (ev !== null) (ev.containsIdx ??= new Set()).add(i);

@@ -1,4 +1,5 @@
 /** `dependentRequired` and `dependentSchemas` (the latter in place: it sees the same object). */
+import { step } from "../steps.js";
 import type { Check, CompiledKeyword, KeywordCompiler, SchemaNode } from "../context.js";
 import { pushError } from "../context.js";
 import { escapeToken } from "../pointer.js";
@@ -47,6 +48,7 @@ export const compileDependentSchemas: KeywordCompiler = (kc) => {
     let ok = true;
     for (let i = 0; i < triggers.length; i++) {
       if (!Object.hasOwn(o, triggers[i]!)) continue;
+      step(st);
       if (!nodes[i]!.validate(inst, st, ev, path)) {
         if (st.stop) return false;
         ok = false;

@@ -8,6 +8,7 @@ import type { Annotations, SchemaNode, State } from "../context.js";
 import { GeneratedConstants } from "../generated.js";
 import { memberSource } from "../leaf-source.js";
 import { lengthWithin } from "./string-length.js";
+import { charge } from "../steps.js";
 
 export type ArrayFastPath = (arr: readonly unknown[], st: State, ev: Annotations | null, path: string) => boolean;
 
@@ -37,6 +38,8 @@ export function generateArrayFastPath(parts: ArrayFastPathParts): ArrayFastPath 
   if (lo > 0) bounds.push(`len < ${lo}`);
   if (hi !== Infinity) bounds.push(`len > ${hi}`);
   if (bounds.length > 0) lines.push(`if (${bounds.join(" || ")}) return false;`);
+  // After the bounds, as the closure loop charges (items.ts): one step an item.
+  lines.push("charge(st, len);");
   prefix.forEach((node, i) => {
     lines.push(`if (len > ${i}) { const v = arr[${i}]; ${memberSource(node, consts, `failed(st, ${i}, v)`)} }`);
   });
@@ -58,6 +61,7 @@ return function itemsFast(arr, st, ev, path) {
 };`;
   return consts.instantiate<ArrayFastPath>(source, {
     lengthWithin,
+    charge,
     failed: parts.failed,
     forbidden: parts.forbidden,
   });

@@ -6,6 +6,7 @@
  */
 import type { Annotations, Check, KeywordCompiler, SchemaNode, State } from "../context.js";
 import { own, pushError, traceChild, traceError } from "../context.js";
+import { charge } from "../steps.js";
 import { leafPasses } from "../assemble.js";
 import { childPointer } from "../pointer.js";
 import { generateArrayFastPath, MAX_GENERATED_PREFIX, type ArrayFastPath } from "./items-fast.js";
@@ -66,13 +67,14 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
     const loop = (arr: readonly unknown[], st: State, ev: Annotations | null, path: string): boolean => {
       const len = arr.length;
       if (len < lo || len > hi) return false;
+      charge(st, len);
       const upto = len < n ? len : n;
       for (let i = 0; i < upto; i++) {
         const v = arr[i];
         const node = prefix[i]!;
         if (typeof v === "object" && v !== null && !(node.cover! >= 0)) st.partial = true;
         const leaf = node.leaf;
-        if (leaf !== null ? !leafPasses(leaf, v) : !node.validate(v, st, null, path)) {
+        if (leaf !== null ? !leafPasses(leaf, v, st) : !node.validate(v, st, null, path)) {
           if (st.trace) traceChild(st, node, v, childPointer("", i));
           return false;
         }
@@ -88,7 +90,7 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
           const leaf = items.leaf;
           if (leaf !== null) {
             for (let i = n; i < len; i++) {
-              if (leafPasses(leaf, arr[i])) continue;
+              if (leafPasses(leaf, arr[i], st)) continue;
               if (st.trace) traceChild(st, items, arr[i], childPointer("", i));
               return false;
             }
@@ -146,6 +148,7 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
     const collecting: Check = (inst, st, ev, path) => {
       const arr = inst as unknown[];
       const len = arr.length;
+      charge(st, len);
       let ok = true;
       const upto = len < n ? len : n;
       for (let i = 0; i < upto; i++) {

@@ -1,6 +1,7 @@
-/** `pattern`: a screened Unicode regex compiled once. */
+/** `pattern`: compiled once for the linear-time matcher (regex.ts). */
 import type { Check, KeywordCompiler } from "../context.js";
 import { own, pushError } from "../context.js";
+import { testPattern } from "../steps.js";
 
 export const compilePattern: KeywordCompiler = (kc) => {
   const source = own(kc.schema, "pattern");
@@ -10,7 +11,7 @@ export const compilePattern: KeywordCompiler = (kc) => {
   if (re === null || kc.checkOnly) return null;
   const message = `Expected a string matching the pattern ${JSON.stringify(source)}`;
   const check: Check = (inst, st, _ev, path) => {
-    if (re.test(inst as string)) return true;
+    if (testPattern(re, inst as string, st)) return true;
     if (st.collect) pushError(st, path, loc, "pattern", message);
     return false;
   };

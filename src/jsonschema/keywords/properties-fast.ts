@@ -12,6 +12,7 @@ import type { SchemaNode, State } from "../context.js";
 import { GeneratedConstants } from "../generated.js";
 import { memberSource } from "../leaf-source.js";
 import { lengthWithin } from "./string-length.js";
+import { charge } from "../steps.js";
 
 export type ObjectFastPath = (o: Readonly<Record<string, unknown>>, st: State, path: string) => boolean;
 
@@ -55,10 +56,12 @@ return function propertiesFast(o, st, path) {
     }
   }
   st.nodes += count;
+  charge(st, count);
   return true;
 };`;
   return consts.instantiate<ObjectFastPath>(source, {
     lengthWithin,
+    charge,
     failed: parts.failed,
     failedExtra: parts.failedExtra,
   });

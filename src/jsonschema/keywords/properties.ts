@@ -14,7 +14,9 @@ import { addProp, own, pushError, traceChild, traceError } from "../context.js";
 import { leafPasses } from "../assemble.js";
 import { childPointer, escapeToken } from "../pointer.js";
 import { generateObjectFastPath, MAX_GENERATED_NAMES, type ObjectFastPath } from "./properties-fast.js";
+import type { PatternMatcher } from "../regex.js";
 import { readSchemaMap } from "./util.js";
+import { charge, step, testPattern } from "../steps.js";
 
 const UNEXPECTED = "Unexpected property";
 
@@ -38,7 +40,7 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
 
     const keys = Object.keys(props ?? {});
     const nodes: SchemaNode[] = keys.map((k) => kc.sub(props![k], `${kc.at}/properties/${escapeToken(k)}`, false));
-    const patterns: RegExp[] = [];
+    const patterns: PatternMatcher[] = [];
     const patternNodes: SchemaNode[] = [];
     for (const p of Object.keys(patternProps ?? {})) {
       const at = `${kc.at}/patternProperties/${escapeToken(p)}`;
@@ -73,6 +75,7 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
       if (!st.collect) st.partial = true;
       let ok = true;
       for (const key in o) {
+        step(st);
         const at = indexOf.get(key);
         const node = at === undefined ? undefined : nodes[at];
         let matched = false;
@@ -86,9 +89,10 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
           }
         }
         for (let j = 0; j < nPatterns; j++) {
-          if (!patterns[j]!.test(key)) continue;
+          if (!testPattern(patterns[j]!, key, st)) continue;
           if (!matched && ev !== null) addProp(ev, key);
           matched = true;
+          step(st);
           if (!patternNodes[j]!.validate(o[key], st, null, st.collect ? childPointer(path, key) : path)) {
             if (st.trace) traceChild(st, patternNodes[j]!, o[key], childPointer("", key));
             if (st.stop) return false;
@@ -145,12 +149,13 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
           return false;
         }
         const leaf = node.leaf;
-        if (leaf !== null ? !leafPasses(leaf, v) : !node.validate(v, st, null, path)) {
+        if (leaf !== null ? !leafPasses(leaf, v, st) : !node.validate(v, st, null, path)) {
           if (st.trace) traceChild(st, node, v, i >= 0 ? segment(i) : childPointer("", key));
           return false;
         }
       }
       st.nodes += count;
+      charge(st, count);
       return true;
     };
 

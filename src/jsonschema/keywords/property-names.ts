@@ -1,6 +1,7 @@
 /** `propertyNames`: each key is validated as a string; errors point at the key, not its value. */
 import type { Check, KeywordCompiler } from "../context.js";
 import { own, pushError, quiet, resume } from "../context.js";
+import { step } from "../steps.js";
 import { childPointer } from "../pointer.js";
 
 export const compilePropertyNames: KeywordCompiler = (kc) => {
@@ -14,6 +15,7 @@ export const compilePropertyNames: KeywordCompiler = (kc) => {
     const saved = quiet(st);
     let ok = true;
     for (const key of Object.keys(inst as object)) {
+      step(st);
       if (node.validate(key, st, null, path)) continue;
       ok = false;
       if (collect) pushError(st, childPointer(path, key), loc, "propertyNames", "Invalid property name");

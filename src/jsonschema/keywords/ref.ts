@@ -5,6 +5,7 @@
  */
 import type { Check, KeywordCompiler } from "../context.js";
 import { own, pushError } from "../context.js";
+import { step } from "../steps.js";
 
 export const compileRef: KeywordCompiler = (kc) => {
   const value = own(kc.schema, "$ref");
@@ -21,6 +22,7 @@ export const compileRef: KeywordCompiler = (kc) => {
       if (st.collect) pushError(st, path, loc, "$ref", "Schema recursion is too deep for this value");
       return false;
     }
+    step(st);
     st.refDepth++;
     const ok = target.validate(inst, st, ev, path);
     st.refDepth--;

@@ -1,5 +1,6 @@
 /** `minLength` / `maxLength`, counted in Unicode code points (an emoji is 1), fused into one check. */
-import type { Check, KeywordCompiler, LengthRange } from "../context.js";
+import type { Check, KeywordCompiler, LengthRange, State } from "../context.js";
+import { chargeCount } from "../steps.js";
 import { pushError } from "../context.js";
 import { codePointLength } from "../json.js";
 import { plural, readNonNegativeInteger } from "./util.js";
@@ -15,7 +16,7 @@ export const compileStringLength: KeywordCompiler = (kc) => {
   const length: LengthRange = { lo, hi };
   const check: Check = (inst, st, _ev, path) => {
     const s = inst as string;
-    if (lengthWithin(s, length)) return true;
+    if (lengthWithin(s, length, st)) return true;
     if (!st.collect) return false;
     const n = codePointLength(s);
     if (n < lo) pushError(st, path, `${at}/minLength`, "minLength", `Expected at least ${plural(lo, "character")}`);
@@ -25,10 +26,11 @@ export const compileStringLength: KeywordCompiler = (kc) => {
   return { check, group: "string", length };
 };
 
-export function lengthWithin(s: string, r: LengthRange): boolean {
+export function lengthWithin(s: string, r: LengthRange, st: State): boolean {
   // UTF-16 length is an upper bound on code points and at most twice their number,
   // so most strings are decided without counting.
   if (s.length >= 2 * r.lo && s.length <= r.hi) return true;
+  chargeCount(st, s);
   const n = codePointLength(s);
   return n >= r.lo && n <= r.hi;
 }

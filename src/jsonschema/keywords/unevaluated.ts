@@ -2,6 +2,7 @@
  * `unevaluatedProperties` / `unevaluatedItems`: run after every other keyword of their
  * schema, against what the node's own keywords and its valid in-place branches evaluated.
  */
+import { step } from "../steps.js";
 import type { Check, KeywordCompiler } from "../context.js";
 import { own, pushError, traceChild, traceError } from "../context.js";
 import { childPointer } from "../pointer.js";
@@ -20,6 +21,7 @@ export const compileUnevaluatedProperties: KeywordCompiler = (kc) => {
     let ok = true;
     for (const key of Object.keys(inst as object)) {
       if (seen.props !== null && seen.props.has(key)) continue;
+      step(st);
       if (forbid) {
         if (!st.collect) {
           if (st.trace) traceError(st, loc, "unevaluatedProperties", "Unexpected property", childPointer("", key));
@@ -54,6 +56,7 @@ export const compileUnevaluatedItems: KeywordCompiler = (kc) => {
     let ok = true;
     for (let i = seen.items; i < arr.length; i++) {
       if (seen.containsIdx !== null && seen.containsIdx.has(i)) continue;
+      step(st);
       if (forbid) {
         if (!st.collect) {
           if (st.trace) traceError(st, loc, "unevaluatedItems", "Unexpected item", childPointer("", i));

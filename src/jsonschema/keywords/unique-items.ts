@@ -2,6 +2,7 @@
  * `uniqueItems`: scalars go in a Set, objects and arrays are hashed by canonical JSON, so
  * 5,000 distinct objects cost 5,000 hashes instead of 12.5 M comparisons.
  */
+import { charge } from "../steps.js";
 import type { Check, KeywordCompiler } from "../context.js";
 import { own, pushError } from "../context.js";
 import { canonicalJson } from "../json.js";
@@ -17,6 +18,8 @@ export const compileUniqueItems: KeywordCompiler = (kc) => {
   if (kc.checkOnly) return null;
   if (!value) return null;
   const check: Check = (inst, st, _ev, path) => {
+    // Work proportional to the items, on every visit: charged as one step an item.
+    charge(st, (inst as unknown[]).length);
     const dup = findDuplicate(inst as unknown[]);
     if (dup === null) return true;
     if (st.collect) pushError(st, path, loc, "uniqueItems", `Expected unique items; items ${dup[0]} and ${dup[1]} are equal`);

@@ -1,11 +1,23 @@
 /**
  * Schema keys outside the Draft 2020-12 vocabulary. A near miss of a keyword
  * (`minimun`) silently drops a constraint, so it is an error; keywords of older
- * drafts and OpenAPI (`nullable`, `definitions`) are ignored by 2020-12, a warning.
+ * drafts and OpenAPI (`nullable`, `dependencies`) are ignored by 2020-12, a warning.
  * Other unknown keys (x-*, annotations of one's own) are left alone.
+ *
+ * Also what the validator refuses or cuts short, each with the validator's own reason
+ * (its first refusal is also the loader's schema_fails_closed; lint names every one):
+ * every pattern it cannot run, a fan-out past its evaluation step budget (found
+ * statically, jsonschema/fan-out.ts), and under a Draft-07 `$schema` every keyword whose
+ * meaning changed (or, when none is used, a warning that the schema is read as 2020-12).
  */
+import { DEFAULT_MAX_STEPS } from "../../jsonschema/steps.js";
+import { buildPattern } from "../../jsonschema/regex.js";
+import { declaresDraft07, DRAFT_07_REWRITES, schemaWarnings } from "../../jsonschema/draft07.js";
+import { worstFanOut } from "../../jsonschema/fan-out.js";
+import { checkSchema } from "../../jsonschema/index.js";
+import { parsePointer } from "../../jsonschema/pointer.js";
 import { nearest } from "../edit-distance.js";
-import { isRecord, walkSchema, type SchemaPath } from "../schema-walk.js";
+import { isRecord, walkSchema, type SchemaObject, type SchemaPath } from "../schema-walk.js";
 import type { RuleHit } from "../types.js";
 
 type Shape = "schema" | "schemaMap" | "schemaList" | "number" | "count" | "string" | "stringList" | "boolean" | "type" | "any" | "list" | "stringMap";
@@ -13,7 +25,7 @@ type Shape = "schema" | "schemaMap" | "schemaList" | "number" | "count" | "strin
 /** Every Draft 2020-12 keyword, with the value shape a typo of it must also have. */
 export const KEYWORD_SHAPES: Readonly<Record<string, Shape>> = {
   $schema: "string", $id: "string", $ref: "string", $anchor: "string", $dynamicRef: "string", $dynamicAnchor: "string",
-  $vocabulary: "any", $comment: "string", $defs: "schemaMap",
+  $vocabulary: "any", $comment: "string", $defs: "schemaMap", definitions: "schemaMap",
   prefixItems: "schemaList", items: "schema", contains: "schema", additionalProperties: "schema", properties: "schemaMap",
   patternProperties: "schemaMap", dependentSchemas: "schemaMap", propertyNames: "schema", if: "schema", then: "schema",
   else: "schema", allOf: "schemaList", anyOf: "schemaList", oneOf: "schemaList", not: "schema",
@@ -36,7 +48,6 @@ const LOWER_TARGETS = TYPO_TARGETS.map((k) => k.toLowerCase());
 
 /** Older-draft / OpenAPI keywords and what 2020-12 says instead. */
 export const LEGACY_KEYWORDS: Readonly<Record<string, string>> = {
-  definitions: "rename definitions to $defs (and #/definitions/… refs to #/$defs/…)",
   dependencies: "split dependencies into dependentRequired (name lists) and dependentSchemas (schemas)",
   additionalItems: "use prefixItems for the tuple and items for the rest",
   nullable: 'allow null through type, e.g. type: [string, "null"]',
@@ -80,10 +91,27 @@ export function keywordTypo(key: string, value: unknown): string | undefined {
  */
 export function schemaKeywordRule(schema: unknown, where: string, base: readonly (string | number)[], recipeName: string): RuleHit[] {
   const hits: RuleHit[] = [];
+  const draft07 = declaresDraft07(schema);
+  for (const w of draft07 ? schemaWarnings(schema) : []) {
+    hits.push({ code: "schema_draft07", message: `recipe "${recipeName}": ${where}: ${w.message}`, at: [...base, "$schema"], severity: "warning" });
+  }
   walkSchema(schema, (s, path: SchemaPath) => {
+    hits.push(...patternHits(s, path, where, base, recipeName));
     for (const [key, value] of Object.entries(s)) {
       const at = [...base, ...path, key];
       const loc = `${where}${pointer(path)}`;
+      if (draft07 && Object.hasOwn(DRAFT_07_REWRITES, key) && (key !== "items" || Array.isArray(value))) {
+        // The validator refuses the schema for it (draft07.ts), with this reason.
+        hits.push({
+          code: "schema_draft07_rewrite",
+          message: `recipe "${recipeName}": ${loc}/${key}: Draft-07 schema uses a keyword whose meaning changed: ${DRAFT_07_REWRITES[key]!}`,
+          fix: DRAFT_07_REWRITES[key]!,
+          at,
+          atKey: true,
+          severity: "error",
+        });
+        if (draft07Retired(key)) continue;
+      }
       if (Object.hasOwn(LEGACY_KEYWORDS, key)) {
         // `id` is only legacy as a string; as anything else it is some author's own key.
         if (key === "id" && typeof value !== "string") continue;
@@ -110,7 +138,74 @@ export function schemaKeywordRule(schema: unknown, where: string, base: readonly
       }
     }
   });
+  hits.push(...fanOutHits(schema, where, base, recipeName));
   return hits;
+}
+
+/** Keywords a Draft-07 rewrite hit already covers: their legacy warning would say it twice. */
+function draft07Retired(key: string): boolean {
+  return key === "additionalItems" || key === "dependencies";
+}
+
+/** Each `pattern` and `patternProperties` key the validator refuses, with its message. */
+function patternHits(s: SchemaObject, path: SchemaPath, where: string, base: readonly (string | number)[], recipeName: string): RuleHit[] {
+  const out: RuleHit[] = [];
+  const refused = (source: string, at: (string | number)[], atKey: boolean): void => {
+    const verdict = buildPattern(source);
+    if (verdict.ok) return;
+    out.push({
+      code: "schema_pattern_refused",
+      message: `recipe "${recipeName}": ${where}${pointer(at.slice(base.length))}: ${verdict.message}; the schema fails closed`,
+      fix:
+        verdict.code === "invalid_pattern"
+          ? "write a valid ECMAScript regular expression (Unicode mode)"
+          : "rewrite the pattern without backreferences or lookaround (match the parts separately, or list alternatives)",
+      at,
+      atKey,
+      severity: "error",
+    });
+  };
+  if (typeof s["pattern"] === "string") refused(s["pattern"], [...base, ...path, "pattern"], false);
+  const props = s["patternProperties"];
+  if (isRecord(props)) for (const key of Object.keys(props)) refused(key, [...base, ...path, "patternProperties", key], true);
+  return out;
+}
+
+/** A fan-out past the validator's step budget, found without an instance (jsonschema/fan-out.ts). */
+function fanOutHits(schema: unknown, where: string, base: readonly (string | number)[], recipeName: string): RuleHit[] {
+  // A schema the validator refuses (its bounds included) is schema_fails_closed already,
+  // and the walk below then stays within the bounds checkSchema enforced.
+  if (checkSchema(schema) !== null) return [];
+  const worst = worstFanOut(schema, DEFAULT_MAX_STEPS);
+  if (worst.steps <= DEFAULT_MAX_STEPS) return [];
+  const tokens = entryPath(schema, parsePointer(worst.pointer) ?? []);
+  return [
+    {
+      code: "schema_steps_exceeded",
+      message:
+        `recipe "${recipeName}": ${where}${worst.pointer}: Validation needs more than ${DEFAULT_MAX_STEPS} evaluation steps ` +
+        `(its $ref / allOf / anyOf / oneOf graph fans out past the budget at one value); a validation that reaches it fails with maxSteps`,
+      fix: "stop the fan-out: refer to a shared definition once instead of in several branches that each refer on",
+      at: [...base, ...tokens],
+      severity: "error",
+    },
+  ];
+}
+
+/** Pointer tokens as an entry path: indices of lists as numbers, as the YAML locator reads them. */
+function entryPath(root: unknown, tokens: readonly string[]): (string | number)[] {
+  const out: (string | number)[] = [];
+  let cur: unknown = root;
+  for (const t of tokens) {
+    if (Array.isArray(cur)) {
+      out.push(Number(t));
+      cur = cur[Number(t)];
+    } else {
+      out.push(t);
+      cur = isRecord(cur) ? cur[t] : undefined;
+    }
+  }
+  return out;
 }
 
 /** `/properties/a` style location for messages; empty for the root. */

@@ -16,10 +16,15 @@ describe("pattern", () => {
     expect(refusal({ pattern: 12 }).code).toBe("malformed");
   });
 
-  it("refuses catastrophic patterns", () => {
-    const e = refusal({ properties: { a: { pattern: "^(a+)+$" } } });
-    expect(e.code).toBe("unsafe_pattern");
+  it("refuses what a linear-time matcher cannot run, naming why", () => {
+    const e = refusal({ properties: { a: { pattern: "^(a)\\1$" } } });
+    expect(e.code).toBe("unsupported_pattern");
     expect(e.schemaPath).toBe("/properties/a/pattern");
+    expect(e.message).toContain("backreferences");
+    expect(refusal({ pattern: "^(?=a)" }).message).toContain("lookahead");
+    expect(refusal({ pattern: "(?<!a)b" }).message).toContain("lookbehind");
+    expect(refusal({ pattern: "(?<n>a)\\k<n>" }).message).toContain("backreferences");
+    expect(refusal({ pattern: "a{1001}" }).message).toContain("repetition counts above 1000");
   });
 
   it("does not echo the string", () => {

@@ -52,7 +52,7 @@ describe("properties / patternProperties / additionalProperties", () => {
     expect(refusal({ properties: [] }).code).toBe("malformed");
     expect(refusal({ properties: { a: 1 } }).code).toBe("malformed");
     expect(refusal({ patternProperties: { "(": {} } }).code).toBe("invalid_pattern");
-    expect(refusal({ patternProperties: { "(a|a)*$": {} } }).code).toBe("unsafe_pattern");
+    expect(refusal({ patternProperties: { "(a)\\1": {} } }).code).toBe("unsupported_pattern");
   });
 
   it("fast path: one validator, keys in changing orders and positions", () => {
