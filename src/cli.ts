@@ -13,7 +13,6 @@
  * 4.0 s / 217 MB with defaults against 4.4 s / 308 MB).
  * Usage errors: one line on stderr, exit 2 (port in use: serve.ts).
  */
-import { loadCompiledBundle } from "./compiled-bundle.js";
 import { HELP_TEXT, resolveConfig, type Config } from "./config.js";
 import { parseWorkerCount, startParseWorkers } from "./recipes/parse-threads.js";
 import { isFirstLoad } from "./recipes/state-files.js";
@@ -47,9 +46,7 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const { config } = resolved;
   const parseWorkers = firstLoadParses(config) ? startParseWorkers(parseWorkerCount()) : undefined;
-  // The built server bundle with its code cache; from the TypeScript sources, the module itself.
-  const compiled = loadCompiledBundle(new URL("./serve.cjs", import.meta.url));
-  const { serve } = (compiled?.exports ?? (await import("./serve.js"))) as typeof import("./serve.js");
+  const { serve } = await import("./serve.js");
   return serve(config, parseWorkers !== undefined ? { parseWorkers } : {});
 }
 

@@ -1,6 +1,6 @@
 /**
  * The `recipe-server` binary as shipped: dist/cli.js, the server it loads
- * (dist/serve.cjs, with its code cache), the linter and the parse worker are single-file bundles
+ * (dist/serve.js), the linter and the parse worker are single-file bundles
  * (scripts/bundle.mjs). They must serve exactly as the modules do: the
  * worker found beside its old path (also when the CLI starts it ahead of the
  * load), package.json read for the version, parse cache keys agreeing
@@ -15,7 +15,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { call, connect, eventually, makeTempDir, REPO_ROOT, skillMd, writeTree } from "./harness.js";
 
 const CLI = path.join(REPO_ROOT, "dist/cli.js");
-const SERVE = path.join(REPO_ROOT, "dist/serve.cjs");
+const SERVE = path.join(REPO_ROOT, "dist/serve.js");
 const LINT = path.join(REPO_ROOT, "dist/lint/command.js");
 const WORKER = path.join(REPO_ROOT, "dist/recipes/parse-worker.js");
 const built = [CLI, SERVE, LINT, WORKER].every((file) => existsSync(file));
@@ -89,7 +89,7 @@ describe.skipIf(!built)("the bundled CLI", () => {
       const code = readFileSync(file, "utf8").split("\n").filter((line) => !/^\s*(\*|\/\/)/.test(line)).join("\n");
       return [...code.matchAll(/(?:\bfrom|\bimport\(?|\brequire\()\s*["'](\.\.?\/[^"']*)["']/g)].map((m) => m[1]!);
     };
-    // The CLI's own bundle loads the server (serve.cjs, or serve.js from the sources) and the linter on demand, each one file of its own.
+    // The CLI's own bundle loads the server (serve.js) and the linter on demand, each one file of its own.
     expect(relativeImports(CLI).sort()).toEqual(["./lint/command.js", "./serve.js"]);
     for (const file of [SERVE, LINT, WORKER]) expect(relativeImports(file)).toEqual([]);
   });
