@@ -6,8 +6,7 @@
  * package.json reads and per-module compiles), which was a third of the
  * main thread's cold start.
  *
- * - dist/cli.js: the command line alone (config, help, the early parse
- *   worker); it loads the two below when it needs them, so `--help`, a
+ * - dist/cli.js: the command line alone (config, help); it loads the two below when it needs them, so `--help`, a
  *   usage error or `lint` never compile the server.
  * - dist/serve.js: the server, everything the serve command loads.
  * - dist/lint/command.js: the pack linter.

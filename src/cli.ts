@@ -4,8 +4,7 @@
  * `recipe-server lint …` runs the pack author's check instead.
  *
  * Kept small, and bundled apart from the server (scripts/bundle.mjs): help,
- * version and usage errors answer without loading the server's modules, and
- * a first start's parse worker starts before they load (see below).
+ * version and usage errors answer without loading the server's modules.
  *
  * V8's default heap settings: since YAML entries are held as bytes rather
  * than object graphs, a larger young generation (once 64 MB semi-spaces) no
@@ -13,9 +12,7 @@
  * 4.0 s / 217 MB with defaults against 4.4 s / 308 MB).
  * Usage errors: one line on stderr, exit 2 (port in use: serve.ts).
  */
-import { HELP_TEXT, resolveConfig, type Config } from "./config.js";
-import { parseWorkerCount, startParseWorkers } from "./recipes/parse-threads.js";
-import { isFirstLoad } from "./recipes/state-files.js";
+import { HELP_TEXT, resolveConfig } from "./config.js";
 import { packageVersion } from "./version.js";
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -45,21 +42,8 @@ async function main(argv: readonly string[]): Promise<number> {
       break;
   }
   const { config } = resolved;
-  const parseWorkers = firstLoadParses(config) ? startParseWorkers(parseWorkerCount()) : undefined;
   const { serve } = await import("./serve.js");
-  return serve(config, parseWorkers !== undefined ? { parseWorkers } : {});
-}
-
-/**
- * A first start parses every pack, on parse workers once it has 64 skills
- * or more (reload.ts): started here, their start-up (~100–200 ms on 2
- * cores, most of it loading the worker's module) overlaps the loading of the
- * server's modules instead of following the load's directory listing. None
- * are started for a restart, whose packs come from the parse cache; workers
- * no load takes (a small first start) are stopped once the first loads are done.
- */
-function firstLoadParses(config: Config): boolean {
-  return config.dccs.some((dcc) => isFirstLoad(dcc.stateDir));
+  return serve(config);
 }
 
 main(process.argv.slice(2)).then(

@@ -6,38 +6,24 @@
  */
 import { pino, type Logger } from "pino";
 import type { Config } from "./config.js";
-import type { ParseWorkerSupply } from "./recipes/parse-threads.js";
 
 /** Log bytes held before a write, and the longest a line waits. */
 const LOG_BATCH_BYTES = 4096;
 const LOG_FLUSH_MS = 200;
 
-/** Longest the server stack's import waits for the first load to get under way. */
-const UNDERWAY_WAIT_MS = 100;
-
-export interface ServeOptions {
-  /** Parse workers the CLI started ahead of the first load; the catalogs own them from here. */
-  readonly parseWorkers?: ParseWorkerSupply;
-}
-
 /** Serves until SIGTERM or SIGINT; resolves with the process's exit code. */
-export async function serve(config: Config, options: ServeOptions = {}): Promise<number> {
+export async function serve(config: Config): Promise<number> {
   // Log lines (two per tool call at info) are written in batches, at most
   // LOG_FLUSH_MS late, instead of one blocking write each: the writes cost
   // ~0.2 ms of every call under load (profiled at one client). pino writes
   // what is still buffered when the process exits, by any path.
   const logger: Logger = pino({ level: config.logLevel }, pino.destination({ dest: 1, sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS }));
   const { openCatalogs } = await import("./catalogs.js");
-  // The catalogs start loading before the server stack is imported, so the
-  // load overlaps that import; start() listens, then awaits (and logs the
-  // failure of) this same load. On a cold start the import waits until the
-  // load's parse workers are starting (a few ms of directory listing): it is
-  // CPU work on this thread, and the workers' own start-up and SKILL.md reads
-  // overlap it. Never for long: a stalled skill root must not keep the
-  // server from listening (and answering /healthz).
-  const catalogs = openCatalogs(config, logger, options.parseWorkers !== undefined ? { parseWorkers: options.parseWorkers } : {});
+  // The catalogs start loading before the server stack is set up, so the
+  // load's file reads and parse workers overlap it; start() listens, then
+  // awaits (and logs the failure of) this same load.
+  const catalogs = openCatalogs(config, logger);
   catalogs.load().catch(() => undefined);
-  await Promise.race([catalogs.underway(), new Promise((resolve) => setTimeout(resolve, UNDERWAY_WAIT_MS).unref())]);
   const { createRecipeServer } = await import("./app.js");
   const server = createRecipeServer(config, { logger, catalogs });
   try {

@@ -16,7 +16,6 @@ import { IncrementalCatalog, type ApplyResult, type ChangeSet } from "./reload.j
 import { openPrivateStore, type PlaybookDraft, type PlaybookPatch, type PrivateStore, type StoreResult } from "./private/store.js";
 import { openUsageStore, type UsageStore } from "./private/usage.js";
 import { ParseCache } from "./parse-cache.js";
-import type { ParseWorkerSupply } from "./parse-threads.js";
 import type { SearchEngine } from "./search/engine.js";
 import { stateFiles } from "./state-files.js";
 
@@ -31,8 +30,8 @@ export interface RecipeLibraryOptions {
   readonly settings: LibrarySettings;
   readonly search: SearchEngine;
   readonly logger: Logger;
-  /** Parse workers started ahead of the first load (see parse-threads.ts). */
-  readonly parseWorkers?: ParseWorkerSupply;
+  /** Parse worker threads per large load; default parseWorkerCount(), 0 = the calling thread only. */
+  readonly parseWorkers?: number;
 }
 
 /** Why a snapshot was published; `visible` is false when only diagnostics changed. */
@@ -71,7 +70,6 @@ export class RecipeLibrary {
   /** Serializes full loads and reload batches: the catalog state is not re-entrant. */
   private exclusive: Promise<unknown> = Promise.resolve();
   private firstLoad: Promise<unknown> | null = null;
-  private readonly underway: { promise: Promise<void>; resolve: () => void };
   private pending: PendingChanges | null = null;
   private draining: Promise<void> | null = null;
   private watcher: SkillWatcher | null = null;
@@ -85,16 +83,13 @@ export class RecipeLibrary {
     const files = stateFiles(options.settings.stateDir);
     this.usage = openUsageStore({ file: files.usage });
     this.parseCache = new ParseCache(files.parseCache, this.logger);
-    let resolveUnderway!: () => void;
-    this.underway = { promise: new Promise<void>((resolve) => (resolveUnderway = resolve)), resolve: resolveUnderway };
     this.catalog = new IncrementalCatalog({
       dcc: this.dcc,
       roots: this.settings.skillRoots,
       store: this.store,
       parseCache: this.parseCache,
-      ...(options.parseWorkers !== undefined ? { parseWorkerSupply: options.parseWorkers } : {}),
+      ...(options.parseWorkers !== undefined ? { parseWorkers: options.parseWorkers } : {}),
       onSkillLoaded: (recipes) => this.search.warm(recipes),
-      onUnderway: () => this.underway.resolve(),
     });
   }
 
@@ -114,8 +109,6 @@ export class RecipeLibrary {
     const run = this.serialize(async () => {
       const started = performance.now();
       await Promise.all([this.usage.load(), this.parseCache.load()]);
-      // A load starts early workers only over an empty parse cache (see reload.ts).
-      if (!this.parseCache.isEmpty()) this.underway.resolve();
       await this.catalog.loadAll();
       const snapshot = this.build(++this.revision);
       this.publish(snapshot, { source: "load", visible: true });
@@ -138,19 +131,7 @@ export class RecipeLibrary {
       return snapshot;
     });
     this.firstLoad ??= run.catch(() => undefined);
-    // A load that fails before its directories are listed must not hold up a caller waiting for it.
-    void this.firstLoad.then(this.underway.resolve);
     return run;
-  }
-
-  /**
-   * Resolves once the first load has listed its skill directories and started
-   * its parse workers, or found it will start none (a parse cache to read
-   * from), or has ended: what is left of it is reads and CPU work, which other
-   * start-up work can overlap.
-   */
-  loadUnderway(): Promise<void> {
-    return this.underway.promise;
   }
 
   /** Skills and diagnostics as last loaded or reloaded. */

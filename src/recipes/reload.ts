@@ -13,17 +13,16 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { diagnostic, type Diagnostic, type DiagnosticCode } from "../skills/diagnostics.js";
-import { assembleDiscovery, loadSkill, skillDirsOf, type LoadSkillResult, type SkillDirRequest } from "../skills/discover.js";
+import { assembleDiscovery, loadSkill, skillDirsOf, type LoadSkillResult } from "../skills/discover.js";
 import { mapLimit } from "../skills/map-limit.js";
 import { createPacer } from "../skills/read-bounded.js";
-import { resolveRecipePaths, skillRelative, type RecipePathsResult } from "../skills/recipe-paths.js";
+import { resolveRecipePaths, skillRelative } from "../skills/recipe-paths.js";
 import type { SkillInfo } from "../skills/types.js";
 import { skillServesDcc, type LoadedSkill } from "./catalog.js";
 import { dedupeRecipes, loadRecipeFile } from "./loader.js";
 import type { ParseCache } from "./parse-cache.js";
-import { createPackParser, inlineParser, NO_PARSE_WORKER_USE, type PackParser, type ParseWorkerUse } from "./parse-pool.js";
-import { noParseWorkers, parseWorkerCount, type ParseWorkerSupply } from "./parse-threads.js";
-import { readSkillDirsShared } from "./shared-reads.js";
+import { createPackParser, inlineParser, type PackParser } from "./parse-pool.js";
+import { parseWorkerCount } from "./parse-threads.js";
 import { toPrivateRecipe, type PrivateStore } from "./private/store.js";
 import type { Playbook, PrivateRecipe, Recipe } from "./types.js";
 
@@ -118,18 +117,11 @@ export interface IncrementalCatalogOptions {
   readonly parseCache?: ParseCache;
   /** Worker threads for large loads; default parseWorkerCount(), 0 = the calling thread only. */
   readonly parseWorkers?: number;
-  /** Workers started ahead (see parse-threads.ts), for the first load that starts a pool. */
-  readonly parseWorkerSupply?: ParseWorkerSupply;
   /**
    * Each skill's recipes as soon as its files are read, before the load
    * publishes (a search index can take them while the rest still parses).
    */
   readonly onSkillLoaded?: (recipes: readonly Recipe[]) => void;
-  /**
-   * Called once a change set's directories are listed and its workers, if it
-   * needs any, are starting: the rest of the load is reads and CPU work.
-   */
-  readonly onUnderway?: () => void;
 }
 
 function dirKey(rootIndex: number, dir: string): string {
@@ -157,9 +149,7 @@ export class IncrementalCatalog {
   private readonly store: PrivateStore;
   private readonly parseCache: ParseCache | undefined;
   private readonly parseWorkers: number;
-  private readonly parseWorkerSupply: ParseWorkerSupply;
   private readonly onSkillLoaded: ((recipes: readonly Recipe[]) => void) | undefined;
-  private readonly onUnderway: (() => void) | undefined;
   /** Skill directories per root, in discovery order. */
   private dirsByRoot = new Map<number, string[]>();
   private dirs = new Map<string, DirState>();
@@ -170,7 +160,7 @@ export class IncrementalCatalog {
   private privates = new Map<string, PrivateState>();
   private privateDirDiagnostics: readonly Diagnostic[] = [];
   /** Parse workers the last change set ran (a load's log reports them). */
-  private workersOfLastApply: ParseWorkerUse = NO_PARSE_WORKER_USE;
+  private workersOfLastApply = 0;
 
   constructor(options: IncrementalCatalogOptions) {
     this.dcc = options.dcc;
@@ -178,9 +168,7 @@ export class IncrementalCatalog {
     this.store = options.store;
     this.parseCache = options.parseCache;
     this.parseWorkers = options.parseWorkers ?? parseWorkerCount();
-    this.parseWorkerSupply = options.parseWorkerSupply ?? noParseWorkers;
     this.onSkillLoaded = options.onSkillLoaded;
-    this.onUnderway = options.onUnderway;
   }
 
   /** Full load from disk. */
@@ -230,11 +218,10 @@ export class IncrementalCatalog {
     // and they read the packs too.
     let parser: PackParser | null = null;
     if (dirty.size >= POOL_MIN_SKILLS && (this.parseCache?.isEmpty() ?? true)) {
-      parser = createPackParser(this.parseWorkers, { supply: this.parseWorkerSupply });
+      parser = createPackParser(this.parseWorkers);
       parser.prestart();
     }
-    this.onUnderway?.();
-    this.workersOfLastApply = NO_PARSE_WORKER_USE;
+    this.workersOfLastApply = 0;
     try {
       return await this.applyWith(changes, dirty, rootsChanged, parser);
     } finally {
@@ -242,15 +229,13 @@ export class IncrementalCatalog {
     }
   }
 
-  /** Parse workers the last full load or change set ran, by where they came from. */
-  lastParseWorkers(): ParseWorkerUse {
+  /** Parse workers the last full load or change set started. */
+  lastParseWorkers(): number {
     return this.workersOfLastApply;
   }
 
   private async closeParser(parser: PackParser): Promise<void> {
-    const used = parser.workers();
-    const last = this.workersOfLastApply;
-    this.workersOfLastApply = { ahead: last.ahead + used.ahead, spawned: last.spawned + used.spawned, preparsed: last.preparsed + parser.preparsed() };
+    this.workersOfLastApply += parser.workers();
     await parser.close();
   }
 
@@ -259,40 +244,18 @@ export class IncrementalCatalog {
     // File reads are synchronous (see read-bounded.ts) and parsing is CPU:
     // give queued requests a turn every few milliseconds of a large load.
     const pace = createPacer(PACE_MS);
-    const skillDir = (key: string): SkillDirRequest => {
-      const [indexText, dir] = key.split("\u0000") as [string, string];
-      const rootIndex = Number(indexText);
-      return { dir, root: this.roots[rootIndex]!, rootIndex };
-    };
     const note = (key: string, fresh: LoadSkillResult): void => {
       const previous = this.dirs.get(key);
       const result = this.keepGoodSkillMd(fresh, previous);
       if (previous === undefined || JSON.stringify(previous.result) !== JSON.stringify(result)) discoveryChanged = true;
       this.dirs.set(key, { result });
     };
-    const keys = [...dirty];
-    // Recipe paths a cold load's shared reads resolved, by the skill they were resolved for.
-    const prefetched = new WeakMap<SkillInfo, RecipePathsResult>();
-    if (early !== null && early !== inlineParser) {
-      // The workers parse the packs they found as loadRecipeFile would ask for them (the same key).
-      const preparseFingerprint = this.parseCache?.keyFingerprint ?? "";
-      await readSkillDirsShared(
-        keys.map(skillDir),
-        this.dcc,
-        early,
-        (i, reading) => {
-          note(keys[i]!, reading.result);
-          if (reading.result.skill !== null && reading.paths !== null) prefetched.set(reading.result.skill, reading.paths);
-        },
-        { preparseFingerprint },
-      );
-    } else {
-      await mapLimit(keys, LOAD_CONCURRENCY, async (key) => {
-        await pace();
-        const { dir, root, rootIndex } = skillDir(key);
-        note(key, await loadSkill(dir, root, rootIndex));
-      });
-    }
+    await mapLimit([...dirty], LOAD_CONCURRENCY, async (key) => {
+      await pace();
+      const [indexText, dir] = key.split("\u0000") as [string, string];
+      const rootIndex = Number(indexText);
+      note(key, await loadSkill(dir, this.roots[rootIndex]!, rootIndex));
+    });
 
     const reloadedSkills: string[] = [];
     let visible = false;
@@ -315,12 +278,12 @@ export class IncrementalCatalog {
         else toLoad.push(info);
       }
       // Worker threads pay off for a full load, not for a reload of a few skills.
-      const parser = early ?? (toLoad.length >= POOL_MIN_SKILLS ? createPackParser(this.parseWorkers, { supply: this.parseWorkerSupply }) : inlineParser);
+      const parser = early ?? (toLoad.length >= POOL_MIN_SKILLS ? createPackParser(this.parseWorkers) : inlineParser);
       let loaded: SkillState[];
       try {
         loaded = await mapLimit(toLoad, parser === inlineParser ? LOAD_CONCURRENCY : POOL_LOAD_CONCURRENCY, async (info) => {
           await pace();
-          const state = await this.loadSkillFiles(info, this.skills.get(dirKey(info.rootIndex, info.dir)), parser, early !== null, prefetched.get(info));
+          const state = await this.loadSkillFiles(info, this.skills.get(dirKey(info.rootIndex, info.dir)), parser, early !== null);
           this.onSkillLoaded?.(state.loaded.recipes);
           return state;
         });
@@ -421,9 +384,8 @@ export class IncrementalCatalog {
     previous: SkillState | undefined,
     parser: PackParser,
     readWhereParsed: boolean,
-    resolvedAhead: RecipePathsResult | undefined,
   ): Promise<SkillState> {
-    const resolved = resolvedAhead ?? (await resolveRecipePaths(info.dir, info.recipePatterns, info.name));
+    const resolved = await resolveRecipePaths(info.dir, info.recipePatterns, info.name);
     // Last good recipes only carry over while they would get the same identity.
     const reusable = previous !== undefined && previous.info.name === info.name ? previous.files : new Map<string, FileState>();
     const files = new Map<string, FileState>();
