@@ -102,23 +102,24 @@ export function classifyPath(roots: readonly string[], privateDir: string | null
   return out;
 }
 
-async function isDirectory(p: string): Promise<boolean> {
-  return (await directoryIdentity(p)) !== null;
-}
-
-/** "dev:ino" of a directory, or null when it is not one. */
+/**
+ * "dev:ino:birth" of a directory, or null when it is not one. The birth
+ * time tells a re-created directory from the one removed: ext4 hands a
+ * freed inode number straight to the next mkdir (rm -r, then mkdir -p).
+ */
 async function directoryIdentity(p: string): Promise<string | null> {
   const st = await stat(p).catch(() => null);
-  return st?.isDirectory() === true ? `${st.dev}:${st.ino}` : null;
+  return st?.isDirectory() === true ? `${st.dev}:${st.ino}:${st.birthtimeMs}` : null;
 }
 
-/** The closest ancestor of `p` that exists (the filesystem root at worst). */
-async function nearestExisting(p: string): Promise<string> {
+/** The closest ancestor of `p` that exists (the filesystem root at worst), with its identity. */
+async function nearestExisting(p: string): Promise<{ readonly dir: string; readonly identity: string }> {
   let current = path.dirname(p);
   for (;;) {
-    if (await isDirectory(current)) return current;
+    const identity = await directoryIdentity(current);
+    if (identity !== null) return { dir: current, identity };
     const up = path.dirname(current);
-    if (up === current) return current;
+    if (up === current) return { dir: current, identity: "" };
     current = up;
   }
 }
@@ -269,8 +270,8 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
   const missing = new Set<string>();
   /** The directory each watched target was when its watch was set up. */
   const identities = new Map<string, string>();
-  /** Nearest existing ancestors of the missing targets: what the sentinel watches. */
-  let sentinelPaths = new Set<string>();
+  /** Nearest existing ancestors of the missing targets (path → identity): what the sentinel watches. */
+  let sentinelPaths = new Map<string, string>();
   let sentinel: FSWatcher | null = null;
   let sentinelReady: Promise<void> = Promise.resolve();
   let rechecking: Promise<void> = Promise.resolve();
@@ -295,8 +296,18 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
     sentinel = null;
     if (paths.length === 0) return;
     const created = watch([], { ignoreInitial: true, persistent: true, depth: 0, ignored: sentinelIgnored });
-    sentinelReady = new Promise<void>((resolve) => created.once("ready", () => resolve()));
+    // Once its watches are in place, look again: whatever was created or
+    // removed between the last look and then has no event of its own (this
+    // replaces a re-check on a timer that a loaded machine could outrun).
+    sentinelReady = new Promise<void>((resolve) =>
+      created.once("ready", () => {
+        resolve();
+        void recheck();
+      }),
+    );
     created.on("all", () => void recheck());
+    // A watched ancestor that is itself removed gets no chokidar event, only a raw one.
+    created.on("raw", () => void recheck());
     created.on("error", (error) => logger?.debug({ err: error }, "missing-root watcher error"));
     created.add([...paths]);
     sentinel = created;
@@ -305,7 +316,7 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
   const recheck = (): Promise<void> => {
     rechecking = rechecking.then(async () => {
       if (closed) return;
-      const wanted = new Set<string>();
+      const wanted = new Map<string, string>();
       for (const m of [...missing]) {
         const identity = await directoryIdentity(m);
         if (identity !== null) {
@@ -318,19 +329,16 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
           // chokidar attaches the new watch asynchronously; read once more after it has.
           setTimeout(() => noteTarget(targets.get(m)!), debounceMs * 4).unref();
         } else {
-          wanted.add(await nearestExisting(m));
+          const nearest = await nearestExisting(m);
+          wanted.set(nearest.dir, nearest.identity);
         }
       }
-      const added = [...wanted].filter((p) => !sentinelPaths.has(p));
-      const removed = [...sentinelPaths].filter((p) => !wanted.has(p));
+      // By identity, not path: an ancestor removed and re-created (rm -r
+      // still under way, then mkdir -p) under the same path left the
+      // sentinel watching the dead directory, and the root's return unseen.
+      const same = wanted.size === sentinelPaths.size && [...wanted].every(([dir, identity]) => sentinelPaths.get(dir) === identity);
       sentinelPaths = wanted;
-      if (added.length > 0 || removed.length > 0) replaceSentinel([...wanted]);
-      // Something may have been created between the check and the watch.
-      if (added.length > 0) {
-        setTimeout(() => {
-          if (missing.size > 0) void recheck();
-        }, debounceMs).unref();
-      }
+      if (!same) replaceSentinel([...wanted.keys()]);
     });
     return rechecking;
   };
