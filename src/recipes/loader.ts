@@ -2,7 +2,7 @@
  * Turns one skill's recipe files into frozen Recipe objects (SPEC §4).
  * Bad files become diagnostics; nothing here throws for author mistakes.
  */
-import { diagnostic, type Diagnostic } from "../skills/diagnostics.js";
+import { capDiagnostics, diagnostic, type Diagnostic } from "../skills/diagnostics.js";
 import { readBounded, type BoundedRead } from "../skills/read-bounded.js";
 import { resolveRecipePaths, skillRelative } from "../skills/recipe-paths.js";
 import type { SkillInfo } from "../skills/types.js";
@@ -80,7 +80,7 @@ export async function loadSkillRecipes(skill: SkillInfo): Promise<SkillRecipesRe
   }
   const merged = dedupeRecipes(all);
   diagnostics.push(...merged.diagnostics);
-  return { recipes: merged.recipes, diagnostics, files: resolved.files };
+  return { recipes: merged.recipes, diagnostics: capDiagnostics(diagnostics), files: resolved.files };
 }
 
 /**
@@ -139,7 +139,7 @@ export async function loadRecipeFile(skill: SkillInfo, absPath: string, sources:
     if (text === null) return notUtf8();
     const raw = markdownRecipes(skill, file, text);
     const merged = dedupeRecipes(raw.recipes);
-    return { recipes: merged.recipes, diagnostics: [...raw.diagnostics, ...merged.diagnostics] };
+    return { recipes: merged.recipes, diagnostics: capDiagnostics([...raw.diagnostics, ...merged.diagnostics]) };
   }
   const cached = await parseCached(sources, file, bytes, decode);
   if (cached === null) return notUtf8();
@@ -149,7 +149,7 @@ export async function loadRecipeFile(skill: SkillInfo, absPath: string, sources:
 function packResult(skill: SkillInfo, file: string, parsed: PackRecord, cacheKey: string | undefined): RecipeFileResult {
   const raw = yamlRecipes(skill, file, parsed);
   const merged = dedupeRecipes(raw.recipes);
-  const result = { recipes: merged.recipes, diagnostics: [...raw.diagnostics, ...merged.diagnostics] };
+  const result = { recipes: merged.recipes, diagnostics: capDiagnostics([...raw.diagnostics, ...merged.diagnostics]) };
   return cacheKey === undefined ? result : { ...result, cacheKey };
 }
 

@@ -12,10 +12,10 @@
  */
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { diagnostic, type Diagnostic, type DiagnosticCode } from "../skills/diagnostics.js";
-import { assembleDiscovery, loadSkill, skillDirsOf, type LoadSkillResult } from "../skills/discover.js";
+import { capDiagnostics, diagnostic, type Diagnostic, type DiagnosticCode } from "../skills/diagnostics.js";
+import { assembleDiscovery, hasSkillMd, loadSkill, skillDirsOf, type LoadSkillResult } from "../skills/discover.js";
 import { mapLimit } from "../skills/map-limit.js";
-import { createPacer } from "../skills/read-bounded.js";
+import { createPacer, statQuiet } from "../skills/read-bounded.js";
 import { resolveRecipePaths, skillRelative } from "../skills/recipe-paths.js";
 import type { SkillInfo } from "../skills/types.js";
 import { skillServesDcc, type LoadedSkill } from "./catalog.js";
@@ -126,10 +126,6 @@ export interface IncrementalCatalogOptions {
 
 function dirKey(rootIndex: number, dir: string): string {
   return `${rootIndex}\u0000${dir}`;
-}
-
-async function isFile(p: string): Promise<boolean> {
-  return (await stat(p).catch(() => null))?.isFile() ?? false;
 }
 
 function kept(d: Diagnostic, what: string): Diagnostic {
@@ -349,8 +345,8 @@ export class IncrementalCatalog {
     const rootIsSkill = list.length === 1 && list[0] === root;
     const inRoot = path.dirname(dir) === root;
     let member: boolean;
-    if (dir === root) member = await isFile(path.join(root, "SKILL.md"));
-    else member = inRoot && !rootIsSkill && (await isFile(path.join(dir, "SKILL.md")));
+    if (dir === root) member = hasSkillMd(root);
+    else member = inRoot && !rootIsSkill && (statQuiet(dir)?.isDirectory() ?? false) && hasSkillMd(dir);
     if (dir === root && member !== rootIsSkill) {
       // The root turned into a skill or stopped being one: re-list it whole.
       const next = member ? [root] : await skillDirsOf(root);
@@ -408,7 +404,7 @@ export class IncrementalCatalog {
     const loaded: LoadedSkill = Object.freeze({
       info,
       recipes: Object.freeze(merged.recipes),
-      diagnostics: Object.freeze([...resolved.diagnostics, ...states.flatMap((s) => s.diagnostics), ...merged.diagnostics]),
+      diagnostics: Object.freeze(capDiagnostics([...resolved.diagnostics, ...states.flatMap((s) => s.diagnostics), ...merged.diagnostics])),
       // Absolute, as the loader gives them; the snapshot shows them skill-relative.
       files: Object.freeze([...resolved.files]),
     });
