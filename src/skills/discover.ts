@@ -8,7 +8,7 @@ import path from "node:path";
 import { diagnostic, type Diagnostic } from "./diagnostics.js";
 import { deepFreeze } from "./freeze.js";
 import { parseSkillMarkdown } from "./frontmatter.js";
-import { readBounded, statQuiet } from "./read-bounded.js";
+import { readSettled, statQuiet } from "./read-bounded.js";
 import { resolveRecipePaths, type RecipePathsResult } from "./recipe-paths.js";
 import type { SkillInfo } from "./types.js";
 
@@ -82,8 +82,11 @@ export async function loadSkill(dir: string, root: string, rootIndex: number): P
   const file = path.join(dir, "SKILL.md");
   const refused = refusedSkillMd(file, where);
   if (refused !== null) return { skill: null, diagnostics: [refused] };
-  const read = readBounded(file, MAX_SKILL_MD_BYTES);
+  const read = await readSettled(file, MAX_SKILL_MD_BYTES);
   if (!read.ok) {
+    if (read.reason === "changing") {
+      return { skill: null, diagnostics: [diagnostic("error", "file_unreadable", "SKILL.md kept changing while it was read; it is read again at its next change", where)] };
+    }
     if (read.reason === "too_large") {
       return {
         skill: null,

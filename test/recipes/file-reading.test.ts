@@ -16,22 +16,70 @@ import { loadSkill } from "../../src/skills/discover.js";
 import { makeTempDir, skillMd, writeTree } from "../e2e/harness.js";
 
 let tmp: string;
+let opened: RecipeLibrary[] = [];
 beforeEach(async () => {
   tmp = await makeTempDir("file-reading-");
 });
 afterEach(async () => {
+  // A load writes its parse cache after publishing: let it finish before the directory goes.
+  await Promise.all(opened.map((lib) => lib.whenIdle()));
+  opened = [];
   await fs.chmod(tmp, 0o755).catch(() => undefined);
   await fs.rm(tmp, { recursive: true, force: true });
 });
 
 function library(logLines?: string[]): RecipeLibrary {
-  return new RecipeLibrary({
+  const lib = new RecipeLibrary({
     settings: { dcc: "maya", skillRoots: [path.join(tmp, "skills")], privateDir: path.join(tmp, "private"), stateDir: path.join(tmp, "state") },
     search: createSearchEngine({ provider: null }),
     logger: pino({ level: "info" }, { write: (line: string) => void logLines?.push(line) }),
     parseWorkers: 0,
   });
+  opened.push(lib);
+  return lib;
 }
+
+describe("issue 22: a 2,000-recipe pack rewritten in place in 4 writes 30 ms apart", () => {
+  it("is read only once stable: no snapshot ever serves a part of it, and the whole new version is served after", async () => {
+    const packOf = (revision: number, from: number, to: number): string =>
+      Array.from({ length: to - from }, (_, i) => `  - name: r${from + i}\n    description: revision ${revision} of r${from + i}\n    steps: [{ tool: t }]\n`).join("");
+    const pack = path.join(tmp, "skills/big/RECIPES.yaml");
+    await writeTree(tmp, { "skills/big/SKILL.md": skillMd("big", "maya", "RECIPES.yaml"), "skills/big/RECIPES.yaml": `recipes:\n${packOf(0, 0, 2000)}` });
+    const lib = library();
+    await lib.load();
+    // A debounce shorter than the gaps between the writes: a batch is read in the middle of the rewrite.
+    await lib.watch({ debounceMs: 10 });
+    const served: number[] = [];
+    let polling = true;
+    const poll = (async () => {
+      while (polling) {
+        served.push(lib.current()!.recipes.size);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+    })();
+    try {
+      // Each write leaves a valid YAML pack of the recipes written so far (a truncated file).
+      const handle = await fs.open(pack, "w");
+      for (let part = 0; part < 4; part++) {
+        await handle.write(`${part === 0 ? "recipes:\n" : ""}${packOf(1, part * 500, part * 500 + 500)}`);
+        await new Promise((resolve) => setTimeout(resolve, 30));
+      }
+      await handle.close();
+      const deadline = Date.now() + 10_000;
+      while (lib.current()!.recipes.get("big/r1999")?.description !== "revision 1 of r1999") {
+        if (Date.now() > deadline) throw new Error("the rewritten pack was never served");
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      polling = false;
+      await poll;
+      await lib.stopWatching();
+    }
+    expect(served.length).toBeGreaterThan(10);
+    expect(served.filter((n) => n !== 2000)).toEqual([]);
+    expect(lib.current()!.diagnostics).toEqual([]);
+  });
+});
 
 describe("issue 22: one pack with 100,000 `- name: a`", () => {
   it("gives the first diagnostics of each code and one 'and N more', in the loader, the snapshot and the log", async () => {
