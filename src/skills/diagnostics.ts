@@ -17,6 +17,7 @@ export const DIAGNOSTIC_CODES = {
   recipe_path_escapes: "a recipe path resolves outside the skill directory",
   recipe_path_missing: "a recipe path names a file that does not exist",
   recipe_glob_empty: "a recipe glob matches no file",
+  recipe_path_loop: "a recipe glob runs into a symbolic link loop",
   file_unreadable: "a file could not be read",
   file_too_large: "a file exceeds the size limit",
   not_utf8: "a file is not valid UTF-8",
