@@ -10,7 +10,8 @@
  */
 import type { Logger } from "pino";
 import type { Diagnostic } from "../skills/diagnostics.js";
-import { watchSkills, type SkillWatcher, type WatchBatch } from "../skills/watcher.js";
+import { PendingChanges, type ChangeBatch } from "../skills/pending-changes.js";
+import { watchSkills, type SkillWatcher } from "../skills/watcher.js";
 import { buildSnapshot, withPlaybook, type CatalogSnapshot, type LoadedSkill } from "./catalog.js";
 import { IncrementalCatalog, type ApplyResult, type ChangeSet } from "./reload.js";
 import { openPrivateStore, type PlaybookDraft, type PlaybookPatch, type PrivateStore, type StoreResult } from "./private/store.js";
@@ -48,13 +49,6 @@ export interface WatchOptions {
   readonly depth?: number;
 }
 
-interface PendingChanges {
-  roots: Set<number>;
-  skillDirs: Map<string, { rootIndex: number; dir: string }>;
-  privateSlugs: Set<string>;
-  privateAll: boolean;
-}
-
 export class RecipeLibrary {
   readonly dcc: string;
   readonly settings: LibrarySettings;
@@ -70,7 +64,8 @@ export class RecipeLibrary {
   /** Serializes full loads and reload batches: the catalog state is not re-entrant. */
   private exclusive: Promise<unknown> = Promise.resolve();
   private firstLoad: Promise<unknown> | null = null;
-  private pending: PendingChanges | null = null;
+  /** Watcher batches that came while a reload was applied: the next one applies them together. */
+  private readonly pending = new PendingChanges();
   private draining: Promise<void> | null = null;
   private watcher: SkillWatcher | null = null;
 
@@ -204,7 +199,7 @@ export class RecipeLibrary {
     const watcher = this.watcher;
     this.watcher = null;
     await watcher?.close();
-    this.pending = null;
+    this.pending.take();
     await this.whenIdle();
   }
 
@@ -214,29 +209,31 @@ export class RecipeLibrary {
     await this.parseCache.idle();
   }
 
-  private enqueue(batch: WatchBatch): void {
-    const p = (this.pending ??= { roots: new Set(), skillDirs: new Map(), privateSlugs: new Set(), privateAll: false });
-    for (const r of batch.roots) p.roots.add(r);
-    for (const d of batch.skillDirs) p.skillDirs.set(`${d.rootIndex}\u0000${d.dir}`, d);
-    if (batch.privateAll) p.privateAll = true;
+  private enqueue(batch: ChangeBatch): void {
+    this.pending.add(batch, batch.events);
+    this.draining ??= this.drain();
+  }
+
+  /** A watcher batch as the catalog applies it: private files by playbook slug. */
+  private changeSetOf(batch: ChangeBatch): ChangeSet {
+    const privateSlugs = new Set<string>();
+    let privateAll = batch.privateAll;
     for (const name of batch.privateFiles) {
       const slug = this.store.slugFromFile(name);
-      if (slug !== null) p.privateSlugs.add(slug);
+      if (slug !== null) privateSlugs.add(slug);
       // A .md file that is not a slug gets (or loses) a diagnostic from a full re-read.
-      else if (name.endsWith(".md")) p.privateAll = true;
+      else if (name.endsWith(".md")) privateAll = true;
     }
-    this.draining ??= this.drain();
+    return { roots: batch.roots, skillDirs: batch.skillDirs, privateSlugs, privateAll };
   }
 
   private async drain(): Promise<void> {
     try {
       // Events that arrive during the first load are applied after it.
       await this.firstLoad;
-      while (this.pending !== null) {
-        const p = this.pending;
-        this.pending = null;
+      for (let batch = this.pending.take(); batch !== null; batch = this.pending.take()) {
         try {
-          await this.applyChanges({ roots: p.roots, skillDirs: [...p.skillDirs.values()], privateSlugs: p.privateSlugs, privateAll: p.privateAll });
+          await this.applyChanges(this.changeSetOf(batch));
         } catch (error) {
           this.logger.error({ err: error }, "hot reload failed");
         }

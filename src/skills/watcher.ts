@@ -15,19 +15,9 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { watch, type FSWatcher } from "chokidar";
+import { PendingChanges, type ChangeBatch } from "./pending-changes.js";
 
-export interface WatchBatch {
-  /** Roots (by index) whose skill directories must be re-listed. */
-  readonly roots: ReadonlySet<number>;
-  /** Directories that may be (or may have been) a skill; the root itself when it may be one. */
-  readonly skillDirs: ReadonlyArray<{ readonly rootIndex: number; readonly dir: string }>;
-  /** Base names of changed files directly in the private directory. */
-  readonly privateFiles: ReadonlySet<string>;
-  /** The private directory itself appeared or went away. */
-  readonly privateAll: boolean;
-  /** Raw events folded into this batch. */
-  readonly events: number;
-}
+export type WatchBatch = ChangeBatch;
 
 export interface WatchLogger {
   debug(fields: Record<string, unknown>, message: string): void;
@@ -139,11 +129,7 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
   if (privateDir !== null && !targets.has(privateDir)) targets.set(privateDir, { kind: "private" });
 
   // ---- batching -----------------------------------------------------------
-  let pendingRoots = new Set<number>();
-  let pendingDirs = new Map<string, { rootIndex: number; dir: string }>();
-  let pendingPrivate = new Set<string>();
-  let pendingPrivateAll = false;
-  let pendingEvents = 0;
+  const pending = new PendingChanges();
   let quietTimer: NodeJS.Timeout | null = null;
   let firstEventAt = 0;
   let closed = false;
@@ -151,19 +137,8 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
   const flush = (): void => {
     if (quietTimer !== null) clearTimeout(quietTimer);
     quietTimer = null;
-    if (pendingEvents === 0 || closed) return;
-    const batch: WatchBatch = {
-      roots: pendingRoots,
-      skillDirs: [...pendingDirs.values()],
-      privateFiles: pendingPrivate,
-      privateAll: pendingPrivateAll,
-      events: pendingEvents,
-    };
-    pendingRoots = new Set();
-    pendingDirs = new Map();
-    pendingPrivate = new Set();
-    pendingPrivateAll = false;
-    pendingEvents = 0;
+    const batch = closed ? null : pending.take();
+    if (batch === null) return;
     try {
       options.onBatch(batch);
     } catch (error) {
@@ -173,7 +148,7 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
 
   const schedule = (): void => {
     const now = Date.now();
-    if (pendingEvents === 1) firstEventAt = now;
+    if (pending.size === 1) firstEventAt = now;
     if (quietTimer !== null) clearTimeout(quietTimer);
     const wait = Math.max(0, Math.min(debounceMs, firstEventAt + maxWaitMs - now));
     quietTimer = setTimeout(flush, wait);
@@ -183,11 +158,7 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
     if (closed) return;
     const c = classifyPath(roots, privateDir, changed);
     if (c.roots.length === 0 && c.skillDirs.length === 0 && c.privateFile === null && !c.privateAll) return;
-    for (const r of c.roots) pendingRoots.add(r);
-    for (const d of c.skillDirs) pendingDirs.set(`${d.rootIndex}\u0000${d.dir}`, d);
-    if (c.privateFile !== null) pendingPrivate.add(c.privateFile);
-    if (c.privateAll) pendingPrivateAll = true;
-    pendingEvents += 1;
+    pending.add({ roots: c.roots, skillDirs: c.skillDirs, privateFiles: c.privateFile === null ? [] : [c.privateFile], privateAll: c.privateAll });
     schedule();
   };
 
