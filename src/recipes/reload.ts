@@ -8,11 +8,12 @@
  * pack without `recipes:`, a SKILL.md whose frontmatter broke, a file caught
  * empty mid-save) keeps the recipes of its last good read, with a
  * `reload_kept_last_good` warning beside the loader's own error, until it is
- * fixed. A file that is gone loses its recipes.
+ * fixed (keep-last-good.ts). A file that is gone loses its recipes. The
+ * private playbooks' part lives in playbook-state.ts.
  */
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { capDiagnostics, diagnostic, type Diagnostic, type DiagnosticCode } from "../skills/diagnostics.js";
+import { capDiagnostics, diagnostic, type Diagnostic } from "../skills/diagnostics.js";
 import { assembleDiscovery, hasSkillMd, loadSkill, skillDirsOf, type LoadSkillResult } from "../skills/discover.js";
 import { mapLimit } from "../skills/map-limit.js";
 import { createPacer, statQuiet } from "../skills/read-bounded.js";
@@ -23,7 +24,9 @@ import { dedupeRecipes, loadRecipeFile } from "./loader.js";
 import type { ParseCache } from "./parse-cache.js";
 import { createPackParser, inlineParser, type PackParser } from "./parse-pool.js";
 import { parseWorkerCount } from "./parse-threads.js";
-import { toPrivateRecipe, type PrivateStore } from "./private/store.js";
+import { caughtEmpty, isMalformed, kept, sameJson } from "./keep-last-good.js";
+import { PlaybookState } from "./playbook-state.js";
+import type { PrivateStore } from "./private/store.js";
 import type { Playbook, PrivateRecipe, Recipe } from "./types.js";
 
 /** Skills read at once during a (re)load: enough to overlap file I/O, few enough to bound peak memory. */
@@ -66,21 +69,6 @@ export interface SnapshotInputs {
   readonly privateDiagnostics: readonly Diagnostic[];
 }
 
-/** Loader codes meaning "this file could not be read as a whole": keep its last good recipes. */
-const MALFORMED_CODES: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode>([
-  "yaml_parse_error",
-  "yaml_duplicate_key",
-  "yaml_alias_limit",
-  "pack_missing_recipes",
-  "not_utf8",
-  "file_too_large",
-  "file_unreadable",
-  "frontmatter_missing",
-  "frontmatter_invalid",
-  "non_spec_top_level_keys",
-  "invalid_metadata",
-  "private_playbook_invalid",
-]);
 
 interface FileState {
   readonly rel: string;
@@ -102,12 +90,6 @@ interface DirState {
   readonly result: LoadSkillResult;
 }
 
-interface PrivateState {
-  readonly recipe: PrivateRecipe | null;
-  readonly diagnostics: readonly Diagnostic[];
-  /** Bumped by daemon writes, so a read that raced one is discarded. */
-  readonly generation: number;
-}
 
 export interface IncrementalCatalogOptions {
   readonly dcc: string;
@@ -128,21 +110,11 @@ function dirKey(rootIndex: number, dir: string): string {
   return `${rootIndex}\u0000${dir}`;
 }
 
-function kept(d: Diagnostic, what: string): Diagnostic {
-  return diagnostic("warning", "reload_kept_last_good", `${what} became malformed; its last good version is served until it is fixed`, {
-    ...(d.skill !== undefined ? { skill: d.skill } : {}),
-    ...(d.file !== undefined ? { file: d.file } : {}),
-  });
-}
 
-function isMalformed(diagnostics: readonly Diagnostic[]): Diagnostic | undefined {
-  return diagnostics.find((d) => d.severity === "error" && MALFORMED_CODES.has(d.code));
-}
 
 export class IncrementalCatalog {
   private readonly dcc: string;
   private readonly roots: readonly string[];
-  private readonly store: PrivateStore;
   private readonly parseCache: ParseCache | undefined;
   private readonly parseWorkers: number;
   private readonly onSkillLoaded: ((recipes: readonly Recipe[]) => void) | undefined;
@@ -153,15 +125,14 @@ export class IncrementalCatalog {
   private skills = new Map<string, SkillState>();
   private order: string[] = [];
   private discoveryDiagnostics: readonly Diagnostic[] = [];
-  private privates = new Map<string, PrivateState>();
-  private privateDirDiagnostics: readonly Diagnostic[] = [];
+  private readonly playbooks: PlaybookState;
   /** Parse workers the last change set ran (a load's log reports them). */
   private workersOfLastApply = 0;
 
   constructor(options: IncrementalCatalogOptions) {
     this.dcc = options.dcc;
     this.roots = options.roots.map((r) => path.resolve(r));
-    this.store = options.store;
+    this.playbooks = new PlaybookState(options.store);
     this.parseCache = options.parseCache;
     this.parseWorkers = options.parseWorkers ?? parseWorkerCount();
     this.onSkillLoaded = options.onSkillLoaded;
@@ -173,7 +144,7 @@ export class IncrementalCatalog {
     this.dirsByRoot.clear();
     this.dirs.clear();
     this.skills.clear();
-    this.privates.clear();
+    this.playbooks.clear();
     await this.apply({ roots: all, skillDirs: [], privateSlugs: new Set(), privateAll: true });
   }
 
@@ -301,7 +272,7 @@ export class IncrementalCatalog {
       this.order = order;
     }
 
-    const privateOutcome = await this.applyPrivate(changes);
+    const privateOutcome = await this.playbooks.apply(changes);
     visible ||= privateOutcome.visible;
     changed ||= privateOutcome.changed || visible;
     return { changed, visible, reloadedSkills };
@@ -316,27 +287,16 @@ export class IncrementalCatalog {
 
   /** The parts buildSnapshot needs, in discovery order. */
   parts(): SnapshotInputs {
-    const privateRecipes: PrivateRecipe[] = [];
-    const privateDiagnostics: Diagnostic[] = [...this.privateDirDiagnostics];
-    for (const slug of [...this.privates.keys()].sort()) {
-      const p = this.privates.get(slug)!;
-      if (p.recipe !== null) privateRecipes.push(p.recipe);
-      privateDiagnostics.push(...p.diagnostics);
-    }
     return {
       skills: this.order.map((key) => this.skills.get(key)!.loaded),
       discoveryDiagnostics: this.discoveryDiagnostics,
-      privateRecipes,
-      privateDiagnostics,
+      ...this.playbooks.parts(),
     };
   }
 
   /** A playbook the daemon itself wrote: already current, so its file event must be a no-op. */
   notePlaybookWritten(playbook: Playbook): PrivateRecipe {
-    const recipe = toPrivateRecipe(playbook);
-    const previous = this.privates.get(playbook.slug);
-    this.privates.set(playbook.slug, { recipe, diagnostics: [], generation: (previous?.generation ?? 0) + 1 });
-    return recipe;
+    return this.playbooks.noteWritten(playbook);
   }
 
   /** Adds or removes `dir` from its root's skill list; true when the list changed. */
@@ -411,79 +371,15 @@ export class IncrementalCatalog {
     return { info, files, loaded };
   }
 
-  private async applyPrivate(changes: ChangeSet): Promise<{ changed: boolean; visible: boolean }> {
-    if (!changes.privateAll && changes.privateSlugs.size === 0) return { changed: false, visible: false };
-    let changed = false;
-    let visible = false;
-    const set = (slug: string, next: { recipe: PrivateRecipe | null; diagnostics: readonly Diagnostic[] }, generation: number): void => {
-      const previous = this.privates.get(slug);
-      // A daemon write landed while this read was in flight: the write is newer.
-      if ((previous?.generation ?? 0) !== generation) return;
-      const prevRecipe = previous?.recipe ?? null;
-      if (!samePlaybook(prevRecipe, next.recipe)) visible = true;
-      if (!sameJson(previous?.diagnostics ?? [], next.diagnostics)) changed = true;
-      if (next.recipe === null && next.diagnostics.length === 0) this.privates.delete(slug);
-      else this.privates.set(slug, { ...next, recipe: samePlaybook(prevRecipe, next.recipe) ? prevRecipe : next.recipe, generation });
-    };
-    if (changes.privateAll) {
-      const generations = new Map([...this.privates].map(([slug, p]) => [slug, p.generation]));
-      const all = await this.store.loadAll();
-      const bySlug = new Map<string, { recipe: PrivateRecipe | null; diagnostics: Diagnostic[] }>();
-      for (const playbook of all.playbooks) bySlug.set(playbook.slug, { recipe: toPrivateRecipe(playbook), diagnostics: [] });
-      const dirDiagnostics: Diagnostic[] = [];
-      for (const d of all.diagnostics) {
-        const slug = d.file !== undefined ? this.store.slugFromFile(d.file) : null;
-        if (slug === null) dirDiagnostics.push(d);
-        else bySlug.set(slug, { recipe: null, diagnostics: [d] });
-      }
-      if (!sameJson(dirDiagnostics, this.privateDirDiagnostics)) changed = true;
-      this.privateDirDiagnostics = Object.freeze(dirDiagnostics);
-      for (const slug of new Set([...this.privates.keys(), ...bySlug.keys()])) {
-        const next = bySlug.get(slug) ?? { recipe: null, diagnostics: [] };
-        set(slug, this.keepGoodPlaybook(slug, next), generations.get(slug) ?? 0);
-      }
-    } else {
-      await Promise.all(
-        [...changes.privateSlugs].map(async (slug) => {
-          const generation = this.privates.get(slug)?.generation ?? 0;
-          const one = await this.store.loadOne(slug);
-          const next = {
-            recipe: one.playbook === null ? null : toPrivateRecipe(one.playbook),
-            diagnostics: one.diagnostic === undefined ? [] : [one.diagnostic],
-          };
-          set(slug, this.keepGoodPlaybook(slug, next), generation);
-        }),
-      );
-    }
-    return { changed: changed || visible, visible };
-  }
 
-  private keepGoodPlaybook(
-    slug: string,
-    next: { recipe: PrivateRecipe | null; diagnostics: readonly Diagnostic[] },
-  ): { recipe: PrivateRecipe | null; diagnostics: readonly Diagnostic[] } {
-    const last = this.privates.get(slug)?.recipe ?? null;
-    const bad = next.recipe === null ? isMalformed(next.diagnostics) : undefined;
-    if (last === null || bad === undefined) return next;
-    return { recipe: last, diagnostics: [...next.diagnostics, kept(bad, bad.file ?? `${slug}.md`)] };
-  }
 }
 
-/** A recipe file read empty while it had recipes: most likely caught between truncate and write. */
-async function caughtEmpty(abs: string, skill: string, rel: string): Promise<Diagnostic | undefined> {
-  const st = await stat(abs).catch(() => null);
-  if (st === null || st.size > 0) return undefined;
-  return diagnostic("error", "file_unreadable", `${rel} is empty`, { skill, file: rel });
-}
 
 function compareDirs(a: string, b: string): number {
   // skillDirsOf sorts plain names with the default (UTF-16) order.
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function sameJson(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
 
 /** What a client can see of a recipe; compiled validators are derived from the schemas. */
 function recipeView(recipe: Recipe): string {
@@ -496,7 +392,3 @@ function sameSkill(a: LoadedSkill, b: LoadedSkill): boolean {
   return true;
 }
 
-function samePlaybook(a: PrivateRecipe | null, b: PrivateRecipe | null): boolean {
-  if (a === null || b === null) return a === b;
-  return sameJson(a, b);
-}
