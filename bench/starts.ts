@@ -10,7 +10,8 @@
  *   npx tsx bench/starts.ts --build before=/tmp/ab/before --build after=/tmp/ab/after [--pairs 5] [--skills 1000]
  *
  * A build directory holds dist/ and package.json (node_modules resolved from
- * it or a parent). Per start: ms to /readyz 200, RSS at ready, and RSS one
+ * it or a parent). Per start: ms to /readyz 200, the process's CPU time by
+ * then (steadier than wall time when other work shares the cores), RSS at ready, and RSS one
  * second after one recipes__search (the caches written by then).
  * Prints figures, asserts nothing.
  */
@@ -45,6 +46,12 @@ const PAIRS = Number(values.pairs);
 function rssMb(pid: number): number {
   const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? "0");
   return Math.round(kb / 1024);
+}
+
+/** CPU time (user + system) the process has used, in ms: steadier than wall time on a shared machine. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
 async function start(dir: string, tree: string, home: string): Promise<{ child: ChildProcess; base: string; ms: number }> {
@@ -90,6 +97,7 @@ async function stop(child: ChildProcess): Promise<void> {
 
 interface Start {
   readonly ms: number;
+  readonly cpu: number;
   readonly rssReady: number;
   readonly rssAfter: number;
 }
@@ -97,11 +105,12 @@ interface Start {
 async function measure(dir: string, tree: string, home: string): Promise<Start> {
   const s = await start(dir, tree, home);
   const rssReady = rssMb(s.child.pid!);
+  const cpu = cpuMs(s.child.pid!);
   await oneSearch(s.base);
   await new Promise((r) => setTimeout(r, 1000));
   const rssAfter = rssMb(s.child.pid!);
   await stop(s.child);
-  return { ms: s.ms, rssReady, rssAfter };
+  return { ms: s.ms, cpu, rssReady, rssAfter };
 }
 
 const median = (xs: readonly number[]): number => {
@@ -124,7 +133,7 @@ try {
       const restart = await measure(build.dir, tree.root, home);
       results.get(build.name)!.cold.push(cold);
       results.get(build.name)!.restart.push(restart);
-      console.log(`pair ${pair + 1} ${build.name.padEnd(12)} cold ${cold.ms.toFixed(0)} ms (${cold.rssReady}/${cold.rssAfter} MB)  restart ${restart.ms.toFixed(0)} ms (${restart.rssReady}/${restart.rssAfter} MB)`);
+      console.log(`pair ${pair + 1} ${build.name.padEnd(12)} cold ${cold.ms.toFixed(0)} ms, CPU ${cold.cpu.toFixed(0)} ms (${cold.rssReady}/${cold.rssAfter} MB)  restart ${restart.ms.toFixed(0)} ms, CPU ${restart.cpu.toFixed(0)} ms (${restart.rssReady}/${restart.rssAfter} MB)`);
     }
   }
   const first = builds[0]!.name;
@@ -133,8 +142,10 @@ try {
     for (const build of builds) {
       const runs = results.get(build.name)![kind];
       const ms = median(runs.map((s) => s.ms));
+      const cpu = median(runs.map((s) => s.cpu));
+      const peerCpu = median(results.get(first)![kind].map((s) => s.cpu));
       console.log(
-        `${kind.padEnd(7)} ${build.name.padEnd(12)} median ${ms.toFixed(0)} ms (${(ms / peer).toFixed(2)}× ${first}), RSS at ready ${median(runs.map((s) => s.rssReady))} MB, 1 s after a search ${median(runs.map((s) => s.rssAfter))} MB`,
+        `${kind.padEnd(7)} ${build.name.padEnd(12)} median ${ms.toFixed(0)} ms (${(ms / peer).toFixed(2)}× ${first}), CPU to ready ${cpu.toFixed(0)} ms (${(cpu / peerCpu).toFixed(2)}×), RSS at ready ${median(runs.map((s) => s.rssReady))} MB, 1 s after a search ${median(runs.map((s) => s.rssAfter))} MB`,
       );
     }
   }
