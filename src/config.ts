@@ -39,6 +39,8 @@ export interface Config {
   readonly insecureNoAuth: boolean;
   readonly stateless: boolean;
   readonly watch: boolean;
+  /** `--watch poll[:ms]`: the skills watcher polls every this many ms (NFS, container volumes); null = file system events. */
+  readonly watchPollMs: number | null;
   readonly embeddings: {
     readonly kind: EmbeddingsKind;
     readonly url: string | null;
@@ -89,6 +91,7 @@ export const OPTIONS = {
   "insecure-no-auth": { type: "boolean" },
   stateless: { type: "boolean" },
   "no-watch": { type: "boolean" },
+  watch: { type: "string" },
   embeddings: { type: "string" },
   "embeddings-url": { type: "string" },
   "embeddings-model": { type: "string" },
@@ -226,6 +229,7 @@ function resolveOrThrow(input: ConfigInput): ConfigResult {
     insecureNoAuth,
     stateless: values.stateless === true,
     watch: values["no-watch"] !== true,
+    watchPollMs: watchPollOf(values.watch, values["no-watch"] === true),
     embeddings: Object.freeze({
       kind: embeddingsKind,
       url: embeddingsUrl,
@@ -236,6 +240,17 @@ function resolveOrThrow(input: ConfigInput): ConfigResult {
     limits,
   });
   return { kind: "serve", config };
+}
+
+/** Default poll interval of `--watch poll`. */
+const WATCH_POLL_DEFAULT_MS = 1000;
+
+function watchPollOf(raw: string | undefined, noWatch: boolean): number | null {
+  if (raw === undefined || raw === "events") return null;
+  if (noWatch) throw new UsageError("--watch and --no-watch contradict each other");
+  const match = /^poll(?::(.*))?$/.exec(raw);
+  if (match === null) throw new UsageError(`--watch must be events, poll or poll:MS, not ${JSON.stringify(raw)}`);
+  return optionalInt("--watch poll:MS", match[1], 100, 60_000, WATCH_POLL_DEFAULT_MS);
 }
 
 function optionalInt(name: string, raw: string | undefined, min: number, max: number, fallback: number): number {
@@ -272,6 +287,7 @@ Options:
   --insecure-no-auth       allow a non-loopback --host without --token
   --stateless              no MCP sessions: every POST stands alone
   --no-watch               do not hot-reload skill files
+  --watch poll[:MS]        poll for changes every MS ms (default 1000; NFS, container volumes)
   --embeddings KIND        local | none | openai (default local)
   --embeddings-url URL     OpenAI-compatible base URL (with --embeddings openai)
   --embeddings-model M     model name for the openai provider   [key: RECIPE_SERVER_EMBEDDINGS_KEY]

@@ -47,6 +47,8 @@ export interface WatchOptions {
   readonly debounceMs?: number;
   readonly maxWaitMs?: number;
   readonly depth?: number;
+  /** Poll every this many ms instead of listening for events (see SkillWatcherOptions.pollMs). */
+  readonly pollMs?: number | null;
 }
 
 export class RecipeLibrary {

@@ -39,6 +39,13 @@ export interface SkillWatcherOptions {
    * change to their skill, just not noticed on their own.
    */
   readonly depth?: number;
+  /**
+   * Poll every this many ms instead of listening for file system events:
+   * for NFS, SMB and container volumes (k8s ConfigMaps, bind mounts from
+   * another host) whose changes inotify never reports. Same debounce and
+   * batches. Default null: events.
+   */
+  readonly pollMs?: number | null;
   readonly logger?: WatchLogger;
 }
 
@@ -120,6 +127,8 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
   const debounceMs = options.debounceMs ?? 50;
   const maxWaitMs = options.maxWaitMs ?? 1000;
   const depth = options.depth ?? 6;
+  const pollMs = options.pollMs ?? null;
+  const polling = pollMs === null ? {} : { usePolling: true, interval: pollMs, binaryInterval: pollMs };
   const logger = options.logger;
 
   const targets = new Map<string, Target>();
@@ -192,6 +201,7 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
       followSymlinks: true,
       depth,
       ignored,
+      ...polling,
       // Folds an editor's unlink+add (save by rename) into one change.
       atomic: true,
     });
@@ -266,7 +276,7 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
     if (sentinel !== null) void sentinel.close();
     sentinel = null;
     if (paths.length === 0) return;
-    const created = watch([], { ignoreInitial: true, persistent: true, depth: 0, ignored: sentinelIgnored });
+    const created = watch([], { ignoreInitial: true, persistent: true, depth: 0, ignored: sentinelIgnored, ...polling });
     // Once its watches are in place, look again: whatever was created or
     // removed between the last look and then has no event of its own (this
     // replaces a re-check on a timer that a loaded machine could outrun).

@@ -205,3 +205,22 @@ describe("watchSkills", () => {
     expect(batches).toEqual([]);
   });
 });
+
+describe("watchSkills polling (--watch poll, issue 24 item 6)", () => {
+  it("sees edits, new skills and a private playbook without file system events, in the same batches", async () => {
+    const root = path.join(tmp, "skills");
+    const privateDir = path.join(tmp, "private");
+    await put(path.join(root, "rig", "SKILL.md"));
+    await put(path.join(root, "rig", "RECIPES.yaml"));
+    await mkdir(privateDir, { recursive: true });
+    batches = [];
+    watcher = watchSkills({ roots: [root], privateDir, debounceMs: 50, pollMs: 100, onBatch: (b) => batches.push(b) });
+    await watcher.ready();
+    await writeFile(path.join(root, "rig", "RECIPES.yaml"), "changed");
+    await eventually(() => sawDir(path.join(root, "rig")));
+    await put(path.join(root, "fresh", "SKILL.md"));
+    await eventually(() => sawDir(path.join(root, "fresh")));
+    await put(path.join(privateDir, "bake.md"));
+    await eventually(() => sawPrivate("bake.md"));
+  });
+});
