@@ -13,7 +13,7 @@
  *  - file handles: open fds of this process before and after the watcher
  *    started (`/proc/self/fd`), and the inotify watches it holds.
  *
- *   npm run bench:reload [-- --edits 100 --skills 1000 --recipes 20 --idle 10]
+ *   npm run bench:reload [-- --edits 100 --skills 1000 --recipes 20 --idle 10 --poll MS]
  */
 import { promises as fs, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import os from "node:os";
@@ -32,6 +32,8 @@ const EDITS = arg("edits", 100);
 const SKILLS = arg("skills", 1000);
 const RECIPES = arg("recipes", 20);
 const IDLE_S = arg("idle", 10);
+/** --poll MS: the watcher polls (--watch poll:MS) instead of listening for events. */
+const POLL_MS = arg("poll", 0);
 const FILLER_PER_SKILL = 8;
 
 function fdCount(): number {
@@ -132,7 +134,7 @@ async function main(): Promise<void> {
 
     const fdsBefore = fdCount();
     const tWatch = performance.now();
-    await library.watch();
+    await library.watch(POLL_MS > 0 ? { pollMs: POLL_MS } : {});
     const fdsAfter = fdCount();
     const watches = inotifyWatches();
     console.log(`watcher ready in ${Math.round(performance.now() - tWatch)} ms; fds ${fdsBefore} → ${fdsAfter} (+${fdsAfter - fdsBefore}); inotify watches ${watches} (one per watched directory and file)`);

@@ -6,12 +6,9 @@
  * package.json reads and per-module compiles), which was a third of the
  * main thread's cold start.
  *
- * - dist/cli.js: the command line alone (config, help, the early parse
- *   worker); it loads the two below when it needs them, so `--help`, a
+ * - dist/cli.js: the command line alone (config, help); it loads the two below when it needs them, so `--help`, a
  *   usage error or `lint` never compile the server.
- * - dist/serve.cjs: the server, everything the serve command loads, as
- *   CommonJS with V8's code cache beside it (dist/serve.cjs.cache, see
- *   src/compiled-bundle.ts): Node 20 caches no compiled ES module.
+ * - dist/serve.js: the server, everything the serve command loads.
  * - dist/lint/command.js: the pack linter.
  * - dist/recipes/parse-worker.js: the parse worker.
  *
@@ -31,11 +28,11 @@
 import { build } from "esbuild";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dist = path.join(root, "dist");
-const entries = ["cli.js", "lint/command.js", "recipes/parse-worker.js"];
+const entries = ["cli.js", "serve.js", "lint/command.js", "recipes/parse-worker.js"];
 
 /** The CLI's own bundle leaves the modules it loads on demand to theirs. */
 const onDemand = new Set(["./serve.js", "./lint/command.js"]);
@@ -85,26 +82,3 @@ for (const entry of entries) {
   });
   if (result.errors.length > 0) process.exit(1);
 }
-
-// The server: CommonJS, so that the CLI can compile it with a code cache
-// (vm.Script takes one; Node 20's ES module loader does not).
-const serveEntry = path.join(dist, "serve.js");
-const serveBundle = path.join(dist, "serve.cjs");
-const serveResult = await build({
-  entryPoints: [serveEntry],
-  bundle: true,
-  platform: "node",
-  format: "cjs",
-  target: "node20",
-  outfile: serveBundle,
-  external: ["@energetic-ai/*"],
-  // ownImportMetaUrl writes import.meta.url; CommonJS has none: the loader passes the bundle's own URL.
-  define: { "import.meta.url": "__bundleUrl" },
-  plugins: [ownImportMetaUrl(serveBundle)],
-  logLevel: "warning",
-  legalComments: "none",
-  minifyWhitespace: true,
-});
-if (serveResult.errors.length > 0) process.exit(1);
-const { writeCodeCache } = await import(pathToFileURL(path.join(dist, "compiled-bundle.js")).href);
-writeCodeCache(serveBundle);

@@ -144,7 +144,7 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
       catalogs.load().catch((error: unknown) => logger.error({ err: error }, "catalog load failed"));
       if (config.watch) {
         for (const library of libraries.values()) {
-          library.watch().catch((error: unknown) => logger.error({ err: error, dcc: library.dcc }, "file watcher failed to start"));
+          library.watch(config.watchPollMs !== null ? { pollMs: config.watchPollMs } : {}).catch((error: unknown) => logger.error({ err: error, dcc: library.dcc }, "file watcher failed to start"));
         }
       }
       return address;

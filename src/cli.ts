@@ -4,8 +4,7 @@
  * `recipe-server lint …` runs the pack author's check instead.
  *
  * Kept small, and bundled apart from the server (scripts/bundle.mjs): help,
- * version and usage errors answer without loading the server's modules, and
- * a first start's parse worker starts before they load (see below).
+ * version and usage errors answer without loading the server's modules.
  *
  * V8's default heap settings: since YAML entries are held as bytes rather
  * than object graphs, a larger young generation (once 64 MB semi-spaces) no
@@ -13,10 +12,7 @@
  * 4.0 s / 217 MB with defaults against 4.4 s / 308 MB).
  * Usage errors: one line on stderr, exit 2 (port in use: serve.ts).
  */
-import { loadCompiledBundle } from "./compiled-bundle.js";
-import { HELP_TEXT, resolveConfig, type Config } from "./config.js";
-import { parseWorkerCount, startParseWorkers } from "./recipes/parse-threads.js";
-import { isFirstLoad } from "./recipes/state-files.js";
+import { HELP_TEXT, resolveConfig } from "./config.js";
 import { packageVersion } from "./version.js";
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -32,7 +28,7 @@ async function main(argv: readonly string[]): Promise<number> {
     });
   }
   if (argv[0] === "paths") {
-    const { runPaths } = await loadServe();
+    const { runPaths } = await import("./serve.js");
     return runPaths(argv.slice(1), { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
   }
   const resolved = resolveConfig({ argv, env: process.env, stderrIsTTY: process.stderr.isTTY === true });
@@ -50,27 +46,8 @@ async function main(argv: readonly string[]): Promise<number> {
       break;
   }
   const { config } = resolved;
-  const parseWorkers = firstLoadParses(config) ? startParseWorkers(parseWorkerCount()) : undefined;
-  const { serve } = await loadServe();
-  return serve(config, parseWorkers !== undefined ? { parseWorkers } : {});
-}
-
-/** The built server bundle with its code cache; from the TypeScript sources, the module itself. */
-async function loadServe(): Promise<typeof import("./serve.js")> {
-  const compiled = loadCompiledBundle(new URL("./serve.cjs", import.meta.url));
-  return (compiled?.exports ?? (await import("./serve.js"))) as typeof import("./serve.js");
-}
-
-/**
- * A first start parses every pack, on parse workers once it has 64 skills
- * or more (reload.ts): started here, their start-up (~100–200 ms on 2
- * cores, most of it loading the worker's module) overlaps the loading of the
- * server's modules instead of following the load's directory listing. None
- * are started for a restart, whose packs come from the parse cache; workers
- * no load takes (a small first start) are stopped once the first loads are done.
- */
-function firstLoadParses(config: Config): boolean {
-  return config.dccs.some((dcc) => isFirstLoad(dcc.stateDir));
+  const { serve } = await import("./serve.js");
+  return serve(config);
 }
 
 main(process.argv.slice(2)).then(

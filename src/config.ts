@@ -47,6 +47,8 @@ export interface Config {
   readonly insecureNoAuth: boolean;
   readonly stateless: boolean;
   readonly watch: boolean;
+  /** `--watch poll[:ms]`: the skills watcher polls every this many ms (NFS, container volumes); null = file system events. */
+  readonly watchPollMs: number | null;
   readonly embeddings: {
     readonly kind: EmbeddingsKind;
     readonly url: string | null;
@@ -107,6 +109,7 @@ export const OPTIONS = {
   "insecure-no-auth": { type: "boolean" },
   stateless: { type: "boolean" },
   "no-watch": { type: "boolean" },
+  watch: { type: "string" },
   embeddings: { type: "string" },
   "embeddings-url": { type: "string" },
   "embeddings-model": { type: "string" },
@@ -279,6 +282,7 @@ function resolveOrThrow(input: ConfigInput): ConfigResult {
     insecureNoAuth,
     stateless: bool("stateless"),
     watch: !bool("no-watch"),
+    watchPollMs: watchPollOf(values.watch ?? str("watch"), bool("no-watch")),
     embeddings: Object.freeze({
       kind: embeddingsKind,
       url: embeddingsUrl,
@@ -291,6 +295,17 @@ function resolveOrThrow(input: ConfigInput): ConfigResult {
     limits,
   });
   return { kind: "serve", config };
+}
+
+/** Default poll interval of `--watch poll`. */
+const WATCH_POLL_DEFAULT_MS = 1000;
+
+function watchPollOf(raw: string | undefined, noWatch: boolean): number | null {
+  if (raw === undefined || raw === "events") return null;
+  if (noWatch) throw new UsageError("--watch and --no-watch contradict each other");
+  const match = /^poll(?::(.*))?$/.exec(raw);
+  if (match === null) throw new UsageError(`--watch must be events, poll or poll:MS, not ${JSON.stringify(raw)}`);
+  return optionalInt("--watch poll:MS", match[1], 100, 60_000, WATCH_POLL_DEFAULT_MS);
 }
 
 function optionalInt(name: string, raw: string | undefined, min: number, max: number, fallback: number): number {
@@ -330,6 +345,7 @@ Options (precedence: defaults < config file < environment < flags):
   --insecure-no-auth       allow a non-loopback --host without --token
   --stateless              no MCP sessions: every POST stands alone
   --no-watch               do not hot-reload skill files
+  --watch poll[:MS]        poll for changes every MS ms (default 1000; NFS, container volumes)
   --embeddings KIND        local | none | openai (default local)
   --embeddings-url URL     OpenAI-compatible base URL (with --embeddings openai)
   --embeddings-model M     model name for the openai provider   [key: RECIPE_SERVER_EMBEDDINGS_KEY]

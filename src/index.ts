@@ -28,7 +28,6 @@ export { createRecipeServer } from "./app.js";
 export type { RecipeServer, RecipeServerOptions } from "./app.js";
 export { openCatalogs } from "./catalogs.js";
 export type { OpenCatalogsOptions, RecipeCatalogs } from "./catalogs.js";
-export type { ParseWorkerSupply } from "./recipes/parse-threads.js";
 export { resolveConfig } from "./config.js";
 export type { Config, ConfigResult, DccConfig } from "./config.js";
 

@@ -42,7 +42,6 @@ describe("public API surface", () => {
       DiagnosticCode: "type",
       MarkdownRecipe: "type",
       OpenCatalogsOptions: "type",
-      ParseWorkerSupply: "type",
       Playbook: "type",
       PlaybookStep: "type",
       PrivateRecipe: "type",

@@ -62,26 +62,6 @@ describe("openCatalogs", () => {
     }
   });
 
-  it("says the load is under way (directories listed, workers starting) before it has finished", async () => {
-    // The CLI imports the server stack only then: the import must not wait for the whole load.
-    const catalogs = openCatalogs(config, pino({ level: "silent" }));
-    const order: string[] = [];
-    const underway = catalogs.underway().then(() => {
-      order.push("underway");
-      // Not a single snapshot published yet: the load was under way, not over.
-      expect([...catalogs.libraries.values()].map((library) => library.current())).toEqual([null, null]);
-    });
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    // Nothing is under way before a load is asked for.
-    expect(order).toEqual([]);
-    const loaded = catalogs.load().then(() => order.push("loaded"));
-    await Promise.all([underway, loaded]);
-    expect(order).toEqual(["underway", "loaded"]);
-    // Later calls answer at once.
-    await catalogs.underway();
-    await catalogs.close();
-  });
-
   it("catalogs nobody loaded yet are loaded by the server's start, and /readyz follows that load", async () => {
     const logger = pino({ level: "silent" });
     const catalogs = openCatalogs(config, logger);
@@ -94,40 +74,6 @@ describe("openCatalogs", () => {
       expect((await fetch(`${url}/readyz`)).status).toBe(200);
     } finally {
       await server.stop();
-    }
-  });
-
-  it("stops the parse workers started ahead that no first load took: once the loads are done, and again on close", async () => {
-    const calls: string[] = [];
-    // Loads this small parse in the calling thread: nothing is taken, everything is released.
-    const parseWorkers = {
-      take: () => {
-        calls.push("take");
-        return undefined;
-      },
-      release: async () => {
-        calls.push("release");
-      },
-    };
-    const catalogs = openCatalogs(config, pino({ level: "silent" }), { parseWorkers });
-    const loading = catalogs.load();
-    expect(calls).toEqual([]);
-    await loading;
-    expect(calls).toEqual(["release"]);
-    await catalogs.close();
-    expect(calls).toEqual(["release", "release"]);
-  });
-
-  it("a supply that fails to stop its workers is logged; the load and close still succeed", async () => {
-    const warnings: string[] = [];
-    const logger = pino({ level: "warn" }, { write: (line: string) => void warnings.push((JSON.parse(line) as { msg: string }).msg) });
-    for (const release of [() => Promise.reject(new Error("cannot stop")), (): Promise<void> => { throw new Error("cannot stop"); }]) {
-      warnings.length = 0;
-      const catalogs = openCatalogs(config, logger, { parseWorkers: { take: () => undefined, release } });
-      await expect(catalogs.load()).resolves.toBeUndefined();
-      expect(catalogs.loaded()).toBe(true);
-      await expect(catalogs.close()).resolves.toBeUndefined();
-      expect(warnings.filter((w) => w === "parse workers started ahead were not stopped")).toHaveLength(2);
     }
   });
 });

@@ -238,3 +238,19 @@ describe("resolveConfig with a config file", () => {
     expect(resolveConfig({ argv: ["-V"], env: {}, ...base }).kind).toBe("version");
   });
 });
+
+describe("--watch poll[:ms] (issue 24 item 6)", () => {
+  it("polls at the default or the given interval; events by default", () => {
+    expect(serve(["--dcc", "maya"]).watchPollMs).toBeNull();
+    expect(serve(["--dcc", "maya", "--watch", "events"]).watchPollMs).toBeNull();
+    expect(serve(["--dcc", "maya", "--watch", "poll"]).watchPollMs).toBe(1000);
+    expect(serve(["--dcc", "maya", "--watch", "poll:250"]).watchPollMs).toBe(250);
+  });
+
+  it("refuses a malformed or out-of-range interval and a contradiction with --no-watch, naming the flag", () => {
+    for (const value of ["poll:", "poll:abc", "poll:10", "poll:1e9", "inotify", "poll:250ms"]) {
+      expect(usageError(["--dcc", "maya", "--watch", value]), value).toMatch(/--watch/);
+    }
+    expect(usageError(["--dcc", "maya", "--watch", "poll", "--no-watch"])).toMatch(/--watch and --no-watch/);
+  });
+});

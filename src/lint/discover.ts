@@ -1,12 +1,12 @@
 /**
- * Lint's walk over skill roots. Per directory it calls the server's own
- * `loadSkill` and applies the same rules as `discoverSkills` (a root holding
+ * Lint's pass over skill roots: the server's own walk (`skillDirsOf`) and
+ * `loadSkill`, with the same rules as `discoverSkills` (a root holding
  * SKILL.md is a skill, else its direct children; first name in priority order
- * wins), but keeps each directory so every finding can name its file.
+ * wins), but keeping each directory so every finding can name its file.
  */
-import { readdir, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import path from "node:path";
-import { loadSkill, shadowedSkill } from "../skills/discover.js";
+import { loadSkill, shadowedSkill, skillDirsOf } from "../skills/discover.js";
 import type { Diagnostic } from "../skills/diagnostics.js";
 import type { SkillInfo } from "../skills/types.js";
 import { mapLimit } from "../skills/map-limit.js";
@@ -25,27 +25,8 @@ export interface LintDiscovery {
   readonly emptyRoots: string[];
 }
 
-async function isFile(p: string): Promise<boolean> {
-  return (await stat(p).catch(() => null))?.isFile() ?? false;
-}
-
 async function isDir(p: string): Promise<boolean> {
   return (await stat(p).catch(() => null))?.isDirectory() ?? false;
-}
-
-export async function skillDirsOf(root: string): Promise<string[]> {
-  if (await isFile(path.join(root, "SKILL.md"))) return [root];
-  let names: string[];
-  try {
-    names = (await readdir(root)).sort();
-  } catch {
-    return [];
-  }
-  const found = await mapLimit(names, 32, async (name) => {
-    const dir = path.join(root, name);
-    return (await isDir(dir)) && (await isFile(path.join(dir, "SKILL.md"))) ? dir : null;
-  });
-  return found.filter((d): d is string => d !== null);
 }
 
 export async function discoverForLint(roots: readonly string[]): Promise<LintDiscovery> {

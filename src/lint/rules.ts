@@ -136,6 +136,7 @@ export const LOADER_FIXES: Readonly<Record<DiagnosticCode, string>> = {
   recipe_path_escapes: "keep recipe files inside the skill directory and name them relative to it, without ..",
   recipe_path_missing: "create the file or correct metadata.dcc-mcp.recipes",
   recipe_glob_empty: "add a file the glob matches or correct metadata.dcc-mcp.recipes",
+  recipe_path_loop: "remove the symbolic link that points back into its own directory tree, or narrow the glob",
   file_unreadable: "make the file readable",
   file_too_large: "split the file; the limit is 1 MiB",
   not_utf8: "save the file as UTF-8",

@@ -10,7 +10,8 @@
  */
 import type { Logger } from "pino";
 import type { Diagnostic } from "../skills/diagnostics.js";
-import { watchSkills, type SkillWatcher, type WatchBatch } from "../skills/watcher.js";
+import { PendingChanges, type ChangeBatch } from "../skills/pending-changes.js";
+import { watchSkills, type SkillWatcher } from "../skills/watcher.js";
 import { buildSnapshot, withPlaybook, type CatalogSnapshot, type LoadedSkill } from "./catalog.js";
 import { IncrementalCatalog, type ApplyResult, type ChangeSet } from "./reload.js";
 import type { CreateOptions, PlaybookStore, StoreResult } from "./private/contract.js";
@@ -18,7 +19,6 @@ import { openStores } from "./private/open-store.js";
 import type { PlaybookDraft, PlaybookPatch } from "./private/playbook-values.js";
 import type { UsageStore } from "./private/usage.js";
 import { ParseCache } from "./parse-cache.js";
-import type { ParseWorkerSupply } from "./parse-threads.js";
 import type { SearchEngine } from "./search/engine.js";
 import { stateFiles } from "./state-files.js";
 
@@ -35,8 +35,8 @@ export interface RecipeLibraryOptions {
   readonly settings: LibrarySettings;
   readonly search: SearchEngine;
   readonly logger: Logger;
-  /** Parse workers started ahead of the first load (see parse-threads.ts). */
-  readonly parseWorkers?: ParseWorkerSupply;
+  /** Parse worker threads per large load; default parseWorkerCount(), 0 = the calling thread only. */
+  readonly parseWorkers?: number;
 }
 
 /** Why a snapshot was published; `visible` is false when only diagnostics changed. */
@@ -51,13 +51,8 @@ export interface WatchOptions {
   readonly debounceMs?: number;
   readonly maxWaitMs?: number;
   readonly depth?: number;
-}
-
-interface PendingChanges {
-  roots: Set<number>;
-  skillDirs: Map<string, { rootIndex: number; dir: string }>;
-  privateSlugs: Set<string>;
-  privateAll: boolean;
+  /** Poll every this many ms instead of listening for events (see SkillWatcherOptions.pollMs). */
+  readonly pollMs?: number | null;
 }
 
 export class RecipeLibrary {
@@ -76,8 +71,8 @@ export class RecipeLibrary {
   /** Serializes full loads and reload batches: the catalog state is not re-entrant. */
   private exclusive: Promise<unknown> = Promise.resolve();
   private firstLoad: Promise<unknown> | null = null;
-  private readonly underway: { promise: Promise<void>; resolve: () => void };
-  private pending: PendingChanges | null = null;
+  /** Watcher batches that came while a reload was applied: the next one applies them together. */
+  private readonly pending = new PendingChanges();
   private draining: Promise<void> | null = null;
   private watcher: SkillWatcher | null = null;
   /** Skills and recipes the running full load has read so far (start-up progress). */
@@ -110,20 +105,17 @@ export class RecipeLibrary {
       }),
     );
     this.parseCache = new ParseCache(files.parseCache, this.logger);
-    let resolveUnderway!: () => void;
-    this.underway = { promise: new Promise<void>((resolve) => (resolveUnderway = resolve)), resolve: resolveUnderway };
     this.catalog = new IncrementalCatalog({
       dcc: this.dcc,
       roots: this.settings.skillRoots,
       store: this.store,
       parseCache: this.parseCache,
-      ...(options.parseWorkers !== undefined ? { parseWorkerSupply: options.parseWorkers } : {}),
+      ...(options.parseWorkers !== undefined ? { parseWorkers: options.parseWorkers } : {}),
       onSkillLoaded: (recipes) => {
         this.progress.skills += 1;
         this.progress.recipes += recipes.length;
         this.search.warm(recipes);
       },
-      onUnderway: () => this.underway.resolve(),
     });
   }
 
@@ -149,8 +141,6 @@ export class RecipeLibrary {
       const started = performance.now();
       this.progress = { loading: true, skills: 0, recipes: 0 };
       await Promise.all([this.usage.load(), this.parseCache.load()]);
-      // A load starts early workers only over an empty parse cache (see reload.ts).
-      if (!this.parseCache.isEmpty()) this.underway.resolve();
       try {
         await this.catalog.loadAll();
       } finally {
@@ -177,19 +167,7 @@ export class RecipeLibrary {
       return snapshot;
     });
     this.firstLoad ??= run.catch(() => undefined);
-    // A load that fails before its directories are listed must not hold up a caller waiting for it.
-    void this.firstLoad.then(this.underway.resolve);
     return run;
-  }
-
-  /**
-   * Resolves once the first load has listed its skill directories and started
-   * its parse workers, or found it will start none (a parse cache to read
-   * from), or has ended: what is left of it is reads and CPU work, which other
-   * start-up work can overlap.
-   */
-  loadUnderway(): Promise<void> {
-    return this.underway.promise;
   }
 
   /** Skills and diagnostics as last loaded or reloaded. */
@@ -262,7 +240,7 @@ export class RecipeLibrary {
     const watcher = this.watcher;
     this.watcher = null;
     await watcher?.close();
-    this.pending = null;
+    this.pending.take();
     await this.whenIdle();
   }
 
@@ -272,29 +250,31 @@ export class RecipeLibrary {
     await this.parseCache.idle();
   }
 
-  private enqueue(batch: WatchBatch): void {
-    const p = (this.pending ??= { roots: new Set(), skillDirs: new Map(), privateSlugs: new Set(), privateAll: false });
-    for (const r of batch.roots) p.roots.add(r);
-    for (const d of batch.skillDirs) p.skillDirs.set(`${d.rootIndex}\u0000${d.dir}`, d);
-    if (batch.privateAll) p.privateAll = true;
+  private enqueue(batch: ChangeBatch): void {
+    this.pending.add(batch, batch.events);
+    this.draining ??= this.drain();
+  }
+
+  /** A watcher batch as the catalog applies it: private files by playbook slug. */
+  private changeSetOf(batch: ChangeBatch): ChangeSet {
+    const privateSlugs = new Set<string>();
+    let privateAll = batch.privateAll;
     for (const name of batch.privateFiles) {
       const slug = this.store.slugFromFile(name);
-      if (slug !== null) p.privateSlugs.add(slug);
+      if (slug !== null) privateSlugs.add(slug);
       // A .md file that is not a slug gets (or loses) a diagnostic from a full re-read.
-      else if (name.endsWith(".md")) p.privateAll = true;
+      else if (name.endsWith(".md")) privateAll = true;
     }
-    this.draining ??= this.drain();
+    return { roots: batch.roots, skillDirs: batch.skillDirs, privateSlugs, privateAll };
   }
 
   private async drain(): Promise<void> {
     try {
       // Events that arrive during the first load are applied after it.
       await this.firstLoad;
-      while (this.pending !== null) {
-        const p = this.pending;
-        this.pending = null;
+      for (let batch = this.pending.take(); batch !== null; batch = this.pending.take()) {
         try {
-          await this.applyChanges({ roots: p.roots, skillDirs: [...p.skillDirs.values()], privateSlugs: p.privateSlugs, privateAll: p.privateAll });
+          await this.applyChanges(this.changeSetOf(batch));
         } catch (error) {
           this.logger.error({ err: error }, "hot reload failed");
         }

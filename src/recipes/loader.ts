@@ -3,8 +3,8 @@
  * Bad files become diagnostics; nothing here throws for author mistakes.
  */
 import { skillSearchFields } from "./skill-search.js";
-import { diagnostic, type Diagnostic } from "../skills/diagnostics.js";
-import { readBounded, type BoundedRead } from "../skills/read-bounded.js";
+import { capDiagnostics, diagnostic, type Diagnostic } from "../skills/diagnostics.js";
+import { QUIET_MS, readSettled, type BoundedRead } from "../skills/read-bounded.js";
 import { resolveRecipePaths, skillRelative } from "../skills/recipe-paths.js";
 import type { SkillInfo } from "../skills/types.js";
 import { parseMarkdownAnchors } from "./markdown.js";
@@ -81,7 +81,7 @@ export async function loadSkillRecipes(skill: SkillInfo): Promise<SkillRecipesRe
   }
   const merged = dedupeRecipes(all);
   diagnostics.push(...merged.diagnostics);
-  return { recipes: merged.recipes, diagnostics, files: resolved.files };
+  return { recipes: merged.recipes, diagnostics: capDiagnostics(diagnostics), files: resolved.files };
 }
 
 /**
@@ -117,13 +117,16 @@ export async function loadRecipeFile(skill: SkillInfo, absPath: string, sources:
   const fail = (d: Diagnostic): RecipeFileResult => ({ recipes: [], diagnostics: [d] });
 
   if (sources.readWhereParsed === true && isYamlFile(absPath)) {
-    const outcome = await (sources.parser ?? inlineParser).parseFile(absPath, file, sources.cache?.keyFingerprint ?? "");
-    if (outcome.kind === "unreadable") return fail(readFailure(outcome.read, file, where));
+    const outcome = await (sources.parser ?? inlineParser).parseFile(absPath, file, sources.cache?.keyFingerprint ?? "", QUIET_MS);
+    // A file still being written is waited for below, where waiting costs no worker.
+    if (outcome.kind === "unreadable" && outcome.read.reason !== "changing") return fail(readFailure(outcome.read, file, where));
     if (outcome.kind === "not_utf8") return fail(notUtf8Diagnostic(file, where));
-    sources.cache?.setParsed(outcome.key, outcome.record);
-    return packResult(skill, file, outcome.record, sources.cache !== undefined ? outcome.key : undefined);
+    if (outcome.kind === "parsed") {
+      sources.cache?.setParsed(outcome.key, outcome.record);
+      return packResult(skill, file, outcome.record, sources.cache !== undefined ? outcome.key : undefined);
+    }
   }
-  const read = readBounded(absPath, MAX_RECIPE_FILE_BYTES);
+  const read = await readSettled(absPath, MAX_RECIPE_FILE_BYTES);
   if (!read.ok) return fail(readFailure(read, file, where));
   const bytes = read.bytes;
   const decode = (): string | null => {
@@ -140,7 +143,7 @@ export async function loadRecipeFile(skill: SkillInfo, absPath: string, sources:
     if (text === null) return notUtf8();
     const raw = markdownRecipes(skill, file, text);
     const merged = dedupeRecipes(raw.recipes);
-    return { recipes: merged.recipes, diagnostics: [...raw.diagnostics, ...merged.diagnostics] };
+    return { recipes: merged.recipes, diagnostics: capDiagnostics([...raw.diagnostics, ...merged.diagnostics]) };
   }
   const cached = await parseCached(sources, file, bytes, decode);
   if (cached === null) return notUtf8();
@@ -150,7 +153,7 @@ export async function loadRecipeFile(skill: SkillInfo, absPath: string, sources:
 function packResult(skill: SkillInfo, file: string, parsed: PackRecord, cacheKey: string | undefined): RecipeFileResult {
   const raw = yamlRecipes(skill, file, parsed);
   const merged = dedupeRecipes(raw.recipes);
-  const result = { recipes: merged.recipes, diagnostics: [...raw.diagnostics, ...merged.diagnostics] };
+  const result = { recipes: merged.recipes, diagnostics: capDiagnostics([...raw.diagnostics, ...merged.diagnostics]) };
   return cacheKey === undefined ? result : { ...result, cacheKey };
 }
 
@@ -166,6 +169,8 @@ function readFailure(read: Exclude<BoundedRead, { ok: true }>, file: string, whe
       return diagnostic("error", "file_too_large", `${file} is ${read.size} bytes; the limit is ${MAX_RECIPE_FILE_BYTES}`, where);
     case "missing":
       return diagnostic("error", "recipe_path_missing", `recipe file ${file} does not exist`, where);
+    case "changing":
+      return diagnostic("error", "file_unreadable", `${file} kept changing while it was read; it is read again at its next change`, where);
     default:
       return diagnostic("error", "file_unreadable", `${file} cannot be read (${read.code})`, where);
   }

@@ -22,8 +22,14 @@ export function isYamlFile(file: string): boolean {
   return /\.ya?ml$/i.test(file);
 }
 
-export function parsePackFile(absPath: string, file: string, fingerprint: string): PackFileResult {
-  const read = readBounded(absPath, MAX_RECIPE_FILE_BYTES);
+/**
+ * `quietMs` (see read-bounded.ts QUIET_MS): a file modified more recently
+ * comes back unreadable as "changing", for the caller to wait for
+ * (readSettled) where waiting costs no worker; so does one written to
+ * while it was read, whatever `quietMs`.
+ */
+export function parsePackFile(absPath: string, file: string, fingerprint: string, quietMs = 0): PackFileResult {
+  const read = readBounded(absPath, MAX_RECIPE_FILE_BYTES, quietMs);
   if (!read.ok) return { kind: "unreadable", read };
   let text: string;
   try {

@@ -5,6 +5,8 @@
  * serialises, the calling thread deserialises). So summaries and
  * diagnostics travel as one JSON string, and the byte arrays as they are.
  * Every value in them is JSON data (strings, finite numbers, booleans, null).
+ * The requests a worker is handed are defined here too, so the pool and
+ * the worker both import down to this file.
  */
 import type { PackFileResult } from "./pack-file.js";
 import type { EntrySummary, PackRecord } from "./parsed-pack.js";
@@ -39,4 +41,16 @@ export function fileResultToWire(result: PackFileResult): PackFileResultWire {
 
 export function fileResultFromWire(wire: PackFileResultWire): PackFileResult {
   return wire.kind === "parsed" ? { kind: "parsed", record: recordFromWire(wire.record), key: wire.key } : wire;
+}
+
+/** What the calling thread hands a parse worker: a pack's text, or its path to read and key there. */
+export type ParseRequest =
+  | { readonly id: number; readonly kind: "text"; readonly text: string; readonly file: string }
+  | { readonly id: number; readonly kind: "file"; readonly path: string; readonly file: string; readonly fingerprint: string; readonly quietMs: number };
+
+/** A worker's answer to request `id`: its wire value, or the message of the bug it hit. */
+export interface ParseReply {
+  readonly id: number;
+  readonly value?: PackRecordWire | PackFileResultWire;
+  readonly error?: string;
 }

@@ -8,24 +8,25 @@
  * pack without `recipes:`, a SKILL.md whose frontmatter broke, a file caught
  * empty mid-save) keeps the recipes of its last good read, with a
  * `reload_kept_last_good` warning beside the loader's own error, until it is
- * fixed. A file that is gone loses its recipes.
+ * fixed (keep-last-good.ts). A file that is gone loses its recipes. The
+ * private playbooks' part lives in playbook-state.ts.
  */
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { diagnostic, type Diagnostic, type DiagnosticCode } from "../skills/diagnostics.js";
-import { assembleDiscovery, loadSkill, skillDirsOf, type LoadSkillResult, type SkillDirRequest } from "../skills/discover.js";
+import { capDiagnostics, diagnostic, type Diagnostic } from "../skills/diagnostics.js";
+import { assembleDiscovery, hasSkillMd, loadSkill, skillDirsOf, type LoadSkillResult } from "../skills/discover.js";
 import { mapLimit } from "../skills/map-limit.js";
-import { createPacer } from "../skills/read-bounded.js";
-import { resolveRecipePaths, skillRelative, type RecipePathsResult } from "../skills/recipe-paths.js";
+import { createPacer, statQuiet } from "../skills/read-bounded.js";
+import { resolveRecipePaths, skillRelative } from "../skills/recipe-paths.js";
 import type { SkillInfo } from "../skills/types.js";
 import { skillServesDcc, type LoadedSkill } from "./catalog.js";
 import { dedupeRecipes, loadRecipeFile } from "./loader.js";
 import type { ParseCache } from "./parse-cache.js";
-import { createPackParser, inlineParser, NO_PARSE_WORKER_USE, type PackParser, type ParseWorkerUse } from "./parse-pool.js";
-import { noParseWorkers, parseWorkerCount, type ParseWorkerSupply } from "./parse-threads.js";
-import { readSkillDirsShared } from "./shared-reads.js";
+import { createPackParser, inlineParser, type PackParser } from "./parse-pool.js";
+import { parseWorkerCount } from "./parse-threads.js";
+import { caughtEmpty, isMalformed, kept, sameJson } from "./keep-last-good.js";
+import { PlaybookState } from "./playbook-state.js";
 import type { PlaybookStore as PrivateStore } from "./private/contract.js";
-import { toPrivateRecipe } from "./private/store.js";
 import type { Playbook, PrivateRecipe, Recipe } from "./types.js";
 
 /** Skills read at once during a (re)load: enough to overlap file I/O, few enough to bound peak memory. */
@@ -68,21 +69,6 @@ export interface SnapshotInputs {
   readonly privateDiagnostics: readonly Diagnostic[];
 }
 
-/** Loader codes meaning "this file could not be read as a whole": keep its last good recipes. */
-const MALFORMED_CODES: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode>([
-  "yaml_parse_error",
-  "yaml_duplicate_key",
-  "yaml_alias_limit",
-  "pack_missing_recipes",
-  "not_utf8",
-  "file_too_large",
-  "file_unreadable",
-  "frontmatter_missing",
-  "frontmatter_invalid",
-  "non_spec_top_level_keys",
-  "invalid_metadata",
-  "private_playbook_invalid",
-]);
 
 interface FileState {
   readonly rel: string;
@@ -104,12 +90,6 @@ interface DirState {
   readonly result: LoadSkillResult;
 }
 
-interface PrivateState {
-  readonly recipe: PrivateRecipe | null;
-  readonly diagnostics: readonly Diagnostic[];
-  /** Bumped by daemon writes, so a read that raced one is discarded. */
-  readonly generation: number;
-}
 
 export interface IncrementalCatalogOptions {
   readonly dcc: string;
@@ -119,48 +99,25 @@ export interface IncrementalCatalogOptions {
   readonly parseCache?: ParseCache;
   /** Worker threads for large loads; default parseWorkerCount(), 0 = the calling thread only. */
   readonly parseWorkers?: number;
-  /** Workers started ahead (see parse-threads.ts), for the first load that starts a pool. */
-  readonly parseWorkerSupply?: ParseWorkerSupply;
   /**
    * Each skill's recipes as soon as its files are read, before the load
    * publishes (a search index can take them while the rest still parses).
    */
   readonly onSkillLoaded?: (recipes: readonly Recipe[]) => void;
-  /**
-   * Called once a change set's directories are listed and its workers, if it
-   * needs any, are starting: the rest of the load is reads and CPU work.
-   */
-  readonly onUnderway?: () => void;
 }
 
 function dirKey(rootIndex: number, dir: string): string {
   return `${rootIndex}\u0000${dir}`;
 }
 
-async function isFile(p: string): Promise<boolean> {
-  return (await stat(p).catch(() => null))?.isFile() ?? false;
-}
 
-function kept(d: Diagnostic, what: string): Diagnostic {
-  return diagnostic("warning", "reload_kept_last_good", `${what} became malformed; its last good version is served until it is fixed`, {
-    ...(d.skill !== undefined ? { skill: d.skill } : {}),
-    ...(d.file !== undefined ? { file: d.file } : {}),
-  });
-}
-
-function isMalformed(diagnostics: readonly Diagnostic[]): Diagnostic | undefined {
-  return diagnostics.find((d) => d.severity === "error" && MALFORMED_CODES.has(d.code));
-}
 
 export class IncrementalCatalog {
   private readonly dcc: string;
   private readonly roots: readonly string[];
-  private readonly store: PrivateStore;
   private readonly parseCache: ParseCache | undefined;
   private readonly parseWorkers: number;
-  private readonly parseWorkerSupply: ParseWorkerSupply;
   private readonly onSkillLoaded: ((recipes: readonly Recipe[]) => void) | undefined;
-  private readonly onUnderway: (() => void) | undefined;
   /** Skill directories per root, in discovery order. */
   private dirsByRoot = new Map<number, string[]>();
   private dirs = new Map<string, DirState>();
@@ -168,20 +125,17 @@ export class IncrementalCatalog {
   private skills = new Map<string, SkillState>();
   private order: string[] = [];
   private discoveryDiagnostics: readonly Diagnostic[] = [];
-  private privates = new Map<string, PrivateState>();
-  private privateDirDiagnostics: readonly Diagnostic[] = [];
+  private readonly playbooks: PlaybookState;
   /** Parse workers the last change set ran (a load's log reports them). */
-  private workersOfLastApply: ParseWorkerUse = NO_PARSE_WORKER_USE;
+  private workersOfLastApply = 0;
 
   constructor(options: IncrementalCatalogOptions) {
     this.dcc = options.dcc;
     this.roots = options.roots.map((r) => path.resolve(r));
-    this.store = options.store;
+    this.playbooks = new PlaybookState(options.store);
     this.parseCache = options.parseCache;
     this.parseWorkers = options.parseWorkers ?? parseWorkerCount();
-    this.parseWorkerSupply = options.parseWorkerSupply ?? noParseWorkers;
     this.onSkillLoaded = options.onSkillLoaded;
-    this.onUnderway = options.onUnderway;
   }
 
   /** Full load from disk. */
@@ -190,7 +144,7 @@ export class IncrementalCatalog {
     this.dirsByRoot.clear();
     this.dirs.clear();
     this.skills.clear();
-    this.privates.clear();
+    this.playbooks.clear();
     await this.apply({ roots: all, skillDirs: [], privateSlugs: new Set(), privateAll: true });
   }
 
@@ -231,11 +185,10 @@ export class IncrementalCatalog {
     // and they read the packs too.
     let parser: PackParser | null = null;
     if (dirty.size >= POOL_MIN_SKILLS && (this.parseCache?.isEmpty() ?? true)) {
-      parser = createPackParser(this.parseWorkers, { supply: this.parseWorkerSupply });
+      parser = createPackParser(this.parseWorkers);
       parser.prestart();
     }
-    this.onUnderway?.();
-    this.workersOfLastApply = NO_PARSE_WORKER_USE;
+    this.workersOfLastApply = 0;
     try {
       return await this.applyWith(changes, dirty, rootsChanged, parser);
     } finally {
@@ -243,15 +196,13 @@ export class IncrementalCatalog {
     }
   }
 
-  /** Parse workers the last full load or change set ran, by where they came from. */
-  lastParseWorkers(): ParseWorkerUse {
+  /** Parse workers the last full load or change set started. */
+  lastParseWorkers(): number {
     return this.workersOfLastApply;
   }
 
   private async closeParser(parser: PackParser): Promise<void> {
-    const used = parser.workers();
-    const last = this.workersOfLastApply;
-    this.workersOfLastApply = { ahead: last.ahead + used.ahead, spawned: last.spawned + used.spawned, preparsed: last.preparsed + parser.preparsed() };
+    this.workersOfLastApply += parser.workers();
     await parser.close();
   }
 
@@ -260,40 +211,18 @@ export class IncrementalCatalog {
     // File reads are synchronous (see read-bounded.ts) and parsing is CPU:
     // give queued requests a turn every few milliseconds of a large load.
     const pace = createPacer(PACE_MS);
-    const skillDir = (key: string): SkillDirRequest => {
-      const [indexText, dir] = key.split("\u0000") as [string, string];
-      const rootIndex = Number(indexText);
-      return { dir, root: this.roots[rootIndex]!, rootIndex };
-    };
     const note = (key: string, fresh: LoadSkillResult): void => {
       const previous = this.dirs.get(key);
       const result = this.keepGoodSkillMd(fresh, previous);
       if (previous === undefined || JSON.stringify(previous.result) !== JSON.stringify(result)) discoveryChanged = true;
       this.dirs.set(key, { result });
     };
-    const keys = [...dirty];
-    // Recipe paths a cold load's shared reads resolved, by the skill they were resolved for.
-    const prefetched = new WeakMap<SkillInfo, RecipePathsResult>();
-    if (early !== null && early !== inlineParser) {
-      // The workers parse the packs they found as loadRecipeFile would ask for them (the same key).
-      const preparseFingerprint = this.parseCache?.keyFingerprint ?? "";
-      await readSkillDirsShared(
-        keys.map(skillDir),
-        this.dcc,
-        early,
-        (i, reading) => {
-          note(keys[i]!, reading.result);
-          if (reading.result.skill !== null && reading.paths !== null) prefetched.set(reading.result.skill, reading.paths);
-        },
-        { preparseFingerprint },
-      );
-    } else {
-      await mapLimit(keys, LOAD_CONCURRENCY, async (key) => {
-        await pace();
-        const { dir, root, rootIndex } = skillDir(key);
-        note(key, await loadSkill(dir, root, rootIndex));
-      });
-    }
+    await mapLimit([...dirty], LOAD_CONCURRENCY, async (key) => {
+      await pace();
+      const [indexText, dir] = key.split("\u0000") as [string, string];
+      const rootIndex = Number(indexText);
+      note(key, await loadSkill(dir, this.roots[rootIndex]!, rootIndex));
+    });
 
     const reloadedSkills: string[] = [];
     let visible = false;
@@ -316,12 +245,12 @@ export class IncrementalCatalog {
         else toLoad.push(info);
       }
       // Worker threads pay off for a full load, not for a reload of a few skills.
-      const parser = early ?? (toLoad.length >= POOL_MIN_SKILLS ? createPackParser(this.parseWorkers, { supply: this.parseWorkerSupply }) : inlineParser);
+      const parser = early ?? (toLoad.length >= POOL_MIN_SKILLS ? createPackParser(this.parseWorkers) : inlineParser);
       let loaded: SkillState[];
       try {
         loaded = await mapLimit(toLoad, parser === inlineParser ? LOAD_CONCURRENCY : POOL_LOAD_CONCURRENCY, async (info) => {
           await pace();
-          const state = await this.loadSkillFiles(info, this.skills.get(dirKey(info.rootIndex, info.dir)), parser, early !== null, prefetched.get(info));
+          const state = await this.loadSkillFiles(info, this.skills.get(dirKey(info.rootIndex, info.dir)), parser, early !== null);
           this.onSkillLoaded?.(state.loaded.recipes);
           return state;
         });
@@ -343,7 +272,7 @@ export class IncrementalCatalog {
       this.order = order;
     }
 
-    const privateOutcome = await this.applyPrivate(changes);
+    const privateOutcome = await this.playbooks.apply(changes);
     visible ||= privateOutcome.visible;
     changed ||= privateOutcome.changed || visible;
     return { changed, visible, reloadedSkills };
@@ -358,27 +287,16 @@ export class IncrementalCatalog {
 
   /** The parts buildSnapshot needs, in discovery order. */
   parts(): SnapshotInputs {
-    const privateRecipes: PrivateRecipe[] = [];
-    const privateDiagnostics: Diagnostic[] = [...this.privateDirDiagnostics];
-    for (const slug of [...this.privates.keys()].sort()) {
-      const p = this.privates.get(slug)!;
-      if (p.recipe !== null) privateRecipes.push(p.recipe);
-      privateDiagnostics.push(...p.diagnostics);
-    }
     return {
       skills: this.order.map((key) => this.skills.get(key)!.loaded),
       discoveryDiagnostics: this.discoveryDiagnostics,
-      privateRecipes,
-      privateDiagnostics,
+      ...this.playbooks.parts(),
     };
   }
 
   /** A playbook the daemon itself wrote: already current, so its file event must be a no-op. */
   notePlaybookWritten(playbook: Playbook): PrivateRecipe {
-    const recipe = toPrivateRecipe(playbook);
-    const previous = this.privates.get(playbook.slug);
-    this.privates.set(playbook.slug, { recipe, diagnostics: [], generation: (previous?.generation ?? 0) + 1 });
-    return recipe;
+    return this.playbooks.noteWritten(playbook);
   }
 
   /** Adds or removes `dir` from its root's skill list; true when the list changed. */
@@ -387,8 +305,8 @@ export class IncrementalCatalog {
     const rootIsSkill = list.length === 1 && list[0] === root;
     const inRoot = path.dirname(dir) === root;
     let member: boolean;
-    if (dir === root) member = await isFile(path.join(root, "SKILL.md"));
-    else member = inRoot && !rootIsSkill && (await isFile(path.join(dir, "SKILL.md")));
+    if (dir === root) member = hasSkillMd(root);
+    else member = inRoot && !rootIsSkill && (statQuiet(dir)?.isDirectory() ?? false) && hasSkillMd(dir);
     if (dir === root && member !== rootIsSkill) {
       // The root turned into a skill or stopped being one: re-list it whole.
       const next = member ? [root] : await skillDirsOf(root);
@@ -422,9 +340,8 @@ export class IncrementalCatalog {
     previous: SkillState | undefined,
     parser: PackParser,
     readWhereParsed: boolean,
-    resolvedAhead: RecipePathsResult | undefined,
   ): Promise<SkillState> {
-    const resolved = resolvedAhead ?? (await resolveRecipePaths(info.dir, info.recipePatterns, info.name));
+    const resolved = await resolveRecipePaths(info.dir, info.recipePatterns, info.name);
     // Last good recipes only carry over while they would get the same identity.
     const reusable = previous !== undefined && previous.info.name === info.name ? previous.files : new Map<string, FileState>();
     const files = new Map<string, FileState>();
@@ -447,88 +364,22 @@ export class IncrementalCatalog {
     const loaded: LoadedSkill = Object.freeze({
       info,
       recipes: Object.freeze(merged.recipes),
-      diagnostics: Object.freeze([...resolved.diagnostics, ...states.flatMap((s) => s.diagnostics), ...merged.diagnostics]),
+      diagnostics: Object.freeze(capDiagnostics([...resolved.diagnostics, ...states.flatMap((s) => s.diagnostics), ...merged.diagnostics])),
       // Absolute, as the loader gives them; the snapshot shows them skill-relative.
       files: Object.freeze([...resolved.files]),
     });
     return { info, files, loaded };
   }
 
-  private async applyPrivate(changes: ChangeSet): Promise<{ changed: boolean; visible: boolean }> {
-    if (!changes.privateAll && changes.privateSlugs.size === 0) return { changed: false, visible: false };
-    let changed = false;
-    let visible = false;
-    const set = (slug: string, next: { recipe: PrivateRecipe | null; diagnostics: readonly Diagnostic[] }, generation: number): void => {
-      const previous = this.privates.get(slug);
-      // A daemon write landed while this read was in flight: the write is newer.
-      if ((previous?.generation ?? 0) !== generation) return;
-      const prevRecipe = previous?.recipe ?? null;
-      if (!samePlaybook(prevRecipe, next.recipe)) visible = true;
-      if (!sameJson(previous?.diagnostics ?? [], next.diagnostics)) changed = true;
-      if (next.recipe === null && next.diagnostics.length === 0) this.privates.delete(slug);
-      else this.privates.set(slug, { ...next, recipe: samePlaybook(prevRecipe, next.recipe) ? prevRecipe : next.recipe, generation });
-    };
-    if (changes.privateAll) {
-      const generations = new Map([...this.privates].map(([slug, p]) => [slug, p.generation]));
-      const all = await this.store.loadAll();
-      // A store that cannot be read keeps what was loaded; it signals again once it can.
-      if (all.unavailable === true && this.privates.size > 0) return { changed: false, visible: false };
-      const bySlug = new Map<string, { recipe: PrivateRecipe | null; diagnostics: Diagnostic[] }>();
-      for (const playbook of all.playbooks) bySlug.set(playbook.slug, { recipe: toPrivateRecipe(playbook), diagnostics: [] });
-      const dirDiagnostics: Diagnostic[] = [];
-      for (const d of all.diagnostics) {
-        const slug = d.file !== undefined ? this.store.slugFromFile(d.file) : null;
-        if (slug === null) dirDiagnostics.push(d);
-        else bySlug.set(slug, { recipe: null, diagnostics: [d] });
-      }
-      if (!sameJson(dirDiagnostics, this.privateDirDiagnostics)) changed = true;
-      this.privateDirDiagnostics = Object.freeze(dirDiagnostics);
-      for (const slug of new Set([...this.privates.keys(), ...bySlug.keys()])) {
-        const next = bySlug.get(slug) ?? { recipe: null, diagnostics: [] };
-        set(slug, this.keepGoodPlaybook(slug, next), generations.get(slug) ?? 0);
-      }
-    } else {
-      await Promise.all(
-        [...changes.privateSlugs].map(async (slug) => {
-          const generation = this.privates.get(slug)?.generation ?? 0;
-          const one = await this.store.loadOne(slug);
-          const next = {
-            recipe: one.playbook === null ? null : toPrivateRecipe(one.playbook),
-            diagnostics: one.diagnostic === undefined ? [] : [one.diagnostic],
-          };
-          set(slug, this.keepGoodPlaybook(slug, next), generation);
-        }),
-      );
-    }
-    return { changed: changed || visible, visible };
-  }
 
-  private keepGoodPlaybook(
-    slug: string,
-    next: { recipe: PrivateRecipe | null; diagnostics: readonly Diagnostic[] },
-  ): { recipe: PrivateRecipe | null; diagnostics: readonly Diagnostic[] } {
-    const last = this.privates.get(slug)?.recipe ?? null;
-    const bad = next.recipe === null ? isMalformed(next.diagnostics) : undefined;
-    if (last === null || bad === undefined) return next;
-    return { recipe: last, diagnostics: [...next.diagnostics, kept(bad, bad.file ?? `${slug}.md`)] };
-  }
 }
 
-/** A recipe file read empty while it had recipes: most likely caught between truncate and write. */
-async function caughtEmpty(abs: string, skill: string, rel: string): Promise<Diagnostic | undefined> {
-  const st = await stat(abs).catch(() => null);
-  if (st === null || st.size > 0) return undefined;
-  return diagnostic("error", "file_unreadable", `${rel} is empty`, { skill, file: rel });
-}
 
 function compareDirs(a: string, b: string): number {
   // skillDirsOf sorts plain names with the default (UTF-16) order.
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function sameJson(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
 
 /** What a client can see of a recipe; compiled validators are derived from the schemas. */
 function recipeView(recipe: Recipe): string {
@@ -541,7 +392,3 @@ function sameSkill(a: LoadedSkill, b: LoadedSkill): boolean {
   return true;
 }
 
-function samePlaybook(a: PrivateRecipe | null, b: PrivateRecipe | null): boolean {
-  if (a === null || b === null) return a === b;
-  return sameJson(a, b);
-}

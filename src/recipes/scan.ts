@@ -1,7 +1,9 @@
 /**
  * `scanSkills`: the counterpart of dcc-mcp-core's `scan_and_load` — resolve
  * the skill roots of one DCC the way the daemon does and return the skills
- * that serve it.
+ * that serve it. Everything it depends on comes in its options, with the
+ * defaults below: it reads no process.env (the caller, like the CLI's
+ * config, decides which environment counts).
  */
 import os from "node:os";
 import type { Diagnostic } from "../skills/diagnostics.js";
@@ -14,8 +16,13 @@ export interface ScanSkillsOptions {
   readonly dccName: string;
   /** Searched first, like --skills-path. */
   readonly extraPaths?: readonly string[];
-  /** Environment for DCC_MCP_* root variables; defaults to process.env. */
+  /**
+   * The DCC_MCP_* root variables to honour. Default: none (only
+   * `extraPaths` and the platform's default roots); pass `process.env` to
+   * honour the process's own, as the daemon does.
+   */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Home directory the platform's default roots hang off. Default: os.homedir(). */
   readonly homeDir?: string;
 }
 
@@ -31,8 +38,7 @@ export async function scanSkills(options: ScanSkillsOptions): Promise<ScanSkills
   const roots = resolveSkillRoots({
     dcc,
     extraPaths: options.extraPaths ?? [],
-    // A library entry point: the caller may pass its own env; process.env is the documented default.
-    env: options.env ?? process.env,
+    env: options.env ?? {},
     homeDir: options.homeDir ?? os.homedir(),
     platform: process.platform,
   });

@@ -1,9 +1,4 @@
-/**
- * What a DCC's state directory holds, named in one place: the library
- * writes these, and the CLI looks for the parse cache before it loads the
- * library (see cli.ts). Imports nothing of the project for that reason.
- */
-import { existsSync } from "node:fs";
+/** What a DCC's state directory holds, named in one place. */
 import path from "node:path";
 
 export interface StateFiles {
@@ -21,13 +16,4 @@ export function stateFiles(stateDir: string): StateFiles {
     usage: path.join(stateDir, "usage.json"),
     vectors: path.join(stateDir, "vectors"),
   };
-}
-
-/**
- * No load has finished in this state directory yet (ParseCache writes its
- * file after every load, even one with no packs): the next load is a first
- * start, which parses every pack.
- */
-export function isFirstLoad(stateDir: string): boolean {
-  return !existsSync(stateFiles(stateDir).parseCache);
 }

@@ -149,8 +149,6 @@ function parseBounded(text: string, file: string): ReturnType<typeof parseExactl
   let parsed: ReturnType<typeof parseExactly>;
   try {
     const fast = parsePackFast(text.replace(/^\uFEFF/, ""));
-    // A parser that steps aside past a smaller depth bound (the subset's) needs no depth walk.
-    if (fast !== null && fast.maxDepth !== undefined && fast.maxDepth <= MAX_YAML_DEPTH) return fast;
     parsed = fast ?? parseExactly(text, file);
   } catch (err) {
     if (isStackOverflow(err)) return tooDeep(file);

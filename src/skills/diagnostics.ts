@@ -17,6 +17,7 @@ export const DIAGNOSTIC_CODES = {
   recipe_path_escapes: "a recipe path resolves outside the skill directory",
   recipe_path_missing: "a recipe path names a file that does not exist",
   recipe_glob_empty: "a recipe glob matches no file",
+  recipe_path_loop: "a recipe glob runs into a symbolic link loop",
   file_unreadable: "a file could not be read",
   file_too_large: "a file exceeds the size limit",
   not_utf8: "a file is not valid UTF-8",
@@ -57,4 +58,46 @@ export function diagnostic(
   if (where.line !== undefined) d.line = where.line;
   if (where.column !== undefined) d.column = where.column;
   return Object.freeze(d);
+}
+
+/** Diagnostics of one code kept per file before the rest are summed up (see capDiagnostics). */
+export const MAX_DIAGNOSTICS_PER_FILE_AND_CODE = 20;
+
+/** The summary capDiagnostics writes; capping capped diagnostics again (file, then skill) adds its count up. */
+const SUMMARY = /^and (\d+) more "[a-z_]+" diagnostics/;
+
+/**
+ * The first `max` diagnostics of each skill, file and code, then one that
+ * says how many more there were: a pack of 100,000 repeated names must not
+ * become 99,999 warnings (each listed, logged and sent to clients).
+ */
+export function capDiagnostics(diagnostics: readonly Diagnostic[], max = MAX_DIAGNOSTICS_PER_FILE_AND_CODE): Diagnostic[] {
+  const seen = new Map<string, number>();
+  const kept: Diagnostic[] = [];
+  const over = new Map<string, { first: Diagnostic; count: number; at: number }>();
+  for (const d of diagnostics) {
+    const key = `${d.skill ?? ""}\u0000${d.file ?? ""}\u0000${d.code}`;
+    const summarised = SUMMARY.exec(d.message);
+    const n = summarised === null ? (seen.get(key) ?? 0) + 1 : Infinity;
+    if (summarised === null) seen.set(key, n);
+    if (n <= max) {
+      kept.push(d);
+      continue;
+    }
+    const more = summarised === null ? 1 : Number(summarised[1]);
+    const group = over.get(key);
+    if (group === undefined) {
+      // The summary stands where the first diagnostic left out would have.
+      over.set(key, { first: d, count: more, at: kept.length });
+      kept.push(d);
+    } else group.count += more;
+  }
+  for (const { first, count, at } of over.values()) {
+    const where = first.file !== undefined ? ` in ${first.file}` : "";
+    kept[at] = diagnostic(first.severity, first.code, `and ${count} more "${first.code}" diagnostics${where} (the first ${max} are listed)`, {
+      ...(first.skill !== undefined ? { skill: first.skill } : {}),
+      ...(first.file !== undefined ? { file: first.file } : {}),
+    });
+  }
+  return kept;
 }

@@ -2,13 +2,13 @@
  * Skill discovery (SPEC §3): a root that holds SKILL.md is a skill, otherwise
  * each direct child directory with SKILL.md is one. First root wins on a name clash.
  */
-import type { Dirent } from "node:fs";
+import { lstatSync, statSync, type Dirent, type Stats } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { diagnostic, type Diagnostic } from "./diagnostics.js";
 import { deepFreeze } from "./freeze.js";
 import { parseSkillMarkdown, withDependsFile } from "./frontmatter.js";
-import { readBounded, statQuiet } from "./read-bounded.js";
+import { readSettled, statQuiet } from "./read-bounded.js";
 import { resolveRecipePaths, type RecipePathsResult } from "./recipe-paths.js";
 import type { SkillInfo } from "./types.js";
 
@@ -37,8 +37,42 @@ function isDir(p: string): boolean {
   return statQuiet(p)?.isDirectory() ?? false;
 }
 
-function isFile(p: string): boolean {
-  return statQuiet(p)?.isFile() ?? false;
+/**
+ * A directory holds a SKILL.md in any form: a regular file, but also one
+ * that cannot be a skill's (a FIFO, a device, a dangling link) or cannot be
+ * checked (a directory without permission). Those are skills that fail to
+ * load, with a diagnostic naming them, rather than silently absent.
+ */
+export function hasSkillMd(dir: string): boolean {
+  try {
+    lstatSync(path.join(dir, "SKILL.md"));
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code !== "ENOENT" && code !== "ENOTDIR";
+  }
+}
+
+function kindOf(st: Stats): string {
+  if (st.isFIFO()) return "a FIFO";
+  if (st.isCharacterDevice()) return "a character device";
+  if (st.isBlockDevice()) return "a block device";
+  if (st.isSocket()) return "a socket";
+  if (st.isDirectory()) return "a directory";
+  return "not a file";
+}
+
+/** Why SKILL.md cannot be read, found by stat alone: a FIFO or device is never opened. */
+function refusedSkillMd(file: string, where: { skill: string; file: string }): Diagnostic | null {
+  let st: Stats;
+  try {
+    st = statSync(file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? "unknown error";
+    const what = code === "EACCES" || code === "EPERM" ? "the skill directory" : "SKILL.md";
+    return diagnostic("error", "file_unreadable", `${what} cannot be read (${code})`, where);
+  }
+  return st.isFile() ? null : diagnostic("error", "file_unreadable", `SKILL.md is ${kindOf(st)}, not a regular file`, where);
 }
 
 /** Reads and parses one skill directory; never throws for a bad file. */
@@ -46,8 +80,13 @@ export async function loadSkill(dir: string, root: string, rootIndex: number): P
   const dirName = path.basename(dir);
   const where = { skill: dirName, file: "SKILL.md" };
   const file = path.join(dir, "SKILL.md");
-  const read = readBounded(file, MAX_SKILL_MD_BYTES);
+  const refused = refusedSkillMd(file, where);
+  if (refused !== null) return { skill: null, diagnostics: [refused] };
+  const read = await readSettled(file, MAX_SKILL_MD_BYTES);
   if (!read.ok) {
+    if (read.reason === "changing") {
+      return { skill: null, diagnostics: [diagnostic("error", "file_unreadable", "SKILL.md kept changing while it was read; it is read again at its next change", where)] };
+    }
     if (read.reason === "too_large") {
       return {
         skill: null,
@@ -153,7 +192,7 @@ function isUsableSkillName(name: string): boolean {
 
 /** Skill directories of one root, in a stable order (hot reload re-lists one root with it). */
 export async function skillDirsOf(root: string): Promise<string[]> {
-  if (isFile(path.join(root, "SKILL.md"))) return [root];
+  if (hasSkillMd(root)) return [root];
   let entries: Dirent[];
   try {
     entries = await readdir(root, { withFileTypes: true });
@@ -166,7 +205,7 @@ export async function skillDirsOf(root: string): Promise<string[]> {
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     const dir = path.join(root, entry.name);
     const isDirectory = entry.isDirectory() || (entry.isSymbolicLink() && isDir(dir));
-    if (isDirectory && isFile(path.join(dir, "SKILL.md"))) dirs.push(dir);
+    if (isDirectory && hasSkillMd(dir)) dirs.push(dir);
   }
   return dirs;
 }

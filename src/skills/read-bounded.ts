@@ -18,9 +18,27 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 export type BoundedRead =
   | { readonly ok: true; readonly bytes: Buffer }
   | { readonly ok: false; readonly reason: "missing" | "not_file" | "unreadable"; readonly code: string }
-  | { readonly ok: false; readonly reason: "too_large"; readonly size: number };
+  | { readonly ok: false; readonly reason: "too_large"; readonly size: number }
+  /** Written to within the quiet window, or while it was read: try again in `waitMs`. */
+  | { readonly ok: false; readonly reason: "changing"; readonly waitMs: number };
 
-export function readBounded(file: string, maxBytes: number): BoundedRead {
+/**
+ * A file is read once its size and mtime have held for this long, and
+ * only if they still hold after the read: an editor's or a script's
+ * rewrite in several writes (each leaving a valid but partial file) is
+ * never read half done. Longer than the gaps between one save's writes,
+ * as short as the watcher's own debounce.
+ */
+export const QUIET_MS = 50;
+/** How long readSettled retries a file that keeps changing before it reports so. */
+export const SETTLE_MAX_MS = 2000;
+
+/**
+ * `quietMs` > 0: a file modified less than that long ago is not read
+ * ("changing"). Either way a file whose size or mtime moved during the read
+ * is reported "changing", never returned torn.
+ */
+export function readBounded(file: string, maxBytes: number, quietMs = 0): BoundedRead {
   let fd: number;
   try {
     fd = openSync(file, OPEN_FLAGS);
@@ -32,6 +50,8 @@ export function readBounded(file: string, maxBytes: number): BoundedRead {
     const st = fstatSync(fd);
     if (!st.isFile()) return { ok: false, reason: "not_file", code: "EISDIR" };
     if (st.size > maxBytes) return { ok: false, reason: "too_large", size: st.size };
+    const age = Date.now() - st.mtimeMs;
+    if (age < quietMs) return { ok: false, reason: "changing", waitMs: Math.max(1, Math.min(quietMs, quietMs - age)) };
     // One byte more than fstat said tells a file that grew since; it may
     // grow up to the limit (read it all), one byte past it is refused.
     let buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, st.size + 1));
@@ -47,11 +67,27 @@ export function readBounded(file: string, maxBytes: number): BoundedRead {
       if (n === 0) break;
       length += n;
     }
+    const after = fstatSync(fd);
+    if (after.size !== st.size || after.mtimeMs !== st.mtimeMs || length !== st.size) return { ok: false, reason: "changing", waitMs: Math.max(1, quietMs) };
     return { ok: true, bytes: buffer.subarray(0, length) };
   } catch (err) {
     return { ok: false, reason: "unreadable", code: (err as NodeJS.ErrnoException).code ?? "unknown error" };
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * readBounded once the file has settled (see QUIET_MS): a file still
+ * changing is waited for and read again, up to SETTLE_MAX_MS; past that it
+ * is reported "changing", and the caller keeps what it had (keep-last-good).
+ */
+export async function readSettled(file: string, maxBytes: number, quietMs = QUIET_MS, maxMs = SETTLE_MAX_MS): Promise<BoundedRead> {
+  const deadline = Date.now() + maxMs;
+  for (;;) {
+    const read = readBounded(file, maxBytes, quietMs);
+    if (read.ok || read.reason !== "changing" || Date.now() + read.waitMs > deadline) return read;
+    await new Promise((resolve) => setTimeout(resolve, read.waitMs));
   }
 }
 

@@ -2,7 +2,7 @@
  * `metadata.dcc-mcp.recipes` → files (SPEC §3). Every path must stay inside
  * the skill directory after following symbolic links.
  */
-import { realpathSync } from "node:fs";
+import fs, { realpathSync } from "node:fs";
 import path from "node:path";
 import fg from "fast-glob";
 import { diagnostic, type Diagnostic } from "./diagnostics.js";
@@ -70,6 +70,14 @@ export async function resolveRecipePaths(
     if (!byReal.has(real)) byReal.set(real, abs);
   };
 
+  let skillMd: string | null = null;
+  try {
+    skillMd = realpathSync.native(path.join(skillDir, "SKILL.md"));
+  } catch {
+    // No SKILL.md to leave out.
+  }
+  const walk = linkedDirs(realDir);
+
   for (const raw of patterns) {
     const pattern = raw.replace(/\\/g, "/");
     if (path.isAbsolute(raw) || path.posix.isAbsolute(pattern) || /^[A-Za-z]:/.test(pattern) ||
@@ -84,8 +92,11 @@ export async function resolveRecipePaths(
       continue;
     }
     let matches: string[];
+    const unreadable: string[] = [];
     try {
       matches = await fg(pattern, {
+        // Errors are suppressed (one unreadable directory must not hide the rest), but named below.
+        fs: { readdir: noteUnreadable(unreadable) },
         cwd: skillDir,
         onlyFiles: true,
         dot: false,
@@ -99,15 +110,84 @@ export async function resolveRecipePaths(
     } catch {
       matches = [];
     }
+    for (const dir of [...new Set(unreadable)].sort()) {
+      const rel = skillRelative(skillDir, dir);
+      diagnostics.push(diagnostic("warning", "file_unreadable", `recipe glob "${pattern}": directory ${rel === "" ? "." : rel}/ cannot be read`, at));
+    }
     if (matches.length === 0) {
-      diagnostics.push(diagnostic("warning", "recipe_glob_empty", `recipe glob "${pattern}" matches no file`, at));
+      if (unreadable.length === 0) diagnostics.push(diagnostic("warning", "recipe_glob_empty", `recipe glob "${pattern}" matches no file`, at));
       continue;
     }
-    for (const m of matches.sort()) accept(path.resolve(skillDir, m), pattern, true);
+    const reported = new Set<string>();
+    for (const m of matches.sort()) {
+      const through = walk(m);
+      if (through !== null) {
+        // One diagnostic per link, not one per path a glob finds through it.
+        if (!reported.has(through.dir)) {
+          reported.add(through.dir);
+          diagnostics.push(
+            through.kind === "loop"
+              ? diagnostic("warning", "recipe_path_loop", `recipe glob "${pattern}" runs into a symbolic link loop at ${through.dir}/; it is not followed`, at)
+              : diagnostic("error", "recipe_path_escapes", `recipe path ${through.dir}/ (from "${pattern}") resolves outside the skill directory`, at),
+          );
+        }
+        continue;
+      }
+      const abs = path.resolve(skillDir, m);
+      // SKILL.md describes the skill, wherever a glob reaches it (a link back to the skill directory).
+      if (skillMd !== null && realOf(abs) === skillMd) continue;
+      accept(abs, pattern, true);
+    }
   }
 
   const files = [...byReal.values()].sort();
   return { files, diagnostics };
+}
+
+function realOf(p: string): string | null {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * For a glob match (skill-relative), the first directory on its way that is
+ * a symbolic link out of the skill directory ("escape") or back into a
+ * directory already on the way ("loop"), or null. Real paths of directories
+ * are cached per skill: a tree of a few directories costs a few realpaths.
+ */
+function linkedDirs(realDir: string): (match: string) => { readonly kind: "loop" | "escape"; readonly dir: string } | null {
+  const real = new Map<string, string | null>();
+  return (match) => {
+    const parts = match.split("/").slice(0, -1);
+    const seen = new Set([realDir]);
+    for (let i = 1; i <= parts.length; i++) {
+      const dir = parts.slice(0, i).join("/");
+      if (!real.has(dir)) real.set(dir, realOf(path.join(realDir, dir)));
+      const r = real.get(dir);
+      if (r === null || r === undefined) return null;
+      if (!inside(realDir, r) && r !== realDir) return { kind: "escape", dir };
+      if (seen.has(r)) return { kind: "loop", dir };
+      seen.add(r);
+    }
+    return null;
+  };
+}
+
+/** fast-glob's readdir, noting the directories it could not read (it is told to suppress the errors). */
+function noteUnreadable(into: string[]): typeof fs.readdir {
+  const readdir = (dir: fs.PathLike, ...rest: unknown[]): void => {
+    const callback = rest.pop() as (err: NodeJS.ErrnoException | null, entries?: unknown) => void;
+    const note = (err: NodeJS.ErrnoException | null, entries?: unknown): void => {
+      if (err !== null && (err.code === "EACCES" || err.code === "EPERM")) into.push(String(dir));
+      callback(err, entries);
+    };
+    (fs.readdir as (...args: unknown[]) => void)(dir, ...rest, note);
+  };
+  // fast-glob calls it as fs.readdir is called; the overloads cannot be spelled by one function.
+  return readdir as unknown as typeof fs.readdir;
 }
 
 /** An absolute pattern is the author's text, but it is a host path: show only its last segment. */

@@ -15,19 +15,9 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { watch, type FSWatcher } from "chokidar";
+import { PendingChanges, type ChangeBatch } from "./pending-changes.js";
 
-export interface WatchBatch {
-  /** Roots (by index) whose skill directories must be re-listed. */
-  readonly roots: ReadonlySet<number>;
-  /** Directories that may be (or may have been) a skill; the root itself when it may be one. */
-  readonly skillDirs: ReadonlyArray<{ readonly rootIndex: number; readonly dir: string }>;
-  /** Base names of changed files directly in the private directory. */
-  readonly privateFiles: ReadonlySet<string>;
-  /** The private directory itself appeared or went away. */
-  readonly privateAll: boolean;
-  /** Raw events folded into this batch. */
-  readonly events: number;
-}
+export type WatchBatch = ChangeBatch;
 
 export interface WatchLogger {
   debug(fields: Record<string, unknown>, message: string): void;
@@ -49,6 +39,13 @@ export interface SkillWatcherOptions {
    * change to their skill, just not noticed on their own.
    */
   readonly depth?: number;
+  /**
+   * Poll every this many ms instead of listening for file system events:
+   * for NFS, SMB and container volumes (k8s ConfigMaps, bind mounts from
+   * another host) whose changes inotify never reports. Same debounce and
+   * batches. Default null: events.
+   */
+  readonly pollMs?: number | null;
   readonly logger?: WatchLogger;
 }
 
@@ -102,23 +99,24 @@ export function classifyPath(roots: readonly string[], privateDir: string | null
   return out;
 }
 
-async function isDirectory(p: string): Promise<boolean> {
-  return (await directoryIdentity(p)) !== null;
-}
-
-/** "dev:ino" of a directory, or null when it is not one. */
+/**
+ * "dev:ino:birth" of a directory, or null when it is not one. The birth
+ * time tells a re-created directory from the one removed: ext4 hands a
+ * freed inode number straight to the next mkdir (rm -r, then mkdir -p).
+ */
 async function directoryIdentity(p: string): Promise<string | null> {
   const st = await stat(p).catch(() => null);
-  return st?.isDirectory() === true ? `${st.dev}:${st.ino}` : null;
+  return st?.isDirectory() === true ? `${st.dev}:${st.ino}:${st.birthtimeMs}` : null;
 }
 
-/** The closest ancestor of `p` that exists (the filesystem root at worst). */
-async function nearestExisting(p: string): Promise<string> {
+/** The closest ancestor of `p` that exists (the filesystem root at worst), with its identity. */
+async function nearestExisting(p: string): Promise<{ readonly dir: string; readonly identity: string }> {
   let current = path.dirname(p);
   for (;;) {
-    if (await isDirectory(current)) return current;
+    const identity = await directoryIdentity(current);
+    if (identity !== null) return { dir: current, identity };
     const up = path.dirname(current);
-    if (up === current) return current;
+    if (up === current) return { dir: current, identity: "" };
     current = up;
   }
 }
@@ -129,6 +127,8 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
   const debounceMs = options.debounceMs ?? 50;
   const maxWaitMs = options.maxWaitMs ?? 1000;
   const depth = options.depth ?? 6;
+  const pollMs = options.pollMs ?? null;
+  const polling = pollMs === null ? {} : { usePolling: true, interval: pollMs, binaryInterval: pollMs };
   const logger = options.logger;
 
   const targets = new Map<string, Target>();
@@ -138,11 +138,7 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
   if (privateDir !== null && !targets.has(privateDir)) targets.set(privateDir, { kind: "private" });
 
   // ---- batching -----------------------------------------------------------
-  let pendingRoots = new Set<number>();
-  let pendingDirs = new Map<string, { rootIndex: number; dir: string }>();
-  let pendingPrivate = new Set<string>();
-  let pendingPrivateAll = false;
-  let pendingEvents = 0;
+  const pending = new PendingChanges();
   let quietTimer: NodeJS.Timeout | null = null;
   let firstEventAt = 0;
   let closed = false;
@@ -150,19 +146,8 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
   const flush = (): void => {
     if (quietTimer !== null) clearTimeout(quietTimer);
     quietTimer = null;
-    if (pendingEvents === 0 || closed) return;
-    const batch: WatchBatch = {
-      roots: pendingRoots,
-      skillDirs: [...pendingDirs.values()],
-      privateFiles: pendingPrivate,
-      privateAll: pendingPrivateAll,
-      events: pendingEvents,
-    };
-    pendingRoots = new Set();
-    pendingDirs = new Map();
-    pendingPrivate = new Set();
-    pendingPrivateAll = false;
-    pendingEvents = 0;
+    const batch = closed ? null : pending.take();
+    if (batch === null) return;
     try {
       options.onBatch(batch);
     } catch (error) {
@@ -172,7 +157,7 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
 
   const schedule = (): void => {
     const now = Date.now();
-    if (pendingEvents === 1) firstEventAt = now;
+    if (pending.size === 1) firstEventAt = now;
     if (quietTimer !== null) clearTimeout(quietTimer);
     const wait = Math.max(0, Math.min(debounceMs, firstEventAt + maxWaitMs - now));
     quietTimer = setTimeout(flush, wait);
@@ -182,11 +167,7 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
     if (closed) return;
     const c = classifyPath(roots, privateDir, changed);
     if (c.roots.length === 0 && c.skillDirs.length === 0 && c.privateFile === null && !c.privateAll) return;
-    for (const r of c.roots) pendingRoots.add(r);
-    for (const d of c.skillDirs) pendingDirs.set(`${d.rootIndex}\u0000${d.dir}`, d);
-    if (c.privateFile !== null) pendingPrivate.add(c.privateFile);
-    if (c.privateAll) pendingPrivateAll = true;
-    pendingEvents += 1;
+    pending.add({ roots: c.roots, skillDirs: c.skillDirs, privateFiles: c.privateFile === null ? [] : [c.privateFile], privateAll: c.privateAll });
     schedule();
   };
 
@@ -220,6 +201,7 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
       followSymlinks: true,
       depth,
       ignored,
+      ...polling,
       // Folds an editor's unlink+add (save by rename) into one change.
       atomic: true,
     });
@@ -269,8 +251,8 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
   const missing = new Set<string>();
   /** The directory each watched target was when its watch was set up. */
   const identities = new Map<string, string>();
-  /** Nearest existing ancestors of the missing targets: what the sentinel watches. */
-  let sentinelPaths = new Set<string>();
+  /** Nearest existing ancestors of the missing targets (path → identity): what the sentinel watches. */
+  let sentinelPaths = new Map<string, string>();
   let sentinel: FSWatcher | null = null;
   let sentinelReady: Promise<void> = Promise.resolve();
   let rechecking: Promise<void> = Promise.resolve();
@@ -294,9 +276,19 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
     if (sentinel !== null) void sentinel.close();
     sentinel = null;
     if (paths.length === 0) return;
-    const created = watch([], { ignoreInitial: true, persistent: true, depth: 0, ignored: sentinelIgnored });
-    sentinelReady = new Promise<void>((resolve) => created.once("ready", () => resolve()));
+    const created = watch([], { ignoreInitial: true, persistent: true, depth: 0, ignored: sentinelIgnored, ...polling });
+    // Once its watches are in place, look again: whatever was created or
+    // removed between the last look and then has no event of its own (this
+    // replaces a re-check on a timer that a loaded machine could outrun).
+    sentinelReady = new Promise<void>((resolve) =>
+      created.once("ready", () => {
+        resolve();
+        void recheck();
+      }),
+    );
     created.on("all", () => void recheck());
+    // A watched ancestor that is itself removed gets no chokidar event, only a raw one.
+    created.on("raw", () => void recheck());
     created.on("error", (error) => logger?.debug({ err: error }, "missing-root watcher error"));
     created.add([...paths]);
     sentinel = created;
@@ -305,7 +297,7 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
   const recheck = (): Promise<void> => {
     rechecking = rechecking.then(async () => {
       if (closed) return;
-      const wanted = new Set<string>();
+      const wanted = new Map<string, string>();
       for (const m of [...missing]) {
         const identity = await directoryIdentity(m);
         if (identity !== null) {
@@ -318,19 +310,16 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
           // chokidar attaches the new watch asynchronously; read once more after it has.
           setTimeout(() => noteTarget(targets.get(m)!), debounceMs * 4).unref();
         } else {
-          wanted.add(await nearestExisting(m));
+          const nearest = await nearestExisting(m);
+          wanted.set(nearest.dir, nearest.identity);
         }
       }
-      const added = [...wanted].filter((p) => !sentinelPaths.has(p));
-      const removed = [...sentinelPaths].filter((p) => !wanted.has(p));
+      // By identity, not path: an ancestor removed and re-created (rm -r
+      // still under way, then mkdir -p) under the same path left the
+      // sentinel watching the dead directory, and the root's return unseen.
+      const same = wanted.size === sentinelPaths.size && [...wanted].every(([dir, identity]) => sentinelPaths.get(dir) === identity);
       sentinelPaths = wanted;
-      if (added.length > 0 || removed.length > 0) replaceSentinel([...wanted]);
-      // Something may have been created between the check and the watch.
-      if (added.length > 0) {
-        setTimeout(() => {
-          if (missing.size > 0) void recheck();
-        }, debounceMs).unref();
-      }
+      if (!same) replaceSentinel([...wanted.keys()]);
     });
     return rechecking;
   };

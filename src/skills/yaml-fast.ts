@@ -1,24 +1,22 @@
 /**
- * A fast path for plain YAML documents (recipe packs, SKILL.md frontmatter),
- * in two stages that both give YAML 1.2 core values exactly as the `yaml`
- * package would:
- *  1. the hand-written subset parser (yaml-subset.ts), which covers the plain
- *     YAML packs and frontmatter use, at about 3× js-yaml's speed (bench/yaml.ts);
- *  2. js-yaml (≈14× the `yaml` package's speed here) for plain documents
- *     outside that subset (multi-line scalars, explicit indentation …).
- * Anything with anchors or aliases, and anything js-yaml rejects (duplicate
- * keys, unknown tags, syntax), returns null so the `yaml` package parses it
- * and produces the exact diagnostics (duplicate keys, alias caps, positions).
+ * The fast path for plain YAML documents (recipe packs, SKILL.md
+ * frontmatter): js-yaml, ≈14× the `yaml` package's speed here, giving YAML
+ * 1.2 core values exactly as the `yaml` package would. Anything with anchors
+ * or aliases, anything js-yaml rejects (duplicate keys, unknown tags,
+ * syntax), and any scalar the two type differently returns null, so the
+ * `yaml` package parses it and produces the exact diagnostics (duplicate
+ * keys, alias caps, positions).
+ *
+ * A hand-written subset parser once sat in front of js-yaml (about 1,000
+ * lines): it made a first cold start at 20,000 recipes 0.26–0.37 s faster
+ * and restarts (parse cache) no faster; removed in session 10 (issue 21).
  */
 import jsyaml from "js-yaml";
-import { MAX_SUBSET_DEPTH, parseYamlSubset } from "./yaml-subset.js";
 
 export interface FastPack {
   readonly data: unknown;
   /** 1-based first line of each item of the top-level `recipes` sequence (when it is one). */
   readonly recipeLines: readonly number[] | null;
-  /** Nesting the parser that answered never exceeds (absent: no bound known, the caller checks). */
-  readonly maxDepth?: number;
 }
 
 /**
@@ -43,8 +41,6 @@ function mayDiverge(text: string): boolean {
 
 /** The document's value, or null when the exact parser must answer (see the module comment). */
 export function parsePlainFast(text: string): { readonly data: unknown } | null {
-  const subset = parseYamlSubset(text);
-  if (subset !== null) return { data: subset.data };
   if (mayDiverge(text)) return null;
   let parserState: { anchorMap?: Record<string, unknown> } | null = null;
   let data: unknown;
@@ -69,8 +65,6 @@ function hasAnchors(state: { anchorMap?: Record<string, unknown> } | null): bool
 }
 
 export function parsePackFast(text: string): FastPack | null {
-  const subset = parseYamlSubset(text);
-  if (subset !== null) return { ...subset, maxDepth: MAX_SUBSET_DEPTH };
   if (mayDiverge(text)) return null;
   // Depth-1 node: the document's root mapping; its keys and values are depth 2;
   // items of a depth-2 sequence are depth 3. Record the line each depth-3 node

@@ -1,8 +1,8 @@
 /**
- * The CLI starts parse workers ahead only for a first start, which it tells
- * by the parse cache file: a library's load must leave that file behind,
- * even a load with nothing to parse.
+ * Each DCC's state files; a library's load leaves its parse cache file
+ * behind, even a load with nothing to parse.
  */
+import { existsSync } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -10,7 +10,9 @@ import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { RecipeLibrary } from "../../src/recipes/library.js";
 import { createSearchEngine } from "../../src/recipes/search/engine.js";
-import { isFirstLoad, stateFiles } from "../../src/recipes/state-files.js";
+import { stateFiles } from "../../src/recipes/state-files.js";
+
+const isFirstLoad = (stateDir: string): boolean => !existsSync(stateFiles(stateDir).parseCache);
 
 let tmp: string;
 beforeEach(async () => {

@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createPacer, readBounded, statQuiet } from "../../src/skills/read-bounded.js";
+import { createPacer, QUIET_MS, readBounded, readSettled, statQuiet } from "../../src/skills/read-bounded.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -82,5 +82,19 @@ describe("createPacer", () => {
     }
     await pace();
     expect(ran).toBe(true);
+  });
+});
+
+describe("regression (issue 22): a file is read only once stable", () => {
+  it("a file modified within the quiet window is 'changing'; readSettled waits for it and reads it whole", async () => {
+    const file = path.join(dir, "p.yaml");
+    await fs.writeFile(file, "recipes: []\n");
+    expect(readBounded(file, 1024, QUIET_MS)).toMatchObject({ ok: false, reason: "changing" });
+    const settled = await readSettled(file, 1024);
+    expect(settled.ok && settled.bytes.toString()).toBe("recipes: []\n");
+    // Never settling (an mtime ahead of the clock, as it keeps moving during a long write): reported, never returned.
+    const ahead = new Date(Date.now() + 60_000);
+    await fs.utimes(file, ahead, ahead);
+    expect(await readSettled(file, 1024, QUIET_MS, 150)).toMatchObject({ ok: false, reason: "changing" });
   });
 });

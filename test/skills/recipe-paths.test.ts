@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -95,5 +95,46 @@ describe("resolveRecipePaths", () => {
     const r = await resolveRecipePaths(link, ["R.yaml", "escape.md"], "s");
     expect(r.files).toEqual([path.join(link, "R.yaml")]);
     expect(r.diagnostics.map((d) => d.code)).toEqual(["recipe_path_escapes"]);
+  });
+});
+
+describe("regression (issue 22): a symlink loop under a **/*.md glob", () => {
+  it("is reported once, a link out once, and SKILL.md is never a recipe file of its own skill", async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), "recipe-loops-"));
+    try {
+      const dir = path.join(root, "loopy-skill");
+      await mkdir(path.join(dir, "sub"), { recursive: true });
+      await writeFile(path.join(dir, "SKILL.md"), "---\nname: s\n---\n");
+      await writeFile(path.join(dir, "a.md"), "## a\n");
+      await writeFile(path.join(dir, "sub", "r.md"), "## r\n");
+      // Back to the skill itself (self/self/…/SKILL.md), and out to the root holding every skill (loopy/loopy-skill/loopy/…).
+      await symlink(".", path.join(dir, "self"));
+      await symlink("..", path.join(dir, "loopy"));
+      const r = await resolveRecipePaths(dir, ["**/*.md"], "s");
+      expect(r.files.map((f) => path.relative(dir, f))).toEqual(["a.md", path.join("sub", "r.md")]);
+      expect(r.diagnostics.map((d) => [d.code, d.message])).toEqual([
+        ["recipe_path_escapes", 'recipe path loopy/ (from "**/*.md") resolves outside the skill directory'],
+        ["recipe_path_loop", 'recipe glob "**/*.md" runs into a symbolic link loop at self/; it is not followed'],
+      ]);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("regression (issue 22): an unreadable subdirectory under a glob", () => {
+  // Root reads a mode-000 directory as any other: nothing to refuse there.
+  it.skipIf(process.getuid?.() === 0)("says the directory is unreadable, not that the glob matches no file", async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), "recipe-unreadable-"));
+    try {
+      await mkdir(path.join(root, "locked"), { recursive: true });
+      await writeFile(path.join(root, "locked", "r.md"), "## r\n");
+      await chmod(path.join(root, "locked"), 0o000);
+      const r = await resolveRecipePaths(root, ["**/*.md"], "s");
+      expect(r.diagnostics.map((d) => [d.code, d.message])).toEqual([["file_unreadable", 'recipe glob "**/*.md": directory locked/ cannot be read']]);
+    } finally {
+      await chmod(path.join(root, "locked"), 0o755);
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });

@@ -93,12 +93,13 @@ describe("watchSkills", () => {
     await eventually(() => sawRoot(0));
   });
 
-  // retry: a root removed and re-created within a few ms is, rarely under
-  // heavy load (1 run in 12–15 at three suites in parallel), seen again but
-  // left without a live watch for files created in it afterwards. Known
-  // residual race (closing note); fresh sentinels and sequenced closes of the
-  // old watcher did not remove it.
-  it("picks up a root that does not exist at start, several levels down, and one removed and re-created", { retry: 2 }, async () => {
+  // Regression (was retried, { retry: 2 }): with the root removed by rm -r
+  // and re-created by mkdir -p within a few ms, the missing-root sentinel
+  // could pick an ancestor that rm was about to remove, or one mkdir had just
+  // re-created under the same path, and keep watching the dead directory: the
+  // root's return went unseen. Sentinels are now compared by directory
+  // identity and re-checked once their watches are in place.
+  it("picks up a root that does not exist at start, several levels down, and one removed and re-created", async () => {
     const root = path.join(tmp, "not", "yet", "skills");
     await start([root]);
     await mkdir(root, { recursive: true });
@@ -202,5 +203,24 @@ describe("watchSkills", () => {
     await eventually(() => seen.length > 0);
     await live.close();
     expect(batches).toEqual([]);
+  });
+});
+
+describe("watchSkills polling (--watch poll, issue 24 item 6)", () => {
+  it("sees edits, new skills and a private playbook without file system events, in the same batches", async () => {
+    const root = path.join(tmp, "skills");
+    const privateDir = path.join(tmp, "private");
+    await put(path.join(root, "rig", "SKILL.md"));
+    await put(path.join(root, "rig", "RECIPES.yaml"));
+    await mkdir(privateDir, { recursive: true });
+    batches = [];
+    watcher = watchSkills({ roots: [root], privateDir, debounceMs: 50, pollMs: 100, onBatch: (b) => batches.push(b) });
+    await watcher.ready();
+    await writeFile(path.join(root, "rig", "RECIPES.yaml"), "changed");
+    await eventually(() => sawDir(path.join(root, "rig")));
+    await put(path.join(root, "fresh", "SKILL.md"));
+    await eventually(() => sawDir(path.join(root, "fresh")));
+    await put(path.join(privateDir, "bake.md"));
+    await eventually(() => sawPrivate("bake.md"));
   });
 });

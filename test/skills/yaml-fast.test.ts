@@ -1,5 +1,5 @@
 /**
- * The fast path (the subset parser, then js-yaml) must agree with the `yaml`
+ * The fast path (js-yaml) must agree with the `yaml`
  * package (data and entry lines) wherever it answers, and step aside wherever
  * exact diagnostics or alias caps matter.
  */
@@ -9,7 +9,6 @@ import fg from "fast-glob";
 import { isSeq, LineCounter, parseDocument } from "yaml";
 import { describe, expect, it } from "vitest";
 import { parsePackFast, parsePlainFast } from "../../src/skills/yaml-fast.js";
-import { MAX_SUBSET_DEPTH, parseYamlSubset } from "../../src/skills/yaml-subset.js";
 import { EXAMPLE_SKILLS, REAL_SKILLS } from "../e2e/harness.js";
 
 function exact(text: string): { data: unknown; lines: number[] | null } {
@@ -20,7 +19,7 @@ function exact(text: string): { data: unknown; lines: number[] | null } {
   return { data: doc.toJS(), lines };
 }
 
-/** A pack opening whose multi-line plain description the subset parser leaves to js-yaml. */
+/** A pack opening with a multi-line plain description (what a plain-subset parser would not cover). */
 const OUTSIDE_SUBSET = "recipes:\n  - name: x\n    description: a\n      b\n";
 
 const packs = fg.sync(["**/*.yaml", "**/*.yml"], { cwd: REAL_SKILLS, absolute: true }).concat(
@@ -47,7 +46,6 @@ describe("parsePackFast", () => {
     ["an unknown tag", "recipes:\n  - name: !custom x\n"],
     ["two documents", "recipes: []\n---\nrecipes: []\n"],
     ["broken syntax", "recipes: [\n  - name: x\n"],
-    // A multi-line plain scalar puts each pack outside the subset, so js-yaml would read it.
     ["an underscored number", `${OUTSIDE_SUBSET}    n: 1_000\n`],
     ["a binary number", `${OUTSIDE_SUBSET}    n: 0b11\n`],
     ["an underscored hex number", `${OUTSIDE_SUBSET}    n: 0x_1F\n`],
@@ -56,20 +54,14 @@ describe("parsePackFast", () => {
     expect(parsePackFast(text)).toBeNull();
   });
 
-  it("answers plain packs with the subset parser, and plain packs outside it with js-yaml", () => {
-    const inside = "pack: p\nrecipes:\n  - name: a\n    n: 1_000\n  - name: b\n    f: +.5\n";
-    expect(parseYamlSubset(inside)).not.toBeNull();
-    // The subset's answer carries its depth bound (the caller skips its own depth walk); js-yaml's carries none.
-    expect(parsePackFast(inside)).toEqual({ data: exact(inside).data, recipeLines: exact(inside).lines, maxDepth: MAX_SUBSET_DEPTH });
-    const outside = `${OUTSIDE_SUBSET}    n: 7\n`;
-    expect(parseYamlSubset(outside)).toBeNull();
-    expect(parsePackFast(outside)).toStrictEqual({ data: exact(outside).data, recipeLines: exact(outside).lines });
+  it("answers plain packs with js-yaml", () => {
+    const plain = `${OUTSIDE_SUBSET}    n: 7\n`;
+    expect(parsePackFast(plain)).toStrictEqual({ data: exact(plain).data, recipeLines: exact(plain).lines });
   });
 
-  it("types the scalars js-yaml reads differently exactly as the yaml package does", () => {
+  it("leaves every scalar js-yaml types differently to the yaml package", () => {
     for (const value of ["1_000", "0b11", "0x_1F", "+.5", "-.5", "2024_01"]) {
-      const text = `recipes:\n  - name: x\n    n: ${value}\n`;
-      expect(parsePackFast(text)?.data).toStrictEqual(exact(text).data);
+      expect(parsePackFast(`recipes:\n  - name: x\n    n: ${value}\n`)).toBeNull();
     }
   });
 
@@ -132,14 +124,10 @@ describe("parsePlainFast", () => {
   });
 
   it("regression: the cheap divergence hint never hides a divergent scalar", () => {
-    // Each hides a divergent scalar after text that passes the hint alone; the
-    // multi-line quoted scalar keeps the subset parser out, so js-yaml is asked.
+    // Each hides a divergent scalar after text that passes the hint alone.
     for (const text of ["a: x\nn: 1_0\n", "a: [0b1]\n", "a: {k: 0x_F}\n", "a: +.5 # c\n"]) {
-      const outside = `d: 'multi\n  line'\n${text}`;
-      expect(parseYamlSubset(outside)).toBeNull();
-      expect(parsePlainFast(outside)).toBeNull();
-      // Inside the subset the same scalars are answered, typed as the yaml package types them.
-      expect(parsePlainFast(text)?.data).toStrictEqual(parseDocument(text).toJS());
+      expect(parsePlainFast(`d: 'multi\n  line'\n${text}`)).toBeNull();
+      expect(parsePlainFast(text)).toBeNull();
     }
   });
 });

@@ -1,0 +1,154 @@
+/**
+ * bench/starts.ts — cold start and restart of two (or more) builds of the
+ * daemon, alternating, on one generated tree (default 1,000 skills / 20,000
+ * recipes). This machine's speed drifts by ±20% over tens of seconds: each
+ * pair runs every build back to back, the order flipping each pair, so the
+ * drift falls on both alike. Used to decide whether a start-up mechanism
+ * earns its code (issue 21): build the code with and without it, copy each
+ * dist/ aside (beside a package.json and a node_modules link), run this.
+ *
+ *   npx tsx bench/starts.ts --build before=/tmp/ab/before --build after=/tmp/ab/after [--pairs 5] [--skills 1000]
+ *
+ * A build directory holds dist/ and package.json (node_modules resolved from
+ * it or a parent). Per start: ms to /readyz 200, the process's CPU time by
+ * then (steadier than wall time when other work shares the cores), RSS at ready, and RSS one
+ * second after one recipes__search (the caches written by then).
+ * Prints figures, asserts nothing.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { generateTree } from "./lib/generate.js";
+
+const { values } = parseArgs({
+  options: {
+    build: { type: "string", multiple: true, default: [] },
+    pairs: { type: "string", default: "5" },
+    skills: { type: "string", default: "1000" },
+    "recipes-per-skill": { type: "string", default: "20" },
+  },
+});
+const builds = (values.build ?? []).map((spec) => {
+  const at = spec.indexOf("=");
+  return at < 0 ? { name: path.basename(spec), dir: path.resolve(spec) } : { name: spec.slice(0, at), dir: path.resolve(spec.slice(at + 1)) };
+});
+if (builds.length < 1) {
+  console.error("give at least one --build name=dir");
+  process.exit(2);
+}
+const PAIRS = Number(values.pairs);
+
+function rssMb(pid: number): number {
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? "0");
+  return Math.round(kb / 1024);
+}
+
+/** CPU time (user + system) the process has used, in ms: steadier than wall time on a shared machine. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+async function start(dir: string, tree: string, home: string): Promise<{ child: ChildProcess; base: string; ms: number }> {
+  const started = performance.now();
+  const child = spawn(
+    process.execPath,
+    [path.join(dir, "dist/cli.js"), "--dcc", "maya", "--port", "0", "--skills-path", tree, "--embeddings", "none", "--no-watch", "--log-level", "info"],
+    { env: { PATH: process.env.PATH ?? "", HOME: home, XDG_DATA_HOME: home, DCC_MCP_DISABLE_DEFAULT_SKILL_PATHS: "1" }, stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    let buffer = "";
+    const onData = (chunk: Buffer): void => {
+      buffer += chunk.toString();
+      const match = /"url":"([^"]+)"/.exec(buffer);
+      if (match === null) return;
+      child.stdout?.off("data", onData);
+      child.stdout?.resume();
+      resolve(match[1]!);
+    };
+    child.stdout?.on("data", onData);
+    child.on("exit", (code) => reject(new Error(`child exited ${code}`)));
+  });
+  const base = url.replace(/\/mcp$/, "");
+  for (;;) {
+    if ((await fetch(`${base}/readyz`).catch(() => null))?.status === 200) break;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return { child, base, ms: performance.now() - started };
+}
+
+async function oneSearch(base: string): Promise<void> {
+  const client = new Client({ name: "bench-starts", version: "0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+  await client.callTool({ name: "recipes__search", arguments: { query: "bevel mesh" } });
+  await client.close();
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.on("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
+}
+
+interface Start {
+  readonly ms: number;
+  readonly cpu: number;
+  readonly rssReady: number;
+  readonly rssAfter: number;
+}
+
+async function measure(dir: string, tree: string, home: string): Promise<Start> {
+  const s = await start(dir, tree, home);
+  const rssReady = rssMb(s.child.pid!);
+  const cpu = cpuMs(s.child.pid!);
+  await oneSearch(s.base);
+  await new Promise((r) => setTimeout(r, 1000));
+  const rssAfter = rssMb(s.child.pid!);
+  await stop(s.child);
+  return { ms: s.ms, cpu, rssReady, rssAfter };
+}
+
+const median = (xs: readonly number[]): number => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+const work = await fs.mkdtemp(path.join(os.tmpdir(), "bench-starts-"));
+try {
+  const tree = await generateTree(path.join(work, "skills"), Number(values.skills), Number(values["recipes-per-skill"]));
+  console.log(`tree: ${tree.skills} skills, ${tree.recipes} recipes; ${PAIRS} alternating pairs of ${builds.map((b) => b.name).join(" / ")}`);
+  const results = new Map(builds.map((b) => [b.name, { cold: [] as Start[], restart: [] as Start[] }]));
+  for (let pair = 0; pair < PAIRS; pair++) {
+    const order = pair % 2 === 0 ? builds : [...builds].reverse();
+    for (const build of order) {
+      // A fresh state directory: the cold start parses every pack, its restart reads the parse cache.
+      const home = path.join(work, `home-${build.name}-${pair}`);
+      const cold = await measure(build.dir, tree.root, home);
+      const restart = await measure(build.dir, tree.root, home);
+      results.get(build.name)!.cold.push(cold);
+      results.get(build.name)!.restart.push(restart);
+      console.log(`pair ${pair + 1} ${build.name.padEnd(12)} cold ${cold.ms.toFixed(0)} ms, CPU ${cold.cpu.toFixed(0)} ms (${cold.rssReady}/${cold.rssAfter} MB)  restart ${restart.ms.toFixed(0)} ms, CPU ${restart.cpu.toFixed(0)} ms (${restart.rssReady}/${restart.rssAfter} MB)`);
+    }
+  }
+  const first = builds[0]!.name;
+  for (const kind of ["cold", "restart"] as const) {
+    const peer = median(results.get(first)![kind].map((s) => s.ms));
+    for (const build of builds) {
+      const runs = results.get(build.name)![kind];
+      const ms = median(runs.map((s) => s.ms));
+      const cpu = median(runs.map((s) => s.cpu));
+      const peerCpu = median(results.get(first)![kind].map((s) => s.cpu));
+      console.log(
+        `${kind.padEnd(7)} ${build.name.padEnd(12)} median ${ms.toFixed(0)} ms (${(ms / peer).toFixed(2)}× ${first}), CPU to ready ${cpu.toFixed(0)} ms (${(cpu / peerCpu).toFixed(2)}×), RSS at ready ${median(runs.map((s) => s.rssReady))} MB, 1 s after a search ${median(runs.map((s) => s.rssAfter))} MB`,
+      );
+    }
+  }
+} finally {
+  await fs.rm(work, { recursive: true, force: true });
+}
