@@ -14,6 +14,7 @@ import {
   type Server as ModernServer,
   type ServerNotifier,
 } from "@modelcontextprotocol/server";
+import { JSONRPC, jsonRpcErrorBody } from "./jsonrpc.js";
 
 export interface ModernLegOptions {
   /** A fresh v2 server per request (the handler connects each to one exchange). */
@@ -77,6 +78,11 @@ export function createModernLeg(options: ModernLegOptions): ModernLeg {
       try {
         const response = await handler.fetch(toWebRequest(request, abort.signal), { parsedBody: request.body });
         await writeResponse(response, res, abort, streams);
+      } catch (error) {
+        // The handler answers every refusal itself; a throw is a bug or a handler torn down at shutdown.
+        options.onerror?.(error instanceof Error ? error : new Error(String(error)));
+        if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" }).end(jsonRpcErrorBody(JSONRPC.internalError, "Internal error"));
+        else res.end();
       } finally {
         finished = true;
         listening.delete(abort);
@@ -115,8 +121,9 @@ function toWebRequest(request: ModernRequest, signal: AbortSignal): Request {
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
     else headers.set(name, value);
   }
-  const host = typeof request.headers.host === "string" ? request.headers.host : "localhost";
-  return new Request(`http://${host}${request.url}`, { method: request.method, headers, signal });
+  // A fixed origin: the handler reads nothing from the URL, and a Host the
+  // guard let through on a public bind need not make a valid URL.
+  return new Request(`http://localhost${request.url}`, { method: request.method, headers, signal });
 }
 
 async function writeResponse(response: Response, res: ServerResponse, abort: AbortController, streams: Set<AbortController>): Promise<void> {
