@@ -1,14 +1,15 @@
 /**
  * Recipes as prompts and the Skills extension through a real daemon (real
  * watcher) and real clients over HTTP: the 1.32.2 SDK Client (stateful, with
- * its GET stream for list_changed), and the v2 client's SkillsClient, which
- * verifies every file it reads against the manifest (size, digest, and
- * SKILL.md's frontmatter against the entry).
+ * its GET stream for list_changed), and the v2 client's SkillsClient on both
+ * eras (2025-11-25, auto, pinned to 2026-07-28), which verifies every file it
+ * reads against the manifest (size, digest, SKILL.md's frontmatter against
+ * the entry).
  */
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
 import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { McpError, PromptListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { McpError, PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { cp, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import pino from "pino";
@@ -23,13 +24,14 @@ interface Daemon {
   readonly url: string;
 }
 
-async function startDaemon(tmp: string, roots: readonly string[], dccs: readonly string[], watch: boolean): Promise<Daemon> {
+async function startDaemon(tmp: string, roots: readonly string[], dccs: readonly string[], watch: boolean, extra: readonly string[] = []): Promise<Daemon> {
   const resolved = resolveConfig({
     argv: [
       ...dccs.flatMap((d) => ["--dcc", d]), "--port", "0", "--embeddings", "none",
       "--private-dir", path.join(tmp, "private"),
       ...roots.flatMap((r) => ["--skills-path", r]),
       ...(watch ? [] : ["--no-watch"]),
+      ...extra,
     ],
     env: { DCC_MCP_DISABLE_DEFAULT_SKILL_PATHS: "1", XDG_DATA_HOME: path.join(tmp, "data") },
     homeDir: tmp,
@@ -55,15 +57,18 @@ async function allPrompts(client: Client): Promise<Array<{ name: string; title?:
   return prompts;
 }
 
-async function connectV2(url: string, endpoint: string): Promise<ClientV2> {
-  const client = new ClientV2({ name: "e2e-v2", version: "1.0.0" });
+type Mode = "legacy" | "auto" | { pin: string };
+const MODES: ReadonlyArray<[string, Mode]> = [["2025-11-25 (legacy mode)", "legacy"], ["auto mode", "auto"], ["pinned to 2026-07-28", { pin: "2026-07-28" }]];
+
+async function connectV2(url: string, endpoint: string, mode: Mode): Promise<ClientV2> {
+  const client = new ClientV2({ name: "e2e-v2", version: "1.0.0" }, { versionNegotiation: { mode } });
   await client.connect(new TransportV2(new URL(`${url}${endpoint}`)));
   return client;
 }
 
 /** Loads every skill the endpoint lists with the SDK's own SkillsClient: every file read and verified. */
-async function loadEverySkill(url: string, endpoint: string): Promise<{ skills: string[]; files: number }> {
-  const client = await connectV2(url, endpoint);
+async function loadEverySkill(url: string, endpoint: string, mode: Mode): Promise<{ skills: string[]; files: number; version?: string }> {
+  const client = await connectV2(url, endpoint, mode);
   try {
     const skills = new SkillsClient(client);
     expect(skills.supported).toBe(true);
@@ -84,13 +89,14 @@ async function loadEverySkill(url: string, endpoint: string): Promise<{ skills: 
       const root = await skills.readDirectory(skill.uri.slice(0, -"/SKILL.md".length));
       expect(root.resources.map((r) => r.name)).toContain("SKILL.md");
     }
-    return { skills: listing.skills.map((s) => s.frontmatter.name), files };
+    const version = client.getNegotiatedProtocolVersion();
+    return { skills: listing.skills.map((s) => s.frontmatter.name), files, ...(version !== undefined ? { version } : {}) };
   } finally {
     await client.close();
   }
 }
 
-describe("prompts and skills on the 2025-era leg, skills-example", () => {
+describe("prompts and skills, skills-example", () => {
   let tmp = "";
   let daemon: Daemon;
   let client: Client;
@@ -161,8 +167,10 @@ describe("prompts and skills on the 2025-era leg, skills-example", () => {
     expect((await client.readResource({ uri: recipe })).contents[0]!.uri).toBe(recipe);
   });
 
-  it.each(["/mcp/maya", "/mcp/houdini", "/mcp/blender"])("loads every skill of %s with the v2 SkillsClient", async (endpoint) => {
-    const loaded = await loadEverySkill(daemon.url, endpoint);
+  it.each(MODES.flatMap(([label, mode]) => ["/mcp/maya", "/mcp/houdini", "/mcp/blender"].map((endpoint) => [endpoint, label, mode] as const)))(
+    "loads every skill of %s with the v2 SkillsClient, %s", async (endpoint, label, mode) => {
+    const loaded = await loadEverySkill(daemon.url, endpoint, mode);
+    expect(loaded.version).toBe(label === "2025-11-25 (legacy mode)" ? "2025-11-25" : "2026-07-28");
     const listed = await connect(daemon.url, endpoint);
     const served = ((await call(listed, "recipes__list")).context.skills as Array<{ name: string }>).map((s) => s.name).sort();
     await listed.close();
@@ -195,9 +203,11 @@ describe("the real skill packs under ../shared", () => {
           const listed = await connect(daemon.url, endpoint);
           const served = ((await call(listed, "recipes__list")).context.skills as Array<{ name: string }>).map((s) => s.name).sort();
           await listed.close();
-          const loaded = await loadEverySkill(daemon.url, endpoint);
-          expect(loaded.skills.sort(), `${root} at ${endpoint}`).toEqual(served);
-          loadedSkills += loaded.skills.length;
+          for (const [label, mode] of MODES) {
+            const loaded = await loadEverySkill(daemon.url, endpoint, mode);
+            expect(loaded.skills.sort(), `${root} at ${endpoint}, ${label}`).toEqual(served);
+            loadedSkills += loaded.skills.length;
+          }
         }
         expect(loadedSkills, root).toBeGreaterThan(0);
       } finally {
@@ -212,6 +222,7 @@ describe("prompts list_changed after an edit", () => {
   let daemon: Daemon;
   let client: Client;
   let changes = 0;
+  let resourceChanges = 0;
 
   beforeAll(async () => {
     tmp = await makeTempDir("prompts-reload-");
@@ -220,6 +231,7 @@ describe("prompts list_changed after an edit", () => {
     daemon = await startDaemon(tmp, [skills], ["maya"], true);
     client = await connect(daemon.url, "/mcp/maya");
     client.setNotificationHandler(PromptListChangedNotificationSchema, () => void (changes += 1));
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void (resourceChanges += 1));
     // The GET stream that carries notifications opens after initialize; a call proves the session is live.
     await client.listPrompts();
   });
@@ -236,8 +248,44 @@ describe("prompts list_changed after an edit", () => {
     expect(next).not.toBe(text);
     await writeFile(pack, next);
     await eventually(() => changes > 0, 20_000, 25);
+    // One prompts notice per change, beside its resources notice (sent first, on the same stream).
+    expect(changes).toBe(resourceChanges);
     const after = await allPrompts(client);
     expect(after.map((p) => p.name)).toContain("scene-qa.added_by_edit");
     expect(after).toHaveLength(before.length + 1);
+  });
+
+  it("follows an edited SKILL.md into skills/list, with a manifest of the new bytes", async () => {
+    const file = path.join(tmp, "skills", "scene-qa", "SKILL.md");
+    const text = await readFile(file, "utf8");
+    const next = text.replace(/^description: >-\n(?: {2}.*\n)+/m, "description: Edited while serving.\n");
+    expect(next).not.toBe(text);
+    await writeFile(file, next);
+    type Listing = { skills: Array<{ uri: string; frontmatter: { description: string }; resources: Array<{ uri: string; size: number }> }> };
+    let entry: Listing["skills"][number] | undefined;
+    await eventually(async () => {
+      const listing = (await client.request({ method: "skills/list", params: {} }, Loose)) as unknown as Listing;
+      entry = listing.skills.find((s) => s.uri === "skill://scene-qa/SKILL.md");
+      return entry?.frontmatter.description === "Edited while serving.";
+    }, 20_000, 25);
+    const served = await client.readResource({ uri: "skill://scene-qa/SKILL.md" });
+    const bytes = Buffer.byteLength((served.contents[0] as { text: string }).text);
+    expect(entry!.resources.find((r) => r.uri === "skill://scene-qa/SKILL.md")!.size).toBe(bytes);
+  });
+});
+
+describe("prompts and skills under --stateless", () => {
+  it("answers the 1.32.2 client and the v2 SkillsClient without sessions", async () => {
+    const tmp = await makeTempDir("prompts-stateless-");
+    const daemon = await startDaemon(tmp, [EXAMPLE_SKILLS], ["maya"], false, ["--stateless"]);
+    try {
+      const client = await connect(daemon.url, "/mcp/maya");
+      expect((await allPrompts(client)).length).toBeGreaterThan(0);
+      await client.close();
+      const loaded = await loadEverySkill(daemon.url, "/mcp/maya", "legacy");
+      expect(loaded.skills.length).toBeGreaterThan(0);
+    } finally {
+      await daemon.server.stop();
+    }
   });
 });

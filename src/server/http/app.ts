@@ -62,8 +62,7 @@ export interface HttpApp {
   listen(port: number, host: string): Promise<{ port: number; url: string }>;
   /**
    * Tells the clients of `paths` that lists changed: 2025 sessions on their
-   * GET stream (resources; prompts come from each session's own server),
-   * 2026 clients on their subscriptions/listen streams (both).
+   * GET stream, 2026 clients on their subscriptions/listen streams.
    */
   announce(paths: readonly string[], change: ListChange): void;
   /** Requests (other than GET streams) being received or answered right now. */
@@ -337,11 +336,11 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
         const modern = modernLegs.get(path);
         if (change.resources === true) modern?.notify.resourcesChanged();
         if (change.prompts === true) modern?.notify.promptsChanged();
-        // 2025 sessions hear prompts/list_changed from their own server (see
-        // prompts/attach.ts); resources/list_changed goes out from here.
         for (const server of sessions?.serversOn(path) ?? []) {
-          // A session without an open GET stream cannot receive it; that is not an error.
+          // A session without an open GET stream cannot receive it, and a server
+          // that declares no prompts refuses to send that one: neither is an error.
           if (change.resources === true) server.sendResourceListChanged().catch(ignore);
+          if (change.prompts === true) server.sendPromptListChanged().catch(ignore);
         }
       }
     },

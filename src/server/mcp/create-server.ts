@@ -11,7 +11,6 @@ import { randomUUID } from "node:crypto";
 import { isPromise, thenMaybe, type MaybePromise } from "../tools/maybe-promise.js";
 import type { ToolCallResult, ToolRegistry } from "../tools/registry.js";
 import { JSONRPC } from "../http/jsonrpc.js";
-import { attachPromptsAndSkills } from "./prompts/attach.js";
 
 export interface ToolCallObserver {
   (event: { tool: string; ms: number; success: boolean; error?: string }): void;
@@ -44,7 +43,6 @@ export function createMcpServer<C>(options: McpServerOptions<C>): Server {
     },
   );
   installToolHandlers(server, options);
-  attachPromptsAndSkills(server, options);
   return server;
 }
 

@@ -9,6 +9,7 @@ import type { Server as ModernServer } from "@modelcontextprotocol/server";
 import { attachCatalogResources, type CatalogSource } from "./catalog-resources.js";
 import { createMcpServer, type McpServerOptions } from "./create-server.js";
 import { createModernMcpServer } from "./modern-server.js";
+import { attachPromptsAndSkills } from "./prompts/attach.js";
 import { createPromptsProvider } from "./prompts/provider.js";
 import { createSkillsProvider } from "./skills-extension/provider.js";
 
@@ -31,7 +32,7 @@ export function endpointServers<C>(options: EndpointServerOptions<C>): EndpointS
   });
   const modern = { ...options, prompts, skills };
   return {
-    createServer: () => attachCatalogResources(createMcpServer(options), options.catalog),
+    createServer: () => attachPromptsAndSkills(attachCatalogResources(createMcpServer(options), options.catalog), { prompts, skills, catalog: options.catalog }),
     createModernServer: () => createModernMcpServer(modern),
   };
 }

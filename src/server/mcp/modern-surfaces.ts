@@ -52,7 +52,8 @@ export function installModernSkills(server: ModernServer, skills: SkillsProvider
     ...unwrap(await skills.get(request)),
     ...SKILLS_CACHE,
   }));
-  server.setRequestHandler(RESOURCES_DIRECTORY_READ_METHOD, params(ReadResourceDirectoryRequestParamsSchema), async (request) =>
-    unwrap(await skills.readDirectory(request)),
-  );
+  server.setRequestHandler(RESOURCES_DIRECTORY_READ_METHOD, params(ReadResourceDirectoryRequestParamsSchema), async (request) => ({
+    ...unwrap(await skills.readDirectory(request)),
+    ...SKILLS_CACHE,
+  }));
 }

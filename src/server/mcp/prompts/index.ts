@@ -24,7 +24,8 @@
  * the 2026-07-28 leg adds `ttlMs`/`cacheScope` to prompts/list. Send
  * `notifications/prompts/list_changed` when a reload is visible
  * (`library.onChange((s, previous, change) => previous !== null && change.visible)`),
- * as for resources. The 1.32.2 leg is `attachPromptsAndSkills` (attach.ts).
+ * as for resources. The 1.32.2 leg is `attachPromptsAndSkills` (attach.ts); the v2
+ * leg is modern-surfaces.ts.
  */
 export { createPromptsProvider } from "./provider.js";
 export type { CatalogReader, GetPromptResult, ListPromptsResult, Prompt, PromptsProvider, PromptsProviderOptions } from "./provider.js";

@@ -171,18 +171,36 @@ function fieldOf(instancePath: string, keyword: string, message: string): string
   return keyword === "required" && missing !== null ? missing[1]! : "";
 }
 
-function buildIndex(snapshot: CatalogSnapshot): PromptIndex {
-  const publicRecipes: PromptRecipe[] = [];
-  for (const recipe of snapshot.recipes.values()) {
-    if (recipe.visibility === "public" && recipe.format !== "private") publicRecipes.push(recipe);
-  }
-  publicRecipes.sort((a, b) => (a.recipeId < b.recipeId ? -1 : a.recipeId > b.recipeId ? 1 : 0));
+/** How names are made (names.ts); a parameter so that tests can force the rare collision. */
+export interface PromptNaming {
+  short(skill: string, recipe: string): string;
+  full(skill: string, recipe: string): string;
+}
+
+const NAMING: PromptNaming = { short: promptName, full: fullHashName };
+
+/** Prompt name → recipe for every public recipe of a snapshot; exported for tests. */
+export function promptIndex(snapshot: Pick<CatalogSnapshot, "recipes">, naming: PromptNaming = NAMING): ReadonlyMap<string, PromptRecipe> {
+  return buildIndex(snapshot, naming).recipes;
+}
+
+function buildIndex(snapshot: Pick<CatalogSnapshot, "recipes">, naming: PromptNaming = NAMING): PromptIndex {
   const recipes = new Map<string, PromptRecipe>();
-  for (const recipe of publicRecipes) {
-    let name = promptName(recipe.skill, recipe.name);
-    if (recipes.has(name)) name = fullHashName(recipe.skill, recipe.name);
-    // A 256-bit collision is not a case to serve: the later recipe is left out.
-    if (!recipes.has(name)) recipes.set(name, recipe);
+  for (const recipe of snapshot.recipes.values()) {
+    if (recipe.visibility !== "public" || recipe.format === "private") continue;
+    const name = naming.short(recipe.skill, recipe.name);
+    const holder = recipes.get(name);
+    if (holder === undefined) {
+      recipes.set(name, recipe);
+      continue;
+    }
+    // A short-hash collision (names.ts): the recipe id that sorts later takes the full hash,
+    // whichever was met first, so the outcome does not depend on catalog order.
+    const [keeps, moves] = holder.recipeId < recipe.recipeId ? [holder, recipe] : [recipe, holder];
+    recipes.set(name, keeps);
+    const full = naming.full(moves.skill, moves.name);
+    // A 256-bit collision is not a case to serve: that recipe is left out.
+    if (!recipes.has(full)) recipes.set(full, moves);
   }
   return { names: [...recipes.keys()].sort(), recipes, entries: new Map() };
 }

@@ -42,6 +42,9 @@ export interface SkippedFile {
   readonly reason: string;
 }
 
+/** Skipped files are reported for diagnosis only: a bounded sample. */
+const MAX_SKIPPED = 100;
+
 export interface SkillTree {
   readonly files: readonly SkillFile[];
   /** Skill-relative directories, `/`-separated ("" is the skill directory). */
@@ -59,13 +62,16 @@ export async function walkSkill(dir: string, refused: ReadonlySet<string>): Prom
   if (root === null) return { files, dirs, skipped, overLimit: false };
   const seen = new Set<string>([root]);
   let overLimit = false;
+  const skip = (entry: SkippedFile): void => {
+    if (skipped.length < MAX_SKIPPED) skipped.push(entry);
+  };
 
   const visit = async (relDir: string, absDir: string, depth: number): Promise<void> => {
     let entries: Dirent[];
     try {
       entries = await readdir(absDir, { withFileTypes: true });
     } catch {
-      skipped.push({ path: relDir, reason: "directory cannot be listed" });
+      skip({ path: relDir, reason: "directory cannot be listed" });
       return;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -76,34 +82,34 @@ export async function walkSkill(dir: string, refused: ReadonlySet<string>): Prom
       const rel = relDir === "" ? name : `${relDir}/${name}`;
       if (rel === "SKILL.md") continue;
       if (refused.has(rel)) {
-        skipped.push({ path: rel, reason: "refused by the loader" });
+        skip({ path: rel, reason: "refused by the loader" });
         continue;
       }
       const abs = path.join(absDir, name);
       const real = entry.isSymbolicLink() ? await realpath(abs).catch(() => null) : abs;
       if (real === null) {
-        skipped.push({ path: rel, reason: "broken symbolic link" });
+        skip({ path: rel, reason: "broken symbolic link" });
         continue;
       }
       if (!inside(root, real)) {
-        skipped.push({ path: rel, reason: "leads outside the skill directory" });
+        skip({ path: rel, reason: "leads outside the skill directory" });
         continue;
       }
       const st = await stat(real).catch(() => null);
       if (st === null) {
-        skipped.push({ path: rel, reason: "cannot be read" });
+        skip({ path: rel, reason: "cannot be read" });
       } else if (st.isDirectory()) {
-        if (depth >= MAX_DEPTH) skipped.push({ path: rel, reason: `deeper than ${MAX_DEPTH} levels` });
-        else if (seen.has(real)) skipped.push({ path: rel, reason: "a directory already served (link cycle)" });
+        if (depth >= MAX_DEPTH) skip({ path: rel, reason: `deeper than ${MAX_DEPTH} levels` });
+        else if (seen.has(real)) skip({ path: rel, reason: "a directory already served (link cycle)" });
         else {
           seen.add(real);
           dirs.push(rel);
           await visit(rel, real, depth + 1);
         }
       } else if (!st.isFile()) {
-        skipped.push({ path: rel, reason: "not a regular file" });
+        skip({ path: rel, reason: "not a regular file" });
       } else if (st.size > MAX_FILE_BYTES) {
-        skipped.push({ path: rel, reason: `over ${MAX_FILE_BYTES} bytes` });
+        skip({ path: rel, reason: `over ${MAX_FILE_BYTES} bytes` });
       } else {
         files.push({ path: rel, real, size: st.size });
         // SKILL.md takes one of the entries.

@@ -4,16 +4,15 @@
  * `capabilities.extensions` (with `resources`, which it depends on), the
  * results without the 2026 cache fields, skill files through resources/read.
  *
- * resources/read and resources/list are shared with the recipe resources
- * (catalog-resources.ts), which the composition root attaches after this
- * runs: a later registration of either method is kept as the fallback of
- * ours instead of replacing it, so `skill://` URIs come here and every other
- * URI goes where it went before, and the first resources/list page lists
- * each skill's SKILL.md ahead of the recipes.
+ * resources/list and resources/read serve recipes and skill files alike, so
+ * this replaces the recipe-only handlers of catalog-resources.ts with ones
+ * that route `skill://` URIs here and every other URI to the recipe
+ * resources, and list each served skill's SKILL.md on the first page.
  */
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { ListResourcesRequestSchema, McpError, ReadResourceRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ListResourcesRequestSchema, ReadResourceRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod/v4";
+import { listRecipeResources, readRecipeResource, type CatalogSource } from "../catalog-resources.js";
 import { unwrap } from "../prompts/legacy.js";
 import { SKILLS_CAPABILITY, SKILLS_EXTENSION_ID, type SkillsProvider } from "./provider.js";
 
@@ -22,34 +21,21 @@ const SkillsListRequest = z.object({ method: z.literal("skills/list"), params })
 const SkillsGetRequest = z.object({ method: z.literal("skills/get"), params });
 const DirectoryReadRequest = z.object({ method: z.literal("resources/directory/read"), params });
 
-type Handler = (request: { params?: Record<string, unknown> }, extra: unknown) => unknown;
-
-/** Call before connect (capabilities are fixed then). */
-export function attachSkillsLegacy(server: Server, skills: SkillsProvider): void {
-  server.registerCapabilities({ resources: {}, extensions: { [SKILLS_EXTENSION_ID]: { ...SKILLS_CAPABILITY } } });
+/** Call before connect (capabilities are fixed then), after attachCatalogResources if that is used. */
+export function attachSkillsLegacy(server: Server, skills: SkillsProvider, catalog: CatalogSource): Server {
+  server.registerCapabilities({ resources: { listChanged: true }, extensions: { [SKILLS_EXTENSION_ID]: { ...SKILLS_CAPABILITY } } });
   server.setRequestHandler(SkillsListRequest, async (request) => unwrap(await skills.list(request.params)) as never);
   server.setRequestHandler(SkillsGetRequest, async (request) => unwrap(await skills.get(request.params)) as never);
   server.setRequestHandler(DirectoryReadRequest, async (request) => unwrap(await skills.readDirectory(request.params)) as never);
-  routeResources(server, skills);
-}
-
-function routeResources(server: Server, skills: SkillsProvider): void {
-  const install = server.setRequestHandler.bind(server) as unknown as (schema: unknown, handler: Handler) => void;
-  let readOthers: Handler | null = null;
-  let listOthers: Handler | null = null;
-  install(ReadResourceRequestSchema, async (request, extra) => {
-    const uri = request.params?.["uri"];
-    if (skills.handles(uri)) return unwrap(await skills.read(request.params));
-    if (readOthers !== null) return readOthers(request, extra);
-    throw new McpError(-32602, "Resource not found", { uri: String(uri).slice(0, 500) });
+  server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
+    const cursor = request.params?.cursor;
+    const recipes = listRecipeResources(catalog, cursor);
+    return cursor === undefined ? { ...recipes, resources: [...skills.listResources(), ...recipes.resources] } : recipes;
   });
-  install(ListResourcesRequestSchema, async (request, extra) => {
-    const others = (listOthers === null ? { resources: [] } : await listOthers(request, extra)) as { resources: unknown[] };
-    return request.params?.["cursor"] === undefined ? { ...others, resources: [...skills.listResources(), ...others.resources] } : others;
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const { uri } = request.params;
+    if (skills.handles(uri)) return unwrap(await skills.read(request.params)) as never;
+    return readRecipeResource(catalog, uri);
   });
-  server.setRequestHandler = ((schema: unknown, handler: Handler) => {
-    if (schema === ReadResourceRequestSchema) readOthers = handler;
-    else if (schema === ListResourcesRequestSchema) listOthers = handler;
-    else install(schema, handler);
-  }) as unknown as typeof server.setRequestHandler;
+  return server;
 }

@@ -113,6 +113,14 @@ export function createSkillsProvider(options: SkillsProviderOptions): SkillsProv
       options.onLeftOut?.(published.name, loaded.reason);
       return null;
     }
+    const tooLarge = (): null => {
+      options.onLeftOut?.(published.name, "its files are over the Skills extension's limit of 16 MiB");
+      return null;
+    };
+    // The sizes the walk saw decide before anything is read; the bytes read decide again below.
+    let seen = published.skillMd.length;
+    for (const file of loaded.tree.files) seen += file.size;
+    if (seen > SKILL_BYTE_LIMIT) return tooLarge();
     const resources: SkillResource[] = [{ uri: published.uri, ...digestOf(published.skillMd) }];
     let total = published.skillMd.length;
     for (const file of loaded.tree.files) {
@@ -122,10 +130,7 @@ export function createSkillsProvider(options: SkillsProviderOptions): SkillsProv
       total += read.bytes.length;
       resources.push({ uri, ...digestOf(read.bytes) });
     }
-    if (total > SKILL_BYTE_LIMIT) {
-      options.onLeftOut?.(published.name, "its files are over the Skills extension's limit of 16 MiB");
-      return null;
-    }
+    if (total > SKILL_BYTE_LIMIT) return tooLarge();
     resources.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
     return { uri: published.uri, frontmatter: published.frontmatter, resources };
   };

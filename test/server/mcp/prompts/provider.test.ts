@@ -3,7 +3,7 @@
  * paging, names, argument validation and the messages.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPromptsProvider, type Prompt } from "../../../../src/server/mcp/prompts/provider.js";
+import { createPromptsProvider, promptIndex, type Prompt } from "../../../../src/server/mcp/prompts/provider.js";
 import { INTERNAL_ERROR, INVALID_PARAMS } from "../../../../src/server/mcp/prompts/outcome.js";
 import { libraryFixture, skillMd, type LibraryFixture } from "../surfaces/library-fixture.js";
 
@@ -227,5 +227,29 @@ describe("prompts/get", () => {
   it("validates against a huge schema", () => {
     const answer = get(provider(), "big.huge", { p1999: "5", p0: "x" });
     expect(!answer.ok && answer.error.message).toContain("$.p0");
+  });
+});
+
+describe("prompt index collisions", () => {
+  // A 40-bit hash collision cannot be produced on purpose: a naming that collides on purpose stands in.
+  const colliding = { short: () => "same", full: (skill: string, recipe: string) => `${skill}.${recipe}.full` };
+  const recipe = (skill: string, name: string) => ({ recipeId: `${skill}/${name}`, skill, name, visibility: "public", format: "markdown" }) as never;
+
+  it("gives the recipe id that sorts later the full name, whatever the catalog order", () => {
+    for (const order of [["a", "b"], ["b", "a"]]) {
+      const index = promptIndex({ recipes: new Map(order.map((n) => [`s/${n}`, recipe("s", n)])) }, colliding);
+      expect([...index.entries()].map(([name, r]) => `${name}=${(r as { name: string }).name}`).sort()).toEqual(["s.b.full=b", "same=a"]);
+    }
+  });
+
+  it("leaves out a recipe whose full name collides too, and never a private one", () => {
+    const always = { short: () => "same", full: () => "also-same" };
+    const recipes = new Map([
+      ["s/a", recipe("s", "a")],
+      ["s/b", recipe("s", "b")],
+      ["s/c", recipe("s", "c")],
+      ["private/p", { ...(recipe("private", "p") as object), visibility: "private", format: "private" } as never],
+    ]);
+    expect([...promptIndex({ recipes }, always).keys()].sort()).toEqual(["also-same", "same"]);
   });
 });

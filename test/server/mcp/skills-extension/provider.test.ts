@@ -36,7 +36,11 @@ beforeAll(async () => {
     "Bad_Name/R.md": "## A\n\nB.\n",
     "crowded/SKILL.md": skillMd("crowded", "R.md"),
     "crowded/R.md": "## A\n\nB.\n",
+    "heavy/SKILL.md": skillMd("heavy", "R.md"),
+    "heavy/R.md": "## A\n\nB.\n",
   });
+  // 17 files of 1 MiB each: every one within the file limit, together over the 16 MiB a skill may hold.
+  await fx.write(Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`heavy/blobs/b${i}.bin`, Buffer.alloc(1024 * 1024, i)])));
   // 512 files plus SKILL.md: one over the extension's per-skill limit.
   await fx.write(Object.fromEntries(Array.from({ length: 512 }, (_, i) => [`crowded/files/f${i}.txt`, `${i}\n`])));
   outside = path.join(fx.tmp, "outside");
@@ -81,6 +85,7 @@ describe("skills/list", () => {
     expect(skills.map((s) => s.uri)).toEqual(["skill://rigging/SKILL.md"]);
     expect(leftOut.some((l) => l.startsWith("Bad_Name: its name is not an Agent Skills name"))).toBe(true);
     expect(leftOut.some((l) => l.startsWith("crowded: it has more files"))).toBe(true);
+    expect(leftOut.some((l) => l.startsWith("heavy: its files are over"))).toBe(true);
   });
 
   it("publishes the flattened frontmatter", async () => {
