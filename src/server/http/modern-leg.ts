@@ -14,6 +14,7 @@ import {
   type Server as ModernServer,
   type ServerNotifier,
 } from "@modelcontextprotocol/server";
+import { JSONRPC, jsonRpcErrorBody } from "./jsonrpc.js";
 
 export interface ModernLegOptions {
   /** A fresh v2 server per request (the handler connects each to one exchange). */
@@ -75,8 +76,17 @@ export function createModernLeg(options: ModernLegOptions): ModernLeg {
       const listen = isListen(request.body);
       if (listen) listening.add(abort);
       try {
-        const response = await handler.fetch(toWebRequest(request, abort.signal), { parsedBody: request.body });
+        // Only a listen stream hands the SDK the disconnect signal (its listener
+        // must go when the client does); a Request bound to a signal costs
+        // ~40 µs more to make, and every other answer is one JSON write whose
+        // stream, if any, writeResponse itself cancels on disconnect.
+        const response = await handler.fetch(toWebRequest(request, listen ? abort.signal : undefined), { parsedBody: request.body });
         await writeResponse(response, res, abort, streams);
+      } catch (error) {
+        // The handler answers every refusal itself; a throw is a bug or a handler torn down at shutdown.
+        options.onerror?.(error instanceof Error ? error : new Error(String(error)));
+        if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" }).end(jsonRpcErrorBody(JSONRPC.internalError, "Internal error"));
+        else res.end();
       } finally {
         finished = true;
         listening.delete(abort);
@@ -108,15 +118,16 @@ function headerField<K extends string>(key: K, value: string | string[] | undefi
  * bounded it) and goes to the handler as `parsedBody`, so nothing re-reads
  * or re-serializes it.
  */
-function toWebRequest(request: ModernRequest, signal: AbortSignal): Request {
+function toWebRequest(request: ModernRequest, signal: AbortSignal | undefined): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined || name.startsWith(":") || name === "content-length" || name === "transfer-encoding") continue;
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
     else headers.set(name, value);
   }
-  const host = typeof request.headers.host === "string" ? request.headers.host : "localhost";
-  return new Request(`http://${host}${request.url}`, { method: request.method, headers, signal });
+  // A fixed origin: the handler reads nothing from the URL, and a Host the
+  // guard let through on a public bind need not make a valid URL.
+  return new Request(`http://localhost${request.url}`, signal === undefined ? { method: request.method, headers } : { method: request.method, headers, signal });
 }
 
 async function writeResponse(response: Response, res: ServerResponse, abort: AbortController, streams: Set<AbortController>): Promise<void> {

@@ -1,0 +1,65 @@
+/**
+ * The era decision of modern-leg.ts (classification from the parsed body and
+ * three headers) against the SDK's own `isLegacyRequest` on a full web
+ * Request: the two must agree on every shape of request a client can send.
+ */
+import { isLegacyRequest, Server } from "@modelcontextprotocol/server";
+import { describe, expect, it } from "vitest";
+import { createModernLeg, type ModernRequest } from "../../../src/server/http/modern-leg.js";
+
+const ENVELOPE = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "t", version: "1" },
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
+
+const CASES: Array<[string, ModernRequest]> = [
+  ["initialize", post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } })],
+  ["2025 tools/list in a session", post({ jsonrpc: "2.0", id: 2, method: "tools/list" }, { "mcp-session-id": "abc", "mcp-protocol-version": "2025-11-25" })],
+  ["2025 notification", post({ jsonrpc: "2.0", method: "notifications/initialized" })],
+  ["2025 batch", post([{ jsonrpc: "2.0", id: 1, method: "ping" }, { jsonrpc: "2.0", id: 2, method: "tools/list" }])],
+  ["posted response", post({ jsonrpc: "2.0", id: 9, result: {} })],
+  ["2026 server/discover", post({ jsonrpc: "2.0", id: 3, method: "server/discover", params: { _meta: ENVELOPE } }, modern("server/discover"))],
+  ["2026 tools/call", post({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "x", arguments: {}, _meta: ENVELOPE } }, { ...modern("tools/call"), "mcp-name": "x" })],
+  ["2026 claim without headers", post({ jsonrpc: "2.0", id: 5, method: "tools/list", params: { _meta: ENVELOPE } })],
+  ["2026 header without the envelope", post({ jsonrpc: "2.0", id: 6, method: "tools/list" }, modern("tools/list"))],
+  ["unknown revision claimed", post({ jsonrpc: "2.0", id: 7, method: "tools/list", params: { _meta: { ...ENVELOPE, "io.modelcontextprotocol/protocolVersion": "2099-01-01" } } })],
+  ["2026 notification", post({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, _meta: ENVELOPE } }, modern("notifications/cancelled"))],
+  ["GET stream", { method: "GET", url: "/mcp", headers: { host: "127.0.0.1", accept: "text/event-stream" }, body: undefined }],
+  ["DELETE", { method: "DELETE", url: "/mcp", headers: { host: "127.0.0.1", "mcp-session-id": "abc" }, body: undefined }],
+];
+
+function modern(method: string): Record<string, string> {
+  return { "mcp-protocol-version": "2026-07-28", "mcp-method": method };
+}
+
+function post(body: unknown, headers: Record<string, string> = {}): ModernRequest {
+  return { method: "POST", url: "/mcp", headers: { host: "127.0.0.1", "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body };
+}
+
+function webRequest(request: ModernRequest): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) if (typeof value === "string") headers.set(name, value);
+  return new Request(`http://127.0.0.1${request.url}`, {
+    method: request.method,
+    headers,
+    ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
+  });
+}
+
+describe("modern-leg claims()", () => {
+  const leg = createModernLeg({ createServer: () => new Server({ name: "t", version: "1" }), maxBodyBytes: 4 * 1024 * 1024 });
+
+  for (const [label, request] of CASES) {
+    it(`agrees with isLegacyRequest: ${label}`, async () => {
+      const legacy = await isLegacyRequest(webRequest(request));
+      expect(leg.claims(request)).toBe(!legacy);
+    });
+  }
+
+  it("both kinds are in the table (the table can fail either way)", async () => {
+    const verdicts = await Promise.all(CASES.map(([, request]) => isLegacyRequest(webRequest(request))));
+    expect(verdicts).toContain(true);
+    expect(verdicts).toContain(false);
+  });
+});
