@@ -131,6 +131,8 @@ async function lintSkill(skill: SkillInfo, sink: FindingSink, cache: CompileCach
   const md = (): Promise<SkillMdSource | null> => (skillMd ??= SkillMdSource.read(skill.dir));
 
   for (const d of loaded.diagnostics) {
+    // Lint's own schema_draft07 rule reports the same warning, at the $schema key itself.
+    if (d.code === "schema_draft07_accepted") continue;
     const file = d.file ?? "SKILL.md";
     let pos: SourcePos | { line?: number; column?: number } | undefined = d.line !== undefined ? { line: d.line } : undefined;
     if (file === "SKILL.md" && d.line === undefined && RECIPES_KEY_CODES.has(d.code)) pos = (await md())?.recipesPos();

@@ -148,6 +148,7 @@ export const LOADER_FIXES: Readonly<Record<DiagnosticCode, string>> = {
   duplicate_recipe: "rename one of the recipes; the first in path order wins",
   duplicate_anchor: "rename one of the headings; the first in path order wins",
   schema_fails_closed: "remove what the validator refuses (the reason names it)",
+  schema_draft07_accepted: "declare https://json-schema.org/draft/2020-12/schema",
   private_playbook_invalid: "fix the playbook's frontmatter",
   reload_kept_last_good: "fix the file; its last good recipes are served meanwhile",
 };

@@ -10,9 +10,9 @@
  * restarts as is (parse-cache.ts).
  */
 import { deserialize, serialize } from "node:v8";
-import { checkSchema } from "../jsonschema/index.js";
+import { checkSchema, schemaWarnings } from "../jsonschema/index.js";
 import type { SchemaError } from "../jsonschema/types.js";
-import type { Diagnostic } from "../skills/diagnostics.js";
+import { diagnostic, type Diagnostic } from "../skills/diagnostics.js";
 import { yamlEntryText } from "./search/document.js";
 import { parseRecipePack } from "./yaml-pack.js";
 
@@ -139,10 +139,11 @@ export function parsePack(text: string, file: string): PackRecord {
     const t = yamlEntryText(entry);
     return [t.steps, t.body, t.aliases];
   });
+  const entries = result.entries.map(({ entry, line }) => summarise(entry, line));
   return {
     ok: true,
-    diagnostics: result.diagnostics,
-    entries: result.entries.map(({ entry, line }) => summarise(entry, line)),
+    diagnostics: [...result.diagnostics, ...dialectWarnings(result.entries, entries, file)],
+    entries,
     ...encodeParts([result.pack, ...result.entries.map((e) => e.entry)]),
     text: serialize(texts),
   };
@@ -161,4 +162,29 @@ export const INDEX_TEXTS = 3;
 /** Entry i's search text is at [3i] (steps), [3i + 1] (body) and [3i + 2] (aliases). */
 export function readIndexTexts(bytes: Uint8Array): readonly string[] {
   return deserialize(bytes) as string[];
+}
+
+/**
+ * A schema the validator accepted under a Draft-07 `$schema` (SPEC 7 as
+ * amended by issue 23): served, and the author told once per schema that it
+ * is read as 2020-12. Refused schemas already carry schema_fails_closed.
+ */
+function dialectWarnings(
+  parsed: readonly { entry: Record<string, unknown>; line: number }[],
+  summaries: readonly EntrySummary[],
+  file: string,
+): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  parsed.forEach(({ entry, line }, i) => {
+    const summary = summaries[i]!;
+    const schemas: [string, unknown, SchemaError | null][] = [["inputs_schema", inputsSchemaOf(entry), summary.verdicts.input]];
+    if (summary.hasOutputSchema) schemas.push(["output_contract", entry["output_contract"], summary.verdicts.output]);
+    for (const [label, schema, fault] of schemas) {
+      if (fault !== null) continue;
+      for (const w of schemaWarnings(schema)) {
+        out.push(diagnostic("warning", "schema_draft07_accepted", `recipe "${summary.name}" ${label}: ${w.message}`, { file, line }));
+      }
+    }
+  });
+  return out;
 }

@@ -29,6 +29,7 @@ export const DIAGNOSTIC_CODES = {
   duplicate_recipe: "a recipe name repeats within one skill",
   duplicate_anchor: "a Markdown anchor repeats within one skill",
   schema_fails_closed: "a recipe schema is refused by the validator",
+  schema_draft07_accepted: "a recipe schema declares Draft-07; it is read as Draft 2020-12",
   private_playbook_invalid: "a private playbook file is malformed",
   reload_kept_last_good: "a file became malformed; its last good recipes are kept",
 } as const;

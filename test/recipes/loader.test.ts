@@ -352,3 +352,51 @@ describe("schema validators kept as verdicts (memory at 20,000 recipes)", () => 
     }
   });
 });
+
+describe("a Draft-07 $schema the validator accepts is served with a schema_draft07_accepted warning (issue 23)", () => {
+  let tmp = "";
+  let result: Awaited<ReturnType<typeof loadSkillRecipes>>;
+
+  beforeAll(async () => {
+    tmp = await mkdtemp(path.join(os.tmpdir(), "draft07-recipes-"));
+    const dir = path.join(tmp, "legacy");
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, "SKILL.md"), "---\nname: legacy\nmetadata:\n  dcc-mcp:\n    dcc: maya\n    recipes: [r.yaml]\n---\n");
+    const draft07 = "http://json-schema.org/draft-07/schema#";
+    await writeFile(
+      path.join(dir, "r.yaml"),
+      [
+        "recipes:",
+        "  - name: accepted",
+        `    inputs_schema: {$schema: '${draft07}', type: object, properties: {n: {type: integer}}, required: [n]}`,
+        "  - name: array_items",
+        `    inputs_schema: {$schema: '${draft07}', type: array, items: [{type: string}]}`,
+        "  - name: modern",
+        "    inputs_schema: {$schema: 'https://json-schema.org/draft/2020-12/schema', type: object}",
+        "",
+      ].join("\n"),
+    );
+    result = await loadSkillRecipes(await skillAt(dir));
+  });
+  afterAll(async () => rm(tmp, { recursive: true, force: true }));
+
+  it("warns once for the accepted schema, at its entry, and validates it as 2020-12", () => {
+    const warnings = result.diagnostics.filter((d) => d.code === "schema_draft07_accepted");
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ severity: "warning", file: "r.yaml", line: 2 });
+    expect(warnings[0]!.message).toContain('recipe "accepted" inputs_schema');
+    const accepted = result.recipes.find((r) => r.name === "accepted") as YamlRecipe;
+    expect(accepted.inputValidator.ok).toBe(true);
+    if (accepted.inputValidator.ok) {
+      expect(accepted.inputValidator.validator.validate({ n: 3 }).valid).toBe(true);
+      expect(accepted.inputValidator.validator.validate({ n: "3" }).valid).toBe(false);
+    }
+  });
+
+  it("refuses array-form items under Draft-07 (fails closed, no dialect warning) and says nothing of a 2020-12 schema", () => {
+    const refused = result.diagnostics.filter((d) => d.code === "schema_fails_closed");
+    expect(refused).toHaveLength(1);
+    expect(refused[0]!.message).toContain('recipe "array_items"');
+    expect(result.diagnostics.filter((d) => d.message.includes('"modern"'))).toEqual([]);
+  });
+});
