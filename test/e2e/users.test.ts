@@ -82,8 +82,10 @@ for (const store of stores) {
       }
       const got = await call(bob, "recipe", { action: "get", recipeId: aliceId });
       expect(got.error).toBe("not_found");
-      // not_found says nothing of the playbook: no suggestion names it.
-      expect(JSON.stringify(got)).not.toContain("alice");
+      // not_found says nothing of the playbook: the same answer as for an id nobody has.
+      const never = await call(bob, "recipe", { action: "get", recipeId: "private/alice-bakes-the-hero-normalz" });
+      expect(got.context.suggestions).toEqual([]);
+      expect(got.message.replace(aliceId, "ID")).toBe(never.message.replace("private/alice-bakes-the-hero-normalz", "ID"));
       const updated = await call(bob, "recipe", { action: "update", recipeId: aliceId, summary: "stolen" });
       expect(updated.error).toBe("not_found");
       expect((await call(alice, "recipe", { action: "get", recipeId: aliceId })).context.summary).not.toBe("stolen");
@@ -122,8 +124,11 @@ for (const store of stores) {
       const [aliceModern, bobModern] = await Promise.all([modern(running.url, ALICE), modern(running.url, BOB)]);
       try {
         expect(aliceModern.getProtocolEra()).toBe("modern");
-        expect(ids(await modernCall(aliceModern, "recipe", { action: "search", query: "alice bakes hero normals", visibility: "private" }))).toContain(aliceId);
-        expect((await modernCall(bobModern, "recipe", { action: "get", recipeId: aliceId })).error).toBe("not_found");
+        const mine = await modernCall(aliceModern, "recipe", playbook({ title: "Alice's modern retopology" }));
+        expect(mine.success).toBe(true);
+        expect(ids(await modernCall(aliceModern, "recipe", { action: "search", query: "alice modern retopology", visibility: "private" }))).toContain(mine.context.recipeId);
+        expect(ids(await modernCall(bobModern, "recipe", { action: "search", query: "alice modern retopology" }))).not.toContain(mine.context.recipeId);
+        expect((await modernCall(bobModern, "recipe", { action: "get", recipeId: mine.context.recipeId })).error).toBe("not_found");
         const made = await modernCall(bobModern, "recipe", playbook({ title: "Bob's modern playbook" }));
         expect(made.success).toBe(true);
         expect((await call(alice, "recipe", { action: "get", recipeId: made.context.recipeId })).error).toBe("not_found");
