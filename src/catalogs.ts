@@ -62,6 +62,7 @@ export function openCatalogs(config: Config, logger: Logger, options: OpenCatalo
       new UserLibraries({
         settings,
         logger: logger.child({ dcc: dcc.name }),
+        watch: config.watch ? (config.watchPollMs !== null ? { pollMs: config.watchPollMs } : {}) : null,
         createSearch: (stateDir, user) =>
           createSearchEngine({
             provider: embeddings,

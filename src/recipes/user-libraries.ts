@@ -7,7 +7,7 @@
  */
 import path from "node:path";
 import type { Logger } from "pino";
-import { RecipeLibrary, type LibrarySettings } from "./library.js";
+import { RecipeLibrary, type LibrarySettings, type WatchOptions } from "./library.js";
 import type { SearchEngine } from "./search/engine.js";
 
 /**
@@ -23,6 +23,8 @@ export interface UserLibrariesOptions {
   /** A search engine for one user's playbooks, its vector cache in `stateDir`. */
   readonly createSearch: (stateDir: string, user: string) => SearchEngine;
   readonly logger: Logger;
+  /** Hot reload of a user's playbook directory (file store; PostgreSQL notifies instead); null: none. */
+  readonly watch?: WatchOptions | null;
 }
 
 export interface UserLibrary {
@@ -56,7 +58,11 @@ export class UserLibraries {
         logger: this.options.logger.child({ user }),
         parseWorkers: 0,
       });
-      const loaded = library.load().catch((error: unknown) => {
+      const watch = this.options.watch ?? null;
+      const loaded = library.load().then(async () => {
+        // Hand edits in <private dir>/<user>/ show as they do in the single-user private dir.
+        if (watch !== null && (base.storeUrl ?? null) === null) await library.watch(watch);
+      }).catch((error: unknown) => {
         this.options.logger.error({ err: error, user }, "user's playbooks failed to load");
       });
       entry = { library, loaded };
@@ -74,6 +80,7 @@ export class UserLibraries {
     await Promise.all(
       [...this.byUser.values()].map(async ({ library, loaded }) => {
         await loaded;
+        await library.stopWatching();
         await library.close();
         await library.search.close();
       }),

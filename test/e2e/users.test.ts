@@ -203,3 +203,23 @@ describe("the users file at run time", () => {
     await expect(startServer({ args: ["--users-file", path.join(dir, "missing.json")] })).rejects.toThrow(/--users-file .*cannot be read \(ENOENT\)/);
   }, 60_000);
 });
+
+describe("users on a --stateless server (2025 requests, no sessions)", () => {
+  it("each request's token names its user", async () => {
+    const dir = await makeTempDir();
+    const file = await usersFile(dir, [["alice", ALICE], ["bob", BOB]]);
+    const running = await startServer({ skillsPaths: [EXAMPLE_SKILLS], args: ["--users-file", file, "--stateless"] });
+    const [alice, bob] = await Promise.all([connect(running.url, "/mcp", bearer(ALICE)), connect(running.url, "/mcp", bearer(BOB))]);
+    try {
+      const made = await call(alice, "recipe", playbook({ title: "Stateless alice playbook" }));
+      expect(made.success).toBe(true);
+      expect((await call(alice, "recipe", { action: "get", recipeId: made.context.recipeId })).success).toBe(true);
+      expect((await call(bob, "recipe", { action: "get", recipeId: made.context.recipeId })).error).toBe("not_found");
+      expect(ids(await call(bob, "recipe", { action: "search", query: "stateless alice playbook" }))).not.toContain(made.context.recipeId);
+    } finally {
+      await Promise.all([alice.close(), bob.close()]);
+      await running.stop();
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+});
