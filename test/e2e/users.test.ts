@@ -223,3 +223,30 @@ describe("users on a --stateless server (2025 requests, no sessions)", () => {
     }
   });
 });
+
+describe.skipIf(typeof cluster === "string")("users on two replicas sharing PostgreSQL", () => {
+  it("a user's write on replica A is theirs on replica B too, and still nobody else's", async () => {
+    const dir = await makeTempDir();
+    const file = await usersFile(dir, [["alice", ALICE], ["bob", BOB]]);
+    const url = await (cluster as Exclude<typeof cluster, string>).createDatabase();
+    const args = ["--users-file", file, "--stateless", "--store", url];
+    const [a, b] = await Promise.all([startServer({ skillsPaths: [EXAMPLE_SKILLS], args }), startServer({ skillsPaths: [EXAMPLE_SKILLS], args })]);
+    const [aliceA, aliceB, bobB] = await Promise.all([connect(a.url, "/mcp", bearer(ALICE)), connect(b.url, "/mcp", bearer(ALICE)), connect(b.url, "/mcp", bearer(BOB))]);
+    try {
+      // Alice's library on B exists (and listens) before the write on A.
+      expect((await call(aliceB, "recipe", { action: "search", query: "anything" })).success).toBe(true);
+      const made = await call(aliceA, "recipe", playbook({ title: "Replicated alice playbook" }));
+      expect(made.success).toBe(true);
+      await expect.poll(async () => ids(await call(aliceB, "recipe", { action: "search", query: "replicated alice playbook", visibility: "private" })), { timeout: 10_000 }).toContain(made.context.recipeId);
+      expect((await call(bobB, "recipe", { action: "get", recipeId: made.context.recipeId })).error).toBe("not_found");
+      // A library made after the write reads it from the table.
+      const late = await connect(a.url, "/mcp", bearer(BOB));
+      expect((await call(late, "recipe", { action: "get", recipeId: made.context.recipeId })).error).toBe("not_found");
+      await late.close();
+    } finally {
+      await Promise.all([aliceA.close(), aliceB.close(), bobB.close()]);
+      await Promise.all([a.stop(), b.stop()]);
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
