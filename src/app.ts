@@ -15,6 +15,7 @@ import type { RecipeToolContext } from "./server/tools/context.js";
 import { recipeToolDefinitions } from "./server/tools/index.js";
 import { createToolRegistry } from "./server/tools/registry.js";
 import { isPublicUiPath, registerCatalogUi } from "./server/ui/routes.js";
+import { openUsersFile, parseUsersFile, type UsersFile, type UsersTable } from "./server/http/users.js";
 import { createEtaTracker, type EtaTracker } from "./main/warmup-eta.js";
 import { packageVersion } from "./version.js";
 
@@ -76,7 +77,11 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
   const warmup = new Map<string, EtaTracker>([...libraries.keys()].map((dcc) => [dcc, createEtaTracker()]));
   const endpoints: McpEndpoint[] = [];
   const first = config.dccs[0]?.name;
+  // The users file is read at start(); until then no user token passes.
+  let usersFile: UsersFile | null = null;
+  const noUsers = (parseUsersFile('{"users":[]}') as { ok: true; table: UsersTable }).table;
   for (const [dcc, library] of libraries) {
+    const perUser = catalogs.users?.get(dcc);
     const servers = endpointServers<RecipeToolContext>({
       name: `recipe-server-${dcc}`,
       version,
@@ -84,6 +89,14 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
       registry,
       catalog: library,
       contextFor: () => ({ library, logger }),
+      ...(perUser !== undefined
+        ? {
+            contextForUser: (user: string): RecipeToolContext => {
+              const own = perUser.of(user);
+              return { library, logger, caller: { user, playbooks: own.library, loaded: own.loaded } };
+            },
+          }
+        : {}),
       logger,
       maxArgumentBytes: config.limits.maxToolArgumentBytes,
       timeoutMs: config.limits.requestTimeoutMs,
@@ -100,6 +113,7 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
       bindIsLoopback: isLoopbackHost(config.host),
       allowedOrigins: config.allowedOrigins,
       token: config.token,
+      ...(config.usersFile !== null ? { users: () => usersFile?.current() ?? noUsers } : {}),
       isPublic: isPublicUiPath,
     },
     extend: (app) => registerCatalogUi(app, { libraries, registry, contextFor: (library) => ({ library, logger }) }),
@@ -139,6 +153,12 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
     logger,
     metrics,
     async start() {
+      if (config.usersFile !== null && usersFile === null) {
+        const opened = await openUsersFile(config.usersFile, { logger });
+        if (!opened.ok) throw Object.assign(new Error(`--users-file ${config.usersFile}: ${opened.message}`), { code: "ERR_USERS_FILE" });
+        usersFile = opened.users;
+        logger.info({ users: usersFile.current().size }, "users file read");
+      }
       const address = await http.listen(config.port, config.host);
       logger.info({ url: `${address.url}/mcp`, dccs: config.dccs.map((d) => d.name) }, `serving MCP at ${address.url}/mcp`);
       catalogs.load().catch((error: unknown) => logger.error({ err: error }, "catalog load failed"));
@@ -151,6 +171,7 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
     },
     ready: () => catalogs.load(),
     async stop() {
+      usersFile?.close();
       await http.close();
       await catalogs.close();
     },

@@ -6,7 +6,9 @@
  */
 import type { Logger } from "pino";
 import type { Config } from "./config.js";
-import { RecipeLibrary } from "./recipes/library.js";
+import path from "node:path";
+import { RecipeLibrary, type LibrarySettings } from "./recipes/library.js";
+import { NO_OWNER, UserLibraries } from "./recipes/user-libraries.js";
 import { createEmbeddingProvider } from "./recipes/search/embeddings/factory.js";
 import type { EmbeddingProvider } from "./recipes/search/embeddings/types.js";
 import { createSearchEngine } from "./recipes/search/engine.js";
@@ -14,6 +16,8 @@ import { stateFiles } from "./recipes/state-files.js";
 
 export interface RecipeCatalogs {
   readonly libraries: ReadonlyMap<string, RecipeLibrary>;
+  /** With a users file: each DCC's per-user playbook libraries (the DCC library then holds public recipes only). */
+  readonly users: ReadonlyMap<string, UserLibraries> | null;
   /** Every DCC's first load; the same promise on every call. */
   load(): Promise<void>;
   /** True once every DCC's first load has finished. */
@@ -41,6 +45,7 @@ export function openCatalogs(config: Config, logger: Logger, options: OpenCatalo
       : {}),
   });
   const libraries = new Map<string, RecipeLibrary>();
+  const users = config.usersFile === null ? null : new Map<string, UserLibraries>();
   for (const dcc of config.dccs) {
     const search = createSearchEngine({
       provider: embeddings,
@@ -48,13 +53,31 @@ export function openCatalogs(config: Config, logger: Logger, options: OpenCatalo
       logger: logger.child({ dcc: dcc.name, component: "search" }),
     });
     const workers = options.parseWorkers !== undefined ? { parseWorkers: options.parseWorkers } : {};
-    libraries.set(dcc.name, new RecipeLibrary({ settings: { dcc: dcc.name, ...dcc }, search, logger, ...workers }));
+    const settings: LibrarySettings = { dcc: dcc.name, ...dcc };
+    // With users, playbooks belong to users: the DCC library's own store is an owner nobody can be.
+    const shared = users === null ? settings : { ...settings, privateDir: path.join(dcc.privateDir, NO_OWNER), owner: NO_OWNER };
+    libraries.set(dcc.name, new RecipeLibrary({ settings: shared, search, logger, ...workers }));
+    users?.set(
+      dcc.name,
+      new UserLibraries({
+        settings,
+        logger: logger.child({ dcc: dcc.name }),
+        watch: config.watch ? (config.watchPollMs !== null ? { pollMs: config.watchPollMs } : {}) : null,
+        createSearch: (stateDir, user) =>
+          createSearchEngine({
+            provider: embeddings,
+            cacheDir: stateFiles(stateDir).vectors,
+            logger: logger.child({ dcc: dcc.name, user, component: "search" }),
+          }),
+      }),
+    );
   }
 
   let done = false;
   let loading: Promise<void> | null = null;
   return {
     libraries,
+    users,
     load() {
       loading ??= Promise.all([...libraries.values()].map((library) => library.load())).then(() => {
           done = true;
@@ -63,11 +86,14 @@ export function openCatalogs(config: Config, logger: Logger, options: OpenCatalo
     },
     loaded: () => done,
     async close() {
-      await Promise.all([...libraries.values()].map(async (library) => {
-        await library.stopWatching();
-        await library.close();
-        await library.search.close();
-      }));
+      await Promise.all([
+        ...[...libraries.values()].map(async (library) => {
+          await library.stopWatching();
+          await library.close();
+          await library.search.close();
+        }),
+        ...[...(users?.values() ?? [])].map((perUser) => perUser.close()),
+      ]);
       await embeddings?.close();
     },
   };

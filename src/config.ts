@@ -43,6 +43,8 @@ export interface Config {
   readonly host: string;
   readonly port: number;
   readonly token: string | null;
+  /** `--users-file`: bearer token hashes to user ids (#24 item 5); null = one user, today's behaviour. */
+  readonly usersFile: string | null;
   readonly allowedOrigins: readonly string[];
   readonly insecureNoAuth: boolean;
   readonly stateless: boolean;
@@ -105,6 +107,7 @@ export const OPTIONS = {
   "private-dir": { type: "string" },
   store: { type: "string" },
   token: { type: "string" },
+  "users-file": { type: "string" },
   "allowed-origin": { type: "string", multiple: true },
   "insecure-no-auth": { type: "boolean" },
   stateless: { type: "boolean" },
@@ -203,8 +206,10 @@ function resolveOrThrow(input: ConfigInput): ConfigResult {
   const port = portRaw === undefined ? DEFAULT_PORT : integer("--port", portRaw, 0, 65535);
   const host = nonEmpty("--host", values.host ?? env.RECIPE_SERVER_HOST ?? str("host")) ?? "127.0.0.1";
   const token = nonEmpty("--token", values.token ?? env.RECIPE_SERVER_TOKEN ?? str("token"));
+  const usersFileRaw = nonEmpty("--users-file", values["users-file"] ?? env.RECIPE_SERVER_USERS_FILE ?? str("users-file"));
+  const usersFile = usersFileRaw === null ? null : path.resolve(cwd, usersFileRaw);
   const insecureNoAuth = bool("insecure-no-auth");
-  if (!isLoopbackHost(host) && token === null && !insecureNoAuth) {
+  if (!isLoopbackHost(host) && token === null && usersFile === null && !insecureNoAuth) {
     throw new UsageError(
       `refusing to listen on non-loopback host ${host} without a token: set --token or RECIPE_SERVER_TOKEN (or pass --insecure-no-auth)`,
     );
@@ -278,6 +283,7 @@ function resolveOrThrow(input: ConfigInput): ConfigResult {
     host,
     port,
     token,
+    usersFile,
     allowedOrigins: Object.freeze(allowedOrigins),
     insecureNoAuth,
     stateless: bool("stateless"),
@@ -342,6 +348,7 @@ Options (precedence: defaults < config file < environment < flags):
   --store URL              postgres://user:pass@host/db: playbooks and usage in PostgreSQL  [RECIPE_SERVER_STORE_URL]
   --token T                bearer token required on every request but /healthz      [RECIPE_SERVER_TOKEN]
   --allowed-origin O       extra allowed Origin/Host (repeatable; loopback always allowed)
+  --users-file FILE        bearer token SHA-256 hashes -> user ids; each user's playbooks their own  [RECIPE_SERVER_USERS_FILE]
   --insecure-no-auth       allow a non-loopback --host without --token
   --stateless              no MCP sessions: every POST stands alone
   --no-watch               do not hot-reload skill files

@@ -35,6 +35,10 @@ export async function serve(config: Config): Promise<number> {
     ({ url } = await server.start());
   } catch (error) {
     const code = (error as { code?: string }).code;
+    if (code === "ERR_USERS_FILE") {
+      process.stderr.write(`recipe-server: ${(error as Error).message}\n`);
+      return 2;
+    }
     if (code === "EADDRINUSE") {
       process.stderr.write(`recipe-server: port ${config.port} is already in use on ${config.host}\n`);
       return 1;

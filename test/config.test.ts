@@ -20,6 +20,24 @@ function usageError(argv: string[], env: Record<string, string> = {}): string {
 }
 
 describe("resolveConfig", () => {
+  it("--users-file, its env twin and its config-file key (relative to the file); it stands in for --token off loopback", async () => {
+    expect(serve(["--dcc", "maya"]).usersFile).toBeNull();
+    expect(serve(["--dcc", "maya", "--users-file", "users.json"]).usersFile).toBe("/work/users.json");
+    expect(serve(["--dcc", "maya"], { RECIPE_SERVER_USERS_FILE: "/etc/rs/users.json" }).usersFile).toBe("/etc/rs/users.json");
+    expect(serve(["--dcc", "maya", "--users-file", "/a.json"], { RECIPE_SERVER_USERS_FILE: "/b.json" }).usersFile).toBe("/a.json");
+    expect(serve(["--dcc", "maya", "--host", "0.0.0.0", "--users-file", "/a.json"]).token).toBeNull();
+    expect(usageError(["--dcc", "maya", "--users-file", ""])).toMatch(/--users-file/);
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "cfg-users-"));
+    try {
+      const file = path.join(dir, "c.yaml");
+      await fs.writeFile(file, "dcc: maya\nusers-file: secrets/users.json\n");
+      const fromFile = resolveConfig({ argv: ["--config", file], env: {}, ...base });
+      expect(fromFile.kind === "serve" && fromFile.config.usersFile).toBe(path.join(dir, "secrets/users.json"));
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it("applies defaults", () => {
     const config = serve(["--dcc", "maya"]);
     expect(config).toMatchObject({ host: "127.0.0.1", port: 8765, token: null, stateless: false, watch: true, logLevel: "info" });

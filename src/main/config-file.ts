@@ -32,7 +32,7 @@ export class ConfigFileError extends Error {}
 const NOT_IN_FILE = new Set(["help", "version", "config"]);
 
 /** Flags whose values are paths: resolved against the file's directory, not the cwd. */
-const PATH_FLAGS = new Set(["skills-path", "private-dir"]);
+const PATH_FLAGS = new Set(["skills-path", "private-dir", "users-file"]);
 
 export interface ConfigFileInput {
   readonly file: string;

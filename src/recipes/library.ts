@@ -29,6 +29,8 @@ export interface LibrarySettings {
   readonly stateDir: string;
   /** postgres://… to keep playbooks and usage counts in PostgreSQL; absent or null: files. */
   readonly storeUrl?: string | null;
+  /** The PostgreSQL rows' owner (users file: a user id); default "", the single user. */
+  readonly owner?: string;
 }
 
 export interface RecipeLibraryOptions {
@@ -89,6 +91,7 @@ export class RecipeLibrary {
       privateDir: options.settings.privateDir,
       usageFile: files.usage,
       storeUrl: options.settings.storeUrl ?? null,
+      ...(options.settings.owner !== undefined ? { owner: options.settings.owner } : {}),
       logger: this.logger,
     });
     this.store = stores.store;

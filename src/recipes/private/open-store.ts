@@ -17,6 +17,8 @@ export interface StoreSettings {
   readonly usageFile: string;
   /** postgres://… or null for the file store. */
   readonly storeUrl: string | null;
+  /** Whose playbooks (PostgreSQL rows' owner; the file store's dir is already the owner's): "" = the single user. */
+  readonly owner?: string;
   readonly logger?: StoreLogger & PgLogger;
   readonly now?: () => Date;
   /** Largest playbook, measured as its file form, in bytes. */
@@ -43,8 +45,11 @@ export function openStores(settings: StoreSettings): OpenedStores {
   }
   const logger = settings.logger;
   const connection = new PgConnection({ url: settings.storeUrl, location: redactStoreUrl(settings.storeUrl), ...(logger ? { logger } : {}) });
-  const store = openPgStore({ connection, dcc: settings.dcc, ...common, ...limit });
-  const usage = openPgUsageStore({ connection, dcc: settings.dcc, ...common });
+  const store = openPgStore({ connection, dcc: settings.dcc, ...(settings.owner !== undefined ? { owner: settings.owner } : {}), ...common, ...limit });
+  // The usage table has no owner column: a user's counts (of their own playbooks'
+  // ids, which may repeat another user's) are kept under "<dcc>:<user>".
+  const usageScope = settings.owner === undefined || settings.owner === "" ? settings.dcc : `${settings.dcc}:${settings.owner}`;
+  const usage = openPgUsageStore({ connection, dcc: usageScope, ...common });
   return {
     store,
     usage,

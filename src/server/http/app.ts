@@ -11,6 +11,7 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Server as ModernServer } from "@modelcontextprotocol/server";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { Logger } from "pino";
 import { installMessageChecks } from "./argument-limits.js";
 import { createRequestGuard, type GuardOptions } from "./guard.js";
@@ -118,6 +119,11 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
         ...(options.onSessionCount ? { onCountChange: options.onSessionCount } : {}),
       });
   const guard = createRequestGuard(options.guard);
+  const withUsers = options.guard.users !== undefined;
+  /** The user a request's token named (users file only). */
+  const callers = new WeakMap<object, AuthInfo>();
+  /** The user a 2025 session was initialized by: its identity for the session's life. */
+  const sessionUsers = new WeakMap<object, string>();
   installMessageChecks(fastify, options.endpoints.map((endpoint) => endpoint.path));
   installRefusals(fastify, options.endpoints.map((endpoint) => endpoint.path), options.stateless);
 
@@ -186,6 +192,7 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
         .send(jsonRpcErrorBody(verdict.code, verdict.message));
       return;
     }
+    if (verdict.user !== undefined) callers.set(request.raw, callerAuth(verdict.user));
     done();
   });
 
@@ -235,6 +242,12 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
     });
     if (modern !== null) modernLegs.set(endpoint.path, modern);
     const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+      const auth = callers.get(request.raw);
+      if (withUsers && auth === undefined) {
+        // The operator's --token opens probes, metrics and the page; recipes are per user.
+        await reply.code(403).header("content-type", "application/json").send(jsonRpcErrorBody(JSONRPC.forbidden, "Forbidden: MCP endpoints need a user's token from the users file"));
+        return;
+      }
       if (request.method === "POST") {
         const batchProblem = checkBatch(request.body, limits.maxBatch);
         if (batchProblem !== null) {
@@ -244,7 +257,7 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
       }
       if (modern?.claims(request) === true) {
         hijack(reply);
-        await modern.serve(request, reply.raw);
+        await modern.serve(request, reply.raw, auth);
         return;
       }
       await (options.stateless ? handleStateless(endpoint, request, reply) : handleStateful(endpoint, request, reply));
@@ -268,6 +281,7 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
     }
     const server = endpoint.createServer();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    attachAuth(request);
     hijack(reply);
     reply.raw.on("close", () => {
       void transport.close().catch(() => undefined);
@@ -297,6 +311,16 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
           .send(jsonRpcErrorBody(JSONRPC.overloaded, `Too many concurrent requests on this session (max ${limits.maxConcurrentPerSession})`));
         return;
       }
+      const owner = sessionUsers.get(session.transport);
+      if (owner !== undefined && owner !== callers.get(request.raw)?.clientId) {
+        // Identity is fixed at initialize: another user's token cannot borrow the session.
+        await reply
+          .code(403)
+          .header("content-type", "application/json")
+          .send(jsonRpcErrorBody(JSONRPC.forbidden, "Forbidden: this session belongs to another user"));
+        return;
+      }
+      attachAuth(request);
       // A GET is the session's notification stream: one per session (the SDK
       // answers 409 to a second), so it is not counted against the cap.
       const isStream = request.method === "GET";
@@ -327,6 +351,9 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
       }
       const server = endpoint.createServer();
       const transport = manager.open(endpoint.path, server, client);
+      const user = callers.get(request.raw)?.clientId;
+      if (user !== undefined) sessionUsers.set(transport, user);
+      attachAuth(request);
       await server.connect(transport);
       hijack(reply);
       reply.raw.on("close", () => manager.abandon(transport, server));
@@ -337,6 +364,12 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
       .code(400)
       .header("content-type", "application/json")
       .send(jsonRpcErrorBody(JSONRPC.invalidRequest, "Bad Request: no valid Mcp-Session-Id header; send initialize first"));
+  }
+
+  /** The 1.32.2 transport hands `req.auth` to handlers as `extra.authInfo`. */
+  function attachAuth(request: FastifyRequest): void {
+    const auth = callers.get(request.raw);
+    if (auth !== undefined) (request.raw as { auth?: AuthInfo }).auth = auth;
   }
 
   return {
@@ -414,6 +447,11 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
     );
   }
   socket.destroy(error);
+}
+
+/** The caller as the SDKs carry it: the user id as `clientId`, never the token. */
+function callerAuth(user: string): AuthInfo {
+  return { token: "", clientId: user, scopes: [] };
 }
 
 /** After hijack fastify no longer writes; headers its hooks set must be copied. */

@@ -5,6 +5,7 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import { JSONRPC } from "./jsonrpc.js";
+import type { UsersTable } from "./users.js";
 
 const LOOPBACK_HOSTNAMES = ["localhost", "127.0.0.1", "[::1]", "::1"];
 
@@ -14,6 +15,12 @@ export interface GuardOptions {
   /** Hostnames or full origins given with --allowed-origin. */
   readonly allowedOrigins: readonly string[];
   readonly token: string | null;
+  /**
+   * With a users file: its current table (re-read on change, so asked per
+   * request). A user's token passes as that user; --token, when also set,
+   * still passes but as no user (the operator: probes, metrics, the page).
+   */
+  readonly users?: () => UsersTable;
   /** Paths served without the token (besides /healthz): pages that hold no data. Host and Origin still apply. */
   readonly isPublic?: (path: string) => boolean;
 }
@@ -22,7 +29,7 @@ export interface GuardOptions {
 type RefusalCode = (typeof JSONRPC)[keyof typeof JSONRPC];
 
 export type GuardVerdict =
-  | { readonly ok: true }
+  | { readonly ok: true; readonly user?: string }
   | { readonly ok: false; readonly status: 400 | 401 | 403; readonly code: RefusalCode; readonly message: string };
 
 export interface GuardHeaders {
@@ -40,6 +47,12 @@ export interface RequestGuard {
 }
 
 const OK: GuardVerdict = Object.freeze({ ok: true });
+const UNAUTHORIZED: GuardVerdict = Object.freeze({
+  ok: false,
+  status: 401,
+  code: JSONRPC.unauthorized,
+  message: "Unauthorized: a valid bearer token is required",
+});
 /** Distinct header values whose verdict is remembered; past this a memo starts over. */
 const MEMO_LIMIT = 256;
 
@@ -79,6 +92,7 @@ export function createRequestGuard(options: GuardOptions): RequestGuard {
     }
   }
   const expected = options.token === null ? null : digest(options.token);
+  const users = options.users;
   // A client sends the same Host and Origin on every request: parsing them
   // (a regex, a URL) once per value, not once per request, is most of the
   // guard's cost.
@@ -111,11 +125,17 @@ export function createRequestGuard(options: GuardOptions): RequestGuard {
       if (headers.origin !== undefined && headers.origin !== "" && !isOriginAllowed(headers.origin)) {
         return { ok: false, status: 403, code: JSONRPC.forbidden, message: "Forbidden: Origin is not allowed" };
       }
-      if (expected !== null && path !== "/healthz" && options.isPublic?.(path) !== true) {
+      if ((expected !== null || users !== undefined) && path !== "/healthz" && options.isPublic?.(path) !== true) {
         const given = bearerToken(headers.authorization);
-        if (given === null || !timingSafeEqual(digest(given), expected)) {
-          return { ok: false, status: 401, code: JSONRPC.unauthorized, message: "Unauthorized: a valid bearer token is required" };
+        if (given === null) return UNAUTHORIZED;
+        if (users !== undefined) {
+          // Both compares always run: which one matched is not timed either.
+          const user = users().authenticate(given);
+          const operator = expected !== null && timingSafeEqual(digest(given), expected);
+          if (user !== null) return { ok: true, user };
+          return operator ? OK : UNAUTHORIZED;
         }
+        if (expected !== null && !timingSafeEqual(digest(given), expected)) return UNAUTHORIZED;
       }
       return OK;
     },

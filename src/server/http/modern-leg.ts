@@ -7,6 +7,7 @@
  * stays in app.ts: the v2 handler validates none of it.
  */
 import type { ServerResponse } from "node:http";
+import type { AuthInfo } from "@modelcontextprotocol/server";
 import {
   classifyInboundRequest,
   createMcpHandler,
@@ -35,7 +36,8 @@ export interface ModernLeg {
   /** Does this request belong to the 2026 leg? The SDK's own classification (what `isLegacyRequest` runs), from the parsed body. */
   claims(request: ModernRequest): boolean;
   /** Answers one request on `res` (already hijacked from fastify). */
-  serve(request: ModernRequest, res: ServerResponse): Promise<void>;
+  /** `authInfo`: the caller the guard identified (users file), handed to handlers as `ctx.http.authInfo`. */
+  serve(request: ModernRequest, res: ServerResponse, authInfo?: AuthInfo): Promise<void>;
   readonly notify: ServerNotifier;
   /** Streams open now (subscriptions/listen, or a call answered over SSE). */
   openStreams(): number;
@@ -67,7 +69,7 @@ export function createModernLeg(options: ModernLegOptions): ModernLeg {
       });
       return outcome.kind !== "legacy";
     },
-    async serve(request, res) {
+    async serve(request, res, authInfo) {
       const abort = new AbortController();
       let finished = false;
       res.once("close", () => {
@@ -80,7 +82,10 @@ export function createModernLeg(options: ModernLegOptions): ModernLeg {
         // must go when the client does); a Request bound to a signal costs
         // ~40 µs more to make, and every other answer is one JSON write whose
         // stream, if any, writeResponse itself cancels on disconnect.
-        const response = await handler.fetch(toWebRequest(request, listen ? abort.signal : undefined), { parsedBody: request.body });
+        const response = await handler.fetch(toWebRequest(request, listen ? abort.signal : undefined), {
+          parsedBody: request.body,
+          ...(authInfo !== undefined ? { authInfo } : {}),
+        });
         await writeResponse(response, res, abort, streams);
       } catch (error) {
         // The handler answers every refusal itself; a throw is a bug or a handler torn down at shutdown.

@@ -14,8 +14,8 @@
  * symlink, which inotify on the file does not see) and re-read on change; a
  * malformed or unreadable file keeps the last good table, with an error log.
  *
- * Not wired in yet: the guard, the identity in the tool context and the
- * per-user catalogs are the remaining part of the users work (docs/deploy.md).
+ * The guard asks `current()` per request (guard.ts); the user id it finds
+ * reaches tool handlers as data (RecipeToolContext.caller), never the token.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import { promises as fs, unwatchFile, watchFile, type Stats } from "node:fs";

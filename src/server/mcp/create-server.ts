@@ -27,6 +27,12 @@ export interface McpServerOptions<C> {
    * (`() => …`), no signal is made for the call.
    */
   readonly contextFor: (signal: AbortSignal) => C;
+  /**
+   * The handler context for a call by a user the users file named (the
+   * transport hands the id over as `authInfo.clientId`); without it such
+   * calls get `contextFor`'s context.
+   */
+  readonly contextForUser?: (user: string) => C;
   readonly logger: Logger;
   readonly maxArgumentBytes: number;
   /** A call still running after this long answers a JSON-RPC error (-32603) instead of hanging. */
@@ -48,7 +54,7 @@ export function createMcpServer<C>(options: McpServerOptions<C>): Server {
 
 export type ToolHandlerOptions<C> = Pick<
   McpServerOptions<C>,
-  "registry" | "contextFor" | "logger" | "maxArgumentBytes" | "onToolCall" | "timeoutMs"
+  "registry" | "contextFor" | "contextForUser" | "logger" | "maxArgumentBytes" | "onToolCall" | "timeoutMs"
 >;
 
 /** tools/list and tools/call on a low-level server, answered from the registry. */
@@ -60,7 +66,7 @@ export function installToolHandlers<C>(server: Server, options: ToolHandlerOptio
     if (!options.registry.has(name)) {
       throw new McpError(JSONRPC.invalidParams, `Unknown tool: ${name}`);
     }
-    return runToolCall(options, name, args, extra.signal);
+    return runToolCall(options, name, args, extra.signal, extra.authInfo?.clientId ?? null);
   });
 }
 
@@ -74,6 +80,7 @@ export function runToolCall<C>(
   name: string,
   args: unknown,
   signal: AbortSignal,
+  user: string | null = null,
 ): MaybePromise<ToolCallResult> {
   if (args !== undefined && (args === null || typeof args !== "object" || Array.isArray(args))) {
     throw new McpError(JSONRPC.invalidParams, "Tool arguments must be an object");
@@ -84,7 +91,7 @@ export function runToolCall<C>(
   }
   const callId = randomUUID();
   const started = performance.now();
-  return thenMaybe(callWithTimeout(options, name, args ?? {}, signal), (outcome) => {
+  return thenMaybe(callWithTimeout(options, name, args ?? {}, signal, user), (outcome) => {
     const ms = Math.round((performance.now() - started) * 100) / 100;
     if (outcome === "timeout") {
       options.logger.warn({ callId, tool: name, ms, success: false, error: "timeout" }, "tool call");
@@ -118,8 +125,14 @@ function callWithTimeout<C>(
   name: string,
   args: unknown,
   signal: AbortSignal,
+  user: string | null,
 ): MaybePromise<CallOutcome<C> | "timeout"> {
   const limit = options.timeoutMs;
+  const forUser = user === null ? undefined : options.contextForUser;
+  if (forUser !== undefined) {
+    // A user's context takes no signal (the recipe tools use none); the call is still raced.
+    return race(options.registry.call(name, args, forUser(user as string)), limit, () => undefined);
+  }
   if (limit === undefined) return options.registry.call(name, args, options.contextFor(signal));
   const wantsSignal = options.contextFor.length > 0;
   const expiry = wantsSignal ? new AbortController() : null;
@@ -141,22 +154,36 @@ function callWithTimeout<C>(
     unlisten();
     throw error;
   }
-  if (!isPromise(call)) {
+  return race(call, limit, (timedOut) => {
+    if (timedOut) expiry?.abort();
     unlisten();
+  });
+}
+
+/**
+ * A call raced against `limit` ms (none: not raced); `settle` runs once the
+ * race is decided (or at once for a synchronous answer), with `true` on timeout.
+ */
+function race<T>(call: MaybePromise<T>, limit: number | undefined, settle: (timedOut: boolean) => void): MaybePromise<T | "timeout"> {
+  if (!isPromise(call) || limit === undefined) {
+    // Only reached with a limit for a synchronous answer: nothing to race.
+    settle(false);
     return call;
   }
   let timer: NodeJS.Timeout | undefined;
+  let timedOut = false;
   // One promise settles the race: the call's outcome or the timer, whichever
   // comes first. A call that loses may still settle later; nobody awaits it then.
-  const raced = new Promise<CallOutcome<C> | "timeout">((resolve, reject) => {
+  const raced = new Promise<T | "timeout">((resolve, reject) => {
     timer = setTimeout(() => {
-      expiry?.abort();
+      timedOut = true;
+      settle(true);
       resolve("timeout");
     }, limit);
     call.then(resolve, reject);
   });
   return raced.finally(() => {
-    unlisten();
     clearTimeout(timer);
+    if (!timedOut) settle(false);
   });
 }

@@ -72,7 +72,7 @@ export function installModernToolHandlers<C>(server: ModernServer, options: Tool
     const { name, arguments: args } = request.params;
     // The SDK reads `code` and `data` off whatever is thrown: one error class serves both legs.
     if (!options.registry.has(name)) throw new McpError(JSONRPC.invalidParams, `Unknown tool: ${name}`);
-    return runToolCall(options, name, args, ctx.mcpReq.signal);
+    return runToolCall(options, name, args, ctx.mcpReq.signal, ctx.http?.authInfo?.clientId ?? null);
   });
 }
 

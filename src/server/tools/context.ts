@@ -6,8 +6,34 @@ import { thenMaybe, type MaybePromise } from "./maybe-promise.js";
 
 /** What a recipe tool handler may use: the DCC's library and a logger. */
 export interface RecipeToolContext {
+  /** The DCC's recipes: public ones, and (no users file) the private playbooks too. */
   readonly library: RecipeLibrary;
   readonly logger: Logger;
+  /** With a users file: who calls, and the library of the playbooks they own (none of anyone else's). */
+  readonly caller?: RecipeCaller;
+}
+
+export interface RecipeCaller {
+  readonly user: string;
+  readonly playbooks: RecipeLibrary;
+  /** The playbooks' first load (a user's library is made on their first call). */
+  readonly loaded: Promise<unknown>;
+}
+
+/** The library the caller's private playbooks are read from and written to. */
+export function playbooksOf(context: RecipeToolContext): RecipeLibrary {
+  return context.caller?.playbooks ?? context.library;
+}
+
+/**
+ * Where a recipe id lives for this caller: private ids in the caller's own
+ * playbooks, the rest in the DCC's library (`snapshot`: its snapshot for
+ * this request). Single-user, both are the DCC's library.
+ */
+export function sourceOf(context: RecipeToolContext, snapshot: CatalogSnapshot, recipeId: string): { library: RecipeLibrary; snapshot: CatalogSnapshot } {
+  const caller = context.caller;
+  if (caller === undefined || !recipeId.startsWith("private/")) return { library: context.library, snapshot };
+  return { library: caller.playbooks, snapshot: caller.playbooks.current() ?? snapshot };
 }
 
 /** Runs `body` on the snapshot current at call time, or answers not_ready; synchronous when `body` is. */

@@ -1,10 +1,12 @@
 /** `recipe` action=create: a new private playbook, plus close matches to update instead. */
 import type { StoreResult } from "../../recipes/private/contract.js";
 import type { PlaybookDraft } from "../../recipes/private/playbook-values.js";
+import type { SearchHit } from "../../recipes/search/types.js";
 import type { PlaybookStep } from "../../recipes/types.js";
-import type { RecipeToolContext } from "./context.js";
+import { playbooksOf, type RecipeToolContext } from "./context.js";
 import { fail, ok, type Envelope } from "./envelope.js";
 import { summarize, type RecipeSummary } from "./playbook-view.js";
+import { mergeByScore } from "./recipe-search.js";
 
 const SIMILAR_LIMIT = 3;
 
@@ -19,7 +21,8 @@ export async function recipeCreate(fields: Readonly<Record<string, unknown>>, co
     document: fields.document as string,
   };
   const key = fields.idempotencyKey as string | undefined;
-  const result = await context.library.createPlaybook(draft, key === undefined ? undefined : { idempotencyKey: key });
+  const playbooks = playbooksOf(context);
+  const result = await playbooks.createPlaybook(draft, key === undefined ? undefined : { idempotencyKey: key });
   if (!result.ok) return storeFailure(result);
   const recipeId = `private/${result.playbook.slug}`;
   const similar = await findSimilar(context, `${draft.title}\n${draft.summary}\n${draft.whenToUse}`, recipeId);
@@ -29,12 +32,23 @@ export async function recipeCreate(fields: Readonly<Record<string, unknown>>, co
     `Created ${recipeId}${advice}`,
     { recipeId, revision: result.replayed === true ? 1 : result.playbook.revision, title: result.replayed === true ? draft.title : result.playbook.title, similar },
     // The catalog revision that already contains the new playbook.
-    context.library.current()?.revision,
+    playbooks.current()?.revision,
   );
 }
 
 async function findSimilar(context: RecipeToolContext, text: string, excludeId: string): Promise<RecipeSummary[]> {
-  const hits = await context.library.search.similar(text, { limit: SIMILAR_LIMIT, visibility: "all", excludeId });
+  const options = { limit: SIMILAR_LIMIT, excludeId };
+  const caller = context.caller;
+  if (caller === undefined) return summaries(await context.library.search.similar(text, { ...options, visibility: "all" }));
+  // Public recipes are everyone's; of the private ones, only the caller's own.
+  const [pub, mine] = await Promise.all([
+    context.library.search.similar(text, { ...options, visibility: "public" }),
+    caller.playbooks.search.similar(text, { ...options, visibility: "private" }),
+  ]);
+  return mergeByScore([summaries(pub), summaries(mine)], SIMILAR_LIMIT);
+}
+
+function summaries(hits: readonly SearchHit[]): RecipeSummary[] {
   return hits.map((hit) => summarize(hit.recipe, hit.score));
 }
 

@@ -1,7 +1,7 @@
 /** `recipe` action=get: one recipe as a playbook, and a usage count. */
 import type { CatalogSnapshot } from "../../recipes/catalog.js";
 import type { Recipe } from "../../recipes/types.js";
-import type { RecipeToolContext } from "./context.js";
+import { sourceOf, type RecipeToolContext } from "./context.js";
 import { fail, ok, type Envelope } from "./envelope.js";
 import { playbookView } from "./playbook-view.js";
 import type { VisibilityFilter } from "./recipe-search.js";
@@ -15,13 +15,16 @@ export function recipeGet(
 ): Envelope {
   const recipeId = fields.recipeId as string;
   const visibility = (fields.visibility as VisibilityFilter | undefined) ?? "all";
-  const recipe = findVisible(snapshot, recipeId, visibility);
-  if (recipe === undefined) return notFound(snapshot, recipeId, visibility);
+  // Another user's playbook is simply not in this caller's source: not_found, suggestions from their own.
+  const source = sourceOf(context, snapshot, recipeId);
+  const recipe = findVisible(source.snapshot, recipeId, visibility);
+  if (recipe === undefined) return notFound(source.snapshot, recipeId, visibility);
   // In memory only; the usage store writes it out debounced, off this request's path.
   // A later window of the same result is not another use, and must not change
   // the text being paged (windows of one result concatenate to the whole).
-  if (!continued) context.library.usage.record(recipe.recipeId);
-  return ok(`Recipe ${recipe.recipeId}`, playbookView(recipe, context.library.usage.get(recipe.recipeId)));
+  const usage = source.library.usage;
+  if (!continued) usage.record(recipe.recipeId);
+  return ok(`Recipe ${recipe.recipeId}`, playbookView(recipe, usage.get(recipe.recipeId)));
 }
 
 function findVisible(snapshot: CatalogSnapshot, recipeId: string, visibility: VisibilityFilter): Recipe | undefined {

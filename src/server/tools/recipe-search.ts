@@ -1,9 +1,10 @@
 /** `recipe` action=search: the same engine as recipes__search, over public and private recipes. */
 import type { CatalogSnapshot } from "../../recipes/catalog.js";
+import type { SearchHit } from "../../recipes/search/types.js";
 import type { RecipeToolContext } from "./context.js";
 import { ok, type Envelope } from "./envelope.js";
 import { thenMaybe, type MaybePromise } from "./maybe-promise.js";
-import { summarize } from "./playbook-view.js";
+import { summarize, type RecipeSummary } from "./playbook-view.js";
 
 export type VisibilityFilter = "all" | "public" | "private";
 
@@ -18,13 +19,45 @@ export function recipeSearch(
   const visibility = (fields.visibility as VisibilityFilter | undefined) ?? "all";
   // The seed types limit as a number, not an integer: 2.5 asks for 2.
   const limit = Math.floor((fields.limit as number | undefined) ?? DEFAULT_SEARCH_LIMIT);
-  return thenMaybe(context.library.search.search({ text: query, limit, visibility }), (answer) => {
-    // The index may be one publish ahead of the snapshot this request holds:
-    // answer with that snapshot's version of each hit, or drop it.
-    const recipes = answer.hits.flatMap((hit) => {
-      const recipe = snapshot.recipes.get(hit.recipe.recipeId);
-      return recipe === undefined ? [] : [summarize(recipe, hit.score)];
-    });
-    return ok(`${recipes.length} recipe(s) found`, { recipes, mode: answer.mode });
+  const caller = context.caller;
+  if (caller === undefined) {
+    return thenMaybe(context.library.search.search({ text: query, limit, visibility }), (answer) =>
+      found(resolve(answer.hits, snapshot), answer.mode),
+    );
+  }
+  // A users file: public hits from the DCC's library, private ones from the caller's own playbooks only.
+  const own = caller.playbooks.current();
+  const publicAnswer = visibility === "private" ? null : context.library.search.search({ text: query, limit, visibility: "public" });
+  const ownAnswer = visibility === "public" || own === null ? null : caller.playbooks.search.search({ text: query, limit, visibility: "private" });
+  return thenMaybe(publicAnswer, (pub) =>
+    thenMaybe(ownAnswer, (mine) => {
+      const merged = mergeByScore([resolve(pub?.hits ?? [], snapshot), own === null ? [] : resolve(mine?.hits ?? [], own)], limit);
+      return found(merged, pub?.mode ?? mine?.mode ?? "lexical");
+    }),
+  );
+}
+
+function found(recipes: RecipeSummary[], mode: string): Envelope {
+  return ok(`${recipes.length} recipe(s) found`, { recipes, mode });
+}
+
+/**
+ * The index may be one publish ahead of the snapshot this request holds:
+ * answer with that snapshot's version of each hit, or drop it.
+ */
+function resolve(hits: readonly SearchHit[], snapshot: CatalogSnapshot): RecipeSummary[] {
+  return hits.flatMap((hit) => {
+    const recipe = snapshot.recipes.get(hit.recipe.recipeId);
+    return recipe === undefined ? [] : [summarize(recipe, hit.score)];
   });
+}
+
+/** Two ranked lists as one, best score first (ties: the earlier list), at most `limit`. */
+export function mergeByScore(lists: readonly RecipeSummary[][], limit: number): RecipeSummary[] {
+  return lists
+    .flat()
+    .map((summary, order) => ({ summary, order }))
+    .sort((a, b) => b.summary.score - a.summary.score || a.order - b.order)
+    .slice(0, limit)
+    .map((entry) => entry.summary);
 }

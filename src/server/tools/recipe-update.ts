@@ -1,7 +1,7 @@
 /** `recipe` action=update: patch a private playbook; public recipes are read-only. */
 import type { CatalogSnapshot } from "../../recipes/catalog.js";
 import type { PlaybookPatch } from "../../recipes/private/playbook-values.js";
-import type { RecipeToolContext } from "./context.js";
+import { playbooksOf, sourceOf, type RecipeToolContext } from "./context.js";
 import { fail, ok, type Envelope } from "./envelope.js";
 import { notFound } from "./recipe-get.js";
 import { storeFailure } from "./recipe-create.js";
@@ -41,6 +41,8 @@ export async function recipeUpdate(
     }
     return notFound(snapshot, recipeId, "private");
   }
+  // The caller's own playbooks (single-user: the DCC's library and this snapshot).
+  const own = sourceOf(context, snapshot, recipeId);
   const slug = recipeId.slice(PRIVATE_PREFIX.length);
   const patch: { -readonly [K in keyof PlaybookPatch]: PlaybookPatch[K] } = {};
   const changed: string[] = [];
@@ -50,9 +52,9 @@ export async function recipeUpdate(
     changed.push(key);
   }
   const expected = fields.expectedRevision as number | undefined;
-  return queue.run(`${context.library.dcc}\u0000${slug}`, async () => {
+  return queue.run(`${context.library.dcc}\u0000${context.caller?.user ?? ""}\u0000${slug}`, async () => {
     // The catalog as it is now, after the updates queued before this one.
-    const known = (context.library.current() ?? snapshot).recipes.get(recipeId);
+    const known = (own.library.current() ?? own.snapshot).recipes.get(recipeId);
     if (expected !== undefined && known?.format === "private" && known.playbook.revision > expected) {
       // Revisions only grow: a newer one in the catalog is already a conflict.
       return fail(
@@ -61,7 +63,7 @@ export async function recipeUpdate(
         { recipeId, currentRevision: known.playbook.revision, expectedRevision: expected },
       );
     }
-    return write(context, snapshot, recipeId, slug, patch, changed, expected);
+    return write(context, own.snapshot, recipeId, slug, patch, changed, expected);
   });
 }
 
@@ -74,12 +76,13 @@ async function write(
   changed: readonly string[],
   expected: number | undefined,
 ): Promise<Envelope> {
-  const result = await context.library.updatePlaybook(slug, patch, expected);
+  const playbooks = playbooksOf(context);
+  const result = await playbooks.updatePlaybook(slug, patch, expected);
   if (!result.ok) {
-    if (result.code === "not_found") return notFound(context.library.current() ?? snapshot, recipeId, "private");
+    if (result.code === "not_found") return notFound(playbooks.current() ?? snapshot, recipeId, "private");
     if (result.code === "conflict") {
       // The store's revision, not the snapshot's: the store is what the next attempt races against.
-      const currentRevision = result.currentRevision ?? (await context.library.store.loadOne(slug)).playbook?.revision ?? null;
+      const currentRevision = result.currentRevision ?? (await playbooks.store.loadOne(slug)).playbook?.revision ?? null;
       return storeFailure(result, {
         recipeId,
         currentRevision,
@@ -92,6 +95,6 @@ async function write(
   return ok(
     message,
     { recipeId, revision: result.playbook.revision, updated: changed },
-    context.library.current()?.revision,
+    playbooks.current()?.revision,
   );
 }

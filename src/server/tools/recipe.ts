@@ -61,6 +61,18 @@ export function createRecipeTool(): ToolDefinition<RecipeToolContext> {
     create: (fields, _snapshot, context) => recipeCreate(fields, context),
     update: (fields, snapshot, context) => recipeUpdate(fields, snapshot, context, updates),
   };
+  const run = (action: RecipeAction, fields: Readonly<Record<string, unknown>>, args: Readonly<Record<string, unknown>>, context: RecipeToolContext): MaybePromise<Envelope> => {
+    const snapshot = context.library.current();
+    // Search answers from the index; before the first catalog is indexed there is nothing to match or dedupe against.
+    if (snapshot === null || context.library.search.status().revision === 0) {
+      return fail("not_ready", WARMING_UP_MESSAGE, { action });
+    }
+    // resultStart > 0 reads on in a result already produced once.
+    const continued = typeof args.resultStart === "number" && args.resultStart > 0;
+    return thenMaybe(actions[action](fields, snapshot, context, continued), (envelope) =>
+      envelope.revision === undefined ? withRevision(envelope, snapshot.revision) : envelope,
+    );
+  };
   return {
     name: "recipe",
     title: "Recipes and playbooks",
@@ -87,16 +99,10 @@ export function createRecipeTool(): ToolDefinition<RecipeToolContext> {
           errors: checked.errors,
         });
       }
-      const snapshot = context.library.current();
-      // Search answers from the index; before the first catalog is indexed there is nothing to match or dedupe against.
-      if (snapshot === null || context.library.search.status().revision === 0) {
-        return fail("not_ready", WARMING_UP_MESSAGE, { action });
-      }
-      // resultStart > 0 reads on in a result already produced once.
-      const continued = typeof args.resultStart === "number" && args.resultStart > 0;
-      return thenMaybe(actions[action](checked.fields, snapshot, context, continued), (envelope) =>
-        envelope.revision === undefined ? withRevision(envelope, snapshot.revision) : envelope,
-      );
+      // A user's playbooks load on their first call: that call waits for them.
+      const caller = context.caller;
+      if (caller !== undefined && caller.playbooks.current() === null) return caller.loaded.then(() => run(action, checked.fields, args, context));
+      return run(action, checked.fields, args, context);
     },
   };
 }
