@@ -44,6 +44,8 @@ interface Window {
   readonly startUs: number;
   readonly endUs: number;
   readonly calls: number;
+  /** The process's CPU over the cell, from /proc (every thread). */
+  readonly cpuMs: number;
 }
 
 /** Source path (repo-relative, or a package name) → layer; first match wins. */
@@ -122,9 +124,11 @@ const detailTotals = new Map<string, Map<string, number>>();
 /** era|clients|cell → layer → µs */
 const totals = new Map<string, Map<string, number>>();
 const calls = new Map<string, number>();
+const cpuUs = new Map<string, number>();
 for (const w of windows) {
   const key = `${w.era}|${w.clients}|${w.cell}`;
   calls.set(key, (calls.get(key) ?? 0) + w.calls);
+  cpuUs.set(key, (cpuUs.get(key) ?? 0) + w.cpuMs * 1000);
 }
 
 for (const file of readdirSync(dir).filter((f) => f.endsWith(".cpuprofile"))) {
@@ -184,17 +188,25 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith(".cpuprofile"))) {
 
 const keys = [...totals.keys()].sort();
 const layers = [...new Set(keys.flatMap((k) => [...totals.get(k)!.keys()]))];
-const perCall = (k: string, layer: string): number => (totals.get(k)!.get(layer) ?? 0) / Math.max(1, calls.get(k) ?? 0);
-const sum = (k: string): number => [...totals.get(k)!.values()].reduce((a, b) => a + b, 0) / Math.max(1, calls.get(k) ?? 0);
+/**
+ * V8 stamps samples with wall time: a main thread waiting for a core (2
+ * cores, clients and other work beside it) charges that wait to whatever
+ * it was running, most often a syscall that woke another thread. Each
+ * layer's share of a cell's samples is therefore scaled to the cell's CPU
+ * per call from /proc: the shares say where, /proc says how much.
+ */
+const sampled = (k: string): number => [...totals.get(k)!.values()].reduce((a, b) => a + b, 0);
+const perCall = (k: string, layer: string): number => ((totals.get(k)!.get(layer) ?? 0) / Math.max(1, sampled(k))) * ((cpuUs.get(k) ?? 0) / Math.max(1, calls.get(k) ?? 0));
+const sum = (k: string): number => (cpuUs.get(k) ?? 0) / Math.max(1, calls.get(k) ?? 0);
 layers.sort((a, b) => keys.reduce((s, k) => s + perCall(k, b), 0) - keys.reduce((s, k) => s + perCall(k, a), 0));
 const head = keys.map((k) => k.replace(/\|/g, " ").padStart(18)).join("");
-console.log(`µs of sampled CPU per call, by layer (self time; builtins charged to their caller)\n${"layer".padEnd(40)}${head}`);
+console.log(`µs of CPU per call by layer: each layer's share of the cell's samples (self time; builtins and node's own JS charged to their caller) × the cell's CPU per call from /proc\n${"layer".padEnd(40)}${head}`);
 for (const layer of layers) console.log(`${layer.padEnd(40)}${keys.map((k) => perCall(k, layer).toFixed(0).padStart(18)).join("")}`);
-console.log(`${"total".padEnd(40)}${keys.map((k) => sum(k).toFixed(0).padStart(18)).join("")}`);
+console.log(`${"total (/proc CPU per call)".padEnd(40)}${keys.map((k) => sum(k).toFixed(0).padStart(18)).join("")}`);
 console.log(`${"calls".padEnd(40)}${keys.map((k) => String(calls.get(k) ?? 0).padStart(18)).join("")}`);
 if (detail !== undefined) {
   for (const [key, perFn] of [...detailTotals.entries()].sort()) {
     console.log(`\n${detail}, ${key.replace(/\|/g, " ")}: µs per call by function`);
-    for (const [fn, us] of [...perFn.entries()].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${(us / Math.max(1, calls.get(key) ?? 0)).toFixed(1).padStart(7)}  ${fn}`);
+    for (const [fn, us] of [...perFn.entries()].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${((us / Math.max(1, sampled(key))) * ((cpuUs.get(key) ?? 0) / Math.max(1, calls.get(key) ?? 0))).toFixed(1).padStart(7)}  ${fn}`);
   }
 }
