@@ -19,7 +19,18 @@
  *      window's call against the first's (which builds and renders the list).
  *
  *   npm run bench:server -- [--skills 1000] [--recipes-per-skill 20] [--seconds 10] [--rounds 6] [--starts 3]
- *                           [--concurrency 1,8,32] [--eras legacy,modern] [--legacy-transports]
+ *                           [--concurrency 1,8,32] [--eras legacy,modern] [--legacy-transports] [--cpu-prof DIR]
+ *                           [--baseline path/to/cli.js]
+ *
+ *   --baseline starts a second recipe-server from another build (a copy of
+ *   dist/ from before a change, kept under node_modules/.cache so that its
+ *   imports resolve) and adds its search and get cells to each round's
+ *   rotation: an alternating A/B of two builds in one run.
+ *
+ *   --cpu-prof DIR starts recipe-server and the bare servers under
+ *   `node --cpu-prof` writing into DIR, and writes DIR/windows.json: each
+ *   load cell's span on the monotonic clock the profiles use, so that
+ *   bench/profile-layers.ts can charge each cell's samples to layers.
  *
  *   --legacy-transports also sets the two ways of serving 2025 sessions side
  *   by side, bare: the 1.32.2 transport and the v2 SDK's session transport.
@@ -48,6 +59,8 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "1,8,32" },
     eras: { type: "string", default: "legacy,modern" },
     "legacy-transports": { type: "boolean", default: false },
+    "cpu-prof": { type: "string" },
+    baseline: { type: "string" },
   },
 });
 const SKILLS = Number(values.skills);
@@ -68,6 +81,12 @@ const ERAS = String(values.eras).split(",").filter((era): era is "legacy" | "mod
 /** Linux reports /proc CPU times in USER_HZ ticks, 100 a second on every mainstream build. */
 const CLOCK_TICKS = 100;
 const QUERIES = benchQueries(2000);
+const PROFILE_DIR = values["cpu-prof"] === undefined ? undefined : path.resolve(values["cpu-prof"]);
+/** node flags of every server child: a CPU profile each, written at exit. */
+const PROFILE_FLAGS = PROFILE_DIR === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`];
+/** Each load cell's span in µs of the monotonic clock (what V8 stamps profile samples with). */
+const cellSpans: Array<{ era: string; clients: number; cell: string; pid: number; startUs: number; endUs: number; calls: number; cpuMs: number }> = [];
+const nowUs = (): number => Number(process.hrtime.bigint() / 1000n);
 
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
@@ -103,11 +122,11 @@ function waitForJsonLine(child: ChildProcess, key: string): Promise<Record<strin
   });
 }
 
-async function startRecipeServer(tree: string, dataDir: string): Promise<{ child: ChildProcess; url: string; readyMs: number }> {
+async function startRecipeServer(tree: string, dataDir: string, cli = path.join(ROOT, "dist/cli.js")): Promise<{ child: ChildProcess; url: string; readyMs: number }> {
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    [path.join(ROOT, "dist/cli.js"), "--dcc", "maya", "--port", "0", "--skills-path", tree, "--embeddings", "none", "--no-watch", "--log-level", "info", "--max-concurrent-per-session", "64"],
+    [...PROFILE_FLAGS, cli, "--dcc", "maya", "--port", "0", "--skills-path", tree, "--embeddings", "none", "--no-watch", "--log-level", "info", "--max-concurrent-per-session", "64"],
     { env: { PATH: process.env.PATH ?? "", HOME: dataDir, XDG_DATA_HOME: dataDir, DCC_MCP_DISABLE_DEFAULT_SKILL_PATHS: "1" }, stdio: ["ignore", "pipe", "inherit"] },
   );
   children.add(child);
@@ -189,6 +208,7 @@ try {
   console.log(`recipe-server cold start → ready: median ${median(starts.map((s) => s.cold)).toFixed(0)} ms (${each((s) => s.cold, " ms")}), RSS ${each((s) => s.coldRss, " MB")}`);
   console.log(`recipe-server restart    → ready: median ${median(starts.map((s) => s.restart)).toFixed(0)} ms (${each((s) => s.restart, " ms")}), RSS ${each((s) => s.restartRss, " MB")}`);
   if (server === undefined) throw new Error("no start was measured");
+  const baseline = values.baseline === undefined ? undefined : await startRecipeServer(tree.root, path.join(work, "data-baseline"), path.resolve(values.baseline));
 
   // Both eras, each against a bare server of its own SDK leg answering, as
   // constants, the bytes recipe-server answered for the first search and get.
@@ -211,7 +231,7 @@ try {
     await closeClients([probe!]);
     const constantsFile = path.join(work, `constants-${era}.json`);
     await fs.writeFile(constantsFile, JSON.stringify(constants));
-    const bare = spawn(process.execPath, [bareBundle, era, constantsFile], { stdio: ["ignore", "pipe", "inherit"], cwd: ROOT });
+    const bare = spawn(process.execPath, [...PROFILE_FLAGS, bareBundle, era, constantsFile], { stdio: ["ignore", "pipe", "inherit"], cwd: ROOT });
     children.add(bare);
     const bareUrl = String((await waitForJsonLine(bare, "url")).url);
     console.log(`\n${era === "modern" ? "2026-07-28 (v2 client pinned, v2 SDK leg)" : "2025-11-25 (1.32.2 client, stateful 1.32.2 leg)"}: ` +
@@ -220,31 +240,54 @@ try {
     for (const level of LEVELS) {
       const bareClients = await connect(bareUrl, level);
       const clients = await connect(server.url, level);
+      const baseClients = baseline === undefined ? [] : await connect(baseline.url, level);
       const slice = SECONDS / ROUNDS;
-      const cells = { bare: [] as Cell[], search: [] as Cell[], get: [] as Cell[] };
-      const measure = async (pid: number, load: () => Promise<LoadResult>): Promise<Cell> => {
+      const cells = { bare: [] as Cell[], search: [] as Cell[], get: [] as Cell[], baseSearch: [] as Cell[], baseGet: [] as Cell[] };
+      const measure = async (pid: number, load: () => Promise<LoadResult>, cell: string): Promise<Cell> => {
         const before = cpuMs(pid);
+        const startUs = nowUs();
         const result = await load();
-        return { result, cpuMs: cpuMs(pid) - before };
+        const endUs = nowUs();
+        const spent = cpuMs(pid) - before;
+        cellSpans.push({ era, clients: level, cell, pid, startUs, endUs, calls: result.calls, cpuMs: spent });
+        return { result, cpuMs: spent };
       };
       for (let round = 0; round < ROUNDS; round++) {
         const offset = round * 7919;
         const order: Array<() => Promise<void>> = [
-          async () => void cells.bare.push(await measure(bare.pid!, () => runLoad(bareClients, slice, (c) => (c % 2 === 0 ? searchCall(0, 0, 0) : getCall(0, 0, 0, 0)))) ),
-          async () => void cells.search.push(await measure(server.child.pid!, () => runLoad(clients, slice, (c, i) => searchCall(c, i, offset)))),
-          async () => void cells.get.push(await measure(server.child.pid!, () => runLoad(clients, slice, (c, i) => getCall(c, i, offset, round)))),
+          async () => void cells.bare.push(await measure(bare.pid!, () => runLoad(bareClients, slice, (c) => (c % 2 === 0 ? searchCall(0, 0, 0) : getCall(0, 0, 0, 0))), "bare")),
+          async () => void cells.search.push(await measure(server.child.pid!, () => runLoad(clients, slice, (c, i) => searchCall(c, i, offset)), "search")),
+          async () => void cells.get.push(await measure(server.child.pid!, () => runLoad(clients, slice, (c, i) => getCall(c, i, offset, round)), "get")),
         ];
+        if (baseline !== undefined) {
+          order.push(
+            async () => void cells.baseSearch.push(await measure(baseline.child.pid!, () => runLoad(baseClients, slice, (c, i) => searchCall(c, i, offset)), "base-search")),
+            async () => void cells.baseGet.push(await measure(baseline.child.pid!, () => runLoad(baseClients, slice, (c, i) => getCall(c, i, offset, round)), "base-get")),
+          );
+        }
         // Each round starts with a different cell: what one cell leaves behind must not always fall on the same next one.
         for (let k = 0; k < order.length; k++) await order[(round + k) % order.length]!();
       }
       await closeClients(bareClients);
       await closeClients(clients);
+      await closeClients(baseClients);
       const bareCell = combineCells(cells.bare);
       const search = combineCells(cells.search);
       const get = combineCells(cells.get);
       console.log(row(`bare ${era} leg, constant`, bareCell.result, bareCell.perCall));
       console.log(row("recipe-server recipes__search", search.result, search.perCall));
       console.log(row("recipe-server recipes__get", get.result, get.perCall));
+      if (baseline !== undefined) {
+        const baseSearch = combineCells(cells.baseSearch);
+        const baseGet = combineCells(cells.baseGet);
+        console.log(row("baseline recipes__search", baseSearch.result, baseSearch.perCall));
+        console.log(row("baseline recipes__get", baseGet.result, baseGet.perCall));
+        const pairs = (a: readonly Cell[], b: readonly Cell[]): string => a.map((cell, k) => (cell.cpuMs / Math.max(1, cell.result.calls) / (b[k]!.cpuMs / Math.max(1, b[k]!.result.calls))).toFixed(2)).join(" ");
+        ratios.push(
+          `${era} ${level} client(s), this build vs baseline: CPU/call search ${(search.perCall / baseSearch.perCall).toFixed(3)}× (rounds ${pairs(cells.search, cells.baseSearch)}), ` +
+            `get ${(get.perCall / baseGet.perCall).toFixed(3)}× (rounds ${pairs(cells.get, cells.baseGet)}); calls/s search ${(search.result.callsPerSecond / baseSearch.result.callsPerSecond).toFixed(2)}×, get ${(get.result.callsPerSecond / baseGet.result.callsPerSecond).toFixed(2)}×`,
+        );
+      }
       ratios.push(
         `${era} ${level} client(s): calls/s search ${(search.result.callsPerSecond / bareCell.result.callsPerSecond).toFixed(2)}×, ` +
           `get ${(get.result.callsPerSecond / bareCell.result.callsPerSecond).toFixed(2)}× bare; CPU/call search ` +
@@ -310,6 +353,11 @@ try {
       `later ${laterMean.toFixed(1)} ms per window (mean, ${(laterMean / windows[0]!).toFixed(2)}× the first)`,
   );
   await stop(server.child);
+  if (baseline !== undefined) await stop(baseline.child);
+  if (PROFILE_DIR !== undefined) {
+    await fs.writeFile(path.join(PROFILE_DIR, "windows.json"), JSON.stringify(cellSpans));
+    console.log(`profiles and windows.json in ${PROFILE_DIR}: npx tsx bench/profile-layers.ts ${PROFILE_DIR}`);
+  }
 } finally {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
   await fs.rm(work, { recursive: true, force: true });

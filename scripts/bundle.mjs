@@ -79,6 +79,9 @@ for (const entry of entries) {
     logLevel: "warning",
     legalComments: "none",
     minifyWhitespace: true,
+    // RECIPE_SERVER_BUNDLE_MAPS=1 writes <bundle>.map beside each bundle for
+    // bench/profile-layers.ts; "external" leaves the bundle's bytes as they are.
+    sourcemap: process.env.RECIPE_SERVER_BUNDLE_MAPS === "1" ? "external" : false,
   });
   if (result.errors.length > 0) process.exit(1);
 }

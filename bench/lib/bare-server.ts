@@ -104,6 +104,8 @@ if (mode === "legacy" || mode === "legacy-v2") {
   });
 }
 
+// An orderly exit on SIGTERM, so that a `--cpu-prof` run writes its profile.
+process.once("SIGTERM", () => void app.close().then(() => process.exit(0)));
 await app.listen({ port: 0, host: "127.0.0.1" });
 const address = app.server.address();
 process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/mcp`, mode })}\n`);
