@@ -36,13 +36,17 @@ export interface LoadedSkill {
   readonly files: readonly string[];
 }
 
-export interface SnapshotParts {
-  readonly dcc: string;
-  readonly revision: number;
+/** What the incremental catalog (reload.ts) gathers for a snapshot, in discovery order. */
+export interface SnapshotInputs {
   readonly skills: readonly LoadedSkill[];
   readonly discoveryDiagnostics: readonly Diagnostic[];
   readonly privateRecipes: readonly PrivateRecipe[];
   readonly privateDiagnostics: readonly Diagnostic[];
+}
+
+export interface SnapshotParts extends SnapshotInputs {
+  readonly dcc: string;
+  readonly revision: number;
   readonly now?: Date;
 }
 

@@ -2,9 +2,6 @@
  * What the catalog is asked to re-read and what it answers: the ChangeSet a
  * watcher batch (or a full load) becomes, and the outcome of applying it.
  */
-import type { Diagnostic } from "../skills/diagnostics.js";
-import type { LoadedSkill } from "./catalog.js";
-import type { PrivateRecipe } from "./types.js";
 
 /** What changed on disk, as a watcher reports it. */
 export interface ChangeSet {
@@ -25,11 +22,4 @@ export interface ApplyResult {
   readonly visible: boolean;
   /** Skill directories whose recipe files were re-read (for logs and tests). */
   readonly reloadedSkills: readonly string[];
-}
-
-export interface SnapshotInputs {
-  readonly skills: readonly LoadedSkill[];
-  readonly discoveryDiagnostics: readonly Diagnostic[];
-  readonly privateRecipes: readonly PrivateRecipe[];
-  readonly privateDiagnostics: readonly Diagnostic[];
 }

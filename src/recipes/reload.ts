@@ -18,8 +18,8 @@ import { assembleDiscovery, hasSkillMd, loadSkill, skillDirsOf, type LoadSkillRe
 import { mapLimit } from "../skills/map-limit.js";
 import { createPacer, statQuiet } from "../skills/read-bounded.js";
 import type { SkillInfo } from "../skills/types.js";
-import type { ApplyResult, ChangeSet, SnapshotInputs } from "./change-set.js";
-import { skillServesDcc } from "./catalog.js";
+import type { ApplyResult, ChangeSet } from "./change-set.js";
+import { skillServesDcc, type SnapshotInputs } from "./catalog.js";
 import type { ParseCache } from "./parse-cache.js";
 import { createPackParser, inlineParser, type PackParser } from "./parse-pool.js";
 import { parseWorkerCount } from "./parse-threads.js";
@@ -29,7 +29,7 @@ import { PlaybookState } from "./playbook-state.js";
 import type { PlaybookStore as PrivateStore } from "./private/contract.js";
 import type { Playbook, PrivateRecipe, Recipe } from "./types.js";
 
-export type { ApplyResult, ChangeSet, SnapshotInputs } from "./change-set.js";
+export type { ApplyResult, ChangeSet } from "./change-set.js";
 
 /** Skills read at once during a (re)load: enough to overlap file I/O, few enough to bound peak memory. */
 const LOAD_CONCURRENCY = 8;

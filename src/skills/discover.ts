@@ -105,33 +105,19 @@ export async function loadSkill(dir: string, root: string, rootIndex: number): P
 
   const parsed = parseSkillMarkdown(text, dirName);
   if (!parsed.ok) return { skill: null, diagnostics: parsed.diagnostics };
+  const refuse = (code: "reserved_skill_name" | "invalid_skill_name", message: string, skill: string): LoadSkillResult => ({
+    skill: null,
+    diagnostics: [...parsed.diagnostics, diagnostic("error", code, message, { skill, file: "SKILL.md" })],
+  });
   if (RESERVED_SKILL_NAMES.includes(parsed.skill.name)) {
-    return {
-      skill: null,
-      diagnostics: [
-        ...parsed.diagnostics,
-        diagnostic(
-          "error",
-          "reserved_skill_name",
-          `skill name "${parsed.skill.name}" is reserved for private playbooks; rename the skill`,
-          { skill: parsed.skill.name, file: "SKILL.md" },
-        ),
-      ],
-    };
+    return refuse("reserved_skill_name", `skill name "${parsed.skill.name}" is reserved for private playbooks; rename the skill`, parsed.skill.name);
   }
   if (!isUsableSkillName(parsed.skill.name)) {
-    return {
-      skill: null,
-      diagnostics: [
-        ...parsed.diagnostics,
-        diagnostic(
-          "error",
-          "invalid_skill_name",
-          "skill name must not contain / or \\, control characters or surrounding spaces, nor be . or .. (recipe ids are <skill>/<name>); rename the skill",
-          { skill: dirName, file: "SKILL.md" },
-        ),
-      ],
-    };
+    return refuse(
+      "invalid_skill_name",
+      "skill name must not contain / or \\, control characters or surrounding spaces, nor be . or .. (recipe ids are <skill>/<name>); rename the skill",
+      dirName,
+    );
   }
   const skill: SkillInfo = deepFreeze({ ...withDependsFile(parsed.skill, dir), dir: path.resolve(dir), root: path.resolve(root), rootIndex });
   return { skill, diagnostics: parsed.diagnostics };
