@@ -6,7 +6,7 @@
 import path from "node:path";
 import { diagnostic, type Diagnostic } from "../skills/diagnostics.js";
 import type { SkillInfo } from "../skills/types.js";
-import type { Playbook, PrivateRecipe, Recipe } from "./types.js";
+import type { PrivateRecipe, Recipe } from "./types.js";
 
 export interface SkillEntry {
   readonly info: SkillInfo;
@@ -103,12 +103,6 @@ export function withPlaybook(
   const recipes = new Map(snapshot.recipes);
   recipes.set(recipe.recipeId, recipe);
   return Object.freeze({ ...snapshot, revision, recipes: freezeMap(recipes) });
-}
-
-export function privatePlaybooks(snapshot: CatalogSnapshot): Playbook[] {
-  const out: Playbook[] = [];
-  for (const recipe of snapshot.recipes.values()) if (recipe.format === "private") out.push(recipe.playbook);
-  return out;
 }
 
 export function countDiagnostics(diagnostics: readonly Diagnostic[]): { errors: number; warnings: number } {
