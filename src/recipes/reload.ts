@@ -178,10 +178,10 @@ export class IncrementalCatalog {
     let visible = false;
     let changed = false;
     if (discoveryChanged || dirty.size > 0) {
-      const scans = [...this.dirsByRoot.keys()].sort((a, b) => a - b).map((rootIndex) => ({
-        rootIndex,
-        results: (this.dirsByRoot.get(rootIndex) ?? []).map((dir) => this.dirs.get(dirKey(rootIndex, dir))?.result ?? { skill: null, diagnostics: [] }),
-      }));
+      const scans = [...this.dirsByRoot.keys()].sort((a, b) => a - b).map((rootIndex) => {
+        const dirs = this.dirsByRoot.get(rootIndex) ?? [];
+        return { rootIndex, dirs, results: dirs.map((dir) => this.dirs.get(dirKey(rootIndex, dir))?.result ?? { skill: null, diagnostics: [] }) };
+      });
       const discovered = assembleDiscovery(scans);
       if (!sameJson(discovered.diagnostics, this.discoveryDiagnostics)) changed = true;
       this.discoveryDiagnostics = Object.freeze(discovered.diagnostics);
