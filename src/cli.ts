@@ -12,7 +12,8 @@
  * 4.0 s / 217 MB with defaults against 4.4 s / 308 MB).
  * Usage errors: one line on stderr, exit 2 (port in use: serve.ts).
  */
-import { HELP_TEXT, resolveConfig } from "./config.js";
+import { resolveConfig } from "./config.js";
+import { HELP_TEXT } from "./main/options.js";
 import { packageVersion } from "./version.js";
 
 async function main(argv: readonly string[]): Promise<number> {

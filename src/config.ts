@@ -10,125 +10,15 @@ import { parseArgs } from "node:util";
 import { ConfigFileError, readConfigFile, type FileValues } from "./main/config-file.js";
 import { checkStoreUrl } from "./recipes/private/pg/pg-url.js";
 import { dccEnvName, resolveDataDir, resolveSkillRoots } from "./skills/roots.js";
+import type { Config, ConfigInput, ConfigResult, DccConfig, EmbeddingsKind, Limits, LogFormat, LogLevel } from "./main/config-types.js";
+import { DEFAULT_LIMITS, DEFAULT_PORT, OPTIONS } from "./main/options.js";
 
-export type EmbeddingsKind = "local" | "none" | "openai";
-export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
-export type LogFormat = "json" | "pretty";
-
-export interface DccConfig {
-  readonly name: string;
-  /** Skill roots in priority order (absolute). */
-  readonly skillRoots: readonly string[];
-  /** Those of `skillRoots` that only the built-in defaults name (a missing one is normal, not a mistake). */
-  readonly builtInRoots: readonly string[];
-  readonly privateDir: string;
-  /** `<data dir>/recipe-server/<dcc>`: vectors, usage counts. */
-  readonly stateDir: string;
-  /** store (#24): postgres://… keeps playbooks and usage counts in PostgreSQL; null: files. Holds the password: never log it. */
-  readonly storeUrl: string | null;
-}
-
-export interface Limits {
-  readonly bodyLimitBytes: number;
-  readonly maxSessions: number;
-  readonly sessionIdleMs: number;
-  readonly maxBatch: number;
-  readonly maxToolArgumentBytes: number;
-  readonly maxConcurrentPerSession: number;
-  readonly requestTimeoutMs: number;
-}
-
-export interface Config {
-  readonly dccs: readonly DccConfig[];
-  readonly host: string;
-  readonly port: number;
-  readonly token: string | null;
-  /** `--users-file`: bearer token hashes to user ids (#24 item 5); null = one user, today's behaviour. */
-  readonly usersFile: string | null;
-  readonly allowedOrigins: readonly string[];
-  readonly insecureNoAuth: boolean;
-  readonly stateless: boolean;
-  readonly watch: boolean;
-  /** `--watch poll[:ms]`: the skills watcher polls every this many ms (NFS, container volumes); null = file system events. */
-  readonly watchPollMs: number | null;
-  readonly embeddings: {
-    readonly kind: EmbeddingsKind;
-    readonly url: string | null;
-    readonly model: string | null;
-    readonly apiKey: string | null;
-  };
-  readonly logLevel: LogLevel;
-  /** json: one pino line per event on stdout; pretty: human-readable lines on stderr. */
-  readonly logFormat: LogFormat;
-  /** The config file the values came from (absolute), or null. */
-  readonly configFile: string | null;
-  readonly limits: Limits;
-}
-
-export type ConfigResult =
-  | { readonly kind: "serve"; readonly config: Config }
-  | { readonly kind: "help" }
-  | { readonly kind: "version" }
-  | { readonly kind: "error"; readonly message: string };
-
-export interface ConfigInput {
-  readonly argv: readonly string[];
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly homeDir?: string;
-  readonly platform?: NodeJS.Platform;
-  readonly cwd?: string;
-  /** Whether stderr is a terminal: picks the default --log-format. */
-  readonly stderrIsTTY?: boolean;
-  /** Reads a config file (tests inject; default: the file system, size-bounded). */
-  readonly readFile?: (file: string) => string;
-}
-
-export const DEFAULT_PORT = 8765;
-export const DEFAULT_LIMITS: Limits = Object.freeze({
-  bodyLimitBytes: 4 * 1024 * 1024,
-  maxSessions: 256,
-  sessionIdleMs: 30 * 60_000,
-  maxBatch: 32,
-  maxToolArgumentBytes: 1024 * 1024,
-  maxConcurrentPerSession: 16,
-  requestTimeoutMs: 60_000,
-});
+export type { Config, ConfigInput, ConfigResult, DccConfig, EmbeddingsKind, Limits, LogFormat, LogLevel } from "./main/config-types.js";
 
 const LOG_LEVELS: readonly LogLevel[] = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 const EMBEDDINGS: readonly EmbeddingsKind[] = ["local", "none", "openai"];
 const LOG_FORMATS: readonly LogFormat[] = ["json", "pretty"];
 const DCC_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
-
-export const OPTIONS = {
-  dcc: { type: "string", multiple: true },
-  port: { type: "string" },
-  host: { type: "string" },
-  "skills-path": { type: "string", multiple: true },
-  "private-dir": { type: "string" },
-  store: { type: "string" },
-  token: { type: "string" },
-  "users-file": { type: "string" },
-  "allowed-origin": { type: "string", multiple: true },
-  "insecure-no-auth": { type: "boolean" },
-  stateless: { type: "boolean" },
-  "no-watch": { type: "boolean" },
-  watch: { type: "string" },
-  embeddings: { type: "string" },
-  "embeddings-url": { type: "string" },
-  "embeddings-model": { type: "string" },
-  "log-level": { type: "string" },
-  "log-format": { type: "string" },
-  config: { type: "string" },
-  "body-limit": { type: "string" },
-  "max-sessions": { type: "string" },
-  "session-idle-ms": { type: "string" },
-  "max-batch": { type: "string" },
-  "max-tool-argument-bytes": { type: "string" },
-  "max-concurrent-per-session": { type: "string" },
-  "request-timeout-ms": { type: "string" },
-  help: { type: "boolean", short: "h" },
-  version: { type: "boolean", short: "v" },
-} as const;
 
 class UsageError extends Error {}
 
@@ -328,48 +218,3 @@ export function isLoopbackHost(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, "").toLowerCase();
   return h === "localhost" || h === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
-
-export const HELP_TEXT = `recipe-server — serves DCC recipes to AI agents over MCP streamable HTTP
-
-Usage:
-  recipe-server --dcc NAME [--dcc NAME]... [options]
-  recipe-server paths --dcc NAME [--skills-path DIR]... [--config FILE] [--format text|json]
-  recipe-server lint [PATH ...] [--dcc NAME] [--format text|json|github] [--max-warnings N]
-  recipe-server --help | --version
-
-Options (precedence: defaults < config file < environment < flags):
-  --config FILE            YAML or JSON file of flag values (keys: flag names)  [RECIPE_SERVER_CONFIG]
-  --dcc NAME               DCC served (repeatable; first at /mcp, each at /mcp/<dcc>)  [RECIPE_SERVER_DCC]
-  --port N                 port, 0 = any free port (default 8765)                   [RECIPE_SERVER_PORT]
-  --host H                 bind address (default 127.0.0.1)                          [RECIPE_SERVER_HOST]
-  --skills-path DIR        extra skill root, searched first (repeatable)
-  --private-dir DIR        private playbooks dir                               [RECIPE_SERVER_PRIVATE_DIR]
-                           (default <data dir>/recipe-server/<dcc>/private)
-  --store URL              postgres://user:pass@host/db: playbooks and usage in PostgreSQL  [RECIPE_SERVER_STORE_URL]
-  --token T                bearer token required on every request but /healthz      [RECIPE_SERVER_TOKEN]
-  --allowed-origin O       extra allowed Origin/Host (repeatable; loopback always allowed)
-  --users-file FILE        bearer token SHA-256 hashes -> user ids; each user's playbooks their own  [RECIPE_SERVER_USERS_FILE]
-  --insecure-no-auth       allow a non-loopback --host without --token
-  --stateless              no MCP sessions: every POST stands alone
-  --no-watch               do not hot-reload skill files
-  --watch poll[:MS]        poll for changes every MS ms (default 1000; NFS, container volumes)
-  --embeddings KIND        local | none | openai (default local)
-  --embeddings-url URL     OpenAI-compatible base URL (with --embeddings openai)
-  --embeddings-model M     model name for the openai provider   [key: RECIPE_SERVER_EMBEDDINGS_KEY]
-  --log-level L            fatal|error|warn|info|debug|trace|silent (default info)  [LOG_LEVEL]
-  --log-format F           pretty (on stderr) | json (on stdout); default pretty when
-                           stderr is a terminal, json otherwise        [RECIPE_SERVER_LOG_FORMAT]
-  --body-limit BYTES       max HTTP body (default ${DEFAULT_LIMITS.bodyLimitBytes})
-  --max-sessions N         max live MCP sessions (default ${DEFAULT_LIMITS.maxSessions})
-  --session-idle-ms MS     idle session expiry (default ${DEFAULT_LIMITS.sessionIdleMs})
-  --max-batch N            max JSON-RPC batch size (default ${DEFAULT_LIMITS.maxBatch})
-  --max-tool-argument-bytes BYTES   max JSON size of one tool call's arguments (default ${DEFAULT_LIMITS.maxToolArgumentBytes})
-  --max-concurrent-per-session N    concurrent requests per session (default ${DEFAULT_LIMITS.maxConcurrentPerSession})
-  --request-timeout-ms MS  per-request timeout (default ${DEFAULT_LIMITS.requestTimeoutMs})
-  -h, --help               this text
-  -V, -v, --version        print the version
-
-Skill roots per DCC, in priority order: --skills-path; DCC_MCP_<DCC>_SKILL_PATHS;
-DCC_MCP_SKILL_PATHS; ~/.dcc-mcp/<dcc>/skills, <data dir>/dcc-mcp/skills/<dcc>,
-<data dir>/dcc-mcp/skills (unless DCC_MCP_DISABLE_DEFAULT_SKILL_PATHS=1).
-`;

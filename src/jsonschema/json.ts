@@ -1,6 +1,5 @@
 /** JSON value helpers: type names, deep equality and a canonical form for hashing. */
 
-export type JsonTypeName = "null" | "boolean" | "object" | "array" | "number" | "string";
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);

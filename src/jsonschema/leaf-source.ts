@@ -15,7 +15,7 @@ const INLINE_ENUM = 8;
  * True when `v` passes `leaf`; `isInteger`, `testPattern`, `lengthWithin` and the pass's
  * state `st` (both charge the step budget) are in scope of the source.
  */
-export function leafSource(leaf: LeafTest, consts: GeneratedConstants): string {
+function leafSource(leaf: LeafTest, consts: GeneratedConstants): string {
   const terms: string[] = [];
   if (leaf.code >= 0) terms.push(typeTestSource(leaf.code, "v"));
   if (leaf.scalars !== null) terms.push(enumSource(leaf.scalars, consts));

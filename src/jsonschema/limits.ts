@@ -155,6 +155,6 @@ function isPlainRecord(v: object): boolean {
 }
 
 /** UTF-8 size of the value's JSON text; call only after `measure` accepted it. */
-export function jsonByteLength(value: unknown): number {
+function jsonByteLength(value: unknown): number {
   return utf8Length(JSON.stringify(value));
 }

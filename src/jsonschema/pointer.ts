@@ -9,7 +9,7 @@ export function escapeToken(key: string): string {
   return key;
 }
 
-export function unescapeToken(token: string): string {
+function unescapeToken(token: string): string {
   if (token.indexOf("~") === -1) return token;
   return token.replace(/~1/g, "/").replace(/~0/g, "~");
 }

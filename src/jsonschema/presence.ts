@@ -11,7 +11,7 @@ import { instantiate } from "./generated.js";
 export type FirstMissing = (o: Readonly<Record<string, unknown>>) => number;
 
 /** Longest list generated: a check this long is dominated by its loads, not by dispatch. */
-export const MAX_GENERATED_REQUIRED = 256;
+const MAX_GENERATED_REQUIRED = 256;
 
 /**
  * A JSON value is never undefined, so a name is present when its value is defined; names

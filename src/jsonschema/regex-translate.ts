@@ -14,7 +14,7 @@
 export type Translation = { readonly ok: true; readonly source: string } | { readonly ok: false; readonly reason: string };
 
 /** RE2's largest repetition count; a larger one is refused rather than rewritten. */
-export const MAX_REPEAT = 1000;
+const MAX_REPEAT = 1000;
 
 /** ECMA-262 WhiteSpace and LineTerminator: what `\s` matches (RE2's `\s` is [\t\n\f\r ]). */
 const WHITESPACE: ReadonlyArray<readonly [number, number]> = [

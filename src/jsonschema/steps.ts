@@ -39,7 +39,7 @@ export function step(st: State): void {
   if (--st.steps < 0) throw new StepBudgetExceeded("evaluation step budget spent");
 }
 
-export function chargePattern(st: State, s: string): void {
+function chargePattern(st: State, s: string): void {
   charge(st, 1 + Math.floor(s.length / PATTERN_CHARS_PER_STEP));
 }
 

@@ -1,15 +1,14 @@
 /**
- * Lint's pass over skill roots: the server's own walk (`skillDirsOf`) and
- * `loadSkill`, with the same rules as `discoverSkills` (a root holding
- * SKILL.md is a skill, else its direct children; first name in priority order
- * wins), but keeping each directory so every finding can name its file.
+ * Lint's pass over skill roots: the daemon's full-load walk (`scanRoots`)
+ * and merge (`assembleDiscovery`, the one scanSkills and every reload use:
+ * a root holding SKILL.md is a skill, else its direct children; first name
+ * in priority order wins), keeping each directory so every finding can name
+ * its file.
  */
-import { stat } from "node:fs/promises";
 import path from "node:path";
-import { loadSkill, shadowedSkill, skillDirsOf } from "../skills/discover.js";
+import { assembleDiscovery, scanRoots } from "../skills/discover.js";
 import type { Diagnostic } from "../skills/diagnostics.js";
 import type { SkillInfo } from "../skills/types.js";
-import { mapLimit } from "../skills/map-limit.js";
 
 export interface DirDiagnostics {
   readonly dir: string;
@@ -25,33 +24,10 @@ export interface LintDiscovery {
   readonly emptyRoots: string[];
 }
 
-async function isDir(p: string): Promise<boolean> {
-  return (await stat(p).catch(() => null))?.isDirectory() ?? false;
-}
-
 export async function discoverForLint(roots: readonly string[]): Promise<LintDiscovery> {
-  const skills: SkillInfo[] = [];
+  const scans = await scanRoots(roots);
+  const emptyRoots = scans.filter((scan) => scan.dirs.length === 0).map((scan) => path.resolve(roots[scan.rootIndex]!));
   const diagnostics: DirDiagnostics[] = [];
-  const emptyRoots: string[] = [];
-  const byName = new Map<string, SkillInfo>();
-  for (let rootIndex = 0; rootIndex < roots.length; rootIndex++) {
-    const root = path.resolve(roots[rootIndex]!);
-    if (!(await isDir(root))) continue;
-    const dirs = await skillDirsOf(root);
-    if (dirs.length === 0) emptyRoots.push(root);
-    const loaded = await mapLimit(dirs, 32, (d) => loadSkill(d, root, rootIndex));
-    loaded.forEach(({ skill, diagnostics: ds }, i) => {
-      const dir = dirs[i]!;
-      if (ds.length > 0) diagnostics.push({ dir, diagnostics: ds });
-      if (skill === null) return;
-      const first = byName.get(skill.name);
-      if (first !== undefined) {
-        diagnostics.push({ dir, diagnostics: [shadowedSkill(skill, first)] });
-        return;
-      }
-      byName.set(skill.name, skill);
-      skills.push(skill);
-    });
-  }
+  const { skills } = assembleDiscovery(scans, (dir, ds) => diagnostics.push({ dir, diagnostics: ds }));
   return { skills, diagnostics, emptyRoots };
 }

@@ -122,7 +122,6 @@ export const LINT_RULES = {
   },
 } as const satisfies Record<string, LintRule>;
 
-export type LintCode = keyof typeof LINT_RULES;
 
 /** Fix lines for the loader's own diagnostics. */
 export const LOADER_FIXES: Readonly<Record<DiagnosticCode, string>> = {

@@ -36,7 +36,7 @@ export function walkSchema(root: unknown, visit: (schema: SchemaObject, path: Sc
 }
 
 /** Follows a same-document `#/...` JSON Pointer; undefined for anything else. */
-export function resolveLocalRef(root: unknown, ref: unknown): unknown {
+function resolveLocalRef(root: unknown, ref: unknown): unknown {
   if (typeof ref !== "string" || !ref.startsWith("#")) return undefined;
   if (ref === "#") return root;
   if (!ref.startsWith("#/")) return undefined;

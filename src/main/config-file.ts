@@ -11,7 +11,7 @@ import { parse as parseYaml } from "yaml";
 import { nearest } from "../lint/edit-distance.js";
 
 /** A config file is a few dozen lines; anything this large is a wrong path. */
-export const MAX_CONFIG_BYTES = 256 * 1024;
+const MAX_CONFIG_BYTES = 256 * 1024;
 /** YAML aliases expand; a handful is plenty for a config, thousands is a bomb. */
 const MAX_ALIASES = 50;
 const MAX_LIST = 1000;

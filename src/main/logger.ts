@@ -15,7 +15,7 @@ const LOG_FLUSH_MS = 200;
  * Keys whose structured data serve JSON consumers; the pretty lines carry
  * the same facts in their message.
  */
-export const PRETTY_HIDDEN_KEYS = ["pid", "hostname", "banner", "progress", "summary"] as const;
+const PRETTY_HIDDEN_KEYS = ["pid", "hostname", "banner", "progress", "summary"] as const;
 
 export function createDaemonLogger(config: Pick<Config, "logLevel" | "logFormat">): Logger {
   if (config.logFormat === "pretty") {

@@ -14,7 +14,7 @@ import { printable } from "../lint/sanitize.js";
 import type { Diagnostic } from "../skills/diagnostics.js";
 import { reportRoots, type RootReport } from "./roots-report.js";
 
-export const PATHS_HELP = `recipe-server paths — where the skills of a DCC come from
+const PATHS_HELP = `recipe-server paths — where the skills of a DCC come from
 
 Usage:
   recipe-server paths --dcc NAME [--skills-path DIR]... [--config FILE] [--format text|json] [--top N]
@@ -127,7 +127,7 @@ function report(dcc: string, roots: readonly string[], privateDir: string, snaps
   };
 }
 
-export function formatPathsText(reports: readonly DccPathsReport[]): string {
+function formatPathsText(reports: readonly DccPathsReport[]): string {
   const out: string[] = [];
   for (const r of reports) {
     out.push(`${r.dcc}: skill roots, searched in this order (a skill name found earlier wins)`);

@@ -33,13 +33,13 @@ export interface StartupReport {
   stop(): void;
 }
 
-export function authMode(config: Pick<Config, "token" | "insecureNoAuth">): string {
+function authMode(config: Pick<Config, "token" | "insecureNoAuth">): string {
   if (config.token !== null) return "bearer token (--token)";
   return config.insecureNoAuth ? "none (--insecure-no-auth: reachable without a token)" : "none (loopback only)";
 }
 
 /** Endpoint URLs per DCC: the first DCC also answers at /mcp. */
-export function endpointsOf(config: Pick<Config, "dccs">, url: string): { dcc: string; mcp: string[]; ui: string }[] {
+function endpointsOf(config: Pick<Config, "dccs">, url: string): { dcc: string; mcp: string[]; ui: string }[] {
   return config.dccs.map((dcc, i) => ({
     dcc: dcc.name,
     mcp: [...(i === 0 ? [`${url}/mcp`] : []), `${url}/mcp/${dcc.name}`],
@@ -47,7 +47,7 @@ export function endpointsOf(config: Pick<Config, "dccs">, url: string): { dcc: s
   }));
 }
 
-export function bannerLines(config: Config, version: string, url: string): string[] {
+function bannerLines(config: Config, version: string, url: string): string[] {
   const lines = [`recipe-server ${version}`];
   for (const e of endpointsOf(config, url)) lines.push(`  ${e.dcc}: MCP ${e.mcp.join(" and ")}   catalog page ${e.ui}`);
   for (const dcc of config.dccs) {

@@ -6,7 +6,7 @@
 import path from "node:path";
 import { diagnostic, type Diagnostic } from "../skills/diagnostics.js";
 import type { SkillInfo } from "../skills/types.js";
-import type { Playbook, PrivateRecipe, Recipe } from "./types.js";
+import type { PrivateRecipe, Recipe } from "./types.js";
 
 export interface SkillEntry {
   readonly info: SkillInfo;
@@ -36,13 +36,17 @@ export interface LoadedSkill {
   readonly files: readonly string[];
 }
 
-export interface SnapshotParts {
-  readonly dcc: string;
-  readonly revision: number;
+/** What the incremental catalog (reload.ts) gathers for a snapshot, in discovery order. */
+export interface SnapshotInputs {
   readonly skills: readonly LoadedSkill[];
   readonly discoveryDiagnostics: readonly Diagnostic[];
   readonly privateRecipes: readonly PrivateRecipe[];
   readonly privateDiagnostics: readonly Diagnostic[];
+}
+
+export interface SnapshotParts extends SnapshotInputs {
+  readonly dcc: string;
+  readonly revision: number;
   readonly now?: Date;
 }
 
@@ -99,12 +103,6 @@ export function withPlaybook(
   const recipes = new Map(snapshot.recipes);
   recipes.set(recipe.recipeId, recipe);
   return Object.freeze({ ...snapshot, revision, recipes: freezeMap(recipes) });
-}
-
-export function privatePlaybooks(snapshot: CatalogSnapshot): Playbook[] {
-  const out: Playbook[] = [];
-  for (const recipe of snapshot.recipes.values()) if (recipe.format === "private") out.push(recipe.playbook);
-  return out;
 }
 
 export function countDiagnostics(diagnostics: readonly Diagnostic[]): { errors: number; warnings: number } {

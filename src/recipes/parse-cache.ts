@@ -17,13 +17,10 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { deserialize, serialize } from "node:v8";
+import { isPackRecord } from "./pack-record-check.js";
+import { digestOf, fileHeader, frameHead, readFrames, type Frame } from "./parse-cache-file.js";
 import type { PackRecord } from "./parsed-pack.js";
 
-/** Any version of the format starts so; the version and the code fingerprint follow. */
-const FAMILY = "recipe-server parse cache ";
-const MAGIC = `${FAMILY}3\n`;
-/** Per-entry digest length (sha256, truncated): a damaged entry is a miss, not a wrong recipe. */
-const DIGEST_BYTES = 16;
 /** Bytes gathered before one write while persisting. */
 const WRITE_CHUNK_BYTES = 1024 * 1024;
 /** Work done between yields while persisting, so requests keep flowing. */
@@ -196,16 +193,13 @@ export class ParseCache {
       await fs.mkdir(path.dirname(file), { recursive: true });
       const handle = await fs.open(temp, "w");
       try {
-        let chunks: Uint8Array[] = [Buffer.from(MAGIC + this.fingerprint + "\n")];
+        let chunks: Uint8Array[] = [Buffer.from(fileHeader(this.fingerprint))];
         let pending = chunks[0]!.length;
         let sliceStart = performance.now();
         for (const [key, parsed] of entries) {
           const keyBytes = Buffer.from(key);
           const value = serialize(parsed);
-          const head = Buffer.alloc(8 + DIGEST_BYTES);
-          head.writeUInt32LE(keyBytes.length, 0);
-          head.writeUInt32LE(value.length, 4);
-          digestOf(value).copy(head, 8);
+          const head = frameHead(keyBytes, value);
           chunks.push(head, keyBytes, value);
           pending += head.length + keyBytes.length + value.length;
           if (pending >= WRITE_CHUNK_BYTES) {
@@ -253,84 +247,4 @@ export class ParseCache {
     this.onDisk = new Set(entries.keys());
     this.fileCurrent = true;
   }
-}
-
-/**
- * The cache's entries; "foreign" when another build wrote it; null unless
- * the whole file reads back.
- */
-function readFrames(bytes: Buffer, fingerprint: string): Map<string, Frame> | "foreign" | null {
-  const header = MAGIC + fingerprint + "\n";
-  const firstLine = bytes.subarray(0, Math.max(0, bytes.indexOf(10, FAMILY.length)) + 1).toString();
-  if (firstLine.startsWith(FAMILY) && bytes.subarray(0, header.length).toString() !== header) return "foreign";
-  if (bytes.length < header.length || bytes.subarray(0, header.length).toString() !== header) return null;
-  const entries = new Map<string, Frame>();
-  let at = header.length;
-  while (at < bytes.length) {
-    if (at + 8 + DIGEST_BYTES > bytes.length) return null;
-    const keyLength = bytes.readUInt32LE(at);
-    const valueLength = bytes.readUInt32LE(at + 4);
-    const digest = bytes.subarray(at + 8, at + 8 + DIGEST_BYTES);
-    at += 8 + DIGEST_BYTES;
-    if (at + keyLength + valueLength > bytes.length) return null;
-    const key = bytes.subarray(at, at + keyLength).toString();
-    at += keyLength;
-    entries.set(key, { digest, value: bytes.subarray(at, at + valueLength) });
-    at += valueLength;
-  }
-  return entries;
-}
-
-interface Frame {
-  readonly digest: Uint8Array;
-  readonly value: Uint8Array;
-}
-
-function digestOf(value: Uint8Array): Buffer {
-  return createHash("sha256").update(value).digest().subarray(0, DIGEST_BYTES);
-}
-
-const isString = (v: unknown): v is string => typeof v === "string";
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
-function isSchemaError(v: unknown): boolean {
-  return v === null || (isRecord(v) && isString(v["code"]) && isString(v["message"]));
-}
-
-/** Offsets that start at 0, never go back and end at the body's end. */
-function partsFit(offsets: unknown, bodyLength: number): boolean {
-  if (!(offsets instanceof Uint32Array) || offsets.length < 2 || offsets[0] !== 0 || offsets[offsets.length - 1] !== bodyLength) return false;
-  for (let i = 1; i < offsets.length; i++) if (offsets[i]! < offsets[i - 1]!) return false;
-  return true;
-}
-
-/**
- * The shape the loader relies on. The state directory is ours, but a file
- * that deserialises to something else (another tool, a damaged disk) must
- * be a miss, never a crash at every start.
- */
-function isPackRecord(v: unknown): v is PackRecord {
-  if (!isRecord(v) || typeof v["ok"] !== "boolean" || !(v["body"] instanceof Uint8Array) || !(v["text"] instanceof Uint8Array)) return false;
-  if (!partsFit(v["bodyOffsets"], v["body"].length)) return false;
-  const diagnostics = v["diagnostics"];
-  const entries = v["entries"];
-  if (!Array.isArray(diagnostics) || !Array.isArray(entries)) return false;
-  if (!diagnostics.every((d) => isRecord(d) && isString(d["code"]) && isString(d["message"]) && isString(d["severity"]))) return false;
-  // Part 0 is the pack-level keys, then one part per entry.
-  if ((v["bodyOffsets"] as Uint32Array).length !== entries.length + 2) return false;
-  return entries.every(
-    (e) =>
-      isRecord(e) &&
-      isString(e["name"]) &&
-      typeof e["line"] === "number" &&
-      (e["dcc"] === null || isString(e["dcc"])) &&
-      isString(e["description"]) &&
-      Array.isArray(e["toolsetProfiles"]) &&
-      e["toolsetProfiles"].every(isString) &&
-      typeof e["stepsNotList"] === "boolean" &&
-      typeof e["hasOutputSchema"] === "boolean" &&
-      isRecord(e["verdicts"]) &&
-      isSchemaError(e["verdicts"]["input"]) &&
-      isSchemaError(e["verdicts"]["output"]),
-  );
 }

@@ -93,7 +93,7 @@ export function inputsSchemaOf(entry: Readonly<Record<string, unknown>>): unknow
 }
 
 /** Absent, null or a prose string: a contract nothing is validated against. */
-export function hasOutputSchema(contract: unknown): boolean {
+function hasOutputSchema(contract: unknown): boolean {
   return contract !== undefined && contract !== null && typeof contract !== "string";
 }
 

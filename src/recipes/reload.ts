@@ -13,21 +13,23 @@
  */
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { capDiagnostics, diagnostic, type Diagnostic } from "../skills/diagnostics.js";
+import type { Diagnostic } from "../skills/diagnostics.js";
 import { assembleDiscovery, hasSkillMd, loadSkill, skillDirsOf, type LoadSkillResult } from "../skills/discover.js";
 import { mapLimit } from "../skills/map-limit.js";
 import { createPacer, statQuiet } from "../skills/read-bounded.js";
-import { resolveRecipePaths, skillRelative } from "../skills/recipe-paths.js";
 import type { SkillInfo } from "../skills/types.js";
-import { skillServesDcc, type LoadedSkill } from "./catalog.js";
-import { dedupeRecipes, loadRecipeFile } from "./loader.js";
+import type { ApplyResult, ChangeSet } from "./change-set.js";
+import { skillServesDcc, type SnapshotInputs } from "./catalog.js";
 import type { ParseCache } from "./parse-cache.js";
 import { createPackParser, inlineParser, type PackParser } from "./parse-pool.js";
 import { parseWorkerCount } from "./parse-threads.js";
-import { caughtEmpty, isMalformed, kept, sameJson } from "./keep-last-good.js";
+import { sameJson } from "./keep-last-good.js";
+import { keepGoodSkillMd, loadSkillFiles, sameSkill, type DirState, type SkillState } from "./skill-state.js";
 import { PlaybookState } from "./playbook-state.js";
 import type { PlaybookStore as PrivateStore } from "./private/contract.js";
 import type { Playbook, PrivateRecipe, Recipe } from "./types.js";
+
+export type { ApplyResult, ChangeSet } from "./change-set.js";
 
 /** Skills read at once during a (re)load: enough to overlap file I/O, few enough to bound peak memory. */
 const LOAD_CONCURRENCY = 8;
@@ -40,56 +42,6 @@ const POOL_LOAD_CONCURRENCY = 32;
 const POOL_MIN_SKILLS = 64;
 /** Longest stretch of loading between two turns of the event loop. */
 const PACE_MS = 10;
-
-/** What changed on disk, as a watcher reports it. */
-export interface ChangeSet {
-  /** Roots (by index) whose list of skill directories must be re-read. */
-  readonly roots: ReadonlySet<number>;
-  /** Skill directories to re-read; a directory that is not (or no longer) a skill is fine. */
-  readonly skillDirs: ReadonlyArray<{ readonly rootIndex: number; readonly dir: string }>;
-  /** Private playbooks to re-read, by slug. */
-  readonly privateSlugs: ReadonlySet<string>;
-  /** Re-read the whole private directory. */
-  readonly privateAll: boolean;
-}
-
-export interface ApplyResult {
-  /** Anything in the snapshot (skills, recipes, diagnostics) differs. */
-  readonly changed: boolean;
-  /** Skills or recipes a client can see differ (not only diagnostics). */
-  readonly visible: boolean;
-  /** Skill directories whose recipe files were re-read (for logs and tests). */
-  readonly reloadedSkills: readonly string[];
-}
-
-export interface SnapshotInputs {
-  readonly skills: readonly LoadedSkill[];
-  readonly discoveryDiagnostics: readonly Diagnostic[];
-  readonly privateRecipes: readonly PrivateRecipe[];
-  readonly privateDiagnostics: readonly Diagnostic[];
-}
-
-
-interface FileState {
-  readonly rel: string;
-  /** Parse cache entry of the recipes served (see ParseCache.persist). */
-  readonly cacheKey?: string;
-  /** Recipes served for this file (the last good ones while it is malformed). */
-  readonly recipes: readonly Recipe[];
-  readonly diagnostics: readonly Diagnostic[];
-}
-
-interface SkillState {
-  readonly info: SkillInfo;
-  readonly files: ReadonlyMap<string, FileState>;
-  readonly loaded: LoadedSkill;
-}
-
-interface DirState {
-  /** What discovery sees: the last good SKILL.md while the current one is malformed. */
-  readonly result: LoadSkillResult;
-}
-
 
 export interface IncrementalCatalogOptions {
   readonly dcc: string;
@@ -109,8 +61,6 @@ export interface IncrementalCatalogOptions {
 function dirKey(rootIndex: number, dir: string): string {
   return `${rootIndex}\u0000${dir}`;
 }
-
-
 
 export class IncrementalCatalog {
   private readonly dcc: string;
@@ -213,7 +163,7 @@ export class IncrementalCatalog {
     const pace = createPacer(PACE_MS);
     const note = (key: string, fresh: LoadSkillResult): void => {
       const previous = this.dirs.get(key);
-      const result = this.keepGoodSkillMd(fresh, previous);
+      const result = keepGoodSkillMd(fresh, previous);
       if (previous === undefined || JSON.stringify(previous.result) !== JSON.stringify(result)) discoveryChanged = true;
       this.dirs.set(key, { result });
     };
@@ -228,10 +178,10 @@ export class IncrementalCatalog {
     let visible = false;
     let changed = false;
     if (discoveryChanged || dirty.size > 0) {
-      const scans = [...this.dirsByRoot.keys()].sort((a, b) => a - b).map((rootIndex) => ({
-        rootIndex,
-        results: (this.dirsByRoot.get(rootIndex) ?? []).map((dir) => this.dirs.get(dirKey(rootIndex, dir))?.result ?? { skill: null, diagnostics: [] }),
-      }));
+      const scans = [...this.dirsByRoot.keys()].sort((a, b) => a - b).map((rootIndex) => {
+        const dirs = this.dirsByRoot.get(rootIndex) ?? [];
+        return { rootIndex, dirs, results: dirs.map((dir) => this.dirs.get(dirKey(rootIndex, dir))?.result ?? { skill: null, diagnostics: [] }) };
+      });
       const discovered = assembleDiscovery(scans);
       if (!sameJson(discovered.diagnostics, this.discoveryDiagnostics)) changed = true;
       this.discoveryDiagnostics = Object.freeze(discovered.diagnostics);
@@ -250,7 +200,7 @@ export class IncrementalCatalog {
       try {
         loaded = await mapLimit(toLoad, parser === inlineParser ? LOAD_CONCURRENCY : POOL_LOAD_CONCURRENCY, async (info) => {
           await pace();
-          const state = await this.loadSkillFiles(info, this.skills.get(dirKey(info.rootIndex, info.dir)), parser, early !== null);
+          const state = await loadSkillFiles(info, this.parseCache, this.skills.get(dirKey(info.rootIndex, info.dir)), parser, early !== null);
           this.onSkillLoaded?.(state.loaded.recipes);
           return state;
         });
@@ -324,71 +274,10 @@ export class IncrementalCatalog {
     else this.dirsByRoot.set(rootIndex, next);
     return true;
   }
-
-  /** A SKILL.md that broke keeps the skill as it was, with a warning. */
-  private keepGoodSkillMd(fresh: LoadSkillResult, previous: DirState | undefined): LoadSkillResult {
-    const good = previous?.result.skill ?? null;
-    if (fresh.skill !== null || good === null) return fresh;
-    const bad = isMalformed(fresh.diagnostics);
-    if (bad === undefined) return fresh;
-    const withSkill = fresh.diagnostics.map((d) => (d.skill === undefined ? d : diagnostic(d.severity, d.code, d.message, { ...d, skill: good.name })));
-    return { skill: good, diagnostics: [...withSkill, kept({ ...bad, skill: good.name, file: "SKILL.md" }, "SKILL.md")] };
-  }
-
-  private async loadSkillFiles(
-    info: SkillInfo,
-    previous: SkillState | undefined,
-    parser: PackParser,
-    readWhereParsed: boolean,
-  ): Promise<SkillState> {
-    const resolved = await resolveRecipePaths(info.dir, info.recipePatterns, info.name);
-    // Last good recipes only carry over while they would get the same identity.
-    const reusable = previous !== undefined && previous.info.name === info.name ? previous.files : new Map<string, FileState>();
-    const files = new Map<string, FileState>();
-    const states = await Promise.all(
-      resolved.files.map(async (abs): Promise<FileState> => {
-        const rel = skillRelative(info.dir, abs);
-        const result = await loadRecipeFile(info, abs, { ...(this.parseCache ? { cache: this.parseCache } : {}), parser, readWhereParsed });
-        const fresh: FileState = { rel, recipes: result.recipes, diagnostics: result.diagnostics, ...(result.cacheKey !== undefined ? { cacheKey: result.cacheKey } : {}) };
-        const last = reusable.get(rel);
-        if (result.recipes.length > 0 || last === undefined || last.recipes.length === 0) return fresh;
-        const bad = isMalformed(result.diagnostics) ?? (await caughtEmpty(abs, info.name, rel));
-        if (bad === undefined) return fresh;
-        const reported = result.diagnostics.includes(bad) ? result.diagnostics : [...result.diagnostics, bad];
-        return { ...last, diagnostics: [...reported, kept(bad, rel)] };
-      }),
-    );
-    for (const s of states) files.set(s.rel, s);
-    const all = states.flatMap((s) => s.recipes);
-    const merged = dedupeRecipes(all);
-    const loaded: LoadedSkill = Object.freeze({
-      info,
-      recipes: Object.freeze(merged.recipes),
-      diagnostics: Object.freeze(capDiagnostics([...resolved.diagnostics, ...states.flatMap((s) => s.diagnostics), ...merged.diagnostics])),
-      // Absolute, as the loader gives them; the snapshot shows them skill-relative.
-      files: Object.freeze([...resolved.files]),
-    });
-    return { info, files, loaded };
-  }
-
-
 }
-
 
 function compareDirs(a: string, b: string): number {
   // skillDirsOf sorts plain names with the default (UTF-16) order.
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-
-/** What a client can see of a recipe; compiled validators are derived from the schemas. */
-function recipeView(recipe: Recipe): string {
-  return JSON.stringify(recipe, (key, value: unknown) => (key === "inputValidator" || key === "outputValidator" ? undefined : value));
-}
-
-function sameSkill(a: LoadedSkill, b: LoadedSkill): boolean {
-  if (a.recipes.length !== b.recipes.length || !sameJson(a.info, b.info) || !sameJson(a.files, b.files)) return false;
-  for (let i = 0; i < a.recipes.length; i++) if (recipeView(a.recipes[i]!) !== recipeView(b.recipes[i]!)) return false;
-  return true;
 }
 

@@ -105,33 +105,19 @@ export async function loadSkill(dir: string, root: string, rootIndex: number): P
 
   const parsed = parseSkillMarkdown(text, dirName);
   if (!parsed.ok) return { skill: null, diagnostics: parsed.diagnostics };
+  const refuse = (code: "reserved_skill_name" | "invalid_skill_name", message: string, skill: string): LoadSkillResult => ({
+    skill: null,
+    diagnostics: [...parsed.diagnostics, diagnostic("error", code, message, { skill, file: "SKILL.md" })],
+  });
   if (RESERVED_SKILL_NAMES.includes(parsed.skill.name)) {
-    return {
-      skill: null,
-      diagnostics: [
-        ...parsed.diagnostics,
-        diagnostic(
-          "error",
-          "reserved_skill_name",
-          `skill name "${parsed.skill.name}" is reserved for private playbooks; rename the skill`,
-          { skill: parsed.skill.name, file: "SKILL.md" },
-        ),
-      ],
-    };
+    return refuse("reserved_skill_name", `skill name "${parsed.skill.name}" is reserved for private playbooks; rename the skill`, parsed.skill.name);
   }
   if (!isUsableSkillName(parsed.skill.name)) {
-    return {
-      skill: null,
-      diagnostics: [
-        ...parsed.diagnostics,
-        diagnostic(
-          "error",
-          "invalid_skill_name",
-          "skill name must not contain / or \\, control characters or surrounding spaces, nor be . or .. (recipe ids are <skill>/<name>); rename the skill",
-          { skill: dirName, file: "SKILL.md" },
-        ),
-      ],
-    };
+    return refuse(
+      "invalid_skill_name",
+      "skill name must not contain / or \\, control characters or surrounding spaces, nor be . or .. (recipe ids are <skill>/<name>); rename the skill",
+      dirName,
+    );
   }
   const skill: SkillInfo = deepFreeze({ ...withDependsFile(parsed.skill, dir), dir: path.resolve(dir), root: path.resolve(root), rootIndex });
   return { skill, diagnostics: parsed.diagnostics };
@@ -212,7 +198,9 @@ export async function skillDirsOf(root: string): Promise<string[]> {
 
 export interface RootScan {
   readonly rootIndex: number;
-  /** loadSkill results of the root's skill directories, in directory order. */
+  /** The root's skill directories (skillDirsOf), in directory order. */
+  readonly dirs: readonly string[];
+  /** loadSkill results of `dirs`, one each. */
   readonly results: readonly LoadSkillResult[];
 }
 
@@ -221,41 +209,54 @@ export interface RootScan {
  * directory order, and the first skill of a name (in priority order) wins.
  * Pure, so a hot reload that re-read one directory can re-merge in memory.
  */
-export function assembleDiscovery(scans: readonly RootScan[]): DiscoverResult {
+export function assembleDiscovery(
+  scans: readonly RootScan[],
+  /** Told each directory's diagnostics as they are merged (lint names the file of every finding). */
+  onDirDiagnostics?: (dir: string, diagnostics: readonly Diagnostic[]) => void,
+): DiscoverResult {
   const skills: SkillInfo[] = [];
   const diagnostics: Diagnostic[] = [];
   const byName = new Map<string, SkillInfo>();
-  for (const { results } of scans) {
-    for (const { skill, diagnostics: ds } of results) {
+  for (const { dirs, results } of scans) {
+    results.forEach(({ skill, diagnostics: ds }, i) => {
       diagnostics.push(...ds);
-      if (skill === null) continue;
+      if (ds.length > 0) onDirDiagnostics?.(dirs[i]!, ds);
+      if (skill === null) return;
       const first = byName.get(skill.name);
       if (first !== undefined) {
-        diagnostics.push(shadowedSkill(skill, first));
-        continue;
+        const shadowed = shadowedSkill(skill, first);
+        diagnostics.push(shadowed);
+        onDirDiagnostics?.(dirs[i]!, [shadowed]);
+        return;
       }
       byName.set(skill.name, skill);
       skills.push(skill);
-    }
+    });
   }
   return { skills, diagnostics };
 }
 
-export async function discoverSkills(
-  roots: readonly string[],
-  options: { logger?: DiscoverLogger } = {},
-): Promise<DiscoverResult> {
+/**
+ * The walk of a full load, as the daemon's first load does it: each root
+ * that is a directory, its skill directories, each read. lint and
+ * scanSkills take their skills from here and assembleDiscovery.
+ */
+export async function scanRoots(roots: readonly string[], options: { logger?: DiscoverLogger } = {}): Promise<RootScan[]> {
   const scans: RootScan[] = [];
   for (let rootIndex = 0; rootIndex < roots.length; rootIndex++) {
     const root = path.resolve(roots[rootIndex]!);
-    if (!(await isDir(root))) {
+    if (!isDir(root)) {
       options.logger?.debug({ root, rootIndex }, "skill root missing; skipped");
       continue;
     }
     const dirs = await skillDirsOf(root);
-    scans.push({ rootIndex, results: await Promise.all(dirs.map((d) => loadSkill(d, root, rootIndex))) });
+    scans.push({ rootIndex, dirs, results: await Promise.all(dirs.map((d) => loadSkill(d, root, rootIndex))) });
   }
-  return assembleDiscovery(scans);
+  return scans;
+}
+
+export async function discoverSkills(roots: readonly string[], options: { logger?: DiscoverLogger } = {}): Promise<DiscoverResult> {
+  return assembleDiscovery(await scanRoots(roots, options));
 }
 
 /** The diagnostic for a skill hidden by an earlier one of the same name (lint reports it in the same words). */

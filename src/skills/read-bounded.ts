@@ -31,7 +31,7 @@ export type BoundedRead =
  */
 export const QUIET_MS = 50;
 /** How long readSettled retries a file that keeps changing before it reports so. */
-export const SETTLE_MAX_MS = 2000;
+const SETTLE_MAX_MS = 2000;
 
 /**
  * `quietMs` > 0: a file modified less than that long ago is not read

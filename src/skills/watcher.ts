@@ -12,10 +12,12 @@
  * is watched at depth 0 (only the entry leading to the root), and the root is
  * handed to the main watcher once it appears.
  */
-import { stat } from "node:fs/promises";
 import path from "node:path";
 import { watch, type FSWatcher } from "chokidar";
 import { PendingChanges, type ChangeBatch } from "./pending-changes.js";
+import { classifyPath, directoryIdentity, ignoredPath, nearestExisting, watchTargets, within, type Target } from "./watch-paths.js";
+
+export { classifyPath } from "./watch-paths.js";
 
 export type WatchBatch = ChangeBatch;
 
@@ -55,72 +57,6 @@ export interface SkillWatcher {
   close(): Promise<void>;
 }
 
-/** Never worth watching inside a skill pack, and often huge. */
-const IGNORED_NAMES: ReadonlySet<string> = new Set(["node_modules", "__pycache__", "venv", ".venv", "site-packages"]);
-
-type Target = { readonly kind: "root"; readonly index: number } | { readonly kind: "private" };
-
-interface Classified {
-  readonly roots: number[];
-  readonly skillDirs: Array<{ rootIndex: number; dir: string }>;
-  readonly privateFile: string | null;
-  readonly privateAll: boolean;
-}
-
-function within(parent: string, child: string): string | null {
-  if (child === parent) return "";
-  const prefix = parent.endsWith(path.sep) ? parent : parent + path.sep;
-  return child.startsWith(prefix) ? child.slice(prefix.length) : null;
-}
-
-/**
- * Maps one changed path to what must be re-read. Exported for tests; pure.
- * `roots` and `privateDir` are absolute.
- */
-export function classifyPath(roots: readonly string[], privateDir: string | null, changed: string): Classified {
-  const out: Classified = { roots: [], skillDirs: [], privateFile: null, privateAll: false };
-  const abs = path.resolve(changed);
-  if (privateDir !== null) {
-    const rel = within(privateDir, abs);
-    if (rel === "") return { ...out, privateAll: true };
-    if (rel !== null && !rel.includes(path.sep)) return { ...out, privateFile: rel };
-  }
-  roots.forEach((root, rootIndex) => {
-    const rel = within(root, abs);
-    if (rel === null) return;
-    const parts = rel === "" ? [] : rel.split(path.sep);
-    if (parts.length === 0 || (parts.length === 1 && parts[0] === "SKILL.md")) {
-      out.roots.push(rootIndex);
-      return;
-    }
-    // Either the root is itself a skill, or parts[0] is (or was) one of its skills.
-    out.skillDirs.push({ rootIndex, dir: root }, { rootIndex, dir: path.join(root, parts[0]!) });
-  });
-  return out;
-}
-
-/**
- * "dev:ino:birth" of a directory, or null when it is not one. The birth
- * time tells a re-created directory from the one removed: ext4 hands a
- * freed inode number straight to the next mkdir (rm -r, then mkdir -p).
- */
-async function directoryIdentity(p: string): Promise<string | null> {
-  const st = await stat(p).catch(() => null);
-  return st?.isDirectory() === true ? `${st.dev}:${st.ino}:${st.birthtimeMs}` : null;
-}
-
-/** The closest ancestor of `p` that exists (the filesystem root at worst), with its identity. */
-async function nearestExisting(p: string): Promise<{ readonly dir: string; readonly identity: string }> {
-  let current = path.dirname(p);
-  for (;;) {
-    const identity = await directoryIdentity(current);
-    if (identity !== null) return { dir: current, identity };
-    const up = path.dirname(current);
-    if (up === current) return { dir: current, identity: "" };
-    current = up;
-  }
-}
-
 export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
   const roots = options.roots.map((r) => path.resolve(r));
   const privateDir = options.privateDir ? path.resolve(options.privateDir) : null;
@@ -131,11 +67,7 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
   const polling = pollMs === null ? {} : { usePolling: true, interval: pollMs, binaryInterval: pollMs };
   const logger = options.logger;
 
-  const targets = new Map<string, Target>();
-  roots.forEach((root, index) => {
-    if (!targets.has(root)) targets.set(root, { kind: "root", index });
-  });
-  if (privateDir !== null && !targets.has(privateDir)) targets.set(privateDir, { kind: "private" });
+  const targets = watchTargets(roots, privateDir);
 
   // ---- batching -----------------------------------------------------------
   const pending = new PendingChanges();
@@ -177,22 +109,7 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
   };
 
   // ---- the main watcher ---------------------------------------------------
-  const ignored = (p: string, stats?: { isDirectory(): boolean }): boolean => {
-    if (privateDir !== null) {
-      const rel = within(privateDir, p);
-      if (rel === "") return false;
-      // Only the playbook files themselves; dot-files are our temp files and editor swap files.
-      if (rel !== null) return rel.includes(path.sep) || rel.startsWith(".") || stats?.isDirectory() === true;
-    }
-    for (const root of roots) {
-      const rel = within(root, p);
-      if (rel === null || rel === "") continue;
-      for (const part of rel.split(path.sep)) {
-        if (part.startsWith(".") || IGNORED_NAMES.has(part)) return true;
-      }
-    }
-    return false;
-  };
+  const ignored = ignoredPath(roots, privateDir);
 
   const makeWatcher = (): FSWatcher => {
     const watcher = watch([], {

@@ -64,7 +64,7 @@ export const KEYWORD_TABLE: readonly KeywordEntry[] = [
  * properties/patternProperties or prefixItems (and contains), so they can run statically
  * as the "rest" of those keywords instead of through annotation records.
  */
-export const IN_PLACE_APPLICATORS = ["$ref", "allOf", "anyOf", "oneOf", "if", "then", "else", "dependentSchemas"] as const;
+const IN_PLACE_APPLICATORS = ["$ref", "allOf", "anyOf", "oneOf", "if", "then", "else", "dependentSchemas"] as const;
 
 /** Variants used for those static cases. */
 export const STATIC_UNEVALUATED_PROPERTIES: KeywordCompiler = makePropertiesCompiler("unevaluatedProperties");

@@ -3,7 +3,7 @@ import type { YamlRecipe } from "../../recipes/types.js";
 import { nearest } from "../edit-distance.js";
 import type { RuleHit } from "../types.js";
 
-export const KNOWN_ENTRY_KEYS: readonly string[] = [
+const KNOWN_ENTRY_KEYS: readonly string[] = [
   "name",
   "dcc",
   "description",
@@ -15,7 +15,7 @@ export const KNOWN_ENTRY_KEYS: readonly string[] = [
 ];
 
 /** Extension keys real packs use (SPEC §4.2 keeps them); never reported as typos. */
-export const KNOWN_EXTENSION_KEYS: readonly string[] = [
+const KNOWN_EXTENSION_KEYS: readonly string[] = [
   "undo",
   "undo_steps",
   "recovery",

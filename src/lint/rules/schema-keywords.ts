@@ -23,7 +23,7 @@ import type { RuleHit } from "../types.js";
 type Shape = "schema" | "schemaMap" | "schemaList" | "number" | "count" | "string" | "stringList" | "boolean" | "type" | "any" | "list" | "stringMap";
 
 /** Every Draft 2020-12 keyword, with the value shape a typo of it must also have. */
-export const KEYWORD_SHAPES: Readonly<Record<string, Shape>> = {
+const KEYWORD_SHAPES: Readonly<Record<string, Shape>> = {
   $schema: "string", $id: "string", $ref: "string", $anchor: "string", $dynamicRef: "string", $dynamicAnchor: "string",
   $vocabulary: "any", $comment: "string", $defs: "schemaMap", definitions: "schemaMap",
   prefixItems: "schemaList", items: "schema", contains: "schema", additionalProperties: "schema", properties: "schemaMap",
@@ -47,7 +47,7 @@ const TYPO_TARGETS = KEYWORDS.filter((k) => !ANNOTATIONS.has(k));
 const LOWER_TARGETS = TYPO_TARGETS.map((k) => k.toLowerCase());
 
 /** Older-draft / OpenAPI keywords and what 2020-12 says instead. */
-export const LEGACY_KEYWORDS: Readonly<Record<string, string>> = {
+const LEGACY_KEYWORDS: Readonly<Record<string, string>> = {
   dependencies: "split dependencies into dependentRequired (name lists) and dependentSchemas (schemas)",
   additionalItems: "use prefixItems for the tuple and items for the rest",
   nullable: 'allow null through type, e.g. type: [string, "null"]',

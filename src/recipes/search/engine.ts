@@ -1,81 +1,14 @@
 import type { Recipe } from "../types.js";
 import { contentHash, embeddingViews, textHash, toDocument, type SearchDocument } from "./document.js";
-import type { EmbeddingProvider } from "./embeddings/types.js";
 import { DEFAULT_FUSION, fuse, type FusionOptions } from "./fusion.js";
 import { LexicalIndex } from "./lexical.js";
-import { silentLogger, type SearchLogger } from "./logger.js";
+import { silentLogger } from "./logger.js";
 import { SemanticIndex, type SemanticEntry, type SemanticView } from "./semantic.js";
-import type { SearchAnswer, SearchHit, SearchQuery } from "./types.js";
+import type { SearchEngine, SearchEngineOptions } from "./engine-api.js";
+import { acceptor, type Filter } from "./filter.js";
+import type { SearchAnswer, SearchHit } from "./types.js";
 
-export interface SearchEngineOptions {
-  /** null = lexical only (`--embeddings none`). The caller owns and closes it. */
-  provider: EmbeddingProvider | null;
-  /**
-   * Vector cache directory; absent = memory only. One directory per engine:
-   * an engine keeps only its own live vectors in the file it writes.
-   */
-  cacheDir?: string;
-  logger?: SearchLogger;
-  /** Fusion tuning; the default is what bench/relevance chose. */
-  fusion?: Partial<FusionOptions>;
-  /**
-   * Evaluation knob for bench/relevance: rank by one side only. Production
-   * leaves it at "fused".
-   */
-  ranking?: "fused" | "lexical" | "semantic";
-  /**
-   * Evaluation knob for bench/relevance: score recipes by their primary
-   * embedding view only (the single-text ranking before multi-view).
-   */
-  semanticViews?: "all" | "primary";
-}
-
-export interface SearchStatus {
-  lexical: "empty" | "ready";
-  semantic: "off" | "warming" | "ready" | "failed";
-  embedded: number;
-  total: number;
-  revision: number;
-}
-
-export interface SimilarOptions {
-  limit: number;
-  visibility?: "all" | "public" | "private";
-  excludeId?: string;
-}
-
-export interface SearchEngine {
-  /**
-   * Replace the indexed set with this catalog's recipes. Incremental: only
-   * recipes whose recipeId or content hash changed are re-indexed and
-   * re-embedded. The lexical side is updated synchronously; embeddings are
-   * queued in the background.
-   */
-  update(recipes: readonly Recipe[], revision: number): void;
-  /**
-   * Indexes recipes a load has read but not yet published, so indexing
-   * overlaps the rest of the load (parsing on a worker thread). Only ids not
-   * served now are taken; searches see none of them before update() serves
-   * them, and update() indexes nothing twice.
-   */
-  warm(recipes: readonly Recipe[]): void;
-  /**
-   * Ranked hits. Empty or blank `text`: every recipe passing the filters,
-   * sorted by recipeId, score 0, mode "lexical". Mode is "hybrid" only when
-   * the semantic side is ready and the query embedding succeeded. A lexical
-   * answer is returned synchronously, a hybrid one (a query embedding to wait
-   * for) as a promise: a caller with nothing to await answers without giving
-   * up its turn.
-   */
-  search(query: SearchQuery): SearchAnswer | Promise<SearchAnswer>;
-  /** Close matches to a draft (used by `recipe create` for its `similar` list). */
-  similar(text: string, options: SimilarOptions): Promise<readonly SearchHit[]>;
-  status(): SearchStatus;
-  /** Resolves when semantic warm-up finished (or immediately when off/failed). */
-  whenSemanticReady(): Promise<void>;
-  /** Stops background embedding and flushes the vector cache. */
-  close(): Promise<void>;
-}
+export type { SearchEngine, SearchEngineOptions, SearchStatus, SimilarOptions } from "./engine-api.js";
 
 /** Candidates taken from each side before fusion. */
 const FUSION_DEPTH = 100;
@@ -84,14 +17,6 @@ const MAINTENANCE_DELAY_MS = 50;
 /** Lower bounds for `similar`: below these a match is not worth offering. */
 const SIMILAR_MIN_COSINE = 0.55;
 const SIMILAR_MIN_COVERAGE = 0.6;
-
-interface Filter {
-  readonly dcc?: string;
-  readonly skill?: string;
-  readonly layer?: string;
-  readonly visibility?: "all" | "public" | "private";
-  readonly excludeId?: string;
-}
 
 function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -172,24 +97,6 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   let revision = 0;
   let closed = false;
   let maintenance: NodeJS.Timeout | null = null;
-
-  // Searches read one snapshot of `indexed` throughout: an update() landing
-  // while a query embedding is awaited must not pull recipes from under it.
-  function acceptor(filter: Filter, snapshot: ReadonlyMap<string, Recipe>): (id: string) => boolean {
-    return (id) => {
-      if (id === filter.excludeId) return false;
-      const r = snapshot.get(id);
-      if (!r) return false;
-      // `python` (dcc-mcp-core's default for a skill naming no host) is served
-      // to every DCC, so a DCC filter must not hide it either.
-      if (filter.dcc !== undefined && r.dcc !== filter.dcc && r.dcc !== "any" && r.dcc !== "python") return false;
-      if (filter.skill !== undefined && r.skill !== filter.skill) return false;
-      // dcc-mcp-core ranks a skill naming no layer as a domain skill.
-      if (filter.layer !== undefined && (r.layer ?? "domain") !== filter.layer) return false;
-      if (filter.visibility && filter.visibility !== "all" && r.visibility !== filter.visibility) return false;
-      return true;
-    };
-  }
 
   /**
    * Whether `filter` accepts every document the lexical index holds: nothing to filter on,

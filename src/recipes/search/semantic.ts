@@ -1,9 +1,9 @@
 import type { EmbeddingProvider } from "./embeddings/types.js";
 import type { Ranked } from "./fusion.js";
 import type { SearchLogger } from "./logger.js";
-import { TopK, dotHalves, dotWords } from "./scan.js";
 import { VectorCache, type CacheLoad } from "./vector-cache.js";
 import { VectorStore } from "./vector-store.js";
+import { packRows, rankRows, type Packed } from "./semantic-rank.js";
 
 export type SemanticState = "off" | "warming" | "ready" | "failed";
 
@@ -27,12 +27,6 @@ const SAVE_EVERY_MS = 5_000;
 const QUERY_CACHE = 256;
 /** Query text beyond this is not embedded: USE-Lite's cost grows steeply with length. */
 const QUERY_EMBED_LIMIT = 400;
-/**
- * Candidates pre-ranked by the primary view before every view of theirs is
- * scored. Scoring all views of 20,000 recipes would multiply the scan (the
- * latency budget of issue 6); below this many recipes the ranking is exact.
- */
-const PRIMARY_SHORTLIST = 1000;
 
 /**
  * Vectors for the views of the live documents, filled in the background.
@@ -241,66 +235,22 @@ export class SemanticIndex {
     return vec;
   }
 
-  /**
-   * Which store rows to scan, in document order: `primary` holds one row
-   * per document; `extra` the further views of document i in entries
-   * extraStart[i] .. extraStart[i+1]. Row numbers, not copies: the store
-   * already holds each vector once in one array. Rebuilt lazily after the
-   * live set or the store changes.
-   */
+  /** Rebuilt lazily after the live set or the store changes (see packRows). */
   private packed: Packed | null = null;
 
-  private pack(dim: number): Packed {
-    if (this.packed && this.packed.dim === dim) return this.packed;
-    const ids: string[] = [];
-    const primary: number[] = [];
-    const extra: number[] = [];
-    const extraStart: number[] = [0];
-    const usable = dim === this.store.dimension;
-    for (const e of this.live.values()) {
-      // A document is ranked once its primary view is in; the others join as they arrive.
-      const first = usable ? this.store.rowOf(e.views[0]!.hash) : undefined;
-      if (first === undefined) continue;
-      ids.push(e.id);
-      primary.push(first);
-      for (let i = 1; i < e.views.length; i++) {
-        const row = this.store.rowOf(e.views[i]!.hash);
-        if (row !== undefined) extra.push(row);
-      }
-      extraStart.push(extra.length);
-    }
-    this.packed = { ids, dim, primary: Int32Array.from(primary), extra: Int32Array.from(extra), extraStart: Int32Array.from(extraStart) };
-    return this.packed;
-  }
 
   /**
-   * Cosine (vectors are L2-normalised) of the query and each accepted live
-   * document's best view. Documents are pre-ranked by their primary view and
-   * the best PRIMARY_SHORTLIST of them scored on every view: exact up to that
-   * catalog size. `views: "primary"` ranks by the primary view alone (an
+   * Cosine of the query and each accepted live document's best view
+   * (rankRows); `views: "primary"` ranks by the primary view alone (an
    * evaluation knob for bench/relevance).
    */
   rank(query: Float32Array, accept: (id: string) => boolean, limit: number, views: "all" | "primary" = "all"): Ranked[] {
-    const { ids, dim, primary, extra, extraStart } = this.pack(query.length);
-    const matrix = this.store.matrix;
-    const words = this.store.words;
-    const shortlist = new TopK(views === "primary" ? limit : Math.max(limit, PRIMARY_SHORTLIST));
-    for (let doc = 0; doc < ids.length; doc++) {
-      const at = primary[doc]! * dim;
-      const score = words ? dotWords(words, at >> 1, query, dim) : dotHalves(matrix, at, query, dim);
-      if (shortlist.admits(score) && accept(ids[doc]!)) shortlist.push(ids[doc]!, score, doc);
-    }
-    if (views === "primary") return shortlist.sorted();
-    const top = new TopK(limit);
-    for (const { id, score, doc } of shortlist.items()) {
-      let best = score;
-      for (let e = extraStart[doc]!; e < extraStart[doc + 1]!; e++) {
-        const at = extra[e]! * dim;
-        best = Math.max(best, words ? dotWords(words, at >> 1, query, dim) : dotHalves(matrix, at, query, dim));
-      }
-      if (top.admits(best)) top.push(id, best, doc);
-    }
-    return top.sorted();
+    return rankRows(this.pack(query.length), this.store, query, accept, limit, views);
+  }
+
+  private pack(dim: number): Packed {
+    if (this.packed === null || this.packed.dim !== dim) this.packed = packRows(this.live.values(), this.store, dim);
+    return this.packed;
   }
 
   async close(): Promise<void> {
@@ -309,14 +259,4 @@ export class SemanticIndex {
     await this.save();
     if (this.stateValue === "warming") this.settle("failed");
   }
-}
-
-interface Packed {
-  readonly ids: string[];
-  readonly dim: number;
-  /** Store row of each document's primary view. */
-  readonly primary: Int32Array;
-  /** Store rows of the further views, document by document. */
-  readonly extra: Int32Array;
-  readonly extraStart: Int32Array;
 }

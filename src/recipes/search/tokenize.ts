@@ -173,7 +173,7 @@ export function tokenText(text: string, start: number, end: number, joined: bool
 }
 
 /** Streams the tokens of `text` (bounded to its first MAX_INPUT characters) to `emit`. */
-export function eachToken(text: string, emit: TokenSink): void {
+function eachToken(text: string, emit: TokenSink): void {
   eachTokenRange(text, (t, start, end, joined) => emit(tokenText(t, start, end, joined)));
 }
 

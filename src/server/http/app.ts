@@ -4,44 +4,21 @@
  * recipes: endpoints hand it a factory for a ready-made SDK `Server`.
  */
 import { randomUUID } from "node:crypto";
-import { STATUS_CODES } from "node:http";
-import type { Socket } from "node:net";
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { Server as ModernServer } from "@modelcontextprotocol/server";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import { installMessageChecks } from "./argument-limits.js";
+import type { HttpLimits, ListChange, McpEndpoint } from "./endpoint.js";
 import { createRequestGuard, type GuardOptions } from "./guard.js";
+import { answerClientError, mapError } from "./http-errors.js";
 import { JSONRPC, jsonRpcErrorBody, type JsonRpcCode } from "./jsonrpc.js";
+import { handleStateful, handleStateless } from "./legacy-leg.js";
 import { createModernLeg, type ModernLeg } from "./modern-leg.js";
 import { answerFrameworkError, installRefusals } from "./refusals.js";
-import { clientIdentity, SessionManager } from "./sessions.js";
+import { checkBatch, hijack, ignore, pathOf } from "./request-helpers.js";
+import { SessionManager } from "./sessions.js";
 
-export interface McpEndpoint {
-  readonly path: string;
-  /** A 1.32.2 server for one 2025-era session (or one stateless 2025 request). */
-  createServer(): Server;
-  /** A v2 server for one 2026-07-28 request; without it the endpoint speaks the 2025 revisions only. */
-  createModernServer?(): ModernServer;
-}
-
-/** What a reload changed on an endpoint, for the list_changed notifications of both eras. */
-export interface ListChange {
-  readonly resources?: boolean;
-  readonly prompts?: boolean;
-}
-
-export interface HttpLimits {
-  readonly bodyLimitBytes: number;
-  readonly maxSessions: number;
-  readonly sessionIdleMs: number;
-  readonly maxBatch: number;
-  readonly maxConcurrentPerSession: number;
-  readonly requestTimeoutMs: number;
-}
+export type { HttpLimits, ListChange, McpEndpoint } from "./endpoint.js";
 
 export interface HttpAppOptions {
   readonly endpoints: readonly McpEndpoint[];
@@ -260,7 +237,9 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
         await modern.serve(request, reply.raw, auth);
         return;
       }
-      await (options.stateless ? handleStateless(endpoint, request, reply) : handleStateful(endpoint, request, reply));
+      await (options.stateless
+        ? handleStateless(endpoint, request, reply, callers)
+        : handleStateful({ sessions: sessions as SessionManager, limits, options, callers, sessionUsers }, endpoint, request, reply));
     };
     fastify.route({ method: ["GET", "POST", "DELETE"], url: endpoint.path, handler });
   }
@@ -270,107 +249,6 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
   fastify.addHook("preClose", async () => {
     await Promise.all([sessions?.closeAll(), ...[...modernLegs.values()].map((leg) => leg.close())]);
   });
-
-  async function handleStateless(endpoint: McpEndpoint, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    if (request.method !== "POST") {
-      await reply
-        .code(405)
-        .headers({ allow: "POST", "content-type": "application/json" })
-        .send(jsonRpcErrorBody(JSONRPC.serverError, "Method not allowed: this server is stateless (POST only)"));
-      return;
-    }
-    const server = endpoint.createServer();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    attachAuth(request);
-    hijack(reply);
-    reply.raw.on("close", () => {
-      void transport.close().catch(() => undefined);
-      void server.close().catch(() => undefined);
-    });
-    await server.connect(transport);
-    await transport.handleRequest(request.raw, reply.raw, request.body);
-  }
-
-  async function handleStateful(endpoint: McpEndpoint, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const manager = sessions as SessionManager;
-    const header = request.headers["mcp-session-id"];
-    const sessionId = Array.isArray(header) ? header[0] : header;
-    if (sessionId !== undefined) {
-      const session = manager.get(sessionId);
-      if (session === undefined || session.endpoint !== endpoint.path) {
-        await reply
-          .code(404)
-          .header("content-type", "application/json")
-          .send(jsonRpcErrorBody(JSONRPC.sessionNotFound, "Session not found: initialize a new session"));
-        return;
-      }
-      if (request.method !== "GET" && session.inFlight >= limits.maxConcurrentPerSession) {
-        await reply
-          .code(429)
-          .headers({ "retry-after": "1", "content-type": "application/json" })
-          .send(jsonRpcErrorBody(JSONRPC.overloaded, `Too many concurrent requests on this session (max ${limits.maxConcurrentPerSession})`));
-        return;
-      }
-      const owner = sessionUsers.get(session.transport);
-      if (owner !== undefined && owner !== callers.get(request.raw)?.clientId) {
-        // Identity is fixed at initialize: another user's token cannot borrow the session.
-        await reply
-          .code(403)
-          .header("content-type", "application/json")
-          .send(jsonRpcErrorBody(JSONRPC.forbidden, "Forbidden: this session belongs to another user"));
-        return;
-      }
-      attachAuth(request);
-      // A GET is the session's notification stream: one per session (the SDK
-      // answers 409 to a second), so it is not counted against the cap.
-      const isStream = request.method === "GET";
-      if (isStream) session.streams += 1;
-      else {
-        session.inFlight += 1;
-        session.requests += 1;
-      }
-      manager.touch(session);
-      hijack(reply);
-      reply.raw.on("close", () => {
-        if (isStream) session.streams -= 1;
-        else session.inFlight -= 1;
-        manager.touch(session);
-      });
-      await session.transport.handleRequest(request.raw, reply.raw, request.body);
-      return;
-    }
-    if (request.method === "POST" && isInitialize(request.body)) {
-      const client = clientIdentity(request.socket.remoteAddress, request.headers.authorization, options.guard.token !== null);
-      const admission = manager.admit(client);
-      if (!admission.ok) {
-        await reply
-          .code(503)
-          .headers({ "retry-after": "5", "content-type": "application/json" })
-          .send(jsonRpcErrorBody(JSONRPC.overloaded, admission.message));
-        return;
-      }
-      const server = endpoint.createServer();
-      const transport = manager.open(endpoint.path, server, client);
-      const user = callers.get(request.raw)?.clientId;
-      if (user !== undefined) sessionUsers.set(transport, user);
-      attachAuth(request);
-      await server.connect(transport);
-      hijack(reply);
-      reply.raw.on("close", () => manager.abandon(transport, server));
-      await transport.handleRequest(request.raw, reply.raw, request.body);
-      return;
-    }
-    await reply
-      .code(400)
-      .header("content-type", "application/json")
-      .send(jsonRpcErrorBody(JSONRPC.invalidRequest, "Bad Request: no valid Mcp-Session-Id header; send initialize first"));
-  }
-
-  /** The 1.32.2 transport hands `req.auth` to handlers as `extra.authInfo`. */
-  function attachAuth(request: FastifyRequest): void {
-    const auth = callers.get(request.raw);
-    if (auth !== undefined) (request.raw as { auth?: AuthInfo }).auth = auth;
-  }
 
   return {
     fastify,
@@ -427,84 +305,7 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
   }
 }
 
-/**
- * Errors before a request exists (slow or malformed request line/headers):
- * fastify's default body is not JSON-RPC shaped. The socket is closed after.
- */
-function answerClientError(error: Error & { code?: string }, socket: Socket): void {
-  if (error.code === "ECONNRESET" || socket.destroyed) return;
-  const [status, code, message] =
-    error.code === "ERR_HTTP_REQUEST_TIMEOUT"
-      ? [408, JSONRPC.invalidRequest, "Request timeout: the request was not received in time"]
-      : error.code === "HPE_HEADER_OVERFLOW"
-        ? [431, JSONRPC.invalidRequest, "Request headers too large"]
-        : [400, JSONRPC.invalidRequest, "Bad Request: malformed HTTP request"];
-  if (socket.writable) {
-    const body = jsonRpcErrorBody(code, message);
-    socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-    );
-  }
-  socket.destroy(error);
-}
-
 /** The caller as the SDKs carry it: the user id as `clientId`, never the token. */
 function callerAuth(user: string): AuthInfo {
   return { token: "", clientId: user, scopes: [] };
-}
-
-/** After hijack fastify no longer writes; headers its hooks set must be copied. */
-function hijack(reply: FastifyReply): void {
-  const headers = reply.getHeaders();
-  reply.hijack();
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined && !reply.raw.headersSent) reply.raw.setHeader(name, value as string | number | string[]);
-  }
-  reply.raw.on("error", ignore);
-}
-
-/** Socket errors after hijack (a client gone mid-answer) are the client's business. */
-function ignore(): void {}
-
-/** The path of a request URL, without its query. */
-function pathOf(url: string): string {
-  const query = url.indexOf("?");
-  return query === -1 ? url : url.slice(0, query);
-}
-
-function isInitialize(body: unknown): boolean {
-  if (Array.isArray(body)) return body.some((message) => isInitializeRequest(message));
-  return isInitializeRequest(body);
-}
-
-function checkBatch(body: unknown, maxBatch: number): string | null {
-  if (!Array.isArray(body)) return null;
-  if (body.length === 0) return "Invalid Request: empty batch";
-  if (body.length > maxBatch) return `Invalid Request: batch of ${body.length} messages exceeds the limit of ${maxBatch}`;
-  return null;
-}
-
-function mapError(
-  error: Error & { statusCode?: number; code?: string; rpcCode?: JsonRpcCode },
-  bodyLimit: number,
-): { status: number; code: JsonRpcCode; message: string } {
-  if (error.rpcCode !== undefined) return { status: error.statusCode ?? 400, code: error.rpcCode, message: error.message };
-  switch (error.code) {
-    case "FST_ERR_CTP_BODY_TOO_LARGE":
-      return { status: 413, code: JSONRPC.invalidRequest, message: `Request body exceeds the limit of ${bodyLimit} bytes` };
-    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
-      return { status: 415, code: JSONRPC.invalidRequest, message: "Unsupported Media Type: Content-Type must be application/json" };
-    case "FST_ERR_CTP_EMPTY_JSON_BODY":
-    case "FST_ERR_CTP_INVALID_JSON_BODY":
-      return { status: 400, code: JSONRPC.parseError, message: "Parse error: invalid JSON" };
-    case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
-      return { status: 400, code: JSONRPC.invalidRequest, message: "Invalid Content-Length" };
-    default: {
-      const status = error.statusCode !== undefined && error.statusCode >= 400 ? error.statusCode : 500;
-      return status >= 500
-        ? { status, code: JSONRPC.internalError, message: "Internal error" }
-        : { status, code: JSONRPC.invalidRequest, message: error.message };
-    }
-  }
 }

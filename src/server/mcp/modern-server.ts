@@ -15,12 +15,12 @@ import type { PromptsProvider } from "./prompts/provider.js";
 import type { SkillsProvider } from "./skills-extension/provider.js";
 
 /** An hour: the tool list is fixed for the life of the process and the same for every caller. */
-export const TOOLS_CACHE: CacheHint = { ttlMs: 3_600_000, cacheScope: "public" };
+const TOOLS_CACHE: CacheHint = { ttlMs: 3_600_000, cacheScope: "public" };
 /**
  * Recipe lists follow hot reload (and may hold a caller's private
  * playbooks): a short, private lifetime, and a list_changed on every change.
  */
-export const CATALOG_CACHE: CacheHint = { ttlMs: 5_000, cacheScope: "private" };
+const CATALOG_CACHE: CacheHint = { ttlMs: 5_000, cacheScope: "private" };
 
 export interface ModernServerOptions<C> extends ToolHandlerOptions<C> {
   readonly name: string;
@@ -80,7 +80,7 @@ export function installModernToolHandlers<C>(server: ModernServer, options: Tool
  * Recipes (`recipe://`) and, with the Skills extension, each served skill's
  * SKILL.md on the first page and every skill file readable (`skill://`).
  */
-export function installModernResources(server: ModernServer, source: CatalogSource, skills?: SkillsProvider): void {
+function installModernResources(server: ModernServer, source: CatalogSource, skills?: SkillsProvider): void {
   server.setRequestHandler("resources/list", (request) => {
     const cursor = request.params?.cursor;
     const recipes = listRecipeResources(source, cursor);

@@ -20,7 +20,7 @@ import type { Outcome } from "./prompts/outcome.js";
 import type { SkillsProvider } from "./skills-extension/provider.js";
 
 /** A skill's files follow hot reload like the recipe lists: short and private. */
-export const SKILLS_CACHE = { ttlMs: 5_000, cacheScope: "private" } as const;
+const SKILLS_CACHE = { ttlMs: 5_000, cacheScope: "private" } as const;
 
 /** The result, or the provider's JSON-RPC error thrown (the SDK reads `code`, `message` and `data` off it). */
 export function unwrap<T>(outcome: Outcome<T>): T {

@@ -14,7 +14,7 @@ export const B = 0.7;
 const DELTA = 0.5;
 
 export const FIELDS = SEARCH_FIELDS.length;
-export const BOOST = Float64Array.from(SEARCH_FIELDS, (f) => FIELD_BOOST[f]);
+const BOOST = Float64Array.from(SEARCH_FIELDS, (f) => FIELD_BOOST[f]);
 
 /** BM25+'s term-frequency part of a posting's score: delta + tf (k1 + 1) / (tf + norm). */
 export function tfNorm(meta: number, norms: Float64Array, slot: number): number {

@@ -12,8 +12,8 @@ export interface PromptArgument {
   readonly required?: boolean;
 }
 
-export const MAX_LISTED_ARGUMENTS = 100;
-export const MAX_DESCRIPTION = 1000;
+const MAX_LISTED_ARGUMENTS = 100;
+const MAX_DESCRIPTION = 1000;
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

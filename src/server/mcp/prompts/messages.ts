@@ -45,7 +45,7 @@ function userText(text: string): PromptMessage {
 }
 
 /** A fence longer than any backtick run inside, so recipe text cannot close it. */
-export function fenced(text: string, language: string): string {
+function fenced(text: string, language: string): string {
   let longest = 0;
   for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
   const fence = "`".repeat(Math.max(3, longest + 1));

@@ -9,7 +9,7 @@ export const SKILL_SCHEME = "skill://";
 
 const ENCODED_IN_SEGMENT = /[^\w!$&'()*+,.:;=@[\]|~-]/gu;
 
-export function encodeSegment(segment: string): string {
+function encodeSegment(segment: string): string {
   return segment.replace(ENCODED_IN_SEGMENT, (c) => encodeURIComponent(c));
 }
 
@@ -24,7 +24,7 @@ export function skillUri(skill: string, path: readonly string[] = []): string | 
   return canonical(uri) === uri ? uri : null;
 }
 
-export function canonical(uri: string): string | null {
+function canonical(uri: string): string | null {
   try {
     return new URL(uri).href;
   } catch {

@@ -1,0 +1,26 @@
+/** What the HTTP surface (app.ts) serves: MCP endpoints, their list changes, its limits. */
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { Server as ModernServer } from "@modelcontextprotocol/server";
+
+export interface McpEndpoint {
+  readonly path: string;
+  /** A 1.32.2 server for one 2025-era session (or one stateless 2025 request). */
+  createServer(): Server;
+  /** A v2 server for one 2026-07-28 request; without it the endpoint speaks the 2025 revisions only. */
+  createModernServer?(): ModernServer;
+}
+
+/** What a reload changed on an endpoint, for the list_changed notifications of both eras. */
+export interface ListChange {
+  readonly resources?: boolean;
+  readonly prompts?: boolean;
+}
+
+export interface HttpLimits {
+  readonly bodyLimitBytes: number;
+  readonly maxSessions: number;
+  readonly sessionIdleMs: number;
+  readonly maxBatch: number;
+  readonly maxConcurrentPerSession: number;
+  readonly requestTimeoutMs: number;
+}
