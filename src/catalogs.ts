@@ -13,6 +13,7 @@ import { createEmbeddingProvider } from "./recipes/search/embeddings/factory.js"
 import type { EmbeddingProvider } from "./recipes/search/embeddings/types.js";
 import { createSearchEngine } from "./recipes/search/engine.js";
 import { stateFiles } from "./recipes/state-files.js";
+import { PgConnections } from "./recipes/private/pg/pg-connections.js";
 
 export interface RecipeCatalogs {
   readonly libraries: ReadonlyMap<string, RecipeLibrary>;
@@ -46,6 +47,9 @@ export function openCatalogs(config: Config, logger: Logger, options: OpenCatalo
   });
   const libraries = new Map<string, RecipeLibrary>();
   const users = config.usersFile === null ? null : new Map<string, UserLibraries>();
+  // With users, every user's store (and each DCC's) shares one connection per URL, so the
+  // database sees replicas × URLs connections, not replicas × users. Single-user: as before.
+  const pgConnections = users === null ? undefined : new PgConnections(logger.child({ component: "store" }));
   for (const dcc of config.dccs) {
     const search = createSearchEngine({
       provider: embeddings,
@@ -53,7 +57,7 @@ export function openCatalogs(config: Config, logger: Logger, options: OpenCatalo
       logger: logger.child({ dcc: dcc.name, component: "search" }),
     });
     const workers = options.parseWorkers !== undefined ? { parseWorkers: options.parseWorkers } : {};
-    const settings: LibrarySettings = { dcc: dcc.name, ...dcc };
+    const settings: LibrarySettings = { dcc: dcc.name, ...dcc, ...(pgConnections ? { pgConnections } : {}) };
     // With users, playbooks belong to users: the DCC library's own store is an owner nobody can be.
     const shared = users === null ? settings : { ...settings, privateDir: path.join(dcc.privateDir, NO_OWNER), owner: NO_OWNER };
     libraries.set(dcc.name, new RecipeLibrary({ settings: shared, search, logger, ...workers }));

@@ -18,6 +18,7 @@ import type { CreateOptions, PlaybookStore, StoreResult } from "./private/contra
 import { openStores } from "./private/open-store.js";
 import type { PlaybookDraft, PlaybookPatch } from "./private/playbook-values.js";
 import type { UsageStore } from "./private/usage.js";
+import type { PgConnections } from "./private/pg/pg-connections.js";
 import { ParseCache } from "./parse-cache.js";
 import type { SearchEngine } from "./search/engine.js";
 import { stateFiles } from "./state-files.js";
@@ -31,6 +32,8 @@ export interface LibrarySettings {
   readonly storeUrl?: string | null;
   /** The PostgreSQL rows' owner (users file: a user id); default "", the single user. */
   readonly owner?: string;
+  /** Shared PostgreSQL connections by URL (users file); absent: the library's store opens its own. */
+  readonly pgConnections?: PgConnections;
 }
 
 export interface RecipeLibraryOptions {
@@ -93,6 +96,7 @@ export class RecipeLibrary {
       storeUrl: options.settings.storeUrl ?? null,
       ...(options.settings.owner !== undefined ? { owner: options.settings.owner } : {}),
       logger: this.logger,
+      ...(options.settings.pgConnections ? { connections: options.settings.pgConnections } : {}),
     });
     this.store = stores.store;
     this.usage = stores.usage;

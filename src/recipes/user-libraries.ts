@@ -51,6 +51,7 @@ export class UserLibraries {
         stateDir,
         storeUrl: base.storeUrl ?? null,
         owner: user,
+        ...(base.pgConnections ? { pgConnections: base.pgConnections } : {}),
       };
       const library = new RecipeLibrary({
         settings,

@@ -5,6 +5,7 @@
  */
 import type { PlaybookStore } from "./contract.js";
 import { PgConnection, type PgLogger } from "./pg/pg-connection.js";
+import type { PgConnections, PgLease } from "./pg/pg-connections.js";
 import { openPgStore } from "./pg/pg-store.js";
 import { openPgUsageStore } from "./pg/pg-usage.js";
 import { redactStoreUrl } from "./pg/pg-url.js";
@@ -23,6 +24,8 @@ export interface StoreSettings {
   readonly now?: () => Date;
   /** Largest playbook, measured as its file form, in bytes. */
   readonly maxFileBytes?: number;
+  /** The process's shared PostgreSQL connections (users file: every user's store on one pool); absent: this store opens its own. */
+  readonly connections?: PgConnections;
 }
 
 export interface OpenedStores {
@@ -44,7 +47,8 @@ export function openStores(settings: StoreSettings): OpenedStores {
     return { store, usage, close: async () => void (await Promise.all([store.close(), usage.flush()])) };
   }
   const logger = settings.logger;
-  const connection = new PgConnection({ url: settings.storeUrl, location: redactStoreUrl(settings.storeUrl), ...(logger ? { logger } : {}) });
+  const lease: PgLease = settings.connections?.acquire(settings.storeUrl) ?? ownConnection(settings.storeUrl, logger);
+  const connection = lease.connection;
   const store = openPgStore({ connection, dcc: settings.dcc, ...(settings.owner !== undefined ? { owner: settings.owner } : {}), ...common, ...limit });
   // The usage table has no owner column: a user's counts (of their own playbooks'
   // ids, which may repeat another user's) are kept under "<dcc>:<user>".
@@ -55,7 +59,13 @@ export function openStores(settings: StoreSettings): OpenedStores {
     usage,
     async close() {
       await Promise.all([store.close(), usage.flush()]);
-      await connection.close();
+      await lease.release();
     },
   };
+}
+
+/** The single-user path: a connection this store alone holds. */
+function ownConnection(url: string, logger: (StoreLogger & PgLogger) | undefined): PgLease {
+  const connection = new PgConnection({ url, location: redactStoreUrl(url), ...(logger ? { logger } : {}) });
+  return { connection, release: () => connection.close() };
 }
