@@ -50,8 +50,13 @@ export function readBounded(file: string, maxBytes: number, quietMs = 0): Bounde
     const st = fstatSync(fd);
     if (!st.isFile()) return { ok: false, reason: "not_file", code: "EISDIR" };
     if (st.size > maxBytes) return { ok: false, reason: "too_large", size: st.size };
+    // Date.now() is whole milliseconds and mtimes are not, so a file written
+    // this millisecond has a small negative age: without a window it is read.
+    // An mtime further ahead than the window is another clock (a network
+    // volume's server): its age says nothing, so only the during-read check
+    // below applies, instead of waiting for a moment that never comes.
     const age = Date.now() - st.mtimeMs;
-    if (age < quietMs) return { ok: false, reason: "changing", waitMs: Math.max(1, Math.min(quietMs, quietMs - age)) };
+    if (quietMs > 0 && age < quietMs && age > -quietMs) return { ok: false, reason: "changing", waitMs: Math.max(1, Math.min(quietMs, quietMs - age)) };
     // One byte more than fstat said tells a file that grew since; it may
     // grow up to the limit (read it all), one byte past it is refused.
     let buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, st.size + 1));

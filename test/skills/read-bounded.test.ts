@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { utimesSync } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -56,6 +57,28 @@ describe("readBounded", () => {
   });
 });
 
+describe("regression: without a quiet window a file written this millisecond is read, not 'changing'", () => {
+  it("reads a file whose mtime is ahead of Date.now() (sub-millisecond mtimes, a clock behind the file system's)", async () => {
+    const file = path.join(dir, "fresh.yaml");
+    await fs.writeFile(file, "recipes: []\n");
+    const ahead = new Date(Date.now() + 5_000);
+    await fs.utimes(file, ahead, ahead);
+    const r = readBounded(file, 1000);
+    expect(r.ok && r.bytes.toString()).toBe("recipes: []\n");
+    // Seconds ahead is another clock (a network volume's): with a window it is read too, never waited for.
+    const withWindow = readBounded(file, 1000, QUIET_MS);
+    expect(withWindow.ok && withWindow.bytes.toString()).toBe("recipes: []\n");
+  });
+
+  it("with a window, a file written just now (mtime at or a little past the clock) still waits", async () => {
+    const file = path.join(dir, "now.yaml");
+    await fs.writeFile(file, "recipes: []\n");
+    const justAhead = new Date(Date.now() + 1);
+    await fs.utimes(file, justAhead, justAhead);
+    expect(readBounded(file, 1000, QUIET_MS)).toMatchObject({ ok: false, reason: "changing" });
+  });
+});
+
 describe("statQuiet", () => {
   it("answers undefined for what cannot be stat'ed, and the stat otherwise", async () => {
     expect(statQuiet(path.join(dir, "missing"))).toBeUndefined();
@@ -92,9 +115,13 @@ describe("regression (issue 22): a file is read only once stable", () => {
     expect(readBounded(file, 1024, QUIET_MS)).toMatchObject({ ok: false, reason: "changing" });
     const settled = await readSettled(file, 1024);
     expect(settled.ok && settled.bytes.toString()).toBe("recipes: []\n");
-    // Never settling (an mtime ahead of the clock, as it keeps moving during a long write): reported, never returned.
-    const ahead = new Date(Date.now() + 60_000);
-    await fs.utimes(file, ahead, ahead);
-    expect(await readSettled(file, 1024, QUIET_MS, 150)).toMatchObject({ ok: false, reason: "changing" });
+    // Never settling (a writer touching it more often than the window): reported, never returned.
+    utimesSync(file, new Date(), new Date());
+    const writer = setInterval(() => utimesSync(file, new Date(), new Date()), 10);
+    try {
+      expect(await readSettled(file, 1024, QUIET_MS, 150)).toMatchObject({ ok: false, reason: "changing" });
+    } finally {
+      clearInterval(writer);
+    }
   });
 });
