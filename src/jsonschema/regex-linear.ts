@@ -19,6 +19,7 @@
  * attempt, not one per start position; one without must be short (FIXED_UNANCHORED), so
  * each of the n attempts is short.
  */
+import { SINGLE_CODE_POINT_ESCAPES } from "./regex-escapes.js";
 
 type Ranges = Array<readonly [number, number]>;
 
@@ -189,13 +190,9 @@ class AtomParser {
     const p = this.p;
     const e = p[this.i + 1]!;
     this.i += 2;
+    const fixed = SINGLE_CODE_POINT_ESCAPES.get(e);
+    if (fixed !== undefined) return fixed;
     switch (e) {
-      case "t": return 0x09;
-      case "n": return 0x0a;
-      case "v": return 0x0b;
-      case "f": return 0x0c;
-      case "r": return 0x0d;
-      case "0": return 0;
       case "b":
         if (inClass) return 0x08;
         throw new Outside();

@@ -10,6 +10,7 @@
  * pattern has no octal escapes, no lone `{` `}` `]`, no identity escape of a letter, and
  * no class escape as a range bound.
  */
+import { SINGLE_CODE_POINT_ESCAPES } from "./regex-escapes.js";
 
 export type Translation = { readonly ok: true; readonly source: string } | { readonly ok: false; readonly reason: string };
 
@@ -180,13 +181,9 @@ class Translator {
     const p = this.p;
     const e = p[this.i + 1]!;
     this.i += 2;
+    const fixed = SINGLE_CODE_POINT_ESCAPES.get(e);
+    if (fixed !== undefined) return fixed;
     switch (e) {
-      case "t": return 0x09;
-      case "n": return 0x0a;
-      case "v": return 0x0b;
-      case "f": return 0x0c;
-      case "r": return 0x0d;
-      case "0": return 0;
       case "c": return p.charCodeAt(this.i++) % 32;
       case "x": {
         const cp = parseInt(p.slice(this.i, this.i + 2), 16);
