@@ -50,9 +50,10 @@ const PACK = `recipes:
       properties: {written: {type: boolean}}
 `;
 
-async function daemon(tmp: string, extra: string[] = []): Promise<{ server: RecipeServer; url: string }> {
+/** A daemon on `skillsPath`, its state under `tmp`; watching unless --no-watch is among `extra`. */
+async function startDaemon(tmp: string, skillsPath: string, extra: string[]): Promise<{ server: RecipeServer; url: string }> {
   const resolved = resolveConfig({
-    argv: ["--dcc", "maya", "--port", "0", "--embeddings", "none", "--private-dir", path.join(tmp, "private"), "--skills-path", path.join(tmp, "skills"), ...extra],
+    argv: ["--port", "0", "--embeddings", "none", "--private-dir", path.join(tmp, "private"), "--skills-path", skillsPath, ...extra],
     env: { DCC_MCP_DISABLE_DEFAULT_SKILL_PATHS: "1", XDG_DATA_HOME: path.join(tmp, "data") },
     homeDir: tmp,
   });
@@ -60,22 +61,16 @@ async function daemon(tmp: string, extra: string[] = []): Promise<{ server: Reci
   const server = createRecipeServer(resolved.config, { logger: pino({ level: "silent" }) });
   const { url } = await server.start();
   await server.ready();
-  await Promise.all([...server.libraries.values()].map((l) => l.watch()));
+  if (!extra.includes("--no-watch")) await Promise.all([...server.libraries.values()].map((l) => l.watch()));
   return { server, url };
 }
 
+async function daemon(tmp: string, extra: string[] = []): Promise<{ server: RecipeServer; url: string }> {
+  return startDaemon(tmp, path.join(tmp, "skills"), ["--dcc", "maya", ...extra]);
+}
+
 async function daemonOn(root: string, dccs: string[]): Promise<{ server: RecipeServer; url: string }> {
-  const tmp = await makeTempDir();
-  const resolved = resolveConfig({
-    argv: [...dccs, "--port", "0", "--embeddings", "none", "--no-watch", "--private-dir", path.join(tmp, "private"), "--skills-path", root],
-    env: { DCC_MCP_DISABLE_DEFAULT_SKILL_PATHS: "1", XDG_DATA_HOME: path.join(tmp, "data") },
-    homeDir: tmp,
-  });
-  if (resolved.kind !== "serve") throw new Error(JSON.stringify(resolved));
-  const server = createRecipeServer(resolved.config, { logger: pino({ level: "silent" }) });
-  const { url } = await server.start();
-  await server.ready();
-  return { server, url };
+  return startDaemon(await makeTempDir(), root, [...dccs, "--no-watch"]);
 }
 
 describe.skipIf(!hasChromium)("catalog page in chromium", () => {
