@@ -103,7 +103,8 @@ for (const store of stores) {
       expect(again.context.similar.map((s: { recipeId: string }) => s.recipeId)).toContain(aliceId);
     });
 
-    it("public recipes are everyone's; recipes__*, resources and prompts show nobody's playbooks", async () => {
+    it("public recipes are everyone's; recipes__* and prompts show nobody's playbooks, resources only the caller's own", async () => {
+      const aliceUri = `recipe://maya/${aliceId}`;
       for (const client of [alice, bob]) {
         const publicHit = await call(client, "recipe", { action: "search", query: "modeling", visibility: "public" });
         expect(ids(publicHit).length).toBeGreaterThan(0);
@@ -114,7 +115,9 @@ for (const store of stores) {
         const get = await call(client, "recipes__get", { skill: "private", name: aliceId.slice("private/".length) });
         expect(get.success).toBe(false);
         const resources = await client.listResources();
-        expect(resources.resources.some((r) => r.uri.includes("private"))).toBe(false);
+        // Bob made a playbook of the same title above: the same id in his own library, his own text.
+        const listed = resources.resources.find((r) => r.uri === aliceUri);
+        expect(listed?.description).toBe(client === alice ? playbook().summary : "Bob's version.");
         const prompts = await client.listPrompts();
         expect(JSON.stringify(prompts)).not.toContain("alice-bakes");
       }
