@@ -15,17 +15,9 @@ import { hashToken } from "../../src/server/http/users.js";
 import { sharedPostgres } from "../postgres.js";
 import { call, connect, EXAMPLE_SKILLS, makeTempDir, startServer, type RunningServer, type ToolAnswer } from "./harness.js";
 import { playbook } from "./playbook-args.js";
+import { ALICE, BOB, bearer, usersFile } from "./users-fixture.js";
 
-const ALICE = "alice-token-0123456789";
-const BOB = "bob-token-9876543210";
 const OPERATOR = "operator-token";
-const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
-
-async function usersFile(dir: string, users: Array<[string, string]>): Promise<string> {
-  const file = path.join(dir, "users.json");
-  await fs.writeFile(file, JSON.stringify({ users: users.map(([id, token]) => ({ id, tokenSha256: hashToken(token) })) }));
-  return file;
-}
 
 async function modern(url: string, token: string): Promise<ModernClient> {
   const client = new ModernClient({ name: "e2e-v2", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
