@@ -23,7 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sharedPostgres } from "../postgres.js";
 import { call, connect, eventually, EXAMPLE_SKILLS, makeTempDir, startServer, writeTree, type RunningServer, type ToolAnswer } from "./harness.js";
 import { playbook } from "./playbook-args.js";
-import { ALICE, BOB, bearer, usersFile } from "./users-fixture.js";
+import { ALICE, BOB, bearer, storeChoices, usersFile } from "./users-fixture.js";
 
 type User = "alice" | "bob";
 const TOKENS: Record<User, string> = { alice: ALICE, bob: BOB };
@@ -113,10 +113,7 @@ async function readError(client: Client | ModernClient, uri: string): Promise<{ 
 const cluster = await sharedPostgres();
 if (typeof cluster === "string") console.log(`user lists on PostgreSQL skipped: ${cluster}`);
 
-const stores: Array<{ name: string; skip: boolean; args: () => Promise<string[]> }> = [
-  { name: "file store", skip: false, args: async () => [] },
-  { name: "PostgreSQL store", skip: typeof cluster === "string", args: async () => ["--store", await (cluster as Exclude<typeof cluster, string>).createDatabase()] },
-];
+const stores = storeChoices(cluster);
 
 for (const store of stores) {
   describe.skipIf(store.skip)(`a user's own playbooks in their lists, ${store.name}`, () => {

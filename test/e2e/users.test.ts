@@ -15,7 +15,7 @@ import { hashToken } from "../../src/server/http/users.js";
 import { sharedPostgres } from "../postgres.js";
 import { call, connect, EXAMPLE_SKILLS, makeTempDir, startServer, type RunningServer, type ToolAnswer } from "./harness.js";
 import { playbook } from "./playbook-args.js";
-import { ALICE, BOB, bearer, usersFile } from "./users-fixture.js";
+import { ALICE, BOB, bearer, storeChoices, usersFile } from "./users-fixture.js";
 
 const OPERATOR = "operator-token";
 
@@ -35,10 +35,7 @@ const ids = (answer: ToolAnswer): string[] => (answer.context?.recipes ?? []).ma
 const cluster = await sharedPostgres();
 if (typeof cluster === "string") console.log(`users tests on PostgreSQL skipped: ${cluster}`);
 
-const stores: Array<{ name: string; skip: boolean; args: () => Promise<string[]> }> = [
-  { name: "file store", skip: false, args: async () => [] },
-  { name: "PostgreSQL store", skip: typeof cluster === "string", args: async () => ["--store", await (cluster as Exclude<typeof cluster, string>).createDatabase()] },
-];
+const stores = storeChoices(cluster);
 
 for (const store of stores) {
   describe.skipIf(store.skip)(`users, ${store.name}`, () => {
