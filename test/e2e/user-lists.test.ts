@@ -135,6 +135,7 @@ for (const store of stores) {
       await fs.rm(dir, { recursive: true, force: true });
     });
 
+    // Regression: a user's own playbook changes sent no list_changed (their playbooks were in no list).
     it("a create is announced to its user's session and listen stream only, and listed and readable for them only", async () => {
       await round(ears, running, { alice: 1, bob: 0 }, async () => {
         alicesFirst = await call(ears.alice.legacy, "recipe", playbook({ title: "Alice's listed retopology" }));
