@@ -164,7 +164,7 @@ try {
   MODES.forEach((mode, i) => {
     const sorted = [...pct[i]!].sort((a, b) => a - b);
     const median = percentile(sorted, 50);
-    console.log(`  ${mode.name.padEnd(12)} ${pct[i]!.map((p) => p.toFixed(2).padStart(6)).join(" ")}   median ${median.toFixed(2)} %  (${(median - offMedian >= 0 ? "+" : "") + (median - offMedian).toFixed(2)} points over no watching)`);
+    console.log(`  ${mode.name.padEnd(12)} ${pct[i]!.map((p) => p.toFixed(2).padStart(6)).join(" ")}   median ${median.toFixed(2)} %  (${(median - offMedian).toFixed(2).replace(/^(?!-)/, "+").replace("-0.00", "+0.00")} points over no watching)`);
   });
 
   const watching = daemons.filter((d) => d.mode.watches);
