@@ -37,6 +37,8 @@ import { published, semanticPropagation } from "./lib/semantic-propagation.js";
 import { createLocalProvider } from "../src/recipes/search/embeddings/local.js";
 import type { EmbeddingProvider } from "../src/recipes/search/embeddings/types.js";
 import { UserLibraries } from "../src/recipes/user-libraries.js";
+import { createHashingProvider } from "../src/recipes/search/embeddings/hashing.js";
+import { generateTree } from "./lib/generate.js";
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -46,6 +48,11 @@ const SAMPLES = arg("samples", 200);
 const SECONDS = arg("seconds", 5);
 const OPS = arg("ops", 300);
 const SEMANTIC = arg("semantic-samples", 50);
+/** Public recipes on B for the scale section (0: skipped); embedded with the hashing provider, see semanticAtScale. */
+const PUBLIC = arg("public", 0);
+/** --only-semantic: the semantic sections alone; --only-scale: the scale section alone. */
+const ONLY_SCALE = process.argv.includes("--only-scale");
+const ONLY_SEMANTIC = ONLY_SCALE || process.argv.includes("--only-semantic");
 
 function draft(i: number, title = `Bench playbook ${i}`): PlaybookDraft {
   return {
@@ -59,12 +66,13 @@ function draft(i: number, title = `Bench playbook ${i}`): PlaybookDraft {
   };
 }
 
-async function replica(url: string, tmp: string, name: string, provider: EmbeddingProvider | null = null): Promise<RecipeLibrary> {
+async function replica(url: string, tmp: string, name: string, provider: EmbeddingProvider | null = null, skillRoots: readonly string[] = []): Promise<RecipeLibrary> {
   const dir = path.join(tmp, name);
   await fs.mkdir(dir, { recursive: true });
   const library = new RecipeLibrary({
-    settings: { dcc: "maya", skillRoots: [], privateDir: path.join(dir, "private"), stateDir: dir, storeUrl: url },
-    search: createSearchEngine({ provider }),
+    settings: { dcc: "maya", skillRoots, privateDir: path.join(dir, "private"), stateDir: dir, storeUrl: url },
+    // A vector cache as the daemon keeps one: B rewrites it after embedding a change.
+    search: createSearchEngine({ provider, cacheDir: path.join(dir, "vectors") }),
     logger: pino({ level: "silent" }),
   });
   await library.load();
@@ -82,6 +90,37 @@ async function userReplica(url: string, tmp: string, name: string, provider: Emb
   const mine = users.of("artist");
   await mine.loaded;
   return { library: mine.library, close: () => users.close() };
+}
+
+/**
+ * The semantic leg with a large public catalog beside the playbooks (single
+ * user: one engine holds both): what B's engine does per change around the
+ * embedding (the live set rebuilt, the missing views found, the rows
+ * repacked, the vector cache rewritten) grows with the catalog. Warming
+ * USE-Lite over 20,000 recipes takes many minutes here, so this section
+ * embeds with the hashing provider (microseconds per text, 512 dimensions as
+ * USE-Lite): its figures are that plumbing; add the local model's embedding
+ * time of one playbook (the small-catalog section above) for the whole leg.
+ */
+async function semanticAtScale(url: string, tmp: string): Promise<void> {
+  const tree = await generateTree(path.join(tmp, "public"), Math.ceil(PUBLIC / 20), 20);
+  const provider = createHashingProvider({ dimension: 512 });
+  const a = await replica(url, tmp, "scale-a");
+  const b = await replica(url, tmp, "scale-b", provider, [tree.root]);
+  try {
+    const t0 = performance.now();
+    await b.search.whenSemanticReady();
+    console.log(`semantic plumbing at scale: B serves ${tree.recipes} public recipes (hashing provider, warm in ${((performance.now() - t0) / 1000).toFixed(1)} s); ${SEMANTIC} creates then updates`);
+    const r = await semanticPropagation(a, b, SEMANTIC);
+    console.log(`  ${line("create lex", r.create.lexical)}`);
+    console.log(`  ${line("create sem", r.create.semantic)}`);
+    console.log(`  ${line("update lex", r.update.lexical)}`);
+    console.log(`  ${line("update sem", r.update.semantic)}\n`);
+  } finally {
+    await Promise.all([a.close(), b.close()]);
+    await b.search.close();
+    await provider.close();
+  }
 }
 
 const line = (what: string, xs: readonly number[]): string => {
@@ -203,36 +242,38 @@ try {
   const url = await cluster.createDatabase();
   const [a, b] = [await replica(url, tmp, "a"), await replica(url, tmp, "b")];
   closers.push(() => a.close(), () => b.close());
-  await propagation(a, b);
-  if (SEMANTIC > 0) await semantic(await cluster.createDatabase(), tmp);
+  if (!ONLY_SEMANTIC) await propagation(a, b);
+  if (SEMANTIC > 0 && !ONLY_SCALE) await semantic(await cluster.createDatabase(), tmp);
+  if (SEMANTIC > 0 && PUBLIC > 0) await semanticAtScale(await cluster.createDatabase(), tmp);
+  if (!ONLY_SEMANTIC) {
+    const hot = await a.createPlaybook(draft(0, "Contended"));
+    if (!hot.ok) throw new Error(hot.message);
+    const spread: string[] = [];
+    for (let i = 0; i < 32; i++) {
+      const r = await a.createPlaybook(draft(i, `Spread ${i}`));
+      if (r.ok) spread.push(r.playbook.slug);
+    }
+    const one = await contention([a.store, b.store], () => hot.playbook.slug);
+    const many = await contention([a.store, b.store], (c) => spread[c]!);
+    console.log(`updates, 2 replicas × 16 callers, read → update(expectedRevision) → retry, ${SECONDS} s each`);
+    console.log(`  one playbook:    ${one.perSec.toFixed(0)} acknowledged/s, ${one.conflicts.toFixed(2)} conflicts per acknowledged update`);
+    console.log(`  32 playbooks:    ${many.perSec.toFixed(0)} acknowledged/s, ${many.conflicts.toFixed(2)} conflicts per acknowledged update (peer)`);
+    const final = (await a.store.loadOne(hot.playbook.slug)).playbook!;
+    console.log(`  one playbook ended at revision ${final.revision}; 1 + acknowledged updates = ${1 + one.acknowledged} (equal: nothing lost)\n`);
 
-  const hot = await a.createPlaybook(draft(0, "Contended"));
-  if (!hot.ok) throw new Error(hot.message);
-  const spread: string[] = [];
-  for (let i = 0; i < 32; i++) {
-    const r = await a.createPlaybook(draft(i, `Spread ${i}`));
-    if (r.ok) spread.push(r.playbook.slug);
-  }
-  const one = await contention([a.store, b.store], () => hot.playbook.slug);
-  const many = await contention([a.store, b.store], (c) => spread[c]!);
-  console.log(`updates, 2 replicas × 16 callers, read → update(expectedRevision) → retry, ${SECONDS} s each`);
-  console.log(`  one playbook:    ${one.perSec.toFixed(0)} acknowledged/s, ${one.conflicts.toFixed(2)} conflicts per acknowledged update`);
-  console.log(`  32 playbooks:    ${many.perSec.toFixed(0)} acknowledged/s, ${many.conflicts.toFixed(2)} conflicts per acknowledged update (peer)`);
-  const final = (await a.store.loadOne(hot.playbook.slug)).playbook!;
-  console.log(`  one playbook ended at revision ${final.revision}; 1 + acknowledged updates = ${1 + one.acknowledged} (equal: nothing lost)\n`);
-
-  let n = 0;
-  await sideBySide(async (kind) => {
-    const stores = openStores({
-      dcc: "maya",
-      privateDir: path.join(tmp, `side-${n++}`),
-      usageFile: path.join(tmp, `usage-${n}.json`),
-      storeUrl: kind === "postgres" ? await cluster.createDatabase() : null,
+    let n = 0;
+    await sideBySide(async (kind) => {
+      const stores = openStores({
+        dcc: "maya",
+        privateDir: path.join(tmp, `side-${n++}`),
+        usageFile: path.join(tmp, `usage-${n}.json`),
+        storeUrl: kind === "postgres" ? await cluster.createDatabase() : null,
+      });
+      closers.push(() => stores.close());
+      await stores.store.startupProblem();
+      return stores.store;
     });
-    closers.push(() => stores.close());
-    await stores.store.startupProblem();
-    return stores.store;
-  });
+  }
 } finally {
   for (const close of closers) await close().catch(() => undefined);
   await cluster.destroy();
