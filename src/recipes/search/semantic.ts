@@ -21,7 +21,15 @@ export interface SemanticEntry {
 
 /** Texts per provider call: large enough to amortise, small enough to yield often. */
 const BATCH = 16;
-/** During a long warm-up, persist progress at most this often. */
+/**
+ * During a long warm-up, persist progress at most this often; once ready,
+ * vectors embedded for later changes are written this long after the first
+ * of them. Writing after every change (the whole file: ~40 MB at 20,000
+ * recipes) held each next change's embedding behind it on a replica
+ * receiving writes: its semantic leg p50 0.6–1.5 s (bench:replicas
+ * --public 20000). A crash loses at most these vectors: they are embedded
+ * again on start.
+ */
 const SAVE_EVERY_MS = 5_000;
 /** Recent query vectors kept: agents repeat queries while they iterate. */
 const QUERY_CACHE = 256;
@@ -42,6 +50,9 @@ export class SemanticIndex {
   /** Started at construction so the file is read while the catalog loads; merged by the first pump. */
   private cacheLoad: Promise<CacheLoad> | null;
   private pumping: Promise<void> | null = null;
+  /** A save scheduled after a change (see SAVE_EVERY_MS), and the one it started. */
+  private saveTimer: NodeJS.Timeout | null = null;
+  private saving: Promise<void> = Promise.resolve();
   private closed = false;
   private dirty = false;
   private lastSave = 0;
@@ -178,25 +189,27 @@ export class SemanticIndex {
       this.changed();
       embeddedNow += batch.length;
       this.dirty = true;
-      if (Date.now() - this.lastSave > SAVE_EVERY_MS) await this.save();
+      if (this.stateValue === "warming" && Date.now() - this.lastSave > SAVE_EVERY_MS) await this.save();
     }
     this.prune();
-    await this.save();
-    if (this.stateValue === "warming") {
-      // With a warm cache nothing was embedded; a query would still wait for the model.
-      try {
-        await this.provider.ready;
-      } catch (err) {
-        this.logger.warn({ err: (err as Error).message, provider: this.provider.id }, "embedding model unavailable; search stays lexical");
-        this.settle("failed");
-        return;
-      }
-      if (this.closed) return;
-      // Pack now rather than in the first query after a restart.
-      if (this.store.dimension > 0) this.pack(this.store.dimension);
-      this.logger.info({ ms: Date.now() - started, textsEmbedded: embeddedNow, total: this.live.size }, "semantic search ready");
-      this.settle("ready");
+    if (this.stateValue !== "warming") {
+      this.saveSoon();
+      return;
     }
+    await this.save();
+    // With a warm cache nothing was embedded; a query would still wait for the model.
+    try {
+      await this.provider.ready;
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message, provider: this.provider.id }, "embedding model unavailable; search stays lexical");
+      this.settle("failed");
+      return;
+    }
+    if (this.closed) return;
+    // Pack now rather than in the first query after a restart.
+    if (this.store.dimension > 0) this.pack(this.store.dimension);
+    this.logger.info({ ms: Date.now() - started, textsEmbedded: embeddedNow, total: this.live.size }, "semantic search ready");
+    this.settle("ready");
   }
 
   /** Drops vectors no live document uses, so reloads do not grow memory. */
@@ -206,6 +219,16 @@ export class SemanticIndex {
       this.changed();
       this.dirty = true;
     }
+  }
+
+  private saveSoon(): void {
+    if (!this.cache || !this.dirty || this.saveTimer !== null || this.closed) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = null;
+      this.saving = this.save();
+    }, SAVE_EVERY_MS);
+    // The close() flushes what is pending: the timer need not keep the process alive.
+    this.saveTimer.unref();
   }
 
   private async save(): Promise<void> {
@@ -255,7 +278,10 @@ export class SemanticIndex {
 
   async close(): Promise<void> {
     this.closed = true;
+    if (this.saveTimer !== null) clearTimeout(this.saveTimer);
+    this.saveTimer = null;
     await this.pumping;
+    await this.saving;
     await this.save();
     if (this.stateValue === "warming") this.settle("failed");
   }
