@@ -14,12 +14,19 @@
  * then (steadier than wall time when other work shares the cores), RSS at ready, and RSS one
  * second after one recipes__search (the caches written by then).
  * Prints figures, asserts nothing.
+ *
+ * --breakdown: also where the RSS is, at ready and after the search, from
+ * /proc/<pid>/status (anonymous vs file-backed pages) and from inside the
+ * process (process.memoryUsage(), V8's heap spaces) by a probe preloaded
+ * with node --import (bench/lib/memory-probe.mjs; no product code). The
+ * probe's preload costs a few ms: compare timings only between runs alike.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -31,6 +38,10 @@ const { values } = parseArgs({
     pairs: { type: "string", default: "5" },
     skills: { type: "string", default: "1000" },
     "recipes-per-skill": { type: "string", default: "20" },
+    /** Per start, where the RSS is: V8's heap spaces, external memory, anonymous vs file-backed pages. */
+    breakdown: { type: "boolean", default: false },
+    /** With --breakdown: each reading also after a full GC (node --expose-gc), so garbage shows apart from what is kept. */
+    "breakdown-gc": { type: "boolean", default: false },
   },
 });
 const builds = (values.build ?? []).map((spec) => {
@@ -42,6 +53,9 @@ if (builds.length < 1) {
   process.exit(2);
 }
 const PAIRS = Number(values.pairs);
+const BREAKDOWN = values.breakdown === true || values["breakdown-gc"] === true;
+const BREAKDOWN_GC = values["breakdown-gc"] === true;
+const PROBE = fileURLToPath(new URL("./lib/memory-probe.mjs", import.meta.url));
 
 function rssMb(pid: number): number {
   const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? "0");
@@ -54,12 +68,59 @@ function cpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
-async function start(dir: string, tree: string, home: string): Promise<{ child: ChildProcess; base: string; ms: number }> {
+/** Pages of the process by kind (/proc/<pid>/status), MB: anonymous (heaps, buffers) and file-backed (code, mapped files). */
+function rssKinds(pid: number): { anon: number; file: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (field: string): number => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? "0");
+  return { anon: Math.round(kb("RssAnon") / 1024), file: Math.round((kb("RssFile") + kb("RssShmem")) / 1024) };
+}
+
+interface Probe {
+  readonly rss: number;
+  readonly heapTotal: number;
+  readonly heapUsed: number;
+  readonly external: number;
+  readonly arrayBuffers: number;
+  readonly spaces: Readonly<Record<string, { readonly size: number; readonly used: number }>>;
+  /** With --breakdown-gc: the same after a full collection. */
+  readonly afterGc?: Omit<Probe, "afterGc">;
+}
+
+/** One reading of the preloaded probe: SIGUSR2, then its line in the probe file. */
+async function probe(pid: number, file: string): Promise<Probe> {
+  const before = (await fs.readFile(file, "utf8").catch(() => "")).split("\n").filter(Boolean).length;
+  process.kill(pid, "SIGUSR2");
+  for (let waited = 0; waited < 5000; waited += 10) {
+    const lines = (await fs.readFile(file, "utf8").catch(() => "")).split("\n").filter(Boolean);
+    if (lines.length > before) return JSON.parse(lines[before]!) as Probe;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error("memory probe did not answer");
+}
+
+function describe(p: Probe, pid: number): string {
+  const kinds = rssKinds(pid);
+  const space = (name: string): string => `${p.spaces[name]?.used ?? 0}/${p.spaces[name]?.size ?? 0}`;
+  const gc = p.afterGc === undefined ? "" : `; after a full GC: rss ${p.afterGc.rss} heap ${p.afterGc.heapUsed}/${p.afterGc.heapTotal} external ${p.afterGc.external} (arrayBuffers ${p.afterGc.arrayBuffers})`;
+  return `rss ${p.rss} (anon ${kinds.anon}, file ${kinds.file}) heap ${p.heapUsed}/${p.heapTotal} [new ${space("new")} old ${space("old")} code ${space("code")} lo ${space("large_object")}] external ${p.external} (arrayBuffers ${p.arrayBuffers})${gc}`;
+}
+
+async function start(dir: string, tree: string, home: string): Promise<{ child: ChildProcess; base: string; ms: number; probeFile: string }> {
   const started = performance.now();
+  const probeFile = path.join(home, "memory-probe.jsonl");
+  await fs.mkdir(home, { recursive: true });
   const child = spawn(
     process.execPath,
-    [path.join(dir, "dist/cli.js"), "--dcc", "maya", "--port", "0", "--skills-path", tree, "--embeddings", "none", "--no-watch", "--log-level", "info"],
-    { env: { PATH: process.env.PATH ?? "", HOME: home, XDG_DATA_HOME: home, DCC_MCP_DISABLE_DEFAULT_SKILL_PATHS: "1" }, stdio: ["ignore", "pipe", "inherit"] },
+    [
+      ...(BREAKDOWN ? ["--import", PROBE] : []),
+      ...(BREAKDOWN_GC ? ["--expose-gc"] : []),
+      path.join(dir, "dist/cli.js"),
+      ...["--dcc", "maya", "--port", "0", "--skills-path", tree, "--embeddings", "none", "--no-watch", "--log-level", "info"],
+    ],
+    {
+      env: { PATH: process.env.PATH ?? "", HOME: home, XDG_DATA_HOME: home, DCC_MCP_DISABLE_DEFAULT_SKILL_PATHS: "1", ...(BREAKDOWN ? { BENCH_MEMORY_PROBE: probeFile } : {}) },
+      stdio: ["ignore", "pipe", "inherit"],
+    },
   );
   const url = await new Promise<string>((resolve, reject) => {
     let buffer = "";
@@ -79,7 +140,7 @@ async function start(dir: string, tree: string, home: string): Promise<{ child: 
     if ((await fetch(`${base}/readyz`).catch(() => null))?.status === 200) break;
     await new Promise((r) => setTimeout(r, 10));
   }
-  return { child, base, ms: performance.now() - started };
+  return { child, base, ms: performance.now() - started, probeFile };
 }
 
 async function oneSearch(base: string): Promise<void> {
@@ -100,17 +161,21 @@ interface Start {
   readonly cpu: number;
   readonly rssReady: number;
   readonly rssAfter: number;
+  /** --breakdown: at ready, and 1 s after the search. */
+  readonly breakdown?: readonly [string, string];
 }
 
 async function measure(dir: string, tree: string, home: string): Promise<Start> {
   const s = await start(dir, tree, home);
   const rssReady = rssMb(s.child.pid!);
   const cpu = cpuMs(s.child.pid!);
+  const atReady = BREAKDOWN ? describe(await probe(s.child.pid!, s.probeFile), s.child.pid!) : "";
   await oneSearch(s.base);
   await new Promise((r) => setTimeout(r, 1000));
   const rssAfter = rssMb(s.child.pid!);
+  const after = BREAKDOWN ? describe(await probe(s.child.pid!, s.probeFile), s.child.pid!) : "";
   await stop(s.child);
-  return { ms: s.ms, cpu, rssReady, rssAfter };
+  return { ms: s.ms, cpu, rssReady, rssAfter, ...(BREAKDOWN ? { breakdown: [atReady, after] as const } : {}) };
 }
 
 const median = (xs: readonly number[]): number => {
@@ -134,6 +199,11 @@ try {
       results.get(build.name)!.cold.push(cold);
       results.get(build.name)!.restart.push(restart);
       console.log(`pair ${pair + 1} ${build.name.padEnd(12)} cold ${cold.ms.toFixed(0)} ms, CPU ${cold.cpu.toFixed(0)} ms (${cold.rssReady}/${cold.rssAfter} MB)  restart ${restart.ms.toFixed(0)} ms, CPU ${restart.cpu.toFixed(0)} ms (${restart.rssReady}/${restart.rssAfter} MB)`);
+      for (const [kind, s] of [["cold", cold], ["restart", restart]] as const) {
+        if (s.breakdown === undefined) continue;
+        console.log(`    ${kind.padEnd(7)} at ready:     ${s.breakdown[0]}`);
+        console.log(`    ${kind.padEnd(7)} after search: ${s.breakdown[1]}`);
+      }
     }
   }
   const first = builds[0]!.name;
