@@ -8,6 +8,7 @@
  * dist/ aside (beside a package.json and a node_modules link), run this.
  *
  *   npx tsx bench/starts.ts --build before=/tmp/ab/before --build after=/tmp/ab/after [--pairs 5] [--skills 1000]
+ *   npx tsx bench/starts.ts --build plain=DIR --build semi8=DIR --node-flag semi8=--max-semi-space-size=8
  *
  * A build directory holds dist/ and package.json (node_modules resolved from
  * it or a parent). Per start: ms to /readyz 200, the process's CPU time by
@@ -35,11 +36,15 @@ import { generateTree } from "./lib/generate.js";
 const { values } = parseArgs({
   options: {
     build: { type: "string", multiple: true, default: [] },
+    /** name=--flag: a node flag for that build's daemon (e.g. a V8 heap setting to A/B without a rebuild); repeatable. */
+    "node-flag": { type: "string", multiple: true, default: [] },
     pairs: { type: "string", default: "5" },
     skills: { type: "string", default: "1000" },
     "recipes-per-skill": { type: "string", default: "20" },
     /** Per start, where the RSS is: V8's heap spaces, external memory, anonymous vs file-backed pages. */
     breakdown: { type: "boolean", default: false },
+    /** No search: the second reading is 1 s after ready with no call (what the background work alone leaves). */
+    idle: { type: "boolean", default: false },
     /** With --breakdown: each reading also after a full GC (node --expose-gc), so garbage shows apart from what is kept. */
     "breakdown-gc": { type: "boolean", default: false },
   },
@@ -48,6 +53,11 @@ const builds = (values.build ?? []).map((spec) => {
   const at = spec.indexOf("=");
   return at < 0 ? { name: path.basename(spec), dir: path.resolve(spec) } : { name: spec.slice(0, at), dir: path.resolve(spec.slice(at + 1)) };
 });
+const nodeFlags = new Map<string, string[]>();
+for (const spec of values["node-flag"] ?? []) {
+  const at = spec.indexOf("=");
+  nodeFlags.set(spec.slice(0, at), [...(nodeFlags.get(spec.slice(0, at)) ?? []), spec.slice(at + 1)]);
+}
 if (builds.length < 1) {
   console.error("give at least one --build name=dir");
   process.exit(2);
@@ -105,7 +115,7 @@ function describe(p: Probe, pid: number): string {
   return `rss ${p.rss} (anon ${kinds.anon}, file ${kinds.file}) heap ${p.heapUsed}/${p.heapTotal} [new ${space("new")} old ${space("old")} code ${space("code")} lo ${space("large_object")}] external ${p.external} (arrayBuffers ${p.arrayBuffers})${gc}`;
 }
 
-async function start(dir: string, tree: string, home: string): Promise<{ child: ChildProcess; base: string; ms: number; probeFile: string }> {
+async function start(dir: string, flags: readonly string[], tree: string, home: string): Promise<{ child: ChildProcess; base: string; ms: number; probeFile: string }> {
   const started = performance.now();
   const probeFile = path.join(home, "memory-probe.jsonl");
   await fs.mkdir(home, { recursive: true });
@@ -114,6 +124,7 @@ async function start(dir: string, tree: string, home: string): Promise<{ child: 
     [
       ...(BREAKDOWN ? ["--import", PROBE] : []),
       ...(BREAKDOWN_GC ? ["--expose-gc"] : []),
+      ...flags,
       path.join(dir, "dist/cli.js"),
       ...["--dcc", "maya", "--port", "0", "--skills-path", tree, "--embeddings", "none", "--no-watch", "--log-level", "info"],
     ],
@@ -165,12 +176,12 @@ interface Start {
   readonly breakdown?: readonly [string, string];
 }
 
-async function measure(dir: string, tree: string, home: string): Promise<Start> {
-  const s = await start(dir, tree, home);
+async function measure(dir: string, flags: readonly string[], tree: string, home: string): Promise<Start> {
+  const s = await start(dir, flags, tree, home);
   const rssReady = rssMb(s.child.pid!);
   const cpu = cpuMs(s.child.pid!);
   const atReady = BREAKDOWN ? describe(await probe(s.child.pid!, s.probeFile), s.child.pid!) : "";
-  await oneSearch(s.base);
+  if (values.idle !== true) await oneSearch(s.base);
   await new Promise((r) => setTimeout(r, 1000));
   const rssAfter = rssMb(s.child.pid!);
   const after = BREAKDOWN ? describe(await probe(s.child.pid!, s.probeFile), s.child.pid!) : "";
@@ -194,8 +205,9 @@ try {
     for (const build of order) {
       // A fresh state directory: the cold start parses every pack, its restart reads the parse cache.
       const home = path.join(work, `home-${build.name}-${pair}`);
-      const cold = await measure(build.dir, tree.root, home);
-      const restart = await measure(build.dir, tree.root, home);
+      const flags = nodeFlags.get(build.name) ?? [];
+      const cold = await measure(build.dir, flags, tree.root, home);
+      const restart = await measure(build.dir, flags, tree.root, home);
       results.get(build.name)!.cold.push(cold);
       results.get(build.name)!.restart.push(restart);
       console.log(`pair ${pair + 1} ${build.name.padEnd(12)} cold ${cold.ms.toFixed(0)} ms, CPU ${cold.cpu.toFixed(0)} ms (${cold.rssReady}/${cold.rssAfter} MB)  restart ${restart.ms.toFixed(0)} ms, CPU ${restart.cpu.toFixed(0)} ms (${restart.rssReady}/${restart.rssAfter} MB)`);
