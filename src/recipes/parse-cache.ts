@@ -71,7 +71,7 @@ async function writeAll(handle: fs.FileHandle, bytes: Buffer, length: number): P
 }
 
 export class ParseCache {
-  /** Entries read from disk, deserialised on first use. */
+  /** Entries read from disk, decoded on first use. */
   private stored = new Map<string, Frame>();
   private live = new Map<string, PackRecord>();
   private hits = 0;
