@@ -20,7 +20,7 @@ import { isPackRecord } from "./pack-record-check.js";
 import { decodeValue, digestOf, encodeFrame, fileHeader, pendingFrame, readFrames, type Frame } from "./parse-cache-file.js";
 import type { PackRecord } from "./parsed-pack.js";
 
-/** Bytes gathered before one write while persisting. */
+/** The writer's one reused buffer: frames are encoded into it, written, and it is filled again. */
 const WRITE_CHUNK_BYTES = 1024 * 1024;
 /** Work done between yields while persisting, so requests keep flowing. */
 const SLICE_MS = 5;
@@ -65,9 +65,13 @@ export function packCacheKey(fingerprint: string, file: string, content: string 
   return createHash("sha256").update(fingerprint).update("\0").update(file).update("\0").update(content).digest("base64url");
 }
 
-/** A write may take fewer bytes than asked (a signal, a full disk says so on the next write). */
+/** A write may take fewer bytes than asked: the rest goes in the next call (where a full disk fails). */
 async function writeAll(handle: fs.FileHandle, bytes: Buffer, length: number): Promise<void> {
-  for (let at = 0; at < length; ) at += (await handle.write(bytes, at, length - at)).bytesWritten;
+  for (let at = 0; at < length; ) {
+    const { bytesWritten } = await handle.write(bytes, at, length - at);
+    if (bytesWritten === 0) throw new Error("the parse cache file took no bytes");
+    at += bytesWritten;
+  }
 }
 
 export class ParseCache {
