@@ -8,18 +8,29 @@
  * dist/ aside (beside a package.json and a node_modules link), run this.
  *
  *   npx tsx bench/starts.ts --build before=/tmp/ab/before --build after=/tmp/ab/after [--pairs 5] [--skills 1000]
+ *   npx tsx bench/starts.ts --build plain=DIR --build semi8=DIR --node-flag semi8=--max-semi-space-size=8
  *
  * A build directory holds dist/ and package.json (node_modules resolved from
  * it or a parent). Per start: ms to /readyz 200, the process's CPU time by
- * then (steadier than wall time when other work shares the cores), RSS at ready, and RSS one
- * second after one recipes__search (the caches written by then).
+ * then (steadier than wall time when other work shares the cores), RSS at ready, and RSS and
+ * CPU one second after one recipes__search (the caches written by then).
  * Prints figures, asserts nothing.
+ *
+ * --breakdown: also where the RSS is, at ready and after the search, from
+ * /proc/<pid>/status (anonymous vs file-backed pages) and from inside the
+ * process (process.memoryUsage(), V8's heap spaces) by a probe preloaded
+ * with node --import (bench/lib/memory-probe.mjs; no product code). The
+ * probe's preload costs a few ms: compare timings only between runs alike.
+ * --breakdown-gc: each reading also after a full GC (garbage vs kept).
+ * --idle: no search, the second reading after ready alone; --after-ms N:
+ * the second reading N ms after the search (default 1000).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -28,20 +39,40 @@ import { generateTree } from "./lib/generate.js";
 const { values } = parseArgs({
   options: {
     build: { type: "string", multiple: true, default: [] },
+    /** name=--flag: a node flag for that build's daemon (e.g. a V8 heap setting to A/B without a rebuild); repeatable. */
+    "node-flag": { type: "string", multiple: true, default: [] },
     pairs: { type: "string", default: "5" },
     skills: { type: "string", default: "1000" },
     "recipes-per-skill": { type: "string", default: "20" },
+    /** Per start, where the RSS is: V8's heap spaces, external memory, anonymous vs file-backed pages. */
+    breakdown: { type: "boolean", default: false },
+    /** When the second reading is taken, ms after the search (the figure issue 21 names is 1 s). */
+    "after-ms": { type: "string", default: "1000" },
+    /** No search: the second reading is 1 s after ready with no call (what the background work alone leaves). */
+    idle: { type: "boolean", default: false },
+    /** With --breakdown: each reading also after a full GC (node --expose-gc), so garbage shows apart from what is kept. */
+    "breakdown-gc": { type: "boolean", default: false },
   },
 });
 const builds = (values.build ?? []).map((spec) => {
   const at = spec.indexOf("=");
   return at < 0 ? { name: path.basename(spec), dir: path.resolve(spec) } : { name: spec.slice(0, at), dir: path.resolve(spec.slice(at + 1)) };
 });
+const nodeFlags = new Map<string, string[]>();
+for (const spec of values["node-flag"] ?? []) {
+  const at = spec.indexOf("=");
+  nodeFlags.set(spec.slice(0, at), [...(nodeFlags.get(spec.slice(0, at)) ?? []), spec.slice(at + 1)]);
+}
 if (builds.length < 1) {
   console.error("give at least one --build name=dir");
   process.exit(2);
 }
 const PAIRS = Number(values.pairs);
+const BREAKDOWN = values.breakdown === true || values["breakdown-gc"] === true;
+const BREAKDOWN_GC = values["breakdown-gc"] === true;
+/** How the second reading is named in the figures. */
+const AFTER = `${Number(values["after-ms"]) / 1000} s after ${values.idle === true ? "ready (no call)" : "a search"}`;
+const PROBE = fileURLToPath(new URL("./lib/memory-probe.mjs", import.meta.url));
 
 function rssMb(pid: number): number {
   const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? "0");
@@ -54,12 +85,60 @@ function cpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
-async function start(dir: string, tree: string, home: string): Promise<{ child: ChildProcess; base: string; ms: number }> {
+/** Pages of the process by kind (/proc/<pid>/status), MB: anonymous (heaps, buffers) and file-backed (code, mapped files). */
+function rssKinds(pid: number): { anon: number; file: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (field: string): number => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? "0");
+  return { anon: Math.round(kb("RssAnon") / 1024), file: Math.round((kb("RssFile") + kb("RssShmem")) / 1024) };
+}
+
+interface Probe {
+  readonly rss: number;
+  readonly heapTotal: number;
+  readonly heapUsed: number;
+  readonly external: number;
+  readonly arrayBuffers: number;
+  readonly spaces: Readonly<Record<string, { readonly size: number; readonly used: number }>>;
+  /** With --breakdown-gc: the same after a full collection. */
+  readonly afterGc?: Omit<Probe, "afterGc">;
+}
+
+/** One reading of the preloaded probe: SIGUSR2, then its line in the probe file. */
+async function probe(pid: number, file: string): Promise<Probe> {
+  const before = (await fs.readFile(file, "utf8").catch(() => "")).split("\n").filter(Boolean).length;
+  process.kill(pid, "SIGUSR2");
+  for (let waited = 0; waited < 5000; waited += 10) {
+    const lines = (await fs.readFile(file, "utf8").catch(() => "")).split("\n").filter(Boolean);
+    if (lines.length > before) return JSON.parse(lines[before]!) as Probe;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error("memory probe did not answer");
+}
+
+function describe(p: Probe, pid: number): string {
+  const kinds = rssKinds(pid);
+  const space = (name: string): string => `${p.spaces[name]?.used ?? 0}/${p.spaces[name]?.size ?? 0}`;
+  const gc = p.afterGc === undefined ? "" : `; after a full GC: rss ${p.afterGc.rss} heap ${p.afterGc.heapUsed}/${p.afterGc.heapTotal} external ${p.afterGc.external} (arrayBuffers ${p.afterGc.arrayBuffers})`;
+  return `rss ${p.rss} (anon ${kinds.anon}, file ${kinds.file}) heap ${p.heapUsed}/${p.heapTotal} [new ${space("new")} old ${space("old")} code ${space("code")} lo ${space("large_object")}] external ${p.external} (arrayBuffers ${p.arrayBuffers})${gc}`;
+}
+
+async function start(dir: string, flags: readonly string[], tree: string, home: string): Promise<{ child: ChildProcess; base: string; ms: number; probeFile: string }> {
   const started = performance.now();
+  const probeFile = path.join(home, "memory-probe.jsonl");
+  await fs.mkdir(home, { recursive: true });
   const child = spawn(
     process.execPath,
-    [path.join(dir, "dist/cli.js"), "--dcc", "maya", "--port", "0", "--skills-path", tree, "--embeddings", "none", "--no-watch", "--log-level", "info"],
-    { env: { PATH: process.env.PATH ?? "", HOME: home, XDG_DATA_HOME: home, DCC_MCP_DISABLE_DEFAULT_SKILL_PATHS: "1" }, stdio: ["ignore", "pipe", "inherit"] },
+    [
+      ...(BREAKDOWN ? ["--import", PROBE] : []),
+      ...(BREAKDOWN_GC ? ["--expose-gc"] : []),
+      ...flags,
+      path.join(dir, "dist/cli.js"),
+      ...["--dcc", "maya", "--port", "0", "--skills-path", tree, "--embeddings", "none", "--no-watch", "--log-level", "info"],
+    ],
+    {
+      env: { PATH: process.env.PATH ?? "", HOME: home, XDG_DATA_HOME: home, DCC_MCP_DISABLE_DEFAULT_SKILL_PATHS: "1", ...(BREAKDOWN ? { BENCH_MEMORY_PROBE: probeFile } : {}) },
+      stdio: ["ignore", "pipe", "inherit"],
+    },
   );
   const url = await new Promise<string>((resolve, reject) => {
     let buffer = "";
@@ -79,7 +158,7 @@ async function start(dir: string, tree: string, home: string): Promise<{ child: 
     if ((await fetch(`${base}/readyz`).catch(() => null))?.status === 200) break;
     await new Promise((r) => setTimeout(r, 10));
   }
-  return { child, base, ms: performance.now() - started };
+  return { child, base, ms: performance.now() - started, probeFile };
 }
 
 async function oneSearch(base: string): Promise<void> {
@@ -98,19 +177,26 @@ async function stop(child: ChildProcess): Promise<void> {
 interface Start {
   readonly ms: number;
   readonly cpu: number;
+  /** CPU by the second reading: the cache write and the search included. */
+  readonly cpuAfter: number;
   readonly rssReady: number;
   readonly rssAfter: number;
+  /** --breakdown: at ready, and at the second reading (1 s after the search by default). */
+  readonly breakdown?: readonly [string, string];
 }
 
-async function measure(dir: string, tree: string, home: string): Promise<Start> {
-  const s = await start(dir, tree, home);
-  const rssReady = rssMb(s.child.pid!);
+async function measure(dir: string, flags: readonly string[], tree: string, home: string): Promise<Start> {
+  const s = await start(dir, flags, tree, home);
   const cpu = cpuMs(s.child.pid!);
-  await oneSearch(s.base);
-  await new Promise((r) => setTimeout(r, 1000));
+  const rssReady = rssMb(s.child.pid!);
+  const atReady = BREAKDOWN ? describe(await probe(s.child.pid!, s.probeFile), s.child.pid!) : "";
+  if (values.idle !== true) await oneSearch(s.base);
+  await new Promise((r) => setTimeout(r, Number(values["after-ms"])));
   const rssAfter = rssMb(s.child.pid!);
+  const cpuAfter = cpuMs(s.child.pid!);
+  const after = BREAKDOWN ? describe(await probe(s.child.pid!, s.probeFile), s.child.pid!) : "";
   await stop(s.child);
-  return { ms: s.ms, cpu, rssReady, rssAfter };
+  return { ms: s.ms, cpu, cpuAfter, rssReady, rssAfter, ...(BREAKDOWN ? { breakdown: [atReady, after] as const } : {}) };
 }
 
 const median = (xs: readonly number[]): number => {
@@ -129,11 +215,17 @@ try {
     for (const build of order) {
       // A fresh state directory: the cold start parses every pack, its restart reads the parse cache.
       const home = path.join(work, `home-${build.name}-${pair}`);
-      const cold = await measure(build.dir, tree.root, home);
-      const restart = await measure(build.dir, tree.root, home);
+      const flags = nodeFlags.get(build.name) ?? [];
+      const cold = await measure(build.dir, flags, tree.root, home);
+      const restart = await measure(build.dir, flags, tree.root, home);
       results.get(build.name)!.cold.push(cold);
       results.get(build.name)!.restart.push(restart);
-      console.log(`pair ${pair + 1} ${build.name.padEnd(12)} cold ${cold.ms.toFixed(0)} ms, CPU ${cold.cpu.toFixed(0)} ms (${cold.rssReady}/${cold.rssAfter} MB)  restart ${restart.ms.toFixed(0)} ms, CPU ${restart.cpu.toFixed(0)} ms (${restart.rssReady}/${restart.rssAfter} MB)`);
+      console.log(`pair ${pair + 1} ${build.name.padEnd(12)} cold ${cold.ms.toFixed(0)} ms, CPU ${cold.cpu.toFixed(0)}/${cold.cpuAfter.toFixed(0)} ms (${cold.rssReady}/${cold.rssAfter} MB)  restart ${restart.ms.toFixed(0)} ms, CPU ${restart.cpu.toFixed(0)}/${restart.cpuAfter.toFixed(0)} ms (${restart.rssReady}/${restart.rssAfter} MB)`);
+      for (const [kind, s] of [["cold", cold], ["restart", restart]] as const) {
+        if (s.breakdown === undefined) continue;
+        console.log(`    ${kind.padEnd(7)} at ready:     ${s.breakdown[0]}`);
+        console.log(`    ${kind.padEnd(7)} ${AFTER}: ${s.breakdown[1]}`);
+      }
     }
   }
   const first = builds[0]!.name;
@@ -144,8 +236,10 @@ try {
       const ms = median(runs.map((s) => s.ms));
       const cpu = median(runs.map((s) => s.cpu));
       const peerCpu = median(results.get(first)![kind].map((s) => s.cpu));
+      const cpuAfter = median(runs.map((s) => s.cpuAfter));
+      const peerCpuAfter = median(results.get(first)![kind].map((s) => s.cpuAfter));
       console.log(
-        `${kind.padEnd(7)} ${build.name.padEnd(12)} median ${ms.toFixed(0)} ms (${(ms / peer).toFixed(2)}× ${first}), CPU to ready ${cpu.toFixed(0)} ms (${(cpu / peerCpu).toFixed(2)}×), RSS at ready ${median(runs.map((s) => s.rssReady))} MB, 1 s after a search ${median(runs.map((s) => s.rssAfter))} MB`,
+        `${kind.padEnd(7)} ${build.name.padEnd(12)} median ${ms.toFixed(0)} ms (${(ms / peer).toFixed(2)}× ${first}), CPU to ready ${cpu.toFixed(0)} ms (${(cpu / peerCpu).toFixed(2)}×), by the second reading ${cpuAfter.toFixed(0)} ms (${(cpuAfter / peerCpuAfter).toFixed(2)}×), RSS at ready ${median(runs.map((s) => s.rssReady))} MB, ${AFTER} ${median(runs.map((s) => s.rssAfter))} MB`,
       );
     }
   }

@@ -7,7 +7,7 @@
  * Keyed by a content hash of (the code that parses, the file's skill-relative
  * name, its bytes): no mtime games, and a new build of the daemon never
  * trusts what an older one parsed. The file is a header line and framed
- * v8-serialised entries, each with a digest; a file that does not read back
+ * entries, each with a digest (parse-cache-file.ts); a file that does not read back
  * whole is discarded, an entry that fails its digest or shape is a miss.
  * Writes happen after the catalog is served, in slices, atomically.
  */
@@ -16,12 +16,11 @@ import { readdirSync, readFileSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { deserialize, serialize } from "node:v8";
 import { isPackRecord } from "./pack-record-check.js";
-import { digestOf, fileHeader, frameHead, readFrames, type Frame } from "./parse-cache-file.js";
+import { decodeValue, digestOf, encodeFrame, fileHeader, pendingFrame, readFrames, type Frame } from "./parse-cache-file.js";
 import type { PackRecord } from "./parsed-pack.js";
 
-/** Bytes gathered before one write while persisting. */
+/** The writer's one reused buffer: frames are encoded into it, written, and it is filled again. */
 const WRITE_CHUNK_BYTES = 1024 * 1024;
 /** Work done between yields while persisting, so requests keep flowing. */
 const SLICE_MS = 5;
@@ -66,8 +65,17 @@ export function packCacheKey(fingerprint: string, file: string, content: string 
   return createHash("sha256").update(fingerprint).update("\0").update(file).update("\0").update(content).digest("base64url");
 }
 
+/** A write may take fewer bytes than asked: the rest goes in the next call (where a full disk fails). */
+async function writeAll(handle: fs.FileHandle, bytes: Buffer, length: number): Promise<void> {
+  for (let at = 0; at < length; ) {
+    const { bytesWritten } = await handle.write(bytes, at, length - at);
+    if (bytesWritten === 0) throw new Error("the parse cache file took no bytes");
+    at += bytesWritten;
+  }
+}
+
 export class ParseCache {
-  /** Entries read from disk, deserialised on first use. */
+  /** Entries read from disk, decoded on first use. */
   private stored = new Map<string, Frame>();
   private live = new Map<string, PackRecord>();
   private hits = 0;
@@ -119,9 +127,9 @@ export class ParseCache {
     this.stored.delete(key);
     let parsed: unknown;
     try {
-      parsed = digestOf(frame.value).equals(frame.digest) ? deserialize(frame.value) : null;
+      parsed = digestOf(frame.value).equals(frame.digest) ? decodeValue(frame.value) : null;
     } catch {
-      parsed = null;
+      parsed = null; // summaries that are not JSON
     }
     if (!isPackRecord(parsed)) {
       this.misses += 1;
@@ -184,35 +192,37 @@ export class ParseCache {
     if (this.fileCurrent && this.live.size === this.onDisk.size && [...this.live.keys()].every((k) => this.onDisk.has(k))) return;
     const entries = [...this.live];
     const file = this.file;
-    // Streamed to a temp file a megabyte at a time, then renamed over the
-    // old one: built whole in memory, a 20,000-recipe cache (24 MB, twice
-    // over with the final concat) left the process ~60 MB larger after its
-    // first start, for good (freed buffers stay mapped).
+    // Streamed to a temp file through one reused megabyte: built whole in
+    // memory, a 20,000-recipe cache (24 MB, twice over with the final
+    // concat) left the process ~60 MB larger after its first start; each
+    // entry v8-serialised on its own, ~28 MB (native buffers, freed late and
+    // kept mapped). See parse-cache-file.ts.
     const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
     try {
       await fs.mkdir(path.dirname(file), { recursive: true });
       const handle = await fs.open(temp, "w");
       try {
-        let chunks: Uint8Array[] = [Buffer.from(fileHeader(this.fingerprint))];
-        let pending = chunks[0]!.length;
+        const chunk = Buffer.allocUnsafeSlow(WRITE_CHUNK_BYTES);
+        let used = chunk.write(fileHeader(this.fingerprint));
         let sliceStart = performance.now();
         for (const [key, parsed] of entries) {
-          const keyBytes = Buffer.from(key);
-          const value = serialize(parsed);
-          const head = frameHead(keyBytes, value);
-          chunks.push(head, keyBytes, value);
-          pending += head.length + keyBytes.length + value.length;
-          if (pending >= WRITE_CHUNK_BYTES) {
-            await handle.writev(chunks);
-            chunks = [];
-            pending = 0;
+          const frame = pendingFrame(key, parsed);
+          if (used + frame.length > chunk.length && used > 0) {
+            await writeAll(handle, chunk, used);
+            used = 0;
           }
+          if (frame.length > chunk.length) {
+            // A pack larger than the chunk (rare: see MAX_RECIPE_FILE_BYTES) gets a buffer of its own.
+            const own = Buffer.allocUnsafeSlow(frame.length);
+            encodeFrame(own, 0, frame);
+            await writeAll(handle, own, own.length);
+          } else used = encodeFrame(chunk, used, frame);
           if (performance.now() - sliceStart > SLICE_MS) {
             await new Promise((resolve) => setImmediate(resolve));
             sliceStart = performance.now();
           }
         }
-        if (chunks.length > 0) await handle.writev(chunks);
+        if (used > 0) await writeAll(handle, chunk, used);
         await handle.sync();
       } finally {
         await handle.close();
