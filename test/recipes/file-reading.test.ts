@@ -13,6 +13,7 @@ import { RecipeLibrary } from "../../src/recipes/library.js";
 import { createSearchEngine } from "../../src/recipes/search/engine.js";
 import { MAX_DIAGNOSTICS_PER_FILE_AND_CODE } from "../../src/skills/diagnostics.js";
 import { loadSkill } from "../../src/skills/discover.js";
+import { QUIET_MS } from "../../src/skills/read-bounded.js";
 import { makeTempDir, skillMd, writeTree } from "../e2e/harness.js";
 
 let tmp: string;
@@ -40,43 +41,64 @@ function library(logLines?: string[]): RecipeLibrary {
 }
 
 describe("issue 22: a 2,000-recipe pack rewritten in place in 4 writes 30 ms apart", () => {
+  // The scenario is "writes closer together than the quiet window": a part left
+  // alone longer than QUIET_MS is a stable file and rightly served. On a loaded
+  // machine a 30 ms timer can fire 100 ms late, so a round whose measured gaps
+  // were not all inside the window proves nothing and is run again
+  // (regression: this test failed under load, reading a part left for > 50 ms).
   it("is read only once stable: no snapshot ever serves a part of it, and the whole new version is served after", async () => {
     const packOf = (revision: number, from: number, to: number): string =>
       Array.from({ length: to - from }, (_, i) => `  - name: r${from + i}\n    description: revision ${revision} of r${from + i}\n    steps: [{ tool: t }]\n`).join("");
     const pack = path.join(tmp, "skills/big/RECIPES.yaml");
-    await writeTree(tmp, { "skills/big/SKILL.md": skillMd("big", "maya", "RECIPES.yaml"), "skills/big/RECIPES.yaml": `recipes:\n${packOf(0, 0, 2000)}` });
+    const whole = (revision: number): string => `recipes:\n${packOf(revision, 0, 2000)}`;
+    await writeTree(tmp, { "skills/big/SKILL.md": skillMd("big", "maya", "RECIPES.yaml"), "skills/big/RECIPES.yaml": whole(0) });
     const lib = library();
     await lib.load();
     // A debounce shorter than the gaps between the writes: a batch is read in the middle of the rewrite.
     await lib.watch({ debounceMs: 10 });
-    const served: number[] = [];
-    let polling = true;
-    const poll = (async () => {
-      while (polling) {
-        served.push(lib.current()!.recipes.size);
-        await new Promise((resolve) => setTimeout(resolve, 2));
+    const servedIn = async (revision: number): Promise<{ served: number[]; maxGapMs: number }> => {
+      const served: number[] = [];
+      let polling = true;
+      const poll = (async () => {
+        while (polling) {
+          served.push(lib.current()!.recipes.size);
+          await new Promise((resolve) => setTimeout(resolve, 2));
+        }
+      })();
+      let maxGapMs = 0;
+      try {
+        // Each write leaves a valid YAML pack of the recipes written so far (a truncated file).
+        const handle = await fs.open(pack, "w");
+        let last = performance.now();
+        for (let part = 0; part < 4; part++) {
+          await handle.write(`${part === 0 ? "recipes:\n" : ""}${packOf(revision, part * 500, part * 500 + 500)}`);
+          const now = performance.now();
+          maxGapMs = Math.max(maxGapMs, now - last);
+          last = now;
+          if (part < 3) await new Promise((resolve) => setTimeout(resolve, 30));
+        }
+        await handle.close();
+        const deadline = Date.now() + 10_000;
+        while (lib.current()!.recipes.get("big/r1999")?.description !== `revision ${revision} of r1999`) {
+          if (Date.now() > deadline) throw new Error("the rewritten pack was never served");
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      } finally {
+        polling = false;
+        await poll;
       }
-    })();
+      return { served, maxGapMs };
+    };
     try {
-      // Each write leaves a valid YAML pack of the recipes written so far (a truncated file).
-      const handle = await fs.open(pack, "w");
-      for (let part = 0; part < 4; part++) {
-        await handle.write(`${part === 0 ? "recipes:\n" : ""}${packOf(1, part * 500, part * 500 + 500)}`);
-        await new Promise((resolve) => setTimeout(resolve, 30));
-      }
-      await handle.close();
-      const deadline = Date.now() + 10_000;
-      while (lib.current()!.recipes.get("big/r1999")?.description !== "revision 1 of r1999") {
-        if (Date.now() > deadline) throw new Error("the rewritten pack was never served");
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      let round = { served: [] as number[], maxGapMs: Infinity };
+      for (let revision = 1; revision <= 5 && round.maxGapMs >= QUIET_MS; revision++) round = await servedIn(revision);
+      if (round.maxGapMs >= QUIET_MS) console.warn(`file-reading: 5 rounds, none with all writes inside ${QUIET_MS} ms (machine too loaded); asserting the last`);
+      expect(round.served.length).toBeGreaterThan(10);
+      if (round.maxGapMs < QUIET_MS) expect(round.served.filter((n) => n !== 2000)).toEqual([]);
     } finally {
-      polling = false;
-      await poll;
       await lib.stopWatching();
     }
-    expect(served.length).toBeGreaterThan(10);
-    expect(served.filter((n) => n !== 2000)).toEqual([]);
+    expect(lib.current()!.recipes.size).toBe(2000);
     expect(lib.current()!.diagnostics).toEqual([]);
   });
 });
