@@ -80,21 +80,12 @@ export class PlaybookFileReader {
       const stat = await fs.stat(full, { bigint: true }).catch(() => null);
       if (stat && cacheKey(stat) === cached.key) return { kind: "ok", stored: cached.stored };
     }
-    let handle: fs.FileHandle;
-    try {
-      handle = await fs.open(full, "r");
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "ENOENT") {
-        this.parsed.delete(slug);
-        return { kind: "missing" };
-      }
-      return invalid(`the file cannot be read (${code ?? "error"})`);
-    }
     let bytes: Buffer;
     let mtime: Date;
     let key: string;
+    let handle: fs.FileHandle | undefined;
     try {
+      handle = await fs.open(full, "r");
       const stat = await handle.stat({ bigint: true });
       if (!stat.isFile()) return invalid("not a regular file");
       if (stat.size > BigInt(this.maxFileBytes)) {
@@ -112,7 +103,7 @@ export class PlaybookFileReader {
       }
       return invalid(`the file cannot be read (${code ?? "error"})`);
     } finally {
-      await handle.close().catch(() => undefined);
+      await handle?.close().catch(() => undefined);
     }
     // It may have grown between stat and read.
     if (bytes.length > this.maxFileBytes) return invalid(`the file is over ${this.maxFileBytes} bytes`);
@@ -126,7 +117,6 @@ export class PlaybookFileReader {
     this.parsed.set(slug, { key, stored: parsed.stored });
     return { kind: "ok", stored: parsed.stored };
   }
-
 }
 
 function cacheKey(stat: BigIntStats): string {
