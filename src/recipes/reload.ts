@@ -24,7 +24,8 @@ import type { ParseCache } from "./parse-cache.js";
 import { createPackParser, inlineParser, type PackParser } from "./parse-pool.js";
 import { parseWorkerCount } from "./parse-threads.js";
 import { sameJson } from "./keep-last-good.js";
-import { keepGoodSkillMd, loadSkillFiles, sameSkill, type DirState, type SkillState } from "./skill-state.js";
+import { loadSkillFiles } from "./loader.js";
+import { keepGoodSkillMd, sameSkill, type DirState, type SkillState } from "./skill-state.js";
 import { PlaybookState } from "./playbook-state.js";
 import type { PlaybookStore as PrivateStore } from "./private/contract.js";
 import type { Playbook, PrivateRecipe, Recipe } from "./types.js";
@@ -200,7 +201,8 @@ export class IncrementalCatalog {
       try {
         loaded = await mapLimit(toLoad, parser === inlineParser ? LOAD_CONCURRENCY : POOL_LOAD_CONCURRENCY, async (info) => {
           await pace();
-          const state = await loadSkillFiles(info, this.parseCache, this.skills.get(dirKey(info.rootIndex, info.dir)), parser, early !== null);
+          const sources = { ...(this.parseCache ? { cache: this.parseCache } : {}), parser, readWhereParsed: early !== null };
+          const state = await loadSkillFiles(info, sources, this.skills.get(dirKey(info.rootIndex, info.dir)));
           this.onSkillLoaded?.(state.loaded.recipes);
           return state;
         });
