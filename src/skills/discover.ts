@@ -9,7 +9,6 @@ import { diagnostic, type Diagnostic } from "./diagnostics.js";
 import { deepFreeze } from "./freeze.js";
 import { parseSkillMarkdown, withDependsFile } from "./frontmatter.js";
 import { readSettled, statQuiet } from "./read-bounded.js";
-import { resolveRecipePaths, type RecipePathsResult } from "./recipe-paths.js";
 import type { SkillInfo } from "./types.js";
 
 /** SKILL.md over this size is refused. */
@@ -129,35 +128,6 @@ export function skillServesDcc(skillDcc: string, servedDcc: string): boolean {
   // `python` is the dcc-mcp-core default for a skill that names no host: it is
   // generic pipeline code, so every DCC sees it, as it sees `any`.
   return dcc === servedDcc || dcc === "any" || dcc === "python";
-}
-
-/** A skill directory to read, as `loadSkill` takes it. */
-export interface SkillDirRequest {
-  readonly dir: string;
-  readonly root: string;
-  readonly rootIndex: number;
-}
-
-/** A skill directory read ahead of its recipe files: its SKILL.md, and the recipe files it names. */
-export interface SkillDirReading {
-  readonly result: LoadSkillResult;
-  /** null when the skill is invalid or serves another DCC. */
-  readonly paths: RecipePathsResult | null;
-}
-
-/**
- * `loadSkill`, then `resolveRecipePaths` for a valid skill that serves `dcc`, for each of
- * `dirs`, in order.
- */
-export function readSkillDirs(dirs: readonly SkillDirRequest[], dcc: string): Promise<SkillDirReading[]> {
-  return Promise.all(
-    dirs.map(async (d) => {
-      const result = await loadSkill(d.dir, d.root, d.rootIndex);
-      const skill = result.skill;
-      const serves = skill !== null && skillServesDcc(skill.dcc, dcc);
-      return { result, paths: serves ? await resolveRecipePaths(skill.dir, skill.recipePatterns, skill.name) : null };
-    }),
-  );
 }
 
 /**
