@@ -6,16 +6,10 @@
  */
 import type { Logger } from "pino";
 import { PendingChanges, type ChangeBatch } from "../skills/pending-changes.js";
-import { watchSkills, type SkillWatcher } from "../skills/watcher.js";
+import { watchSkills, type SkillWatcher, type SkillWatcherOptions } from "../skills/watcher.js";
 import type { ChangeSet } from "./change-set.js";
 
-export interface WatchOptions {
-  readonly debounceMs?: number;
-  readonly maxWaitMs?: number;
-  readonly depth?: number;
-  /** Poll every this many ms instead of listening for events (see SkillWatcherOptions.pollMs). */
-  readonly pollMs?: number | null;
-}
+export type WatchOptions = Pick<SkillWatcherOptions, "debounceMs" | "maxWaitMs" | "depth" | "pollMs">;
 
 export interface HotReloadOptions {
   readonly roots: readonly string[];

@@ -5,7 +5,7 @@
  */
 import { skillSearchFields } from "./skill-search.js";
 import { capDiagnostics, diagnostic, type Diagnostic } from "../skills/diagnostics.js";
-import { QUIET_MS, readSettled, type BoundedRead } from "../skills/read-bounded.js";
+import { decodeUtf8, QUIET_MS, readSettled, type BoundedRead } from "../skills/read-bounded.js";
 import { resolveRecipePaths, skillRelative } from "../skills/recipe-paths.js";
 import type { SkillInfo } from "../skills/types.js";
 import type { LoadedSkill } from "./catalog.js";
@@ -63,7 +63,6 @@ export interface RecipeFileResult {
   readonly cacheKey?: string;
 }
 
-const utf8 = new TextDecoder("utf-8", { fatal: true });
 const DESCRIPTION_MAX = 200;
 
 /** All recipes of a skill: files in path order, the first recipe of a name wins. */
@@ -149,13 +148,7 @@ export async function loadRecipeFile(skill: SkillInfo, absPath: string, sources:
   const read = await readSettled(absPath, MAX_RECIPE_FILE_BYTES);
   if (!read.ok) return fail(readFailure(read, file, where));
   const bytes = read.bytes;
-  const decode = (): string | null => {
-    try {
-      return utf8.decode(bytes);
-    } catch {
-      return null;
-    }
-  };
+  const decode = (): string | null => decodeUtf8(bytes);
   const notUtf8 = (): RecipeFileResult => fail(notUtf8Diagnostic(file, where));
 
   if (!isYamlFile(absPath)) {

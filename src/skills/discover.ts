@@ -8,7 +8,7 @@ import path from "node:path";
 import { diagnostic, type Diagnostic } from "./diagnostics.js";
 import { deepFreeze } from "./freeze.js";
 import { parseSkillMarkdown, withDependsFile } from "./frontmatter.js";
-import { readSettled, statQuiet } from "./read-bounded.js";
+import { decodeUtf8, readSettled, statQuiet } from "./read-bounded.js";
 import type { SkillInfo } from "./types.js";
 
 /** SKILL.md over this size is refused. */
@@ -29,8 +29,6 @@ export interface LoadSkillResult {
   readonly skill: SkillInfo | null;
   readonly diagnostics: Diagnostic[];
 }
-
-const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 function isDir(p: string): boolean {
   return statQuiet(p)?.isDirectory() ?? false;
@@ -94,13 +92,8 @@ export async function loadSkill(dir: string, root: string, rootIndex: number): P
     }
     return { skill: null, diagnostics: [diagnostic("error", "file_unreadable", `SKILL.md cannot be read (${read.code})`, where)] };
   }
-  const bytes = read.bytes;
-  let text: string;
-  try {
-    text = utf8.decode(bytes);
-  } catch {
-    return { skill: null, diagnostics: [diagnostic("error", "not_utf8", "SKILL.md is not valid UTF-8", where)] };
-  }
+  const text = decodeUtf8(read.bytes);
+  if (text === null) return { skill: null, diagnostics: [diagnostic("error", "not_utf8", "SKILL.md is not valid UTF-8", where)] };
 
   const parsed = parseSkillMarkdown(text, dirName);
   if (!parsed.ok) return { skill: null, diagnostics: parsed.diagnostics };

@@ -8,7 +8,7 @@ import { parsePlainFast } from "./yaml-fast.js";
 import { diagnostic, type Diagnostic } from "./diagnostics.js";
 import type { SkillInfo } from "./types.js";
 import { firstKey, mergeDependsText, promptList, stringList } from "./metadata-lists.js";
-import { readBounded } from "./read-bounded.js";
+import { decodeUtf8, readBounded } from "./read-bounded.js";
 
 export const ALLOWED_TOP_LEVEL_KEYS: readonly string[] = Object.freeze([
   "name",
@@ -259,17 +259,12 @@ function newerMetadata(
 
 /** Core merges `metadata/depends.md` into `depends`; bounded like SKILL.md, and silent when absent or unreadable (as core). */
 const MAX_DEPENDS_BYTES = 64 * 1024;
-const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 export function withDependsFile(skill: SkillFields, dir: string): SkillFields {
   const read = readBounded(path.join(dir, "metadata", "depends.md"), MAX_DEPENDS_BYTES);
   if (!read.ok) return skill;
-  let text: string;
-  try {
-    text = utf8.decode(read.bytes);
-  } catch {
-    return skill;
-  }
+  const text = decodeUtf8(read.bytes);
+  if (text === null) return skill;
   const depends = mergeDependsText(skill.depends ?? [], text);
   return depends.length > 0 ? { ...skill, depends } : skill;
 }

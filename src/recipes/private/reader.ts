@@ -8,7 +8,8 @@
 import { promises as fs, type BigIntStats } from "node:fs";
 import path from "node:path";
 import { diagnostic, type Diagnostic } from "../../skills/diagnostics.js";
-import { decodePlaybookBytes, parsePlaybookFile, type StoredPlaybook } from "./format.js";
+import { decodeUtf8 } from "../../skills/read-bounded.js";
+import { parsePlaybookFile, type StoredPlaybook } from "./format.js";
 
 export const PRIVATE_SKILL = "private";
 
@@ -107,7 +108,7 @@ export class PlaybookFileReader {
     }
     // It may have grown between stat and read.
     if (bytes.length > this.maxFileBytes) return invalid(`the file is over ${this.maxFileBytes} bytes`);
-    const text = decodePlaybookBytes(bytes);
+    const text = decodeUtf8(bytes);
     if (text === null) return invalid("the file is not valid UTF-8");
     const parsed = parsePlaybookFile(text, slug, mtime.toISOString());
     if (!parsed.ok) {
