@@ -14,7 +14,7 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { Diagnostic } from "../skills/diagnostics.js";
-import { assembleDiscovery, hasSkillMd, loadSkill, skillDirsOf, type LoadSkillResult } from "../skills/discover.js";
+import { assembleDiscovery, compareDirNames, hasSkillMd, loadSkill, skillDirsOf, type LoadSkillResult } from "../skills/discover.js";
 import { mapLimit } from "../skills/map-limit.js";
 import { createPacer, statQuiet } from "../skills/read-bounded.js";
 import type { SkillInfo } from "../skills/types.js";
@@ -270,16 +270,11 @@ export class IncrementalCatalog {
     if (dir === root) return false;
     const has = list.includes(dir);
     if (member === has) return false;
-    const next = member ? [...list, dir].sort(compareDirs) : list.filter((d) => d !== dir);
+    const next = member ? [...list, dir].sort(compareDirNames) : list.filter((d) => d !== dir);
     if (!member) this.dirs.delete(dirKey(rootIndex, dir));
     if (next.length === 0) this.dirsByRoot.delete(rootIndex);
     else this.dirsByRoot.set(rootIndex, next);
     return true;
   }
-}
-
-function compareDirs(a: string, b: string): number {
-  // skillDirsOf sorts plain names with the default (UTF-16) order.
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 

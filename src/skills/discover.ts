@@ -139,6 +139,11 @@ function isUsableSkillName(name: string): boolean {
   );
 }
 
+/** The order of a root's skill directories: UTF-16 code units, whatever the locale. */
+export function compareDirNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /** Skill directories of one root, in a stable order (hot reload re-lists one root with it). */
 export async function skillDirsOf(root: string): Promise<string[]> {
   if (hasSkillMd(root)) return [root];
@@ -151,7 +156,7 @@ export async function skillDirsOf(root: string): Promise<string[]> {
   const dirs: string[] = [];
   // Sync stats: one per child, microseconds each, where awaiting each in turn
   // cost a thread-pool round trip per child (a thousand-skill root: ~0.2 s).
-  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+  for (const entry of entries.sort((a, b) => compareDirNames(a.name, b.name))) {
     const dir = path.join(root, entry.name);
     const isDirectory = entry.isDirectory() || (entry.isSymbolicLink() && isDir(dir));
     if (isDirectory && hasSkillMd(dir)) dirs.push(dir);
