@@ -28,8 +28,7 @@ import { idempotencyHashOf, sortedLoad, StoreBase, type StoreBaseOptions } from 
 import { isValidSlug, slugify } from "./slug.js";
 
 export type { PlaybookDraft, PlaybookPatch } from "./playbook-values.js";
-export { DEFAULT_MAX_FILE_BYTES } from "./contract.js";
-export type { PlaybookStore, StoreErrorCode, StoreResult } from "./contract.js";
+export type { StoreResult } from "./contract.js";
 
 /** The subset of a pino logger the store uses; a pino `Logger` fits. */
 export interface StoreLogger {
