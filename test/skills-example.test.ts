@@ -407,10 +407,10 @@ describe("skills-example through the project's loaders", () => {
   // one discovery + load shared by every case below (the catalog is immutable)
   const loadAll = () => (loaded ??= loadOnce());
 
-  async function loadOnce(): Promise<{ recipes: Map<string, Recipe[]>; diagnostics: unknown[] }> {
+  async function loadOnce(): Promise<{ recipes: Map<string, readonly Recipe[]>; diagnostics: unknown[] }> {
     const found = await discoverSkills([examplesDir]);
     const diagnostics: unknown[] = [...found.diagnostics];
-    const recipes = new Map<string, Recipe[]>();
+    const recipes = new Map<string, readonly Recipe[]>();
     for (const skill of found.skills) {
       const r = await loadSkillRecipes(skill);
       diagnostics.push(...r.diagnostics);
@@ -419,7 +419,7 @@ describe("skills-example through the project's loaders", () => {
     return { recipes, diagnostics };
   }
 
-  function yamlRecipe(recipes: Map<string, Recipe[]>, name: string): YamlRecipe {
+  function yamlRecipe(recipes: Map<string, readonly Recipe[]>, name: string): YamlRecipe {
     for (const list of recipes.values()) {
       const r = list.find((x) => x.name === name);
       if (r?.format === "yaml") return r;

@@ -1,15 +1,15 @@
 /**
  * The seed's Recipes API (dcc-mcp-core `dcc_mcp_core.recipes`) as async
  * TypeScript functions over a scanned skill. None throws for a missing or
- * malformed file: they return what the seed says (empty list, null) and
- * report problems through the `diagnostics` variants.
+ * malformed file: they return what the seed says (empty list, null); the
+ * daemon and lint report the problems as diagnostics.
  */
 import path from "node:path";
 import { stat } from "node:fs/promises";
-import type { Diagnostic } from "../skills/diagnostics.js";
 import { resolveRecipePaths } from "../skills/recipe-paths.js";
 import type { SkillInfo } from "../skills/types.js";
 import { loadRecipeFile, loadSkillRecipes } from "./loader.js";
+import { isYamlFile } from "./pack-file.js";
 import { recipeEntry, type RecipeEntryView } from "./entry-view.js";
 import type { Recipe, YamlRecipe } from "./types.js";
 
@@ -26,14 +26,7 @@ export type RecipeEntry = RecipeEntryView;
 
 /** Absolute paths of every recipe file the skill's metadata names (names and globs, sorted, de-duplicated). */
 export async function getRecipesPaths(skill: SkillInfo): Promise<string[]> {
-  return (await getRecipesPathsWithDiagnostics(skill)).paths;
-}
-
-export async function getRecipesPathsWithDiagnostics(
-  skill: SkillInfo,
-): Promise<{ paths: string[]; diagnostics: Diagnostic[] }> {
-  const resolved = await resolveRecipePaths(skill.dir, skill.recipePatterns, skill.name);
-  return { paths: resolved.files, diagnostics: resolved.diagnostics };
+  return (await resolveRecipePaths(skill.dir, skill.recipePatterns, skill.name)).files;
 }
 
 /** The first recipe file of the skill, or null when it names none that exists. */
@@ -45,33 +38,19 @@ export async function getRecipesPath(skill: SkillInfo): Promise<string | null> {
  * Structured recipes of one YAML pack file. The skill is the one containing
  * the file when given, else a stand-in named after the file's directory.
  */
-export async function loadRecipePack(
-  file: string,
-  skill?: SkillInfo,
-): Promise<RecipeDefinition[]> {
-  return (await loadRecipePackWithDiagnostics(file, skill)).recipes;
-}
-
-export async function loadRecipePackWithDiagnostics(
-  file: string,
-  skill?: SkillInfo,
-): Promise<{ recipes: RecipeDefinition[]; diagnostics: Diagnostic[] }> {
+export async function loadRecipePack(file: string, skill?: SkillInfo): Promise<RecipeDefinition[]> {
   const absolute = path.resolve(file);
-  if (!/\.ya?ml$/i.test(absolute)) return { recipes: [], diagnostics: [] };
-  const owner = skill ?? standInSkill(path.dirname(absolute));
+  if (!isYamlFile(absolute)) return [];
   const exists = await stat(absolute).then((s) => s.isFile(), () => false);
-  if (!exists) return { recipes: [], diagnostics: [] };
-  const result = await loadRecipeFile(owner, absolute);
-  return {
-    recipes: result.recipes.filter((r): r is YamlRecipe => r.format === "yaml"),
-    diagnostics: result.diagnostics,
-  };
+  if (!exists) return [];
+  const result = await loadRecipeFile(skill ?? standInSkill(path.dirname(absolute)), absolute);
+  return result.recipes.filter((r): r is YamlRecipe => r.format === "yaml");
 }
 
 /** Every recipe of a skill (Markdown anchors and YAML entries) as summary rows. */
 export async function listRecipeEntries(skill: SkillInfo): Promise<RecipeEntry[]> {
   const { recipes } = await loadSkillRecipes(skill);
-  return recipes.filter(isPublic).map(toEntry);
+  return recipes.filter(isPublic).map((r) => recipeEntry(r));
 }
 
 /** The full recipe of a skill by name (anchor text or YAML name), or null. */
@@ -82,10 +61,6 @@ export async function findRecipeEntry(skill: SkillInfo, name: string): Promise<R
 
 function isPublic(recipe: Recipe): recipe is Exclude<Recipe, { format: "private" }> {
   return recipe.format !== "private";
-}
-
-function toEntry(recipe: Exclude<Recipe, { format: "private" }>): RecipeEntry {
-  return recipeEntry(recipe);
 }
 
 function standInSkill(dir: string): SkillInfo {

@@ -8,15 +8,6 @@ import { diagnostic, type Diagnostic } from "../skills/diagnostics.js";
 import type { SkillInfo } from "../skills/types.js";
 import type { PrivateRecipe, Recipe } from "./types.js";
 
-export interface SkillEntry {
-  readonly info: SkillInfo;
-  /** In file order, first occurrence wins. */
-  readonly recipeIds: readonly string[];
-  /** Skill-relative recipe files, `/`-separated. */
-  readonly files: readonly string[];
-  readonly diagnostics: readonly Diagnostic[];
-}
-
 export interface CatalogSnapshot {
   readonly dcc: string;
   readonly revision: number;
@@ -28,12 +19,17 @@ export interface CatalogSnapshot {
   readonly loadedAt: string;
 }
 
+/** A skill as loaded; `files` are absolute recipe file paths as the loader resolved them (never sent to clients). */
 export interface LoadedSkill {
   readonly info: SkillInfo;
   readonly recipes: readonly Recipe[];
   readonly diagnostics: readonly Diagnostic[];
-  /** Absolute recipe file paths as the loader resolved them (never sent to clients). */
   readonly files: readonly string[];
+}
+
+/** A skill as a snapshot serves it: `recipeIds` in file order (first occurrence wins), `files` skill-relative and `/`-separated. */
+export interface SkillEntry extends Omit<LoadedSkill, "recipes"> {
+  readonly recipeIds: readonly string[];
 }
 
 /** What the incremental catalog (reload.ts) gathers for a snapshot, in discovery order. */

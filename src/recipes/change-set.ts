@@ -2,17 +2,15 @@
  * What the catalog is asked to re-read and what it answers: the ChangeSet a
  * watcher batch (or a full load) becomes, and the outcome of applying it.
  */
+import type { ChangeBatch } from "../skills/pending-changes.js";
 
-/** What changed on disk, as a watcher reports it. */
-export interface ChangeSet {
-  /** Roots (by index) whose list of skill directories must be re-read. */
-  readonly roots: ReadonlySet<number>;
-  /** Skill directories to re-read; a directory that is not (or no longer) a skill is fine. */
-  readonly skillDirs: ReadonlyArray<{ readonly rootIndex: number; readonly dir: string }>;
-  /** Private playbooks to re-read, by slug. */
+/**
+ * A watcher batch with its private files named by playbook slug: roots to
+ * re-list, skill directories to re-read (one that is not, or no longer, a
+ * skill is fine), playbooks to re-read, or the whole private directory.
+ */
+export interface ChangeSet extends Pick<ChangeBatch, "roots" | "skillDirs" | "privateAll"> {
   readonly privateSlugs: ReadonlySet<string>;
-  /** Re-read the whole private directory. */
-  readonly privateAll: boolean;
 }
 
 export interface ApplyResult {

@@ -44,36 +44,21 @@ export interface RecipeEntryView {
 
 /** Keys in sorted order, as the envelope's (see the tools' envelope.ts). */
 export function recipeEntry(recipe: MarkdownRecipe | YamlRecipe): RecipeEntryView {
-  if (recipe.format === "markdown") {
-    return {
-      dcc: recipe.dcc,
-      description: recipe.description,
-      file: recipe.file,
-      format: "markdown",
-      inputs_schema: {},
-      ...(recipe.line !== undefined ? { line: recipe.line } : {}),
-      name: recipe.name,
-      // Core's label for an anchor, which has no contract of its own.
-      output_contract: "markdown_recipe",
-      provenance: provenanceOf(recipe),
-      recipeId: recipe.recipeId,
-      steps: [],
-      toolset_profiles: [],
-    };
-  }
+  const anchor = recipe.format === "markdown";
   return {
     dcc: recipe.dcc,
     description: recipe.description,
     file: recipe.file,
-    format: "yaml",
-    inputs_schema: recipe.inputsSchema,
-    line: recipe.line,
+    format: recipe.format,
+    inputs_schema: anchor ? {} : recipe.inputsSchema,
+    ...(recipe.line !== undefined ? { line: recipe.line } : {}),
     name: recipe.name,
-    output_contract: recipe.outputContract ?? null,
+    // Core's label for an anchor, which has no contract of its own.
+    output_contract: anchor ? "markdown_recipe" : (recipe.outputContract ?? null),
     provenance: provenanceOf(recipe),
     recipeId: recipe.recipeId,
-    steps: recipe.steps,
-    toolset_profiles: recipe.toolsetProfiles,
+    steps: anchor ? [] : recipe.steps,
+    toolset_profiles: anchor ? [] : recipe.toolsetProfiles,
   };
 }
 

@@ -9,10 +9,8 @@
  * nothing publishes nothing.
  */
 import type { Logger } from "pino";
-import type { Diagnostic } from "../skills/diagnostics.js";
-import { PendingChanges, type ChangeBatch } from "../skills/pending-changes.js";
-import { watchSkills, type SkillWatcher } from "../skills/watcher.js";
-import { buildSnapshot, withPlaybook, type CatalogSnapshot, type LoadedSkill } from "./catalog.js";
+import { buildSnapshot, withPlaybook, type CatalogSnapshot } from "./catalog.js";
+import { HotReload, type WatchOptions } from "./hot-reload.js";
 import { IncrementalCatalog, type ApplyResult, type ChangeSet } from "./reload.js";
 import type { CreateOptions, PlaybookStore, StoreResult } from "./private/contract.js";
 import { openStores } from "./private/open-store.js";
@@ -52,13 +50,7 @@ export interface CatalogChange {
 
 export type CatalogListener = (snapshot: CatalogSnapshot, previous: CatalogSnapshot | null, change: CatalogChange) => void;
 
-export interface WatchOptions {
-  readonly debounceMs?: number;
-  readonly maxWaitMs?: number;
-  readonly depth?: number;
-  /** Poll every this many ms instead of listening for events (see SkillWatcherOptions.pollMs). */
-  readonly pollMs?: number | null;
-}
+export type { WatchOptions } from "./hot-reload.js";
 
 export class RecipeLibrary {
   readonly dcc: string;
@@ -76,10 +68,7 @@ export class RecipeLibrary {
   /** Serializes full loads and reload batches: the catalog state is not re-entrant. */
   private exclusive: Promise<unknown> = Promise.resolve();
   private firstLoad: Promise<unknown> | null = null;
-  /** Watcher batches that came while a reload was applied: the next one applies them together. */
-  private readonly pending = new PendingChanges();
-  private draining: Promise<void> | null = null;
-  private watcher: SkillWatcher | null = null;
+  private readonly hotReload: HotReload;
   /** Skills and recipes the running full load has read so far (start-up progress). */
   private progress = { loading: false, skills: 0, recipes: 0 };
 
@@ -101,9 +90,17 @@ export class RecipeLibrary {
     this.store = stores.store;
     this.usage = stores.usage;
     this.closeStores = stores.close;
+    this.hotReload = new HotReload({
+      roots: this.settings.skillRoots,
+      privateDir: this.settings.privateDir,
+      logger: this.logger,
+      slugFromFile: (name) => this.store.slugFromFile(name),
+      apply: (changes) => this.applyChanges(changes),
+      firstLoad: () => this.firstLoad,
+    });
     // Writes other replicas made: re-read them as the watcher's private-dir events are.
     this.store.onChange?.((change) =>
-      this.enqueue({
+      this.hotReload.enqueue({
         roots: new Set(),
         skillDirs: [],
         privateFiles: new Set(change.all ? [] : change.slugs.map((slug) => `${slug}.md`)),
@@ -177,23 +174,6 @@ export class RecipeLibrary {
     return run;
   }
 
-  /** Skills and diagnostics as last loaded or reloaded. */
-  loadedState(): { skills: readonly LoadedSkill[]; discoveryDiagnostics: readonly Diagnostic[] } {
-    const parts = this.catalog.parts();
-    return { skills: parts.skills, discoveryDiagnostics: parts.discoveryDiagnostics };
-  }
-
-  /** Publish a snapshot built elsewhere; assigns the next revision. */
-  replace(build: (revision: number) => CatalogSnapshot): CatalogSnapshot {
-    const snapshot = build(++this.revision);
-    this.publish(snapshot, { source: "reload", visible: true });
-    return snapshot;
-  }
-
-  nextRevision(): number {
-    return ++this.revision;
-  }
-
   /**
    * Re-reads what `changes` names and publishes a new snapshot when anything
    * differs. Calls are queued behind each other and behind `load()`.
@@ -229,66 +209,20 @@ export class RecipeLibrary {
   }
 
   /** Starts hot reload; resolves once the watcher sees changes. Idempotent. */
-  async watch(options: WatchOptions = {}): Promise<void> {
-    if (this.watcher === null) {
-      this.watcher = watchSkills({
-        roots: this.settings.skillRoots,
-        privateDir: this.settings.privateDir,
-        onBatch: (batch) => this.enqueue(batch),
-        logger: this.logger,
-        ...options,
-      });
-    }
-    await this.watcher.ready();
+  watch(options: WatchOptions = {}): Promise<void> {
+    return this.hotReload.watch(options);
   }
 
   /** Stops hot reload and waits for a batch being applied. */
   async stopWatching(): Promise<void> {
-    const watcher = this.watcher;
-    this.watcher = null;
-    await watcher?.close();
-    this.pending.take();
+    await this.hotReload.stop();
     await this.whenIdle();
   }
 
   /** Resolves when no reload batch is queued or running and no background write is in flight. */
   async whenIdle(): Promise<void> {
-    while (this.draining !== null) await this.draining;
+    await this.hotReload.idle();
     await this.parseCache.idle();
-  }
-
-  private enqueue(batch: ChangeBatch): void {
-    this.pending.add(batch, batch.events);
-    this.draining ??= this.drain();
-  }
-
-  /** A watcher batch as the catalog applies it: private files by playbook slug. */
-  private changeSetOf(batch: ChangeBatch): ChangeSet {
-    const privateSlugs = new Set<string>();
-    let privateAll = batch.privateAll;
-    for (const name of batch.privateFiles) {
-      const slug = this.store.slugFromFile(name);
-      if (slug !== null) privateSlugs.add(slug);
-      // A .md file that is not a slug gets (or loses) a diagnostic from a full re-read.
-      else if (name.endsWith(".md")) privateAll = true;
-    }
-    return { roots: batch.roots, skillDirs: batch.skillDirs, privateSlugs, privateAll };
-  }
-
-  private async drain(): Promise<void> {
-    try {
-      // Events that arrive during the first load are applied after it.
-      await this.firstLoad;
-      for (let batch = this.pending.take(); batch !== null; batch = this.pending.take()) {
-        try {
-          await this.applyChanges(this.changeSetOf(batch));
-        } catch (error) {
-          this.logger.error({ err: error }, "hot reload failed");
-        }
-      }
-    } finally {
-      this.draining = null;
-    }
   }
 
   private serialize<T>(work: () => Promise<T>): Promise<T> {

@@ -1,12 +1,15 @@
 /**
- * Turns one skill's recipe files into frozen Recipe objects (SPEC §4).
- * Bad files become diagnostics; nothing here throws for author mistakes.
+ * Turns one skill's recipe files into frozen Recipe objects (SPEC §4), for
+ * the daemon's loads and reloads, lint and the Recipes API alike. Bad files
+ * become diagnostics; nothing here throws for author mistakes.
  */
 import { skillSearchFields } from "./skill-search.js";
 import { capDiagnostics, diagnostic, type Diagnostic } from "../skills/diagnostics.js";
-import { QUIET_MS, readSettled, type BoundedRead } from "../skills/read-bounded.js";
+import { decodeUtf8, QUIET_MS, readSettled, type BoundedRead } from "../skills/read-bounded.js";
 import { resolveRecipePaths, skillRelative } from "../skills/recipe-paths.js";
 import type { SkillInfo } from "../skills/types.js";
+import type { LoadedSkill } from "./catalog.js";
+import { caughtEmpty, isMalformed, kept } from "./keep-last-good.js";
 import { parseMarkdownAnchors } from "./markdown.js";
 import type { MarkdownRecipe, Recipe } from "./types.js";
 import type { ParseCache } from "./parse-cache.js";
@@ -14,6 +17,7 @@ import { deepFreeze } from "../skills/freeze.js";
 import { isYamlFile } from "./pack-file.js";
 import { inlineParser, type PackParser } from "./parse-pool.js";
 import type { PackRecord } from "./parsed-pack.js";
+import type { FileState, SkillState } from "./skill-state.js";
 import { yamlRecipes } from "./yaml-recipe.js";
 import { MAX_RECIPE_FILE_BYTES } from "./yaml-pack.js";
 
@@ -52,13 +56,6 @@ async function parseCached(
   return { parsed, cacheKey };
 }
 
-export interface SkillRecipesResult {
-  readonly recipes: Recipe[];
-  readonly diagnostics: Diagnostic[];
-  /** Absolute paths of the recipe files resolved for the skill (what a watcher should watch). */
-  readonly files: string[];
-}
-
 export interface RecipeFileResult {
   readonly recipes: Recipe[];
   readonly diagnostics: Diagnostic[];
@@ -66,22 +63,44 @@ export interface RecipeFileResult {
   readonly cacheKey?: string;
 }
 
-const utf8 = new TextDecoder("utf-8", { fatal: true });
 const DESCRIPTION_MAX = 200;
 
 /** All recipes of a skill: files in path order, the first recipe of a name wins. */
-export async function loadSkillRecipes(skill: SkillInfo): Promise<SkillRecipesResult> {
-  const resolved = await resolveRecipePaths(skill.dir, skill.recipePatterns, skill.name);
-  const diagnostics: Diagnostic[] = [...resolved.diagnostics];
-  const perFile = await Promise.all(resolved.files.map((f) => loadRecipeFile(skill, f)));
-  const all: Recipe[] = [];
-  for (const r of perFile) {
-    all.push(...r.recipes);
-    diagnostics.push(...r.diagnostics);
-  }
-  const merged = dedupeRecipes(all);
-  diagnostics.push(...merged.diagnostics);
-  return { recipes: merged.recipes, diagnostics: capDiagnostics(diagnostics), files: resolved.files };
+export async function loadSkillRecipes(skill: SkillInfo): Promise<LoadedSkill> {
+  return (await loadSkillFiles(skill)).loaded;
+}
+
+/**
+ * loadSkillRecipes with what a reload keeps per file: each file's recipes,
+ * and the last good ones (of `previous`) while a file is malformed or caught
+ * empty mid-save.
+ */
+export async function loadSkillFiles(info: SkillInfo, sources: PackSources = {}, previous?: SkillState): Promise<SkillState> {
+  const resolved = await resolveRecipePaths(info.dir, info.recipePatterns, info.name);
+  // Last good recipes only carry over while they would get the same identity.
+  const reusable = previous !== undefined && previous.info.name === info.name ? previous.files : new Map<string, FileState>();
+  const states = await Promise.all(
+    resolved.files.map(async (abs): Promise<FileState> => {
+      const rel = skillRelative(info.dir, abs);
+      const result = await loadRecipeFile(info, abs, sources);
+      const fresh: FileState = { rel, recipes: result.recipes, diagnostics: result.diagnostics, ...(result.cacheKey !== undefined ? { cacheKey: result.cacheKey } : {}) };
+      const last = reusable.get(rel);
+      if (result.recipes.length > 0 || last === undefined || last.recipes.length === 0) return fresh;
+      const bad = isMalformed(result.diagnostics) ?? (await caughtEmpty(abs, info.name, rel));
+      if (bad === undefined) return fresh;
+      const reported = result.diagnostics.includes(bad) ? result.diagnostics : [...result.diagnostics, bad];
+      return { ...last, diagnostics: [...reported, kept(bad, rel)] };
+    }),
+  );
+  const merged = dedupeRecipes(states.flatMap((s) => s.recipes));
+  const loaded: LoadedSkill = Object.freeze({
+    info,
+    recipes: Object.freeze(merged.recipes),
+    diagnostics: Object.freeze(capDiagnostics([...resolved.diagnostics, ...states.flatMap((s) => s.diagnostics), ...merged.diagnostics])),
+    // Absolute, as resolved; the snapshot shows them skill-relative.
+    files: Object.freeze([...resolved.files]),
+  });
+  return { info, files: new Map(states.map((s) => [s.rel, s])), loaded };
 }
 
 /**
@@ -129,13 +148,7 @@ export async function loadRecipeFile(skill: SkillInfo, absPath: string, sources:
   const read = await readSettled(absPath, MAX_RECIPE_FILE_BYTES);
   if (!read.ok) return fail(readFailure(read, file, where));
   const bytes = read.bytes;
-  const decode = (): string | null => {
-    try {
-      return utf8.decode(bytes);
-    } catch {
-      return null;
-    }
-  };
+  const decode = (): string | null => decodeUtf8(bytes);
   const notUtf8 = (): RecipeFileResult => fail(notUtf8Diagnostic(file, where));
 
   if (!isYamlFile(absPath)) {

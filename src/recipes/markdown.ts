@@ -4,6 +4,7 @@
  * that decides "is this line a heading" is modelled: ATX headings and fences.
  */
 import { readFile } from "node:fs/promises";
+import { decodeUtf8 } from "../skills/read-bounded.js";
 
 export interface MarkdownAnchor {
   /** Heading text, trimmed, closing `#` sequence removed. */
@@ -113,15 +114,9 @@ export async function getRecipeContent(path: string, anchor: string): Promise<st
 }
 
 const MAX_MARKDOWN_BYTES = 1024 * 1024;
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** The library API never throws for a missing, oversized or non-UTF-8 file (the loader reports those as diagnostics). */
 async function readMarkdown(path: string): Promise<string | null> {
-  try {
-    const bytes = await readFile(path);
-    if (bytes.length > MAX_MARKDOWN_BYTES) return null;
-    return strictUtf8.decode(bytes);
-  } catch {
-    return null;
-  }
+  const bytes = await readFile(path).catch(() => null);
+  return bytes === null || bytes.length > MAX_MARKDOWN_BYTES ? null : decodeUtf8(bytes);
 }

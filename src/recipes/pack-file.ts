@@ -5,7 +5,7 @@
  * the text; the worker's failures come back as the same data the calling
  * thread would have produced.
  */
-import { readBounded, type BoundedRead } from "../skills/read-bounded.js";
+import { decodeUtf8, readBounded, type BoundedRead } from "../skills/read-bounded.js";
 import { packCacheKey } from "./parse-cache.js";
 import { parsePack, type PackRecord } from "./parsed-pack.js";
 import { MAX_RECIPE_FILE_BYTES } from "./yaml-pack.js";
@@ -14,8 +14,6 @@ export type PackFileResult =
   | { readonly kind: "parsed"; readonly record: PackRecord; readonly key: string }
   | { readonly kind: "unreadable"; readonly read: Exclude<BoundedRead, { ok: true }> }
   | { readonly kind: "not_utf8" };
-
-const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** A recipe file read as a YAML pack (by its extension); any other is Markdown. */
 export function isYamlFile(file: string): boolean {
@@ -31,11 +29,7 @@ export function isYamlFile(file: string): boolean {
 export function parsePackFile(absPath: string, file: string, fingerprint: string, quietMs = 0): PackFileResult {
   const read = readBounded(absPath, MAX_RECIPE_FILE_BYTES, quietMs);
   if (!read.ok) return { kind: "unreadable", read };
-  let text: string;
-  try {
-    text = utf8.decode(read.bytes);
-  } catch {
-    return { kind: "not_utf8" };
-  }
+  const text = decodeUtf8(read.bytes);
+  if (text === null) return { kind: "not_utf8" };
   return { kind: "parsed", record: parsePack(text, file), key: packCacheKey(fingerprint, file, read.bytes) };
 }

@@ -4,18 +4,14 @@
  * which a read that raced them must not undo.
  */
 import type { Diagnostic } from "../skills/diagnostics.js";
+import type { ChangeSet } from "./change-set.js";
 import { isMalformed, kept, sameJson } from "./keep-last-good.js";
 import type { PlaybookStore as PrivateStore } from "./private/contract.js";
-import { toPrivateRecipe } from "./private/store.js";
+import { PRIVATE_SKILL } from "./private/reader.js";
 import type { Playbook, PrivateRecipe } from "./types.js";
 
-/** The private part of a change set (see reload.ts ChangeSet). */
-export interface PlaybookChanges {
-  /** Private playbooks to re-read, by slug. */
-  readonly privateSlugs: ReadonlySet<string>;
-  /** Re-read the whole private directory. */
-  readonly privateAll: boolean;
-}
+/** The private part of a change set. */
+type PlaybookChanges = Pick<ChangeSet, "privateSlugs" | "privateAll">;
 
 interface PrivateState {
   readonly recipe: PrivateRecipe | null;
@@ -117,4 +113,20 @@ export class PlaybookState {
 function samePlaybook(a: PrivateRecipe | null, b: PrivateRecipe | null): boolean {
   if (a === null || b === null) return a === b;
   return sameJson(a, b);
+}
+
+/** A playbook as the catalog serves it: `private/<slug>`, seen by every DCC. */
+export function toPrivateRecipe(playbook: Playbook): PrivateRecipe {
+  return Object.freeze({
+    recipeId: `${PRIVATE_SKILL}/${playbook.slug}`,
+    skill: PRIVATE_SKILL,
+    name: playbook.slug,
+    dcc: "any",
+    description: playbook.summary,
+    tags: playbook.tags,
+    file: `${playbook.slug}.md`,
+    visibility: "private",
+    format: "private",
+    playbook,
+  });
 }

@@ -14,7 +14,7 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { Diagnostic } from "../skills/diagnostics.js";
-import { assembleDiscovery, hasSkillMd, loadSkill, skillDirsOf, type LoadSkillResult } from "../skills/discover.js";
+import { assembleDiscovery, compareDirNames, hasSkillMd, loadSkill, skillDirsOf, type LoadSkillResult } from "../skills/discover.js";
 import { mapLimit } from "../skills/map-limit.js";
 import { createPacer, statQuiet } from "../skills/read-bounded.js";
 import type { SkillInfo } from "../skills/types.js";
@@ -24,7 +24,8 @@ import type { ParseCache } from "./parse-cache.js";
 import { createPackParser, inlineParser, type PackParser } from "./parse-pool.js";
 import { parseWorkerCount } from "./parse-threads.js";
 import { sameJson } from "./keep-last-good.js";
-import { keepGoodSkillMd, loadSkillFiles, sameSkill, type DirState, type SkillState } from "./skill-state.js";
+import { loadSkillFiles } from "./loader.js";
+import { keepGoodSkillMd, sameSkill, type DirState, type SkillState } from "./skill-state.js";
 import { PlaybookState } from "./playbook-state.js";
 import type { PlaybookStore as PrivateStore } from "./private/contract.js";
 import type { Playbook, PrivateRecipe, Recipe } from "./types.js";
@@ -200,7 +201,8 @@ export class IncrementalCatalog {
       try {
         loaded = await mapLimit(toLoad, parser === inlineParser ? LOAD_CONCURRENCY : POOL_LOAD_CONCURRENCY, async (info) => {
           await pace();
-          const state = await loadSkillFiles(info, this.parseCache, this.skills.get(dirKey(info.rootIndex, info.dir)), parser, early !== null);
+          const sources = { ...(this.parseCache ? { cache: this.parseCache } : {}), parser, readWhereParsed: early !== null };
+          const state = await loadSkillFiles(info, sources, this.skills.get(dirKey(info.rootIndex, info.dir)));
           this.onSkillLoaded?.(state.loaded.recipes);
           return state;
         });
@@ -268,16 +270,11 @@ export class IncrementalCatalog {
     if (dir === root) return false;
     const has = list.includes(dir);
     if (member === has) return false;
-    const next = member ? [...list, dir].sort(compareDirs) : list.filter((d) => d !== dir);
+    const next = member ? [...list, dir].sort(compareDirNames) : list.filter((d) => d !== dir);
     if (!member) this.dirs.delete(dirKey(rootIndex, dir));
     if (next.length === 0) this.dirsByRoot.delete(rootIndex);
     else this.dirsByRoot.set(rootIndex, next);
     return true;
   }
-}
-
-function compareDirs(a: string, b: string): number {
-  // skillDirsOf sorts plain names with the default (UTF-16) order.
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 

@@ -7,11 +7,7 @@
  */
 import type { SkillInfo } from "../skills/types.js";
 
-export interface SkillSearchFields {
-  readonly layer?: string;
-  readonly searchAliases?: readonly string[];
-  readonly examplePrompts?: readonly string[];
-}
+export type SkillSearchFields = Pick<SkillInfo, "layer" | "searchAliases" | "examplePrompts">;
 
 export function skillSearchFields(skill: SkillInfo): SkillSearchFields {
   const out: { -readonly [K in keyof SkillSearchFields]: SkillSearchFields[K] } = {};

@@ -1,9 +1,11 @@
 import type { CompileResult } from "../jsonschema/types.js";
+import type { SkillInfo } from "../skills/types.js";
 
 export type RecipeFormat = "markdown" | "yaml" | "private";
 export type Visibility = "public" | "private";
 
-interface RecipeBase {
+/** The skill's search hint, `layer`, aliases and example prompts (see skill-search.ts), keys absent when unset. */
+interface RecipeBase extends Pick<SkillInfo, "searchHint" | "layer" | "searchAliases" | "examplePrompts"> {
   /** `<skill>/<name>` for public recipes, `private/<slug>` for playbooks. */
   readonly recipeId: string;
   readonly skill: string;
@@ -13,12 +15,6 @@ interface RecipeBase {
   readonly description: string;
   /** Tags of the skill (public) or the playbook (private). */
   readonly tags: readonly string[];
-  readonly searchHint?: string;
-  /** The skill's `metadata.dcc-mcp.layer` (see skill-search.ts). */
-  readonly layer?: string;
-  /** The skill's search aliases and example prompts (search indexes them near the name's weight). */
-  readonly searchAliases?: readonly string[];
-  readonly examplePrompts?: readonly string[];
   /** Skill-relative file the recipe came from. */
   readonly file: string;
   /** 1-based line of the heading / YAML entry, when known. */

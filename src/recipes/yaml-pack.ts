@@ -4,7 +4,7 @@
  * a pack that is not a pack contributes nothing and is never re-read as Markdown.
  */
 import { isSeq, LineCounter, parseDocument } from "yaml";
-import { diagnostic, type Diagnostic } from "../skills/diagnostics.js";
+import { diagnostic, type Diagnostic, type DiagnosticCode } from "../skills/diagnostics.js";
 import { parsePackFast } from "../skills/yaml-fast.js";
 
 /** 1 MiB: a file of exactly this many bytes is accepted, one more is refused. */
@@ -40,31 +40,15 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 export function parseRecipePack(text: string, file: string): ParsePackResult {
   const where = { file };
+  const refuse = (code: DiagnosticCode, message: string): ParsePackResult => ({ ok: false, diagnostics: [diagnostic("error", code, message, where)] });
   const size = Buffer.byteLength(text, "utf8");
-  if (size > MAX_RECIPE_FILE_BYTES) {
-    return {
-      ok: false,
-      diagnostics: [
-        diagnostic("error", "file_too_large", `${file} is ${size} bytes; the limit is ${MAX_RECIPE_FILE_BYTES}`, where),
-      ],
-    };
-  }
+  if (size > MAX_RECIPE_FILE_BYTES) return refuse("file_too_large", `${file} is ${size} bytes; the limit is ${MAX_RECIPE_FILE_BYTES}`);
 
   const parsed = parseBounded(text, file);
   if ("diagnostics" in parsed) return { ok: false, diagnostics: parsed.diagnostics };
   const { data } = parsed;
   if (!isRecord(data) || !Array.isArray(data["recipes"])) {
-    return {
-      ok: false,
-      diagnostics: [
-        diagnostic(
-          "error",
-          "pack_missing_recipes",
-          `${file} is not a recipe pack: the top level must be a mapping with a recipes: list`,
-          where,
-        ),
-      ],
-    };
+    return refuse("pack_missing_recipes", `${file} is not a recipe pack: the top level must be a mapping with a recipes: list`);
   }
 
   const { recipes, ...pack } = data;
@@ -82,9 +66,7 @@ export function parseRecipePack(text: string, file: string): ParsePackResult {
     }
     const name = raw["name"];
     if (typeof name !== "string" || name.trim() === "") {
-      diagnostics.push(
-        diagnostic("error", "recipe_invalid_entry", `${file}: recipes[${i}] needs a non-empty string name`, at),
-      );
+      diagnostics.push(diagnostic("error", "recipe_invalid_entry", `${file}: recipes[${i}] needs a non-empty string name`, at));
       return;
     }
     const entry = { ...raw };
@@ -189,16 +171,8 @@ function parseExactly(
     // The yaml package signals alias exhaustion with a ReferenceError; anything else is a parse failure.
     const msg = err instanceof Error ? err.message : String(err);
     const aliases = /alias/i.test(msg);
-    return {
-      diagnostics: [
-        diagnostic(
-          "error",
-          aliases ? "yaml_alias_limit" : "yaml_parse_error",
-          aliases ? `${file} expands more than ${MAX_YAML_ALIASES} YAML aliases` : `${file}: ${firstLine(msg)}`,
-          where,
-        ),
-      ],
-    };
+    const message = aliases ? `${file} expands more than ${MAX_YAML_ALIASES} YAML aliases` : `${file}: ${firstLine(msg)}`;
+    return { diagnostics: [diagnostic("error", aliases ? "yaml_alias_limit" : "yaml_parse_error", message, where)] };
   }
   const seqNode = doc.get("recipes", true);
   const recipeLines = isSeq(seqNode)
@@ -222,13 +196,6 @@ function normaliseProfiles(
   if (raw === undefined || raw === null) return undefined;
   if (typeof raw === "string") return [raw];
   if (Array.isArray(raw) && raw.every((p) => typeof p === "string")) return raw as string[];
-  diagnostics.push(
-    diagnostic(
-      "warning",
-      "recipe_invalid_entry",
-      `${file}: recipes[${index}].toolset_profiles must be a string or a list of strings; ignored`,
-      at,
-    ),
-  );
+  diagnostics.push(diagnostic("warning", "recipe_invalid_entry", `${file}: recipes[${index}].toolset_profiles must be a string or a list of strings; ignored`, at));
   return [];
 }

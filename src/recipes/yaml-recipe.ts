@@ -37,30 +37,20 @@ interface PackParts {
   readonly texts: Lazy<readonly string[]>;
 }
 
+/** The recipe's own data properties (the rest are getters over the pack). */
+type OwnFields = Exclude<keyof YamlRecipe, "format" | "entry" | "inputsSchema" | "steps" | "outputContract" | "pack" | "indexText">;
+
+// The own fields come from YamlRecipe (declaration merging) rather than being listed again.
+interface LazyYamlRecipe extends Pick<YamlRecipe, OwnFields> {}
+
 /**
- * One entry of a pack. Summary fields are own data properties; the entry's
- * parts are prototype getters over the pack body, so 20,000 recipes share
- * one hidden class (own accessors made each object a ~2 KB dictionary).
+ * One entry of a pack. Summary fields are own data properties, created in
+ * one order by one Object.assign; the entry's parts are prototype getters
+ * over the pack body, so 20,000 recipes share one hidden class (own
+ * accessors made each object a ~2 KB dictionary).
  */
 class LazyYamlRecipe implements YamlRecipe {
   readonly format = "yaml" as const;
-  readonly recipeId: string;
-  readonly skill: string;
-  readonly name: string;
-  readonly dcc: string;
-  readonly description: string;
-  readonly tags: readonly string[];
-  // Declared, not defined: a recipe of a skill without a hint has no such key (as plain recipes).
-  declare readonly searchHint?: string;
-  declare readonly layer?: string;
-  declare readonly searchAliases?: readonly string[];
-  declare readonly examplePrompts?: readonly string[];
-  readonly file: string;
-  readonly line: number;
-  readonly visibility = "public" as const;
-  readonly toolsetProfiles: readonly string[];
-  readonly inputValidator: CompileResult;
-  readonly outputValidator: CompileResult | null;
   readonly #pack: PackParts;
   readonly #index: number;
   // Private fields are not properties: freezing the recipe leaves this cache writable.
@@ -69,23 +59,27 @@ class LazyYamlRecipe implements YamlRecipe {
   constructor(skill: SkillInfo, file: string, summary: EntrySummary, pack: PackParts, index: number, diagnostics: Diagnostic[]) {
     const name = summary.name;
     const at = { skill: skill.name, file, line: summary.line };
-    this.recipeId = `${skill.name}/${name}`;
-    this.skill = skill.name;
-    this.name = name;
-    this.dcc = summary.dcc ?? skill.dcc;
-    this.description = summary.description;
-    this.tags = skill.tags;
-    if (skill.searchHint !== undefined) this.searchHint = skill.searchHint;
-    Object.assign(this, skillSearchFields(skill));
-    this.file = file;
-    this.line = summary.line;
-    this.toolsetProfiles = deepFreeze(summary.toolsetProfiles);
     this.#pack = pack;
     this.#index = index;
-    this.inputValidator = checked(() => this.inputsSchema, summary.verdicts.input, `recipe "${name}" inputs_schema`, at, diagnostics);
-    this.outputValidator = summary.hasOutputSchema
-      ? checked(() => this.outputContract, summary.verdicts.output, `recipe "${name}" output_contract`, at, diagnostics)
-      : null;
+    Object.assign(this, {
+      recipeId: `${skill.name}/${name}`,
+      skill: skill.name,
+      name,
+      dcc: summary.dcc ?? skill.dcc,
+      description: summary.description,
+      tags: skill.tags,
+      file,
+      line: summary.line,
+      visibility: "public",
+      toolsetProfiles: deepFreeze(summary.toolsetProfiles),
+      inputValidator: checked(() => this.inputsSchema, summary.verdicts.input, `recipe "${name}" inputs_schema`, at, diagnostics),
+      outputValidator: summary.hasOutputSchema
+        ? checked(() => this.outputContract, summary.verdicts.output, `recipe "${name}" output_contract`, at, diagnostics)
+        : null,
+    });
+    // A recipe of a skill without a hint has no such key (as plain recipes).
+    if (skill.searchHint !== undefined) Object.assign(this, { searchHint: skill.searchHint });
+    Object.assign(this, skillSearchFields(skill));
     Object.freeze(this);
   }
 

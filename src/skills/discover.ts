@@ -8,8 +8,7 @@ import path from "node:path";
 import { diagnostic, type Diagnostic } from "./diagnostics.js";
 import { deepFreeze } from "./freeze.js";
 import { parseSkillMarkdown, withDependsFile } from "./frontmatter.js";
-import { readSettled, statQuiet } from "./read-bounded.js";
-import { resolveRecipePaths, type RecipePathsResult } from "./recipe-paths.js";
+import { decodeUtf8, readSettled, statQuiet } from "./read-bounded.js";
 import type { SkillInfo } from "./types.js";
 
 /** SKILL.md over this size is refused. */
@@ -30,8 +29,6 @@ export interface LoadSkillResult {
   readonly skill: SkillInfo | null;
   readonly diagnostics: Diagnostic[];
 }
-
-const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 function isDir(p: string): boolean {
   return statQuiet(p)?.isDirectory() ?? false;
@@ -95,13 +92,8 @@ export async function loadSkill(dir: string, root: string, rootIndex: number): P
     }
     return { skill: null, diagnostics: [diagnostic("error", "file_unreadable", `SKILL.md cannot be read (${read.code})`, where)] };
   }
-  const bytes = read.bytes;
-  let text: string;
-  try {
-    text = utf8.decode(bytes);
-  } catch {
-    return { skill: null, diagnostics: [diagnostic("error", "not_utf8", "SKILL.md is not valid UTF-8", where)] };
-  }
+  const text = decodeUtf8(read.bytes);
+  if (text === null) return { skill: null, diagnostics: [diagnostic("error", "not_utf8", "SKILL.md is not valid UTF-8", where)] };
 
   const parsed = parseSkillMarkdown(text, dirName);
   if (!parsed.ok) return { skill: null, diagnostics: parsed.diagnostics };
@@ -131,35 +123,6 @@ export function skillServesDcc(skillDcc: string, servedDcc: string): boolean {
   return dcc === servedDcc || dcc === "any" || dcc === "python";
 }
 
-/** A skill directory to read, as `loadSkill` takes it. */
-export interface SkillDirRequest {
-  readonly dir: string;
-  readonly root: string;
-  readonly rootIndex: number;
-}
-
-/** A skill directory read ahead of its recipe files: its SKILL.md, and the recipe files it names. */
-export interface SkillDirReading {
-  readonly result: LoadSkillResult;
-  /** null when the skill is invalid or serves another DCC. */
-  readonly paths: RecipePathsResult | null;
-}
-
-/**
- * `loadSkill`, then `resolveRecipePaths` for a valid skill that serves `dcc`, for each of
- * `dirs`, in order.
- */
-export function readSkillDirs(dirs: readonly SkillDirRequest[], dcc: string): Promise<SkillDirReading[]> {
-  return Promise.all(
-    dirs.map(async (d) => {
-      const result = await loadSkill(d.dir, d.root, d.rootIndex);
-      const skill = result.skill;
-      const serves = skill !== null && skillServesDcc(skill.dcc, dcc);
-      return { result, paths: serves ? await resolveRecipePaths(skill.dir, skill.recipePatterns, skill.name) : null };
-    }),
-  );
-}
-
 /**
  * A skill name is the first segment of every recipe id (`<skill>/<name>`):
  * a slash in it would let two skills claim one id, and path-like names have
@@ -176,6 +139,11 @@ function isUsableSkillName(name: string): boolean {
   );
 }
 
+/** The order of a root's skill directories: UTF-16 code units, whatever the locale. */
+export function compareDirNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /** Skill directories of one root, in a stable order (hot reload re-lists one root with it). */
 export async function skillDirsOf(root: string): Promise<string[]> {
   if (hasSkillMd(root)) return [root];
@@ -188,7 +156,7 @@ export async function skillDirsOf(root: string): Promise<string[]> {
   const dirs: string[] = [];
   // Sync stats: one per child, microseconds each, where awaiting each in turn
   // cost a thread-pool round trip per child (a thousand-skill root: ~0.2 s).
-  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+  for (const entry of entries.sort((a, b) => compareDirNames(a.name, b.name))) {
     const dir = path.join(root, entry.name);
     const isDirectory = entry.isDirectory() || (entry.isSymbolicLink() && isDir(dir));
     if (isDirectory && hasSkillMd(dir)) dirs.push(dir);

@@ -5,10 +5,10 @@
 import path from "node:path";
 import { LineCounter, parseDocument } from "yaml";
 import { parsePlainFast } from "./yaml-fast.js";
-import { diagnostic, type Diagnostic } from "./diagnostics.js";
+import { diagnostic, type Diagnostic, type DiagnosticCode } from "./diagnostics.js";
 import type { SkillInfo } from "./types.js";
 import { firstKey, mergeDependsText, promptList, stringList } from "./metadata-lists.js";
-import { readBounded } from "./read-bounded.js";
+import { decodeUtf8, readBounded } from "./read-bounded.js";
 
 export const ALLOWED_TOP_LEVEL_KEYS: readonly string[] = Object.freeze([
   "name",
@@ -49,15 +49,12 @@ function splitFrontmatter(text: string): { yaml: string; body: string } | null {
 
 export function parseSkillMarkdown(text: string, dirName: string): ParseSkillResult {
   const where = { skill: dirName, file: FILE };
+  const refuse = (code: DiagnosticCode, message: string, at: { line?: number } = {}): ParseSkillResult => ({
+    ok: false,
+    diagnostics: [diagnostic("error", code, message, { ...where, ...at })],
+  });
   const split = splitFrontmatter(text);
-  if (split === null) {
-    return {
-      ok: false,
-      diagnostics: [
-        diagnostic("error", "frontmatter_missing", `${FILE} must start with YAML frontmatter between --- lines`, where),
-      ],
-    };
-  }
+  if (split === null) return refuse("frontmatter_missing", `${FILE} must start with YAML frontmatter between --- lines`);
 
   // The fast parser answers clean frontmatter; anything it would report on
   // (errors, refused keys) is re-read exactly below for messages with lines.
@@ -84,17 +81,11 @@ export function parseSkillMarkdown(text: string, dirName: string): ParseSkillRes
   try {
     data = doc.toJS({ maxAliasCount: 100 });
   } catch (err) {
-    const msg = err instanceof Error ? err.message : String(err);
-    return { ok: false, diagnostics: [diagnostic("error", "frontmatter_invalid", `${FILE} frontmatter: ${msg}`, where)] };
+    return refuse("frontmatter_invalid", `${FILE} frontmatter: ${err instanceof Error ? err.message : String(err)}`);
   }
   // An empty block is an empty mapping: the name falls back to the directory.
   if (data === null || data === undefined) data = {};
-  if (!isRecord(data)) {
-    return {
-      ok: false,
-      diagnostics: [diagnostic("error", "frontmatter_invalid", `${FILE} frontmatter must be a mapping`, where)],
-    };
-  }
+  if (!isRecord(data)) return refuse("frontmatter_invalid", `${FILE} frontmatter must be a mapping`);
 
   const extra = Object.keys(data).filter((k) => !ALLOWED_TOP_LEVEL_KEYS.includes(k));
   if (extra.length > 0) {
@@ -106,18 +97,12 @@ export function parseSkillMarkdown(text: string, dirName: string): ParseSkillRes
       return off === undefined ? undefined : lineCounter.linePos(off).line + 1;
     };
     const line = keyLine(extra[0]!);
-    return {
-      ok: false,
-      diagnostics: [
-        diagnostic(
-          "error",
-          "non_spec_top_level_keys",
-          `${FILE} has top-level keys outside the Agent Skills format: ${extra.join(", ")}; ` +
-            `move under metadata.dcc-mcp (allowed top-level keys: ${ALLOWED_TOP_LEVEL_KEYS.join(", ")})`,
-          line !== undefined ? { ...where, line } : where,
-        ),
-      ],
-    };
+    return refuse(
+      "non_spec_top_level_keys",
+      `${FILE} has top-level keys outside the Agent Skills format: ${extra.join(", ")}; ` +
+        `move under metadata.dcc-mcp (allowed top-level keys: ${ALLOWED_TOP_LEVEL_KEYS.join(", ")})`,
+      line !== undefined ? { line } : {},
+    );
   }
 
   return interpret(data, dirName, split.body);
@@ -259,17 +244,12 @@ function newerMetadata(
 
 /** Core merges `metadata/depends.md` into `depends`; bounded like SKILL.md, and silent when absent or unreadable (as core). */
 const MAX_DEPENDS_BYTES = 64 * 1024;
-const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 export function withDependsFile(skill: SkillFields, dir: string): SkillFields {
   const read = readBounded(path.join(dir, "metadata", "depends.md"), MAX_DEPENDS_BYTES);
   if (!read.ok) return skill;
-  let text: string;
-  try {
-    text = utf8.decode(read.bytes);
-  } catch {
-    return skill;
-  }
+  const text = decodeUtf8(read.bytes);
+  if (text === null) return skill;
   const depends = mergeDependsText(skill.depends ?? [], text);
   return depends.length > 0 ? { ...skill, depends } : skill;
 }

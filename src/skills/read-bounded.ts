@@ -15,6 +15,17 @@ import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Sta
  */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Strict UTF-8 decode, a leading BOM dropped; null when the bytes are not UTF-8. */
+export function decodeUtf8(bytes: Uint8Array): string | null {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
 export type BoundedRead =
   | { readonly ok: true; readonly bytes: Buffer }
   | { readonly ok: false; readonly reason: "missing" | "not_file" | "unreadable"; readonly code: string }

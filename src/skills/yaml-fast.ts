@@ -41,21 +41,8 @@ function mayDiverge(text: string): boolean {
 
 /** The document's value, or null when the exact parser must answer (see the module comment). */
 export function parsePlainFast(text: string): { readonly data: unknown } | null {
-  if (mayDiverge(text)) return null;
-  let parserState: { anchorMap?: Record<string, unknown> } | null = null;
-  let data: unknown;
-  try {
-    data = jsyaml.load(text, {
-      schema: jsyaml.CORE_SCHEMA,
-      json: false,
-      listener(_event, state) {
-        parserState ??= state as { anchorMap?: Record<string, unknown> };
-      },
-    });
-  } catch {
-    return null;
-  }
-  return hasAnchors(parserState) ? null : { data };
+  const fast = parsePackFast(text);
+  return fast === null ? null : { data: fast.data };
 }
 
 /** Any anchor means aliases may share or multiply nodes: let `yaml` apply its alias cap. */

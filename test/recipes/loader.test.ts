@@ -22,8 +22,8 @@ async function skillAt(dir: string): Promise<SkillInfo> {
   return r.skill;
 }
 
-const yamlOf = (rs: Recipe[]) => rs.filter((r): r is YamlRecipe => r.format === "yaml");
-const mdOf = (rs: Recipe[]) => rs.filter((r): r is MarkdownRecipe => r.format === "markdown");
+const yamlOf = (rs: readonly Recipe[]) => rs.filter((r): r is YamlRecipe => r.format === "yaml");
+const mdOf = (rs: readonly Recipe[]) => rs.filter((r): r is MarkdownRecipe => r.format === "markdown");
 
 describe.skipIf(!hasReal)("real skill packs", () => {
   const maya = path.join(realRoot, "dcc-mcp-maya/src/dcc_mcp_maya/skills");

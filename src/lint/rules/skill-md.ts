@@ -65,9 +65,4 @@ export class SkillMdSource {
     const fix = `move ${extra.join(", ")} under metadata.dcc-mcp: ${block}`;
     return fix.length > MAX_FIX ? `${fix.slice(0, MAX_FIX - 1)}…` : fix;
   }
-
-  /** Line of a top-level key. */
-  keyPos(key: string): SourcePos | undefined {
-    return this.source.locate([key], true);
-  }
 }

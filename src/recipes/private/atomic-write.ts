@@ -85,24 +85,22 @@ export async function writeFileAtomic(dir: string, target: string, data: string 
 export async function createFileExclusive(dir: string, target: string, data: string | Uint8Array): Promise<boolean> {
   const tempPath = await writeTemp(dir, target, data);
   const finalPath = path.join(dir, target);
+  let outcome: "created" | "taken" | "no_links";
   try {
     await fs.link(tempPath, finalPath);
+    outcome = "created";
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "EEXIST") {
-      await fs.rm(tempPath, { force: true });
-      return false;
-    }
-    if (code === "EPERM" || code === "ENOTSUP" || code === "ENOSYS" || code === "EXDEV") {
-      // File systems without hard links: exclusive open, then write in place.
-      // Not crash-atomic, but still never overwrites an existing playbook.
-      await fs.rm(tempPath, { force: true });
-      return createInPlaceExclusive(dir, finalPath, data);
-    }
+    if (code === "EEXIST") outcome = "taken";
+    else if (code === "EPERM" || code === "ENOTSUP" || code === "ENOSYS" || code === "EXDEV") outcome = "no_links";
+    else throw error;
+  } finally {
     await fs.rm(tempPath, { force: true });
-    throw error;
   }
-  await fs.rm(tempPath, { force: true });
+  // File systems without hard links: exclusive open, then write in place.
+  // Not crash-atomic, but still never overwrites an existing playbook.
+  if (outcome === "no_links") return createInPlaceExclusive(dir, finalPath, data);
+  if (outcome === "taken") return false;
   await fsyncDir(dir);
   return true;
 }

@@ -74,15 +74,6 @@ export function serialisePlaybook(playbook: Playbook, extra: Readonly<Record<str
   return `---\n${yaml}---\n${playbook.document}`;
 }
 
-/** Strict UTF-8 decode; a leading BOM is dropped. null when the bytes are not UTF-8. */
-export function decodePlaybookBytes(bytes: Uint8Array): string | null {
-  try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
-  } catch {
-    return null;
-  }
-}
-
 interface Split {
   readonly yaml: string;
   readonly body: string;

@@ -4,16 +4,11 @@
  * can be written as UTF-8 and read back unchanged. Field constraints (lengths,
  * counts) belong to the tool layer's schema.
  */
-import type { Playbook, PlaybookStep } from "../types.js";
+import type { Playbook } from "../types.js";
 
-export interface PlaybookDraft {
-  readonly title: string;
-  readonly summary: string;
-  readonly whenToUse: string;
-  readonly steps: readonly PlaybookStep[];
-  readonly acceptanceCriteria: readonly string[];
+/** A playbook's own fields as a caller writes them; tags may be left out. */
+export interface PlaybookDraft extends Pick<Playbook, "title" | "summary" | "whenToUse" | "steps" | "acceptanceCriteria" | "document"> {
   readonly tags?: readonly string[];
-  readonly document: string;
 }
 
 export type PlaybookPatch = Partial<PlaybookDraft>;

@@ -8,7 +8,8 @@
 import { promises as fs, type BigIntStats } from "node:fs";
 import path from "node:path";
 import { diagnostic, type Diagnostic } from "../../skills/diagnostics.js";
-import { decodePlaybookBytes, parsePlaybookFile, type StoredPlaybook } from "./format.js";
+import { decodeUtf8 } from "../../skills/read-bounded.js";
+import { parsePlaybookFile, type StoredPlaybook } from "./format.js";
 
 export const PRIVATE_SKILL = "private";
 
@@ -80,21 +81,12 @@ export class PlaybookFileReader {
       const stat = await fs.stat(full, { bigint: true }).catch(() => null);
       if (stat && cacheKey(stat) === cached.key) return { kind: "ok", stored: cached.stored };
     }
-    let handle: fs.FileHandle;
-    try {
-      handle = await fs.open(full, "r");
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "ENOENT") {
-        this.parsed.delete(slug);
-        return { kind: "missing" };
-      }
-      return invalid(`the file cannot be read (${code ?? "error"})`);
-    }
     let bytes: Buffer;
     let mtime: Date;
     let key: string;
+    let handle: fs.FileHandle | undefined;
     try {
+      handle = await fs.open(full, "r");
       const stat = await handle.stat({ bigint: true });
       if (!stat.isFile()) return invalid("not a regular file");
       if (stat.size > BigInt(this.maxFileBytes)) {
@@ -112,11 +104,11 @@ export class PlaybookFileReader {
       }
       return invalid(`the file cannot be read (${code ?? "error"})`);
     } finally {
-      await handle.close().catch(() => undefined);
+      await handle?.close().catch(() => undefined);
     }
     // It may have grown between stat and read.
     if (bytes.length > this.maxFileBytes) return invalid(`the file is over ${this.maxFileBytes} bytes`);
-    const text = decodePlaybookBytes(bytes);
+    const text = decodeUtf8(bytes);
     if (text === null) return invalid("the file is not valid UTF-8");
     const parsed = parsePlaybookFile(text, slug, mtime.toISOString());
     if (!parsed.ok) {
@@ -126,7 +118,6 @@ export class PlaybookFileReader {
     this.parsed.set(slug, { key, stored: parsed.stored });
     return { kind: "ok", stored: parsed.stored };
   }
-
 }
 
 function cacheKey(stat: BigIntStats): string {

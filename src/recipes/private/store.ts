@@ -15,38 +15,20 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { diagnostic, type Diagnostic } from "../../skills/diagnostics.js";
-import type { Playbook, PrivateRecipe } from "../types.js";
+import { mapLimit } from "../../skills/map-limit.js";
+import type { Playbook } from "../types.js";
 import { cleanupStaleTempFiles, createFileExclusive, ensurePrivateDir, isTempFileName, writeFileAtomic } from "./atomic-write.js";
 import { acquireFileLock, cleanupStaleLocks, isLockFileName } from "./file-lock.js";
-import {
-  DEFAULT_MAX_FILE_BYTES,
-  draftProblem,
-  failure,
-  hashIdempotencyKey,
-  newPlaybook,
-  notFound,
-  patchedPlaybook,
-  patchProblem,
-  sizeProblem,
-  staleRevision,
-  type CreateOptions,
-  type LoadAllResult,
-  type PlaybookStore,
-  type StoreResult,
-  type StoreStatus,
-} from "./contract.js";
+import { failure, newPlaybook, notFound, patchedPlaybook, sizeProblem, staleRevision, type LoadAllResult, type PlaybookStore, type StoreResult, type StoreStatus } from "./contract.js";
 import { serialisePlaybook } from "./format.js";
 import { KeyedMutex } from "./keyed-mutex.js";
 import type { PlaybookDraft, PlaybookPatch } from "./playbook-values.js";
 import { PlaybookFileReader, PRIVATE_SKILL, type ReadOutcome } from "./reader.js";
-import { isValidSlug, slugCandidate, slugify } from "./slug.js";
+import { idempotencyHashOf, sortedLoad, StoreBase, type StoreBaseOptions } from "./store-base.js";
+import { isValidSlug, slugify } from "./slug.js";
 
 export type { PlaybookDraft, PlaybookPatch } from "./playbook-values.js";
-export { DEFAULT_MAX_FILE_BYTES } from "./contract.js";
-export type { PlaybookStore, StoreErrorCode, StoreResult } from "./contract.js";
-
-/** The frontmatter key holding a create's hashed idempotency key: in the file itself, so a kill -9 cannot separate the two. */
-const IDEMPOTENCY_FIELD = "idempotencyKey";
+export type { StoreResult } from "./contract.js";
 
 /** The subset of a pino logger the store uses; a pino `Logger` fits. */
 export interface StoreLogger {
@@ -54,12 +36,9 @@ export interface StoreLogger {
   debug?(fields: Record<string, unknown>, message: string): void;
 }
 
-export interface PrivateStoreOptions {
+export interface PrivateStoreOptions extends StoreBaseOptions {
   readonly dir: string;
-  readonly now?: () => Date;
   readonly logger?: StoreLogger;
-  /** Largest playbook file read or written, in bytes. Default 1 MiB. */
-  readonly maxFileBytes?: number;
   /** Temp and lock files older than this are treated as abandoned. Default 60 s. */
   readonly staleTempMs?: number;
   /** How long an update waits for another process's lock on the same playbook. Default 10 s. */
@@ -80,33 +59,11 @@ export function openPrivateStore(options: PrivateStoreOptions): PrivateStore {
   return new FilePrivateStore(options);
 }
 
-export function toPrivateRecipe(playbook: Playbook): PrivateRecipe {
-  return Object.freeze({
-    recipeId: `${PRIVATE_SKILL}/${playbook.slug}`,
-    skill: PRIVATE_SKILL,
-    name: playbook.slug,
-    dcc: "any",
-    description: playbook.summary,
-    tags: playbook.tags,
-    file: `${playbook.slug}.md`,
-    visibility: "private",
-    format: "private",
-    playbook,
-  });
-}
-
-class FilePrivateStore implements PrivateStore {
+class FilePrivateStore extends StoreBase implements PrivateStore {
   readonly dir: string;
-  private readonly now: () => Date;
   private readonly logger: StoreLogger | undefined;
-  private readonly maxFileBytes: number;
   private readonly staleTempMs: number;
   private readonly lockTimeoutMs: number;
-  private readonly locks = new KeyedMutex();
-  private readonly pending = new Set<Promise<unknown>>();
-  /** Slugs this process has created or found taken; saves re-trying names on repeated titles. */
-  private readonly claimed = new Set<string>();
-  private readonly nextSuffix = new Map<string, number>();
   private readonly reader: PlaybookFileReader;
   /**
    * The revision each playbook had when this store last read or wrote it.
@@ -122,20 +79,12 @@ class FilePrivateStore implements PrivateStore {
   private readonly keyLocks = new KeyedMutex();
 
   constructor(options: PrivateStoreOptions) {
+    super(options);
     this.dir = path.resolve(options.dir);
-    this.now = options.now ?? (() => new Date());
     this.logger = options.logger;
-    this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     this.staleTempMs = options.staleTempMs ?? 60_000;
     this.lockTimeoutMs = options.lockTimeoutMs ?? 10_000;
     this.reader = new PlaybookFileReader(this.dir, this.maxFileBytes);
-  }
-
-  slugFromFile(fileName: string): string | null {
-    const base = path.basename(fileName);
-    if (!base.endsWith(".md")) return null;
-    const stem = base.slice(0, -3);
-    return isValidSlug(stem) ? stem : null;
   }
 
   status(): StoreStatus {
@@ -144,10 +93,6 @@ class FilePrivateStore implements PrivateStore {
 
   startupProblem(): Promise<string | null> {
     return Promise.resolve(null);
-  }
-
-  async close(): Promise<void> {
-    await this.flush();
   }
 
   async loadAll(): Promise<LoadAllResult> {
@@ -180,21 +125,19 @@ class FilePrivateStore implements PrivateStore {
         slugs.push(slug);
       }
     }
-    const outcomes = await mapLimited(slugs, READ_CONCURRENCY, (slug) => this.read(slug));
+    const outcomes = await mapLimit(slugs, READ_CONCURRENCY, (slug) => this.read(slug));
     const keys = new Map<string, string>();
     for (const outcome of outcomes) {
       if (outcome.kind === "ok") {
         playbooks.push(outcome.stored.playbook);
-        const key = outcome.stored.extra[IDEMPOTENCY_FIELD];
-        if (typeof key === "string") keys.set(key, outcome.stored.playbook.slug);
+        const key = idempotencyHashOf(outcome.stored.extra);
+        if (key !== null) keys.set(key, outcome.stored.playbook.slug);
       } else if (outcome.kind === "invalid") diagnostics.push(outcome.diagnostic);
     }
     // Creates that finished while this scan ran are newer than it.
     for (const [key, slug] of this.keyIndex ?? []) keys.set(key, slug);
     this.keyIndex = keys;
-    playbooks.sort((a, b) => compareText(a.slug, b.slug));
-    diagnostics.sort((a, b) => compareText(a.file ?? "", b.file ?? ""));
-    return { playbooks, diagnostics };
+    return sortedLoad(playbooks, diagnostics);
   }
 
   async loadOne(slug: string): Promise<{ playbook: Playbook | null; diagnostic?: Diagnostic }> {
@@ -205,14 +148,9 @@ class FilePrivateStore implements PrivateStore {
     return { playbook: null };
   }
 
-  create(draft: PlaybookDraft, options?: CreateOptions): Promise<StoreResult> {
-    const problem = draftProblem(draft, options);
-    if (problem) return Promise.resolve(failure("invalid_input", problem));
-    const key = options?.idempotencyKey;
-    if (key === undefined) return this.track(this.doCreate(draft, {}));
-    const hash = hashIdempotencyKey(key);
+  protected createChecked(draft: PlaybookDraft, hash: string | null): Promise<StoreResult> {
     // One create per key at a time, so a retry racing its original waits for it.
-    return this.track(this.keyLocks.run(hash, () => this.createOnce(draft, hash)));
+    return hash === null ? this.doCreate(draft, null) : this.keyLocks.run(hash, () => this.createOnce(draft, hash));
   }
 
   private async createOnce(draft: PlaybookDraft, hash: string): Promise<StoreResult> {
@@ -220,87 +158,45 @@ class FilePrivateStore implements PrivateStore {
     const slug = this.keyIndex?.get(hash);
     if (slug !== undefined) {
       const earlier = await this.read(slug);
-      if (earlier.kind === "ok" && earlier.stored.extra[IDEMPOTENCY_FIELD] === hash) {
+      if (earlier.kind === "ok" && idempotencyHashOf(earlier.stored.extra) === hash) {
         return { ok: true, playbook: earlier.stored.playbook, replayed: true };
       }
       // The file is gone or was rewritten without the key: the key names nothing now.
       this.keyIndex?.delete(hash);
     }
-    const result = await this.doCreate(draft, { [IDEMPOTENCY_FIELD]: hash });
+    const result = await this.doCreate(draft, hash);
     if (result.ok) this.keyIndex?.set(hash, result.playbook.slug);
     return result;
   }
 
-  update(slug: string, patch: PlaybookPatch, expectedRevision?: number): Promise<StoreResult> {
-    if (!isValidSlug(slug)) return Promise.resolve(notFound(slug));
-    const problem = patchProblem(patch, expectedRevision);
-    if (problem) return Promise.resolve(failure("invalid_input", problem));
-    const stale = this.knownStale(slug, expectedRevision);
-    if (stale) return Promise.resolve(stale);
-    return this.track(this.locks.run(slug, () => this.doUpdate(slug, patch, expectedRevision)));
-  }
-
-  async flush(): Promise<void> {
-    while (this.pending.size > 0) {
-      await Promise.allSettled([...this.pending]);
-    }
-    await this.locks.idle();
-  }
-
-  private track<T>(work: Promise<T>): Promise<T> {
-    this.pending.add(work);
-    const done = (): void => {
-      this.pending.delete(work);
-    };
-    work.then(done, done);
-    return work;
-  }
-
-  private async doCreate(draft: PlaybookDraft, extra: Readonly<Record<string, unknown>>): Promise<StoreResult> {
-    const stamp = this.now().toISOString();
-    const base = slugify(draft.title);
-    const build = (slug: string): Playbook => newPlaybook(draft, slug, stamp);
+  private async doCreate(draft: PlaybookDraft, hash: string | null): Promise<StoreResult> {
+    const plan = this.planCreate(draft, hash);
+    if ("ok" in plan) return plan;
     // The slug is not part of the file, so one serialisation serves every candidate name.
-    const first = build(base);
-    const tooBig = sizeProblem(first, this.maxFileBytes, extra);
-    if (tooBig) return failure("invalid_input", tooBig);
-    const text = serialisePlaybook(first, extra);
+    const text = serialisePlaybook(plan.first, plan.extra);
     try {
       await ensurePrivateDir(this.dir);
       for (;;) {
-        const slug = this.claimNextCandidate(base);
+        const slug = this.claimSlug(plan.base);
         let created: boolean;
         try {
           created = await createFileExclusive(this.dir, `${slug}.md`, text);
         } catch (error) {
-          this.claimed.delete(slug);
+          this.unclaim(slug);
           throw error;
         }
         if (created) {
           this.logger?.debug?.({ slug }, "private playbook created");
-          return { ok: true, playbook: build(slug) };
+          return { ok: true, playbook: newPlaybook(draft, slug, plan.stamp) };
         }
         // Taken on disk (another store, a human, an earlier run): stays claimed, try the next.
       }
     } catch (error) {
-      return this.internal("create", base, error);
+      return this.internal("create", plan.base, error);
     }
   }
 
-  /** Synchronous pick, so concurrent creates in this process never try the same name. */
-  private claimNextCandidate(base: string): string {
-    let n = this.nextSuffix.get(base) ?? 1;
-    let slug = slugCandidate(base, n);
-    while (this.claimed.has(slug) || !isValidSlug(slug)) {
-      n += 1;
-      slug = slugCandidate(base, n);
-    }
-    this.claimed.add(slug);
-    this.nextSuffix.set(base, n + 1);
-    return slug;
-  }
-
-  private async doUpdate(slug: string, patch: PlaybookPatch, expectedRevision: number | undefined): Promise<StoreResult> {
+  protected async updateChecked(slug: string, patch: PlaybookPatch, expectedRevision: number | undefined): Promise<StoreResult> {
     const stale = this.knownStale(slug, expectedRevision);
     if (stale) return stale;
     try {
@@ -344,8 +240,7 @@ class FilePrivateStore implements PrivateStore {
     if (next === null) return { ok: true, playbook };
     const tooBig = sizeProblem(next, this.maxFileBytes, extra);
     if (tooBig) return failure("invalid_input", tooBig);
-    const text = serialisePlaybook(next, extra);
-    await writeFileAtomic(this.dir, `${slug}.md`, text);
+    await writeFileAtomic(this.dir, `${slug}.md`, serialisePlaybook(next, extra));
     this.lastSeen.set(slug, next.revision);
     return { ok: true, playbook: next };
   }
@@ -358,7 +253,7 @@ class FilePrivateStore implements PrivateStore {
   }
 
   /** A conflict answer when expectedRevision is already known to be stale. */
-  private knownStale(slug: string, expectedRevision: number | undefined): StoreResult | null {
+  protected override knownStale(slug: string, expectedRevision: number | undefined): StoreResult | null {
     const seen = this.lastSeen.get(slug);
     return expectedRevision !== undefined && seen !== undefined && expectedRevision < seen
       ? staleRevision(slug, seen, expectedRevision)
@@ -389,24 +284,7 @@ class FilePrivateStore implements PrivateStore {
   }
 }
 
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 function errnoCode(error: unknown): string | undefined {
   const code = (error as NodeJS.ErrnoException | null)?.code;
   return typeof code === "string" ? code : undefined;
-}
-
-async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }

@@ -43,6 +43,11 @@ export interface UsageStore {
   load(): Promise<void>;
 }
 
+/** Two tallies of one recipe as one: counts added, the later use kept (ISO times compare as text). */
+export function addUses(a: UsageEntry | undefined, b: UsageEntry): UsageEntry {
+  return a === undefined ? b : { count: a.count + b.count, lastUsedAt: a.lastUsedAt > b.lastUsedAt ? a.lastUsedAt : b.lastUsedAt };
+}
+
 const FORMAT_VERSION = 1;
 const MAX_USAGE_FILE_BYTES = 16 * 1024 * 1024;
 
@@ -145,13 +150,7 @@ class JsonUsageStore implements UsageStore {
     this.sortedIds = null;
     for (const [id, entry] of stored) {
       this.lines.delete(id);
-      const mine = this.entries.get(id);
-      this.entries.set(
-        id,
-        mine === undefined
-          ? entry
-          : { count: mine.count + entry.count, lastUsedAt: mine.lastUsedAt > entry.lastUsedAt ? mine.lastUsedAt : entry.lastUsedAt },
-      );
+      this.entries.set(id, addUses(this.entries.get(id), entry));
     }
   }
 

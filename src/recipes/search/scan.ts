@@ -36,22 +36,14 @@ export function dotWords(words: Uint32Array, at: number, q: Float32Array, dim: n
   return s0 + s1 + s2 + s3;
 }
 
-/** dotWords for a store whose rows do not start on a word (odd dimension). */
+/**
+ * dotWords for a store whose rows do not start on a word (odd dimension:
+ * no provider here makes one, so a plain loop, not a second tuned copy).
+ */
 export function dotHalves(matrix: Uint16Array, at: number, q: Float32Array, dim: number): number {
-  const f = HALF_TO_FLOAT;
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let s3 = 0;
-  let i = 0;
-  for (; i + 3 < dim; i += 4) {
-    s0 += f[matrix[at + i]!]! * q[i]!;
-    s1 += f[matrix[at + i + 1]!]! * q[i + 1]!;
-    s2 += f[matrix[at + i + 2]!]! * q[i + 2]!;
-    s3 += f[matrix[at + i + 3]!]! * q[i + 3]!;
-  }
-  for (; i < dim; i++) s0 += f[matrix[at + i]!]! * q[i]!;
-  return s0 + s1 + s2 + s3;
+  let sum = 0;
+  for (let i = 0; i < dim; i++) sum += HALF_TO_FLOAT[matrix[at + i]!]! * q[i]!;
+  return sum;
 }
 
 interface Scored {

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodePlaybookBytes, parsePlaybookFile, serialisePlaybook } from "../../../src/recipes/private/format.js";
+import { parsePlaybookFile, serialisePlaybook } from "../../../src/recipes/private/format.js";
+import { decodeUtf8 as decodePlaybookBytes } from "../../../src/skills/read-bounded.js";
 import type { Playbook } from "../../../src/recipes/types.js";
 
 const MTIME = "2026-01-02T03:04:05.000Z";

@@ -4,7 +4,8 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { HOST_TAG } from "../../../src/recipes/private/atomic-write.js";
 import { parsePlaybookFile } from "../../../src/recipes/private/format.js";
-import { openPrivateStore, toPrivateRecipe, type PlaybookDraft, type PlaybookPatch, type PrivateStore, type StoreResult } from "../../../src/recipes/private/store.js";
+import { toPrivateRecipe } from "../../../src/recipes/playbook-state.js";
+import { openPrivateStore, type PlaybookDraft, type PlaybookPatch, type PrivateStore, type StoreResult } from "../../../src/recipes/private/store.js";
 import type { Playbook } from "../../../src/recipes/types.js";
 
 let root: string;

@@ -17,38 +17,19 @@ import type { PoolClient } from "pg";
 import type { Diagnostic } from "../../../skills/diagnostics.js";
 import { diagnostic } from "../../../skills/diagnostics.js";
 import type { Playbook } from "../../types.js";
-import {
-  DEFAULT_MAX_FILE_BYTES,
-  draftProblem,
-  failure,
-  hashIdempotencyKey,
-  newPlaybook,
-  notFound,
-  patchedPlaybook,
-  patchProblem,
-  sizeProblem,
-  staleRevision,
-  type CreateOptions,
-  type LoadAllResult,
-  type PlaybookStore,
-  type StoreChange,
-  type StoreResult,
-  type StoreStatus,
-} from "../contract.js";
-import { KeyedMutex } from "../keyed-mutex.js";
+import { failure, newPlaybook, notFound, patchedPlaybook, sizeProblem, staleRevision, type LoadAllResult, type PlaybookStore, type StoreChange, type StoreResult, type StoreStatus } from "../contract.js";
 import { freezePlaybook, type PlaybookDraft, type PlaybookPatch } from "../playbook-values.js";
 import { PRIVATE_SKILL } from "../reader.js";
-import { isValidSlug, slugCandidate, slugify } from "../slug.js";
+import { isValidSlug } from "../slug.js";
+import { idempotencyExtra, sortedLoad, StoreBase, type StoreBaseOptions } from "../store-base.js";
 import { describe, isConnectionError, NOTIFY_CHANNEL, type PgConnection, type PgLogger } from "./pg-connection.js";
 
-export interface PgStoreOptions {
+export interface PgStoreOptions extends StoreBaseOptions {
   readonly connection: PgConnection;
   readonly dcc: string;
   /** Whose playbooks; "" when the server has no users file. */
   readonly owner?: string;
-  readonly now?: () => Date;
   readonly logger?: PgLogger;
-  readonly maxFileBytes?: number;
 }
 
 interface Row {
@@ -61,33 +42,23 @@ interface Row {
 }
 
 const COLUMNS = "slug, fields, revision, created_at, updated_at, idempotency_key";
-// The same key the file store writes into its frontmatter, so both stores count the same bytes against the limit.
-const IDEMPOTENCY_FIELD = "idempotencyKey";
 
 export function openPgStore(options: PgStoreOptions): PlaybookStore {
   return new PgPlaybookStore(options);
 }
 
-class PgPlaybookStore implements PlaybookStore {
+class PgPlaybookStore extends StoreBase {
   private readonly db: PgConnection;
   private readonly dcc: string;
   private readonly owner: string;
-  private readonly now: () => Date;
   private readonly logger: PgLogger | undefined;
-  private readonly maxFileBytes: number;
-  private readonly pending = new Set<Promise<unknown>>();
-  private readonly locks = new KeyedMutex();
-  /** Slugs this process has tried; concurrent creates of one title here never try the same name. */
-  private readonly claimed = new Set<string>();
-  private readonly nextSuffix = new Map<string, number>();
 
   constructor(options: PgStoreOptions) {
+    super(options);
     this.db = options.connection;
     this.dcc = options.dcc;
     this.owner = options.owner ?? "";
-    this.now = options.now ?? (() => new Date());
     this.logger = options.logger;
-    this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   }
 
   status(): StoreStatus {
@@ -98,24 +69,11 @@ class PgPlaybookStore implements PlaybookStore {
     return this.db.firstAttempt;
   }
 
-  slugFromFile(fileName: string): string | null {
-    // Diagnostics name a row as the file it would be in the file store.
-    return fileName.endsWith(".md") && isValidSlug(fileName.slice(0, -3)) ? fileName.slice(0, -3) : null;
-  }
-
   onChange(listener: (change: StoreChange) => void): () => void {
     return this.db.subscribe((n) => {
       if (n === "all") listener({ all: true });
       else if (n.dcc === this.dcc && n.owner === this.owner) listener({ all: false, slugs: [n.slug] });
     });
-  }
-
-  async flush(): Promise<void> {
-    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
-  }
-
-  async close(): Promise<void> {
-    await this.flush();
   }
 
   async loadAll(): Promise<LoadAllResult> {
@@ -138,9 +96,7 @@ class PgPlaybookStore implements PlaybookStore {
       if (playbook !== null) playbooks.push(playbook);
       else diagnostics.push(badRow(row.slug));
     }
-    playbooks.sort((a, b) => compareText(a.slug, b.slug));
-    diagnostics.sort((a, b) => compareText(a.file ?? "", b.file ?? ""));
-    return { playbooks, diagnostics };
+    return sortedLoad(playbooks, diagnostics);
   }
 
   async loadOne(slug: string): Promise<{ playbook: Playbook | null; diagnostic?: Diagnostic }> {
@@ -156,36 +112,26 @@ class PgPlaybookStore implements PlaybookStore {
     return playbook === null ? { playbook: null, diagnostic: badRow(slug) } : { playbook };
   }
 
-  create(draft: PlaybookDraft, options?: CreateOptions): Promise<StoreResult> {
-    const problem = draftProblem(draft, options);
-    if (problem) return Promise.resolve(failure("invalid_input", problem));
-    return this.track(this.guard("create", () => this.doCreate(draft, options?.idempotencyKey)));
+  protected createChecked(draft: PlaybookDraft, hash: string | null): Promise<StoreResult> {
+    return this.guard("create", () => this.doCreate(draft, hash));
   }
 
-  update(slug: string, patch: PlaybookPatch, expectedRevision?: number): Promise<StoreResult> {
-    if (!isValidSlug(slug)) return Promise.resolve(notFound(slug));
-    const problem = patchProblem(patch, expectedRevision);
-    if (problem) return Promise.resolve(failure("invalid_input", problem));
-    return this.track(this.locks.run(slug, () => this.guard("update", () => this.doUpdate(slug, patch, expectedRevision))));
+  protected updateChecked(slug: string, patch: PlaybookPatch, expectedRevision: number | undefined): Promise<StoreResult> {
+    return this.guard("update", () => this.doUpdate(slug, patch, expectedRevision));
   }
 
-  private async doCreate(draft: PlaybookDraft, key: string | undefined): Promise<StoreResult> {
-    const hash = key === undefined ? null : hashIdempotencyKey(key);
+  private async doCreate(draft: PlaybookDraft, hash: string | null): Promise<StoreResult> {
     if (hash !== null) {
       const earlier = await this.byKey(hash);
       if (earlier !== null) return earlier;
     }
-    const stamp = this.now().toISOString();
-    const base = slugify(draft.title);
-    const tooBig = sizeProblem(newPlaybook(draft, base, stamp), this.maxFileBytes, hash === null ? {} : { [IDEMPOTENCY_FIELD]: hash });
-    if (tooBig) return failure("invalid_input", tooBig);
+    const plan = this.planCreate(draft, hash);
+    if ("ok" in plan) return plan;
+    const { base, stamp } = plan;
     const fields = JSON.stringify(fieldsOf(draft));
-    let taken: Set<string> | null = null;
-    for (let n = this.nextSuffix.get(base) ?? 1; ; n++) {
-      const slug = slugCandidate(base, n);
-      if (!isValidSlug(slug) || taken?.has(slug) || this.claimed.has(slug)) continue;
-      this.claimed.add(slug);
-      this.nextSuffix.set(base, n + 1);
+    let taken: Set<string> | undefined;
+    for (;;) {
+      const slug = this.claimSlug(base, taken);
       const inserted = await this.db.pool.query(
         `WITH ins AS (
            INSERT INTO recipe_server_playbooks (dcc, owner, slug, fields, revision, created_at, updated_at, idempotency_key)
@@ -193,7 +139,7 @@ class PgPlaybookStore implements PlaybookStore {
          SELECT pg_notify('${NOTIFY_CHANNEL}', $7) FROM ins`,
         [this.dcc, this.owner, slug, fields, stamp, hash, this.payload(slug)],
       ).catch((error: unknown) => {
-        this.claimed.delete(slug);
+        this.unclaim(slug);
         throw error;
       });
       if (inserted.rowCount === 1) return { ok: true, playbook: newPlaybook(draft, slug, stamp) };
@@ -222,8 +168,7 @@ class PgPlaybookStore implements PlaybookStore {
       if (expectedRevision !== undefined && current.revision !== expectedRevision) return staleRevision(slug, current.revision, expectedRevision);
       const next = patchedPlaybook(current, patch, this.now().toISOString());
       if (next === null) return { ok: true, playbook: current };
-      const extra = row.idempotency_key === null ? {} : { [IDEMPOTENCY_FIELD]: row.idempotency_key };
-      const tooBig = sizeProblem(next, this.maxFileBytes, extra);
+      const tooBig = sizeProblem(next, this.maxFileBytes, idempotencyExtra(row.idempotency_key));
       if (tooBig) return failure("invalid_input", tooBig);
       const written = await client.query(
         `WITH upd AS (
@@ -286,13 +231,6 @@ class PgPlaybookStore implements PlaybookStore {
       return failure("not_ready", `the playbook store ${this.db.location} is unreachable (${describe(error)}); try again shortly`);
     }
   }
-
-  private track<T>(work: Promise<T>): Promise<T> {
-    this.pending.add(work);
-    const done = (): void => void this.pending.delete(work);
-    work.then(done, done);
-    return work;
-  }
 }
 
 type Fields = Pick<Playbook, "title" | "summary" | "whenToUse" | "steps" | "acceptanceCriteria" | "tags" | "document">;
@@ -339,8 +277,4 @@ function fromRow(row: Row): Playbook | null {
 
 function badRow(slug: string): Diagnostic {
   return diagnostic("error", "private_playbook_invalid", "the stored fields are not a playbook (edited outside recipe-server?)", { skill: PRIVATE_SKILL, file: `${slug}.md` });
-}
-
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

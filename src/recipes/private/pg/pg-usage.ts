@@ -5,7 +5,7 @@
  * delta), so replicas add up instead of overwriting each other. `get` answers
  * from memory: the table as read at load plus this replica's uses since.
  */
-import type { UsageEntry, UsageStore } from "../usage.js";
+import { addUses, type UsageEntry, type UsageStore } from "../usage.js";
 import { describe, type PgConnection, type PgLogger } from "./pg-connection.js";
 
 export interface PgUsageOptions {
@@ -78,10 +78,7 @@ class PgUsageStore implements UsageStore {
         [this.options.dcc],
       );
       for (const row of rows) {
-        const mine = this.entries.get(row.recipe_id);
-        const count = Number(row.count) + (mine?.count ?? 0);
-        const lastUsedAt = mine !== undefined && mine.lastUsedAt > row.last_used_at ? mine.lastUsedAt : row.last_used_at;
-        this.entries.set(row.recipe_id, { count, lastUsedAt });
+        this.entries.set(row.recipe_id, addUses(this.entries.get(row.recipe_id), { count: Number(row.count), lastUsedAt: row.last_used_at }));
       }
     } catch (error) {
       this.options.logger?.warn({ err: describe(error) }, "usage counts unreadable from the playbook store; counting from zero");
@@ -103,10 +100,7 @@ class PgUsageStore implements UsageStore {
       );
     } catch (error) {
       // Put them back, added to whatever was recorded meanwhile.
-      for (const [id, entry] of batch) {
-        const later = this.deltas.get(id);
-        this.deltas.set(id, { count: entry.count + (later?.count ?? 0), lastUsedAt: later?.lastUsedAt ?? entry.lastUsedAt });
-      }
+      for (const [id, entry] of batch) this.deltas.set(id, addUses(this.deltas.get(id), entry));
       this.options.logger?.warn({ err: describe(error) }, "usage counts not written to the playbook store; kept for the next flush");
     }
   }
