@@ -1,11 +1,11 @@
 import { materializeSteps } from "../../recipes/materialize.js";
-import { objectSchema, READ_ONLY, type ToolDefinition } from "./define.js";
+import { objectSchema, READ_ONLY } from "./define.js";
 import { fail, ok } from "./envelope.js";
-import { withSnapshot, type RecipeToolContext } from "./context.js";
+import { recipeTool, withSnapshot } from "./context.js";
 import { checkRecipeInputs, findStructuredRecipe } from "./structured.js";
 import { provenanceOf } from "../../recipes/entry-view.js";
 
-export const recipesApply: ToolDefinition<RecipeToolContext> = {
+export const recipesApply = recipeTool({
   name: "recipes__apply",
   title: "Apply a recipe",
   description:
@@ -29,7 +29,7 @@ export const recipesApply: ToolDefinition<RecipeToolContext> = {
   annotations: READ_ONLY,
   handler: (args, context) =>
     withSnapshot(context, (snapshot) => {
-      const found = findStructuredRecipe(snapshot, args.skill as string, args.recipe as string);
+      const found = findStructuredRecipe(snapshot, args.skill, args.recipe);
       if (!found.ok) return found.envelope;
       const recipe = found.value;
       const check = checkRecipeInputs(context, recipe, args.inputs);
@@ -76,4 +76,4 @@ export const recipesApply: ToolDefinition<RecipeToolContext> = {
       const note = kept > 0 ? `; ${kept} placeholder(s) kept verbatim (see unresolved_placeholders)` : "";
       return ok(`Recipe ${recipe.recipeId} applied: ${recipe.steps.length} step(s)${note}`, result);
     }),
-};
+});

@@ -1,9 +1,9 @@
-import { objectSchema, READ_ONLY, type ToolDefinition } from "./define.js";
+import { objectSchema, READ_ONLY } from "./define.js";
 import { fail, ok } from "./envelope.js";
-import { withSnapshot, type RecipeToolContext } from "./context.js";
+import { recipeTool, withSnapshot } from "./context.js";
 import { checkAgainst, checkRecipeInputs, findStructuredRecipe } from "./structured.js";
 
-export const recipesValidate: ToolDefinition<RecipeToolContext> = {
+export const recipesValidate = recipeTool({
   name: "recipes__validate",
   title: "Validate recipe inputs",
   description:
@@ -21,7 +21,7 @@ export const recipesValidate: ToolDefinition<RecipeToolContext> = {
   annotations: READ_ONLY,
   handler: (args, context) =>
     withSnapshot(context, (snapshot) => {
-      const found = findStructuredRecipe(snapshot, args.skill as string, args.recipe as string);
+      const found = findStructuredRecipe(snapshot, args.skill, args.recipe);
       if (!found.ok) return found.envelope;
       const recipe = found.value;
       const inputs = checkRecipeInputs(context, recipe, args.inputs);
@@ -53,4 +53,4 @@ export const recipesValidate: ToolDefinition<RecipeToolContext> = {
       const message = result.valid ? "Inputs are valid" : `Inputs are invalid (${errors.length} error(s))`;
       return ok(message, result);
     }),
-};
+});
