@@ -1,7 +1,7 @@
 import { objectSchema, READ_ONLY } from "./define.js";
 import { fail, ok } from "./envelope.js";
-import { recipeTool, withSnapshot } from "./context.js";
-import { checkAgainst, checkRecipeInputs, findStructuredRecipe } from "./structured.js";
+import { recipeTool } from "./context.js";
+import { checkAgainst, STRUCTURED_RECIPE_FIELDS, withRecipeInputs } from "./structured.js";
 
 export const recipesValidate = recipeTool({
   name: "recipes__validate",
@@ -11,8 +11,7 @@ export const recipesValidate = recipeTool({
     "Pass `output` (the observed tool result) to check it against the recipe's output_contract after running the steps.",
   inputSchema: objectSchema(
     {
-      skill: { type: "string", minLength: 1, maxLength: 200 },
-      recipe: { type: "string", minLength: 1, maxLength: 500 },
+      ...STRUCTURED_RECIPE_FIELDS,
       inputs: { description: "Inputs to check (usually an object)." },
       output: { description: "Observed result to check against output_contract." },
     },
@@ -20,13 +19,7 @@ export const recipesValidate = recipeTool({
   ),
   annotations: READ_ONLY,
   handler: (args, context) =>
-    withSnapshot(context, (snapshot) => {
-      const found = findStructuredRecipe(snapshot, args.skill, args.recipe);
-      if (!found.ok) return found.envelope;
-      const recipe = found.value;
-      const inputs = checkRecipeInputs(context, recipe, args.inputs);
-      if (!inputs.ok) return inputs.envelope;
-      const errors = inputs.value;
+    withRecipeInputs(context, args, (recipe, errors) => {
       const result: Record<string, unknown> = {
         valid: errors.length === 0,
         errors,
