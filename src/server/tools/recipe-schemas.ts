@@ -11,7 +11,7 @@ export const RECIPE_ACTIONS = ["search", "get", "create", "update"] as const;
 export type RecipeAction = (typeof RECIPE_ACTIONS)[number];
 
 /** Keys of the advertised schema; never child fields. */
-export const ENVELOPE_KEYS: ReadonlySet<string> = new Set(["action", "resultStart", "resultEnd"]);
+const ENVELOPE_KEYS: ReadonlySet<string> = new Set(["action", "resultStart", "resultEnd"]);
 
 const DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";
 

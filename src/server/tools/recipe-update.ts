@@ -6,29 +6,23 @@ import { playbooksOf, sourceOf, type RecipeToolContext } from "./context.js";
 import { fail, ok, type Envelope } from "./envelope.js";
 import { notFound } from "./recipe-get.js";
 import { storeFailure } from "./recipe-create.js";
-import { KeyedMutex } from "../../recipes/private/keyed-mutex.js";
+import type { KeyedMutex } from "../../recipes/private/keyed-mutex.js";
 
 const PRIVATE_PREFIX = "private/";
 const PATCH_KEYS = ["title", "summary", "whenToUse", "steps", "acceptanceCriteria", "tags", "document"] as const;
-
-/**
- * Queues updates per playbook in front of the store. The store serializes
- * them too, but only after taking its file lock and re-reading the file;
- * waiting here lets each queued update with a stale expectedRevision be
- * answered from the catalog instead, so a storm of retries does not clog the
- * playbook's write path. One per tool instance.
- */
-export type UpdateQueue = KeyedMutex;
-
-export function createUpdateQueue(): UpdateQueue {
-  return new KeyedMutex();
-}
 
 export async function recipeUpdate(
   fields: ChildFields<"update">,
   snapshot: CatalogSnapshot,
   context: RecipeToolContext,
-  queue: UpdateQueue,
+  /**
+   * Updates queued per playbook in front of the store. The store serializes
+   * them too, but only after taking its file lock and re-reading the file;
+   * waiting here lets each queued update with a stale expectedRevision be
+   * answered from the catalog instead, so a storm of retries does not clog
+   * the playbook's write path. One per tool instance.
+   */
+  queue: KeyedMutex,
 ): Promise<Envelope> {
   const { recipeId, expectedRevision: expected, ...patch } = fields;
   if (!recipeId.startsWith(PRIVATE_PREFIX)) {

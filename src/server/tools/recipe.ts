@@ -13,7 +13,8 @@ import { recipeCreate } from "./recipe-create.js";
 import { recipeGet } from "./recipe-get.js";
 import { compileChildValidators, describeFields, RECIPE_ACTIONS, type ChildFields, type RecipeAction } from "./recipe-schemas.js";
 import { recipeSearch } from "./recipe-search.js";
-import { createUpdateQueue, recipeUpdate } from "./recipe-update.js";
+import { recipeUpdate } from "./recipe-update.js";
+import { KeyedMutex } from "../../recipes/private/keyed-mutex.js";
 
 export const WARMING_UP_MESSAGE = "AI Search is warming up; continue without recipes";
 
@@ -65,7 +66,7 @@ const SCHEMA = objectSchema(
 /** Builds the tool; compiles the child schemas once, so call it once per registry. */
 export function createRecipeTool() {
   const children = compileChildValidators();
-  const updates = createUpdateQueue();
+  const updates = new KeyedMutex();
   // A mapped type, so that actions[action] for a generic action takes that action's fields.
   const actions: { readonly [A in RecipeAction]: Action<A> } = {
     search: recipeSearch,
