@@ -4,15 +4,7 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 
-export interface Drain {
-  /** Counts the request until its reply closes. */
-  track(request: FastifyRequest, reply: FastifyReply): void;
-  inFlight(): number;
-  /** Resolves when nothing is in flight, or after `timeoutMs`. */
-  idle(timeoutMs: number): Promise<void>;
-}
-
-export function createDrain(): Drain {
+export function createDrain() {
   let inFlight = 0;
   const idleWaiters = new Set<() => void>();
   // One shared listener: a closure per request would cost an allocation on every call.
@@ -21,13 +13,15 @@ export function createDrain(): Drain {
     if (inFlight === 0) for (const wake of idleWaiters) wake();
   };
   return {
-    track(request, reply) {
+    /** Counts the request until its reply closes. */
+    track(request: FastifyRequest, reply: FastifyReply): void {
       if (request.method === "GET") return;
       inFlight += 1;
       reply.raw.once("close", settle);
     },
-    inFlight: () => inFlight,
-    idle(timeoutMs) {
+    inFlight: (): number => inFlight,
+    /** Resolves when nothing is in flight, or after `timeoutMs`. */
+    idle(timeoutMs: number): Promise<void> {
       if (inFlight === 0) return Promise.resolve();
       return new Promise((resolve) => {
         const done = (): void => {
