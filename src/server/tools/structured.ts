@@ -4,7 +4,7 @@ import type { CatalogSnapshot } from "../../recipes/catalog.js";
 import type { YamlRecipe } from "../../recipes/types.js";
 import { withSnapshot, type RecipeToolContext } from "./context.js";
 import { fail, type Envelope } from "./envelope.js";
-import { findPublicRecipe, type Lookup } from "./lookup.js";
+import { findPublicRecipe } from "./lookup.js";
 import type { MaybePromise } from "./maybe-promise.js";
 
 /** The fields validate and apply name a structured recipe by. */
@@ -12,23 +12,6 @@ export const STRUCTURED_RECIPE_FIELDS = {
   skill: { type: "string", minLength: 1, maxLength: 200 },
   recipe: { type: "string", minLength: 1, maxLength: 500 },
 } as const;
-
-/** validate/apply need a structured YAML recipe; Markdown anchors are prose. */
-function findStructuredRecipe(snapshot: CatalogSnapshot, skill: string, name: string): Lookup<YamlRecipe> {
-  const found = findPublicRecipe(snapshot, skill, name);
-  if (!found.ok) return found;
-  if (found.value.format !== "yaml") {
-    return {
-      ok: false,
-      envelope: fail(
-        "invalid_input",
-        `Recipe "${found.value.recipeId}" is a Markdown anchor; this tool requires a structured YAML recipe`,
-        { skill, recipe: name },
-      ),
-    };
-  }
-  return { ok: true, value: found.value };
-}
 
 export type SchemaCheck = { readonly ok: true; readonly errors: string[] } | { readonly ok: false; readonly errors: string[] };
 
@@ -42,8 +25,8 @@ export function checkAgainst(compiled: CompileResult, instance: unknown, what: s
 /**
  * Runs `body` with the structured recipe `args` names and the rendered errors
  * of `args.inputs` against its inputs_schema (empty when valid). A missing
- * recipe answers not_found; a schema that fails closed answers invalid_input
- * and is logged (the reason is in the load diagnostics).
+ * recipe answers not_found, a Markdown anchor invalid_input; so does a schema
+ * that fails closed, which is logged (the reason is in the load diagnostics).
  */
 export function withRecipeInputs(
   context: RecipeToolContext,
@@ -51,9 +34,14 @@ export function withRecipeInputs(
   body: (recipe: YamlRecipe, errors: string[], snapshot: CatalogSnapshot) => Envelope,
 ): MaybePromise<Envelope> {
   return withSnapshot(context, (snapshot) => {
-    const found = findStructuredRecipe(snapshot, args.skill, args.recipe);
+    const found = findPublicRecipe(snapshot, args.skill, args.recipe);
     if (!found.ok) return found.envelope;
     const recipe = found.value;
+    // validate/apply need a structured YAML recipe; Markdown anchors are prose.
+    if (recipe.format !== "yaml") {
+      const message = `Recipe "${recipe.recipeId}" is a Markdown anchor; this tool requires a structured YAML recipe`;
+      return fail("invalid_input", message, { skill: args.skill, recipe: args.recipe });
+    }
     const check = checkAgainst(recipe.inputValidator, args.inputs, "input");
     if (check.ok) return body(recipe, check.errors, snapshot);
     context.logger.warn({ recipeId: recipe.recipeId }, "inputs_schema fails closed");
