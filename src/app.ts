@@ -8,6 +8,7 @@ import { openCatalogs, type RecipeCatalogs } from "./catalogs.js";
 import { isLoopbackHost, type Config } from "./config.js";
 import { countDiagnostics } from "./recipes/catalog.js";
 import type { RecipeLibrary } from "./recipes/library.js";
+import { withUserPlaybooks } from "./recipes/user-libraries.js";
 import { buildHttpApp, type HttpApp, type McpEndpoint } from "./server/http/app.js";
 import { endpointServers } from "./server/mcp/endpoint-servers.js";
 import { createServerMetrics, type ServerMetrics } from "./server/metrics.js";
@@ -87,7 +88,7 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
       version,
       instructions: INSTRUCTIONS,
       registry,
-      catalog: library,
+      catalog: perUser === undefined ? library : withUserPlaybooks(library, perUser),
       contextFor: () => ({ library, logger }),
       ...(perUser !== undefined
         ? {
@@ -143,6 +144,10 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
     const paths = dcc === first ? ["/mcp", `/mcp/${dcc}`] : [`/mcp/${dcc}`];
     library.onChange((_snapshot, previous, change) => {
       if (previous !== null && change.visible) http.announce(paths, { resources: true, prompts: true });
+    });
+    // A user's playbooks are resources of theirs alone (never prompts): only their clients are told.
+    catalogs.users?.get(dcc)?.onChange((user, _snapshot, previous, change) => {
+      if (previous !== null && change.visible) http.announce(paths, { resources: true, user });
     });
   }
 

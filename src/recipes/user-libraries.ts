@@ -7,7 +7,8 @@
  */
 import path from "node:path";
 import type { Logger } from "pino";
-import { RecipeLibrary, type LibrarySettings, type WatchOptions } from "./library.js";
+import type { CatalogSnapshot } from "./catalog.js";
+import { RecipeLibrary, type CatalogListener, type LibrarySettings, type WatchOptions } from "./library.js";
 import type { SearchEngine } from "./search/engine.js";
 
 /**
@@ -33,8 +34,12 @@ export interface UserLibrary {
   readonly loaded: Promise<unknown>;
 }
 
+/** A change to one user's playbooks: the library listener's arguments, with whose they are. */
+export type UserCatalogListener = (user: string, ...change: Parameters<CatalogListener>) => void;
+
 export class UserLibraries {
   private readonly byUser = new Map<string, UserLibrary>();
+  private readonly listeners = new Set<UserCatalogListener>();
 
   constructor(private readonly options: UserLibrariesOptions) {}
 
@@ -59,6 +64,10 @@ export class UserLibraries {
         logger: this.options.logger.child({ user }),
         parseWorkers: 0,
       });
+      // Before the first load: a tool write, a hand edit or another replica's NOTIFY all publish here.
+      library.onChange((snapshot, previous, change) => {
+        for (const listener of this.listeners) listener(user, snapshot, previous, change);
+      });
       const watch = this.options.watch ?? null;
       const loaded = library.load().then(async () => {
         // Hand edits in <private dir>/<user>/ show as they do in the single-user private dir.
@@ -70,6 +79,16 @@ export class UserLibraries {
       this.byUser.set(user, entry);
     }
     return entry;
+  }
+
+  /**
+   * Called with every snapshot any user's library publishes, from libraries
+   * made before or after the call. Only users who have called on this
+   * process have a library: the ones there can be anyone to tell.
+   */
+  onChange(listener: UserCatalogListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** Every user library made so far. */
@@ -88,4 +107,22 @@ export class UserLibraries {
     );
     this.byUser.clear();
   }
+}
+
+/**
+ * The DCC library's public recipes, and each user's own playbooks for that
+ * user only: what resources/list and resources/read serve with a users file.
+ */
+export function withUserPlaybooks(
+  library: RecipeLibrary,
+  users: UserLibraries,
+): { readonly dcc: string; current(): CatalogSnapshot | null; playbooksOf(user: string): { current(): CatalogSnapshot | null; readonly loaded: Promise<unknown> } } {
+  return {
+    dcc: library.dcc,
+    current: () => library.current(),
+    playbooksOf(user) {
+      const own = users.of(user);
+      return { current: () => own.library.current(), loaded: own.loaded };
+    },
+  };
 }

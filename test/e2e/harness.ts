@@ -34,6 +34,8 @@ export interface StartOptions {
   readonly skillsPaths?: readonly string[];
   readonly dccs?: readonly string[];
   readonly env?: Readonly<Record<string, string>>;
+  /** Watch the skill roots and private dirs as the daemon does by default (default false: --no-watch). */
+  readonly watch?: boolean;
   /** Wait for the catalogs to load (default true). */
   readonly waitReady?: boolean;
 }
@@ -54,7 +56,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     "0",
     "--embeddings",
     "none",
-    "--no-watch",
+    ...(options.watch === true ? [] : ["--no-watch"]),
     "--private-dir",
     privateDir,
     ...roots.flatMap((r) => ["--skills-path", r]),

@@ -15,17 +15,9 @@ import { hashToken } from "../../src/server/http/users.js";
 import { sharedPostgres } from "../postgres.js";
 import { call, connect, EXAMPLE_SKILLS, makeTempDir, startServer, type RunningServer, type ToolAnswer } from "./harness.js";
 import { playbook } from "./playbook-args.js";
+import { ALICE, BOB, bearer, storeChoices, usersFile } from "./users-fixture.js";
 
-const ALICE = "alice-token-0123456789";
-const BOB = "bob-token-9876543210";
 const OPERATOR = "operator-token";
-const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
-
-async function usersFile(dir: string, users: Array<[string, string]>): Promise<string> {
-  const file = path.join(dir, "users.json");
-  await fs.writeFile(file, JSON.stringify({ users: users.map(([id, token]) => ({ id, tokenSha256: hashToken(token) })) }));
-  return file;
-}
 
 async function modern(url: string, token: string): Promise<ModernClient> {
   const client = new ModernClient({ name: "e2e-v2", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
@@ -43,10 +35,7 @@ const ids = (answer: ToolAnswer): string[] => (answer.context?.recipes ?? []).ma
 const cluster = await sharedPostgres();
 if (typeof cluster === "string") console.log(`users tests on PostgreSQL skipped: ${cluster}`);
 
-const stores: Array<{ name: string; skip: boolean; args: () => Promise<string[]> }> = [
-  { name: "file store", skip: false, args: async () => [] },
-  { name: "PostgreSQL store", skip: typeof cluster === "string", args: async () => ["--store", await (cluster as Exclude<typeof cluster, string>).createDatabase()] },
-];
+const stores = storeChoices(cluster);
 
 for (const store of stores) {
   describe.skipIf(store.skip)(`users, ${store.name}`, () => {
@@ -103,7 +92,8 @@ for (const store of stores) {
       expect(again.context.similar.map((s: { recipeId: string }) => s.recipeId)).toContain(aliceId);
     });
 
-    it("public recipes are everyone's; recipes__*, resources and prompts show nobody's playbooks", async () => {
+    it("public recipes are everyone's; recipes__* and prompts show nobody's playbooks, resources only the caller's own", async () => {
+      const aliceUri = `recipe://maya/${aliceId}`;
       for (const client of [alice, bob]) {
         const publicHit = await call(client, "recipe", { action: "search", query: "modeling", visibility: "public" });
         expect(ids(publicHit).length).toBeGreaterThan(0);
@@ -114,7 +104,9 @@ for (const store of stores) {
         const get = await call(client, "recipes__get", { skill: "private", name: aliceId.slice("private/".length) });
         expect(get.success).toBe(false);
         const resources = await client.listResources();
-        expect(resources.resources.some((r) => r.uri.includes("private"))).toBe(false);
+        // Bob made a playbook of the same title above: the same id in his own library, his own text.
+        const listed = resources.resources.find((r) => r.uri === aliceUri);
+        expect(listed?.description).toBe(client === alice ? playbook().summary : "Bob's version.");
         const prompts = await client.listPrompts();
         expect(JSON.stringify(prompts)).not.toContain("alice-bakes");
       }

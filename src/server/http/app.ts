@@ -188,9 +188,9 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
     announce(paths, change) {
       for (const path of paths) {
         const modern = modernLegs.get(path);
-        if (change.resources === true) modern?.notify.resourcesChanged();
-        if (change.prompts === true) modern?.notify.promptsChanged();
-        for (const server of sessions?.serversOn(path) ?? []) {
+        if (change.resources === true) modern?.notifyFor(change.user).resourcesChanged();
+        if (change.prompts === true) modern?.notifyFor(change.user).promptsChanged();
+        for (const server of sessions?.serversOn(path, change.user) ?? []) {
           // A session without an open GET stream cannot receive it, and a server
           // that declares no prompts refuses to send that one: neither is an error.
           if (change.resources === true) server.sendResourceListChanged().catch(ignore);

@@ -33,7 +33,7 @@ export async function handleStateless(endpoint: McpEndpoint, request: FastifyReq
       .send(jsonRpcErrorBody(JSONRPC.serverError, "Method not allowed: this server is stateless (POST only)"));
     return;
   }
-  const server = endpoint.createServer();
+  const server = endpoint.createServer(callers.get(request.raw)?.clientId);
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   attachAuth(callers, request);
   hijack(reply);
@@ -105,9 +105,9 @@ export async function handleStateful(context: LegacyContext, endpoint: McpEndpoi
         .send(jsonRpcErrorBody(JSONRPC.overloaded, admission.message));
       return;
     }
-    const server = endpoint.createServer();
-    const transport = manager.open(endpoint.path, server, client);
     const user = context.callers.get(request.raw)?.clientId;
+    const server = endpoint.createServer(user);
+    const transport = manager.open(endpoint.path, server, client, user);
     if (user !== undefined) context.sessionUsers.set(transport, user);
     attachAuth(context.callers, request);
     await server.connect(transport);

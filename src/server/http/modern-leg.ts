@@ -18,8 +18,8 @@ import {
 import { JSONRPC, jsonRpcErrorBody } from "./jsonrpc.js";
 
 export interface ModernLegOptions {
-  /** A fresh v2 server per request (the handler connects each to one exchange). */
-  readonly createServer: () => ModernServer;
+  /** A fresh v2 server per request (the handler connects each to one exchange); `user`: the caller the users file named. */
+  readonly createServer: (user?: string) => ModernServer;
   /** The same bound fastify applies; bodies arrive parsed, so this only keeps the SDK's own reads in line. */
   readonly maxBodyBytes: number;
   readonly onerror?: (error: Error) => void;
@@ -38,7 +38,10 @@ export interface ModernLeg {
   /** Answers one request on `res` (already hijacked from fastify). */
   /** `authInfo`: the caller the guard identified (users file), handed to handlers as `ctx.http.authInfo`. */
   serve(request: ModernRequest, res: ServerResponse, authInfo?: AuthInfo): Promise<void>;
+  /** Tells every open subscriptions/listen stream. */
   readonly notify: ServerNotifier;
+  /** Tells the streams `user` opened (users file); `undefined`: every stream, as `notify`. */
+  notifyFor(user: string | undefined): ServerNotifier;
   /** Streams open now (subscriptions/listen, or a call answered over SSE). */
   openStreams(): number;
   /** Ends every open subscriptions/listen stream (a shutdown starting: they never end by themselves). */
@@ -48,11 +51,28 @@ export interface ModernLeg {
 }
 
 export function createModernLeg(options: ModernLegOptions): ModernLeg {
-  const handler: McpHttpHandler = createMcpHandler(() => options.createServer(), {
-    legacy: "reject",
-    maxRequestBodySize: options.maxBodyBytes,
-    ...(options.onerror !== undefined ? { onerror: options.onerror } : {}),
-  });
+  const makeHandler = (): McpHttpHandler =>
+    createMcpHandler((context) => options.createServer(context.authInfo?.clientId), {
+      legacy: "reject",
+      maxRequestBodySize: options.maxBodyBytes,
+      ...(options.onerror !== undefined ? { onerror: options.onerror } : {}),
+    });
+  const shared = makeHandler();
+  // A handler's bus reaches every listen stream it serves, and the SDK gives
+  // a stream's listener no way to tell whose it is: with a users file each
+  // user's requests go to a handler of their own (made on first use), so
+  // one user's playbook change is published on that user's streams only.
+  const byUser = new Map<string, McpHttpHandler>();
+  const handlerFor = (user: string | undefined): McpHttpHandler => {
+    if (user === undefined) return shared;
+    let own = byUser.get(user);
+    if (own === undefined) {
+      own = makeHandler();
+      byUser.set(user, own);
+    }
+    return own;
+  };
+  const everyone = fanOut(() => [shared, ...byUser.values()]);
   const streams = new Set<AbortController>();
   const listening = new Set<AbortController>();
 
@@ -82,7 +102,7 @@ export function createModernLeg(options: ModernLegOptions): ModernLeg {
         // must go when the client does); a Request bound to a signal costs
         // ~40 µs more to make, and every other answer is one JSON write whose
         // stream, if any, writeResponse itself cancels on disconnect.
-        const response = await handler.fetch(toWebRequest(request, listen ? abort.signal : undefined), {
+        const response = await handlerFor(authInfo?.clientId).fetch(toWebRequest(request, listen ? abort.signal : undefined), {
           parsedBody: request.body,
           ...(authInfo !== undefined ? { authInfo } : {}),
         });
@@ -97,17 +117,36 @@ export function createModernLeg(options: ModernLegOptions): ModernLeg {
         listening.delete(abort);
       }
     },
-    notify: handler.notify,
+    notify: everyone,
+    notifyFor: (user) => (user === undefined ? everyone : byUser.get(user)?.notify ?? NOBODY),
     openStreams: () => streams.size,
     endListenStreams() {
       for (const stream of listening) stream.abort();
     },
     async close() {
       for (const stream of streams) stream.abort();
-      await handler.close();
+      await Promise.all([shared, ...byUser.values()].map((handler) => handler.close()));
     },
   };
 }
+
+/** One notifier publishing on every handler `handlers()` names at the time of the call. */
+function fanOut(handlers: () => Iterable<McpHttpHandler>): ServerNotifier {
+  const each = (send: (notify: ServerNotifier) => void) => (): void => {
+    for (const handler of handlers()) send(handler.notify);
+  };
+  return {
+    toolsChanged: each((notify) => notify.toolsChanged()),
+    promptsChanged: each((notify) => notify.promptsChanged()),
+    resourcesChanged: each((notify) => notify.resourcesChanged()),
+    resourceUpdated: (uri) => {
+      for (const handler of handlers()) handler.notify.resourceUpdated(uri);
+    },
+  };
+}
+
+/** A user with no handler yet has no stream open: nobody to tell. */
+const NOBODY = fanOut(() => []);
 
 function isListen(body: unknown): boolean {
   return typeof body === "object" && body !== null && (body as { method?: unknown }).method === "subscriptions/listen";

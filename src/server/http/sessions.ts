@@ -17,6 +17,8 @@ export interface Session {
   readonly transport: StreamableHTTPServerTransport;
   /** Who opened it (see clientIdentity): the key of its per-client share. */
   readonly client: string;
+  /** The users-file user who initialized it (none without a users file): whose list changes it hears. */
+  readonly user?: string;
   /** When a request on it last started or ended. */
   lastSeen: number;
   /** POST/DELETE requests being answered (capped per session). */
@@ -115,7 +117,7 @@ export class SessionManager {
   }
 
   /** A transport that registers itself once the client's initialize succeeds. */
-  open(endpoint: string, server: Server, client: string): StreamableHTTPServerTransport {
+  open(endpoint: string, server: Server, client: string, user?: string): StreamableHTTPServerTransport {
     this.pending += 1;
     count(this.pendingBy, client, 1);
     count(this.held, client, 1);
@@ -131,7 +133,7 @@ export class SessionManager {
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         settle(true);
-        this.sessions.set(id, { id, endpoint, server, transport, client, lastSeen: this.now(), inFlight: 0, streams: 0, requests: 0 });
+        this.sessions.set(id, { id, endpoint, server, transport, client, ...(user !== undefined ? { user } : {}), lastSeen: this.now(), inFlight: 0, streams: 0, requests: 0 });
         this.options.onCountChange?.(this.sessions.size);
         this.options.logger.debug({ sessionId: id, endpoint }, "session opened");
       },
@@ -156,9 +158,9 @@ export class SessionManager {
     session.lastSeen = this.now();
   }
 
-  /** Every live server on `endpoint` (for list_changed notifications). */
-  serversOn(endpoint: string): Server[] {
-    return [...this.sessions.values()].filter((s) => s.endpoint === endpoint).map((s) => s.server);
+  /** Every live server on `endpoint`, or only `user`'s sessions there (for list_changed notifications). */
+  serversOn(endpoint: string, user?: string): Server[] {
+    return [...this.sessions.values()].filter((s) => s.endpoint === endpoint && (user === undefined || s.user === user)).map((s) => s.server);
   }
 
   /**

@@ -18,8 +18,9 @@ export interface EndpointServerOptions<C> extends McpServerOptions<C> {
 }
 
 export interface EndpointServers {
-  createServer(): Server;
-  createModernServer(): ModernServer;
+  /** `user`: who opened the session or sent the request (users file); their playbooks start loading, so their changes can be announced. */
+  createServer(user?: string): Server;
+  createModernServer(user?: string): ModernServer;
 }
 
 export function endpointServers<C>(options: EndpointServerOptions<C>): EndpointServers {
@@ -31,8 +32,19 @@ export function endpointServers<C>(options: EndpointServerOptions<C>): EndpointS
     onLeftOut: (skill, reason) => options.logger.warn({ skill, reason }, "skill left out of the Skills extension"),
   });
   const modern = { ...options, prompts, skills };
+  // A user's library follows their store (a PostgreSQL NOTIFY, their directory) only once
+  // made: a session or listen stream opened before any call must hear their changes too.
+  const attend = (user: string | undefined): void => {
+    if (user !== undefined) options.catalog.playbooksOf?.(user);
+  };
   return {
-    createServer: () => attachPromptsAndSkills(attachCatalogResources(createMcpServer(options), options.catalog), { prompts, skills, catalog: options.catalog }),
-    createModernServer: () => createModernMcpServer(modern),
+    createServer: (user) => {
+      attend(user);
+      return attachPromptsAndSkills(attachCatalogResources(createMcpServer(options), options.catalog), { prompts, skills, catalog: options.catalog });
+    },
+    createModernServer: (user) => {
+      attend(user);
+      return createModernMcpServer(modern);
+    },
   };
 }

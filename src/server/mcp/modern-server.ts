@@ -8,8 +8,9 @@
 import { Server as ModernServer, type CacheHint, type ListToolsResult, type ServerCapabilities } from "@modelcontextprotocol/server";
 import { JSONRPC } from "../http/jsonrpc.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { listRecipeResources, readRecipeResource, type CatalogSource } from "./catalog-resources.js";
+import { listResourcesFor, readResourceFor, type CatalogSource } from "./catalog-resources.js";
 import { runToolCall, type ToolHandlerOptions } from "./create-server.js";
+import { thenMaybe } from "../tools/maybe-promise.js";
 import { installModernPrompts, installModernSkills, unwrap } from "./modern-surfaces.js";
 import type { PromptsProvider } from "./prompts/provider.js";
 import type { SkillsProvider } from "./skills-extension/provider.js";
@@ -81,17 +82,18 @@ export function installModernToolHandlers<C>(server: ModernServer, options: Tool
  * SKILL.md on the first page and every skill file readable (`skill://`).
  */
 function installModernResources(server: ModernServer, source: CatalogSource, skills?: SkillsProvider): void {
-  server.setRequestHandler("resources/list", (request) => {
+  server.setRequestHandler("resources/list", (request, ctx) => {
     const cursor = request.params?.cursor;
-    const recipes = listRecipeResources(source, cursor);
-    if (skills === undefined || cursor !== undefined) return recipes;
-    return { ...recipes, resources: [...skills.listResources(), ...recipes.resources] };
+    return thenMaybe(listResourcesFor(source, cursor, ctx.http?.authInfo?.clientId), (recipes) => {
+      if (skills === undefined || cursor !== undefined) return recipes;
+      return { ...recipes, resources: [...skills.listResources(), ...recipes.resources] };
+    });
   });
   // Recipes have fixed URIs: no templates, but a declared `resources` owes the method an answer.
   server.setRequestHandler("resources/templates/list", () => ({ resourceTemplates: [] }));
-  server.setRequestHandler("resources/read", async (request) => {
+  server.setRequestHandler("resources/read", async (request, ctx) => {
     const { uri } = request.params;
     if (skills?.handles(uri) === true) return unwrap(await skills.read(request.params)) as never;
-    return readRecipeResource(source, uri);
+    return readResourceFor(source, uri, ctx.http?.authInfo?.clientId);
   });
 }

@@ -2,10 +2,15 @@
  * The era decision of modern-leg.ts (classification from the parsed body and
  * three headers) against the SDK's own `isLegacyRequest` on a full web
  * Request: the two must agree on every shape of request a client can send.
+ * And notifyFor(): with a users file, one user's list change reaches that
+ * user's subscriptions/listen streams only (the v2 client, over real HTTP).
  */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { isLegacyRequest, Server } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
-import { createModernLeg, type ModernRequest } from "../../../src/server/http/modern-leg.js";
+import { createModernLeg, type ModernLeg, type ModernRequest } from "../../../src/server/http/modern-leg.js";
 
 const ENVELOPE = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -61,5 +66,70 @@ describe("modern-leg claims()", () => {
     const verdicts = await Promise.all(CASES.map(([, request]) => isLegacyRequest(webRequest(request))));
     expect(verdicts).toContain(true);
     expect(verdicts).toContain(false);
+  });
+});
+
+describe("modern-leg notifyFor()", () => {
+  // A bare node:http server in front of the leg (no fastify): the token names the caller, as the guard would.
+  async function serveLeg(): Promise<{ leg: ModernLeg; url: string; users: Set<string | undefined>; close(): Promise<void> }> {
+    const users = new Set<string | undefined>();
+    const leg = createModernLeg({
+      createServer: (user) => {
+        users.add(user);
+        return new Server({ name: "t", version: "1" }, { capabilities: { resources: { listChanged: true }, prompts: { listChanged: true } } });
+      },
+      maxBodyBytes: 1024 * 1024,
+    });
+    const server = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+      req.on("end", () => {
+        const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
+        const auth = token === undefined ? undefined : { token: "", clientId: token, scopes: [] };
+        void leg.serve({ method: req.method ?? "POST", url: req.url ?? "/", headers: req.headers, body: body === "" ? undefined : JSON.parse(body) }, res, auth);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    return {
+      leg,
+      url: `http://127.0.0.1:${port}/mcp`,
+      users,
+      async close() {
+        leg.endListenStreams();
+        await leg.close();
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      },
+    };
+  }
+
+  async function listener(url: string, user: string | null): Promise<{ log: string[]; close(): Promise<void> }> {
+    const log: string[] = [];
+    const client = new Client({ name: "t", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), user === null ? {} : { requestInit: { headers: { authorization: `Bearer ${user}` } } }));
+    client.setNotificationHandler("notifications/resources/list_changed", () => void log.push("r"));
+    client.setNotificationHandler("notifications/prompts/list_changed", () => void log.push("p"));
+    const subscription = await client.listen({ resourcesListChanged: true, promptsListChanged: true });
+    return { log, close: async () => (await subscription.close(), await client.close()) };
+  }
+
+  it("one user's notice reaches that user's listen streams only; notify and notifyFor(undefined) reach every stream", async () => {
+    const t = await serveLeg();
+    const [alice, alice2, bob, anonymous] = await Promise.all([listener(t.url, "alice"), listener(t.url, "alice"), listener(t.url, "bob"), listener(t.url, null)]);
+    try {
+      expect([...t.users].sort()).toEqual(["alice", "bob", undefined]);
+      t.leg.notifyFor("alice").resourcesChanged();
+      t.leg.notifyFor("carol").resourcesChanged(); // nobody of that name is listening: a no-op
+      // The marker, on every stream after the notices above: once a stream has it, it has all it was sent before.
+      t.leg.notify.promptsChanged();
+      await expect.poll(() => [alice, alice2, bob, anonymous].every(({ log }) => log.includes("p")), { timeout: 10_000 }).toBe(true);
+      expect([alice.log, alice2.log, bob.log, anonymous.log]).toEqual([["r", "p"], ["r", "p"], ["p"], ["p"]]);
+      t.leg.notifyFor(undefined).resourcesChanged();
+      await expect.poll(() => [alice, alice2, bob, anonymous].map(({ log }) => log.join("")), { timeout: 10_000 }).toEqual(["rpr", "rpr", "pr", "pr"]);
+    } finally {
+      await Promise.all([alice, alice2, bob, anonymous].map((l) => l.close()));
+      await t.close();
+    }
   });
 });

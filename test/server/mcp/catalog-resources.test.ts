@@ -9,7 +9,7 @@ import { McpError, ResourceListChangedNotificationSchema } from "@modelcontextpr
 import { afterEach, describe, expect, it } from "vitest";
 import { buildSnapshot, type CatalogSnapshot } from "../../../src/recipes/catalog.js";
 import type { MarkdownRecipe } from "../../../src/recipes/types.js";
-import { attachCatalogResources, notifyResourceListChanged, recipeUri } from "../../../src/server/mcp/catalog-resources.js";
+import { attachCatalogResources, listResourcesFor, notifyResourceListChanged, readResourceFor, recipeUri, type CatalogSource } from "../../../src/server/mcp/catalog-resources.js";
 import type { SkillInfo } from "../../../src/skills/types.js";
 
 function md(skill: string, name: string): MarkdownRecipe {
@@ -91,5 +91,61 @@ describe("catalog resources", () => {
     await expect.poll(() => heard, { timeout: 5000 }).toBe(1);
     await client.close();
     expect(() => notifyResourceListChanged([server])).not.toThrow();
+  });
+});
+
+describe("catalog resources with a users file (each user's own playbooks)", () => {
+  function ownSnapshot(names: string[]): CatalogSnapshot {
+    const info = { name: "private", dir: "/p", root: "/p", rootIndex: 0, description: "", dcc: "maya", tags: [], recipePatterns: [], dccMetadata: {}, metadata: {}, body: "" } as SkillInfo;
+    return buildSnapshot({ dcc: "maya", revision: 1, skills: [{ info, recipes: names.map((n) => md("private", n)), diagnostics: [], files: [] }], discoveryDiagnostics: [], privateRecipes: [], privateDiagnostics: [] });
+  }
+  const publicRecipes = snapshot(600);
+  const owned: Record<string, CatalogSnapshot> = { alice: ownSnapshot(["alice one", "alice two"]), bob: ownSnapshot(["bob one"]) };
+  const source = (loaded: Promise<unknown> = Promise.resolve(), ready = true): CatalogSource => ({
+    dcc: "maya",
+    current: () => publicRecipes,
+    playbooksOf: (user) => ({ current: () => (ready ? owned[user] ?? null : null), loaded: loaded.then(() => (ready = true)) }),
+  });
+  const all = async (from: CatalogSource, user: string | undefined): Promise<string[]> => {
+    const names: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await listResourcesFor(from, cursor, user);
+      names.push(...page.resources.map((r) => r.name));
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    return names;
+  };
+
+  it("lists the public recipes and the caller's own, sorted and paged as one list; nobody else's", async () => {
+    const alice = await all(source(), "alice");
+    expect(alice).toHaveLength(603);
+    expect(alice).toEqual([...alice].sort());
+    expect(alice.filter((n) => n.startsWith("private/"))).toEqual(["private/alice one", "private/alice two"]);
+    expect((await all(source(), "bob")).filter((n) => n.startsWith("private/"))).toEqual(["private/bob one"]);
+    expect(await all(source(), "carol")).toHaveLength(601);
+    // No user (single-user mode, or a users file's caller unknown to the source): the public catalog only, answered at once.
+    expect(listResourcesFor(source(), undefined, undefined)).not.toBeInstanceOf(Promise);
+  });
+
+  it("reads the caller's own playbook; another user's URI, however spelled, is the unknown-URI answer", async () => {
+    const uri = recipeUri("maya", { skill: "private", name: "alice one" });
+    expect((await readResourceFor(source(), uri, "alice")).contents[0]?.text).toBe("## alice one\n\nBody of alice one.");
+    for (const spelling of [uri, uri.replace("private", "%70rivate"), uri.replace("/private/", "/private/..%2Falice%2F"), uri.replace("recipe://maya", "recipe://alice@maya")]) {
+      const error = await Promise.resolve()
+        .then(() => readResourceFor(source(), spelling, "bob"))
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(McpError);
+      expect({ code: (error as McpError).code, message: (error as McpError).message }).toEqual({ code: -32002, message: "MCP error -32002: Resource not found" });
+    }
+  });
+
+  it("a user's first request waits for their playbooks' first load", async () => {
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const pending = listResourcesFor(source(gate, false), undefined, "alice");
+    expect(pending).toBeInstanceOf(Promise);
+    release();
+    expect((await pending).resources.map((r) => r.name)).toContain("private/alice one");
   });
 });

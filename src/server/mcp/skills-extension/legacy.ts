@@ -12,7 +12,7 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { ListResourcesRequestSchema, ReadResourceRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod/v4";
-import { listRecipeResources, readRecipeResource, type CatalogSource } from "../catalog-resources.js";
+import { listResourcesFor, readResourceFor, type CatalogSource } from "../catalog-resources.js";
 import { unwrap } from "../prompts/legacy.js";
 import { SKILLS_CAPABILITY, SKILLS_EXTENSION_ID, type SkillsProvider } from "./provider.js";
 
@@ -27,15 +27,15 @@ export function attachSkillsLegacy(server: Server, skills: SkillsProvider, catal
   server.setRequestHandler(SkillsListRequest, async (request) => unwrap(await skills.list(request.params)) as never);
   server.setRequestHandler(SkillsGetRequest, async (request) => unwrap(await skills.get(request.params)) as never);
   server.setRequestHandler(DirectoryReadRequest, async (request) => unwrap(await skills.readDirectory(request.params)) as never);
-  server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
+  server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
     const cursor = request.params?.cursor;
-    const recipes = listRecipeResources(catalog, cursor);
+    const recipes = await listResourcesFor(catalog, cursor, extra.authInfo?.clientId);
     return cursor === undefined ? { ...recipes, resources: [...skills.listResources(), ...recipes.resources] } : recipes;
   });
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
     const { uri } = request.params;
     if (skills.handles(uri)) return unwrap(await skills.read(request.params)) as never;
-    return readRecipeResource(catalog, uri);
+    return readResourceFor(catalog, uri, extra.authInfo?.clientId);
   });
   return server;
 }
