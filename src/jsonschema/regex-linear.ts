@@ -19,7 +19,7 @@
  * attempt, not one per start position; one without must be short (FIXED_UNANCHORED), so
  * each of the n attempts is short.
  */
-import { SINGLE_CODE_POINT_ESCAPES } from "./regex-escapes.js";
+import { fixedEscape } from "./regex-escapes.js";
 
 type Ranges = Array<readonly [number, number]>;
 
@@ -187,19 +187,14 @@ class AtomParser {
   }
 
   private escapedCodePoint(inClass: boolean): number {
-    const p = this.p;
-    const e = p[this.i + 1]!;
-    this.i += 2;
-    const fixed = SINGLE_CODE_POINT_ESCAPES.get(e);
-    if (fixed !== undefined) return fixed;
+    const fixed = fixedEscape(this.p, this.i);
+    const e = this.p[this.i + 1]!;
+    this.i = fixed?.end ?? this.i + 2;
+    if (fixed !== null) return fixed.cp;
     switch (e) {
       case "b":
         if (inClass) return 0x08;
         throw new Outside();
-      case "x": {
-        this.i += 2;
-        return parseInt(p.slice(this.i - 2, this.i), 16);
-      }
       case "u":
       case "c":
       case "p":
@@ -211,7 +206,7 @@ class AtomParser {
         throw new Outside();
       default:
         if (/[1-9]/.test(e)) throw new Outside();
-        return p.codePointAt(this.i - 1)!;
+        return this.p.codePointAt(this.i - 1)!;
     }
   }
 

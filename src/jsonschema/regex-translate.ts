@@ -10,7 +10,7 @@
  * pattern has no octal escapes, no lone `{` `}` `]`, no identity escape of a letter, and
  * no class escape as a range bound.
  */
-import { SINGLE_CODE_POINT_ESCAPES } from "./regex-escapes.js";
+import { fixedEscape } from "./regex-escapes.js";
 
 export type Translation = { readonly ok: true; readonly source: string } | { readonly ok: false; readonly reason: string };
 
@@ -179,17 +179,15 @@ class Translator {
   /** A single-code-point escape (the caller handled class escapes and assertions). */
   private escapedCodePoint(): number {
     const p = this.p;
+    const fixed = fixedEscape(p, this.i);
+    if (fixed !== null) {
+      this.i = fixed.end;
+      return fixed.cp;
+    }
     const e = p[this.i + 1]!;
     this.i += 2;
-    const fixed = SINGLE_CODE_POINT_ESCAPES.get(e);
-    if (fixed !== undefined) return fixed;
     switch (e) {
       case "c": return p.charCodeAt(this.i++) % 32;
-      case "x": {
-        const cp = parseInt(p.slice(this.i, this.i + 2), 16);
-        this.i += 2;
-        return cp;
-      }
       case "u": {
         if (p[this.i] === "{") {
           const end = p.indexOf("}", this.i);

@@ -119,18 +119,17 @@ export function createServerMetrics(options: ServerMetricsOptions): ServerMetric
       },
     });
   };
-  catalogGauge("catalog_ready", "1 once the DCC's catalog has loaded", ["dcc"], (gauge, all) => {
-    for (const c of all) gauge.set({ dcc: c.dcc }, c.loaded ? 1 : 0);
-  });
-  catalogGauge("store_ready", "1 while the DCC's private playbook store answers", ["dcc"], (gauge, all) => {
-    for (const c of all) gauge.set({ dcc: c.dcc }, c.storeReady === false ? 0 : 1);
-  });
-  catalogGauge("catalog_revision", "Revision of the DCC's current catalog snapshot", ["dcc"], (gauge, all) => {
-    for (const c of all) gauge.set({ dcc: c.dcc }, c.revision);
-  });
-  catalogGauge("catalog_skills", "Skills in the DCC's catalog", ["dcc"], (gauge, all) => {
-    for (const c of all) gauge.set({ dcc: c.dcc }, c.skills);
-  });
+  const perDcc: ReadonlyArray<[name: string, help: string, value: (c: CatalogFigures) => number]> = [
+    ["catalog_ready", "1 once the DCC's catalog has loaded", (c) => (c.loaded ? 1 : 0)],
+    ["store_ready", "1 while the DCC's private playbook store answers", (c) => (c.storeReady === false ? 0 : 1)],
+    ["catalog_revision", "Revision of the DCC's current catalog snapshot", (c) => c.revision],
+    ["catalog_skills", "Skills in the DCC's catalog", (c) => c.skills],
+  ];
+  for (const [name, help, value] of perDcc) {
+    catalogGauge(name, help, ["dcc"], (gauge, all) => {
+      for (const c of all) gauge.set({ dcc: c.dcc }, value(c));
+    });
+  }
   catalogGauge("catalog_recipes", "Recipes in the DCC's catalog, by visibility", ["dcc", "visibility"], (gauge, all) => {
     for (const c of all) {
       gauge.set({ dcc: c.dcc, visibility: "public" }, c.recipes - c.privateRecipes);

@@ -1,27 +1,17 @@
 /** `minLength` / `maxLength`, counted in Unicode code points (an emoji is 1), fused into one check. */
 import type { Check, KeywordCompiler, LengthRange, State } from "../context.js";
 import { chargeCount } from "../steps.js";
-import { pushError } from "../context.js";
 import { codePointLength } from "../json.js";
-import { plural, readNonNegativeInteger } from "./util.js";
+import { plural, readBounds } from "./util.js";
 
 export const compileStringLength: KeywordCompiler = (kc) => {
-  const min = readNonNegativeInteger(kc, "minLength");
-  const max = readNonNegativeInteger(kc, "maxLength");
-  if (min === null || max === null || (min === undefined && max === undefined)) return null;
-  if (kc.checkOnly) return null;
-  const lo = min ?? 0;
-  const hi = max ?? Infinity;
-  const at = kc.at;
-  const length: LengthRange = { lo, hi };
+  const bounds = readBounds(kc, "minLength", "maxLength", (n) => plural(n, "character"));
+  if (bounds === null) return null;
+  const length: LengthRange = { lo: bounds.lo, hi: bounds.hi };
   const check: Check = (inst, st, _ev, path) => {
     const s = inst as string;
-    if (lengthWithin(s, length, st)) return true;
-    if (!st.collect) return false;
-    const n = codePointLength(s);
-    if (n < lo) pushError(st, path, `${at}/minLength`, "minLength", `Expected at least ${plural(lo, "character")}`);
-    else pushError(st, path, `${at}/maxLength`, "maxLength", `Expected at most ${plural(hi, "character")}`);
-    return false;
+    // Counted again only for the error: the range check rarely needs to count.
+    return lengthWithin(s, length, st) || (st.collect && bounds.refuse(st, path, codePointLength(s)));
   };
   return { check, group: "string", length };
 };

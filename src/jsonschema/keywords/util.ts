@@ -1,6 +1,6 @@
 /** Shared helpers for reading keyword values at compile time. */
-import type { KeywordContext } from "../context.js";
-import { own } from "../context.js";
+import type { KeywordContext, State } from "../context.js";
+import { own, pushError } from "../context.js";
 
 /** undefined when absent, null after reporting a malformed value. */
 export function readNonNegativeInteger(kc: KeywordContext, keyword: string): number | undefined | null {
@@ -41,6 +41,35 @@ export function readSchemaArray(kc: KeywordContext, keyword: string): unknown[] 
     return null;
   }
   return v;
+}
+
+/** A `min…`/`max…` keyword pair (minItems, minLength, minProperties …) as one range. */
+export interface Bounds {
+  readonly lo: number;
+  readonly hi: number;
+  /** Records why a count of `n` is out of range when errors are collected; false, for the check to return. */
+  refuse(st: State, path: string, n: number): false;
+}
+
+/** null when neither keyword is given, one is malformed (reported), or the schema is only checked. */
+export function readBounds(kc: KeywordContext, minKey: string, maxKey: string, count: (n: number) => string): Bounds | null {
+  const min = readNonNegativeInteger(kc, minKey);
+  const max = readNonNegativeInteger(kc, maxKey);
+  if (min === null || max === null || (min === undefined && max === undefined)) return null;
+  if (kc.checkOnly) return null;
+  const lo = min ?? 0;
+  const hi = max ?? Infinity;
+  const at = kc.at;
+  return {
+    lo,
+    hi,
+    refuse(st, path, n) {
+      if (!st.collect) return false;
+      if (n < lo) pushError(st, path, `${at}/${minKey}`, minKey, `Expected at least ${count(lo)}`);
+      else pushError(st, path, `${at}/${maxKey}`, maxKey, `Expected at most ${count(hi)}`);
+      return false;
+    },
+  };
 }
 
 /** Items are counted for humans: "1 item", "3 items". */

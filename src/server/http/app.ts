@@ -3,18 +3,19 @@
  * endpoint, plus /healthz and /readyz. Knows MCP servers and transports, not
  * recipes: endpoints hand it a factory for a ready-made SDK `Server`.
  */
-import { randomUUID } from "node:crypto";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import { installMessageChecks } from "./argument-limits.js";
+import { createDrain } from "./drain.js";
 import type { HttpLimits, ListChange, McpEndpoint } from "./endpoint.js";
+import { createFastify } from "./fastify-setup.js";
 import { createRequestGuard, type GuardOptions } from "./guard.js";
-import { answerClientError, mapError } from "./http-errors.js";
-import { JSONRPC, jsonRpcErrorBody, type JsonRpcCode } from "./jsonrpc.js";
+import { sendJsonRpcError } from "./http-errors.js";
+import { JSONRPC } from "./jsonrpc.js";
 import { handleStateful, handleStateless } from "./legacy-leg.js";
 import { createModernLeg, type ModernLeg } from "./modern-leg.js";
-import { answerFrameworkError, installRefusals } from "./refusals.js";
+import { installRefusals } from "./refusals.js";
 import { checkBatch, hijack, ignore, pathOf } from "./request-helpers.js";
 import { SessionManager } from "./sessions.js";
 
@@ -55,38 +56,14 @@ export interface HttpApp {
   close(options?: { graceMs?: number }): Promise<void>;
 }
 
-const JSON_CONTENT = /^application\/json\s*(;.*)?$/i;
 /** Upper bound on how long a shutdown waits for requests in flight. */
 const MAX_GRACE_MS = 10_000;
 
 export function buildHttpApp(options: HttpAppOptions): HttpApp {
   const { limits, logger } = options;
-  const fastify = Fastify({
-    // pino's Logger is a FastifyBaseLogger; its wider type only trips generics.
-    loggerInstance: logger as FastifyBaseLogger,
-    // One log line per request comes from our onResponse hook instead.
-    logController: new LogController({ disableRequestLogging: true }),
-    bodyLimit: limits.bodyLimitBytes,
-    forceCloseConnections: true,
-    // Receive side of the request timeout: a client that trickles its headers
-    // or body (slowloris) gets 408 and its socket closed. Node checks
-    // connections on an interval, so shorten it to match short timeouts.
-    requestTimeout: limits.requestTimeoutMs,
-    http: {
-      headersTimeout: Math.min(60_000, limits.requestTimeoutMs),
-      connectionsCheckingInterval: Math.max(250, Math.min(30_000, Math.floor(limits.requestTimeoutMs / 4))),
-      // The guard answers a missing Host (Node's own 400 has an empty body).
-      requireHostHeader: false,
-    },
-    return503OnClosing: true,
-    // Random ids correlate log lines across restarts; a client-sent id is not trusted.
-    genReqId: () => randomUUID(),
-    clientErrorHandler: answerClientError,
-    frameworkErrors: answerFrameworkError,
-  });
+  const fastify = createFastify(limits, logger);
   let draining = false;
-  let inFlight = 0;
-  const idleWaiters = new Set<() => void>();
+  const drain = createDrain();
   const sessions = options.stateless
     ? null
     : new SessionManager({
@@ -104,49 +81,13 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
   installMessageChecks(fastify, options.endpoints.map((endpoint) => endpoint.path));
   installRefusals(fastify, options.endpoints.map((endpoint) => endpoint.path), options.stateless);
 
-  // Only JSON bodies reach the MCP handler; fastify's text/plain default would
-  // hand the SDK a string.
-  fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser(JSON_CONTENT, { parseAs: "string" }, (_request, body, done) => {
-    const text = typeof body === "string" ? body : body.toString("utf8");
-    if (text.trim() === "") {
-      done(Object.assign(new Error("Parse error: empty request body"), { statusCode: 400, rpcCode: JSONRPC.parseError }), undefined);
-      return;
-    }
-    try {
-      // JSON.parse keeps "__proto__" as an own data property; nothing here
-      // merges bodies with Object.assign, so no reviver is needed.
-      done(null, JSON.parse(text));
-    } catch {
-      done(
-        Object.assign(new Error("Parse error: invalid JSON"), {
-          statusCode: 400,
-          rpcCode: JSONRPC.parseError,
-        }),
-        undefined,
-      );
-    }
-  });
-
   // Callback-style hooks: they run on every request, and an async hook costs
   // a promise and a microtask turn for each.
-  const settleRequest = (): void => {
-    inFlight -= 1;
-    if (inFlight === 0) for (const wake of idleWaiters) wake();
-  };
   fastify.addHook("onRequest", (request, reply, done) => {
-    // GET streams stay open for a session's life; everything else is a request
-    // a shutdown should let finish.
-    if (request.method !== "GET") {
-      inFlight += 1;
-      reply.raw.once("close", settleRequest);
-    }
+    drain.track(request, reply);
     if (draining) {
       // Answered here: fastify skips the route when a hook sends and does not call done.
-      reply
-        .code(503)
-        .headers({ connection: "close", "retry-after": "1", "content-type": "application/json" })
-        .send(jsonRpcErrorBody(JSONRPC.overloaded, "Server is shutting down"));
+      void sendJsonRpcError(reply, 503, JSONRPC.overloaded, "Server is shutting down", { connection: "close", "retry-after": "1" });
       return;
     }
     const origin = request.headers.origin;
@@ -161,12 +102,8 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
       pathOf(request.url),
     );
     if (!verdict.ok) {
-      const headers: Record<string, string> =
-        verdict.status === 401 ? { "www-authenticate": 'Bearer realm="recipe-server"' } : {};
-      reply
-        .code(verdict.status)
-        .headers({ ...headers, "content-type": "application/json" })
-        .send(jsonRpcErrorBody(verdict.code, verdict.message));
+      const headers: Record<string, string> = verdict.status === 401 ? { "www-authenticate": 'Bearer realm="recipe-server"' } : {};
+      void sendJsonRpcError(reply, verdict.status, verdict.code, verdict.message, headers);
       return;
     }
     if (verdict.user !== undefined) callers.set(request.raw, callerAuth(verdict.user));
@@ -180,18 +117,6 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
     request.log.info({ method: request.method, url: pathOf(request.url), status, ms }, "request");
     options.onRequestDone?.({ route: request.routeOptions.url ?? "unknown", method: request.method, status, ms });
     done();
-  });
-
-  fastify.setErrorHandler(async (error: Error & { statusCode?: number; code?: string; rpcCode?: JsonRpcCode }, request, reply) => {
-    const mapped = mapError(error, limits.bodyLimitBytes);
-    if (mapped.status >= 500) request.log.error({ err: error }, "request failed");
-    await reply.code(mapped.status).header("content-type", "application/json").send(jsonRpcErrorBody(mapped.code, mapped.message));
-  });
-  fastify.setNotFoundHandler(async (request, reply) => {
-    await reply
-      .code(404)
-      .header("content-type", "application/json")
-      .send(jsonRpcErrorBody(JSONRPC.methodNotFound, `Not found: ${request.method} ${pathOf(request.url).slice(0, 200)}`));
   });
 
   fastify.get("/healthz", async () => ({ status: "ok" }));
@@ -222,13 +147,13 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
       const auth = callers.get(request.raw);
       if (withUsers && auth === undefined) {
         // The operator's --token opens probes, metrics and the page; recipes are per user.
-        await reply.code(403).header("content-type", "application/json").send(jsonRpcErrorBody(JSONRPC.forbidden, "Forbidden: MCP endpoints need a user's token from the users file"));
+        await sendJsonRpcError(reply, 403, JSONRPC.forbidden, "Forbidden: MCP endpoints need a user's token from the users file");
         return;
       }
       if (request.method === "POST") {
         const batchProblem = checkBatch(request.body, limits.maxBatch);
         if (batchProblem !== null) {
-          await reply.code(400).header("content-type", "application/json").send(jsonRpcErrorBody(JSONRPC.invalidRequest, batchProblem));
+          await sendJsonRpcError(reply, 400, JSONRPC.invalidRequest, batchProblem);
           return;
         }
       }
@@ -273,7 +198,7 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
         }
       }
     },
-    inFlight: () => inFlight,
+    inFlight: drain.inFlight,
     async close(closeOptions = {}) {
       const graceMs = closeOptions.graceMs ?? Math.min(limits.requestTimeoutMs, MAX_GRACE_MS);
       if (!draining) {
@@ -284,25 +209,12 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
         fastify.server.closeIdleConnections();
         // A subscriptions/listen stream is a POST that never ends by itself.
         for (const leg of modernLegs.values()) leg.endListenStreams();
-        await waitForIdle(graceMs);
-        if (inFlight > 0) logger.warn({ inFlight, graceMs }, "shutdown grace elapsed with requests in flight");
+        await drain.idle(graceMs);
+        if (drain.inFlight() > 0) logger.warn({ inFlight: drain.inFlight(), graceMs }, "shutdown grace elapsed with requests in flight");
       }
       await fastify.close();
     },
   };
-
-  function waitForIdle(timeoutMs: number): Promise<void> {
-    if (inFlight === 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        idleWaiters.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, timeoutMs);
-      idleWaiters.add(done);
-    });
-  }
 }
 
 /** The caller as the SDKs carry it: the user id as `clientId`, never the token. */

@@ -4,7 +4,7 @@
  * validate Origin) and bearer-token auth.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
-import { JSONRPC } from "./jsonrpc.js";
+import { JSONRPC, type JsonRpcCode } from "./jsonrpc.js";
 import type { UsersTable } from "./users.js";
 
 const LOOPBACK_HOSTNAMES = ["localhost", "127.0.0.1", "[::1]", "::1"];
@@ -25,12 +25,9 @@ export interface GuardOptions {
   readonly isPublic?: (path: string) => boolean;
 }
 
-/** One of the table's codes (the body helper takes only those). */
-type RefusalCode = (typeof JSONRPC)[keyof typeof JSONRPC];
-
 export type GuardVerdict =
   | { readonly ok: true; readonly user?: string }
-  | { readonly ok: false; readonly status: 400 | 401 | 403; readonly code: RefusalCode; readonly message: string };
+  | { readonly ok: false; readonly status: 400 | 401 | 403; readonly code: JsonRpcCode; readonly message: string };
 
 export interface GuardHeaders {
   readonly host?: string | undefined;

@@ -4,6 +4,7 @@
  */
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
+import type { FastifyReply } from "fastify";
 import { JSONRPC, jsonRpcErrorBody, type JsonRpcCode } from "./jsonrpc.js";
 
 /**
@@ -18,14 +19,22 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
       : error.code === "HPE_HEADER_OVERFLOW"
         ? [431, JSONRPC.invalidRequest, "Request headers too large"]
         : [400, JSONRPC.invalidRequest, "Bad Request: malformed HTTP request"];
-  if (socket.writable) {
-    const body = jsonRpcErrorBody(code, message);
-    socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-    );
-  }
+  if (socket.writable) socket.write(rawJsonRpcError(status, code, message));
   socket.destroy(error);
+}
+
+/** A whole HTTP/1.1 answer for a socket fastify does not own; the connection closes after it. */
+export function rawJsonRpcError(status: number, code: JsonRpcCode, message: string, headers = ""): string {
+  const body = jsonRpcErrorBody(code, message);
+  return (
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${headers}Connection: close\r\nContent-Type: application/json\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+  );
+}
+
+/** A JSON-RPC error body as the reply, with `status`. */
+export function sendJsonRpcError(reply: FastifyReply, status: number, code: JsonRpcCode, message: string, headers: Record<string, string> = {}): FastifyReply {
+  return reply.code(status).headers({ ...headers, "content-type": "application/json" }).send(jsonRpcErrorBody(code, message));
 }
 
 export function mapError(

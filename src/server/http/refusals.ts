@@ -3,15 +3,15 @@
  * empty body, fastify's `{error, code, statusCode}`, a dropped socket): each
  * gets the JSON-RPC error body every other refusal has.
  */
-import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { rawJsonRpcError, sendJsonRpcError } from "./http-errors.js";
 import { JSONRPC, jsonRpcErrorBody } from "./jsonrpc.js";
 
 /** Fastify's `frameworkErrors`: a URL that does not decode (`/mcp%zz`), a failing route constraint. */
 export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
   const message = error.code === "FST_ERR_BAD_URL" ? "Bad Request: the URL is not valid" : "Bad Request";
-  void reply.code(400).header("content-type", "application/json").send(jsonRpcErrorBody(JSONRPC.invalidRequest, message));
+  void sendJsonRpcError(reply, 400, JSONRPC.invalidRequest, message);
 }
 
 const MCP_METHODS = "GET, POST, DELETE";
@@ -25,10 +25,7 @@ export function installRefusals(fastify: FastifyInstance, mcpPaths: readonly str
       method: [...OTHER_METHODS],
       url,
       handler: async (request, reply) => {
-        await reply
-          .code(405)
-          .headers({ allow, "content-type": "application/json" })
-          .send(jsonRpcErrorBody(JSONRPC.serverError, `Method not allowed: ${request.method} (allowed: ${allow})`));
+        await sendJsonRpcError(reply, 405, JSONRPC.serverError, `Method not allowed: ${request.method} (allowed: ${allow})`, { allow });
       },
     });
   }
@@ -40,10 +37,6 @@ export function installRefusals(fastify: FastifyInstance, mcpPaths: readonly str
   });
   // Node drops a CONNECT's socket without a word when nothing listens for it.
   fastify.server.on("connect", (_request, socket: Duplex) => {
-    const body = jsonRpcErrorBody(JSONRPC.serverError, "Method not allowed: CONNECT");
-    socket.end(
-      `HTTP/1.1 405 ${STATUS_CODES[405]}\r\nAllow: ${allow}\r\nConnection: close\r\nContent-Type: application/json\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-    );
+    socket.end(rawJsonRpcError(405, JSONRPC.serverError, "Method not allowed: CONNECT", `Allow: ${allow}\r\n`));
   });
 }

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { CatalogSnapshot } from "../../recipes/catalog.js";
 import type { RecipeLibrary } from "../../recipes/library.js";
+import type { ToolDefinition, ToolSchema } from "./define.js";
 import { fail, withRevision, type Envelope } from "./envelope.js";
 import { thenMaybe, type MaybePromise } from "./maybe-promise.js";
 
@@ -18,6 +19,11 @@ export interface RecipeCaller {
   readonly playbooks: RecipeLibrary;
   /** The playbooks' first load (a user's library is made on their first call). */
   readonly loaded: Promise<unknown>;
+}
+
+/** A recipe tool, as written: its handler's arguments are typed from its inputSchema. */
+export function recipeTool<S extends ToolSchema>(definition: ToolDefinition<RecipeToolContext, S>): ToolDefinition<RecipeToolContext, S> {
+  return definition;
 }
 
 /** The library the caller's private playbooks are read from and written to. */

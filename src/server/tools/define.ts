@@ -5,6 +5,7 @@
  */
 import type { Envelope } from "./envelope.js";
 import type { MaybePromise } from "./maybe-promise.js";
+import type { ValueOf } from "./schema-types.js";
 
 export interface ToolAnnotations {
   readonly title?: string;
@@ -14,15 +15,21 @@ export interface ToolAnnotations {
   readonly openWorldHint: boolean;
 }
 
-export interface ToolDefinition<C> {
+/** A tool's input schema; an `objectSchema` literal gives its handler typed arguments. */
+export type ToolSchema = Readonly<Record<string, unknown>>;
+
+/** The arguments a tool of schema `S` is called with (after the registry validated them). */
+export type ToolArgs<S extends ToolSchema> = S extends { readonly properties: unknown } ? ValueOf<S> : Readonly<Record<string, unknown>>;
+
+export interface ToolDefinition<C, S extends ToolSchema = ToolSchema> {
   readonly name: string;
   readonly title: string;
   readonly description: string;
   /** Advertised and enforced; includes resultStart/resultEnd. */
-  readonly inputSchema: Readonly<Record<string, unknown>>;
+  readonly inputSchema: S;
   readonly annotations: ToolAnnotations;
   /** Answers synchronously when it can (see maybe-promise.ts). */
-  handler(args: Readonly<Record<string, unknown>>, context: C): MaybePromise<Envelope>;
+  handler(args: ToolArgs<S>, context: C): MaybePromise<Envelope>;
   /**
    * The handler keeps answers it gives again (each deep-frozen, revision
    * included): the registry renders such an answer once and hands every
@@ -52,12 +59,22 @@ export const WINDOW_PROPERTIES = {
   },
 } as const;
 
-/** An object schema with the window fields added and unknown fields refused. */
-export function objectSchema(
-  properties: Record<string, unknown>,
-  required: readonly string[] = [],
-  options: { additionalProperties?: boolean } = {},
-): Record<string, unknown> {
+// A type, not an interface: only a type is assignable to ToolSchema's index signature.
+export type ObjectSchema<P, R extends string, Open extends boolean> = {
+  readonly $schema: string;
+  readonly type: "object";
+  readonly properties: P & typeof WINDOW_PROPERTIES;
+  readonly required?: readonly R[];
+  /** `Open | false`: what the option gives when set, and its default when not. */
+  readonly additionalProperties: Open | false;
+};
+
+/** An object schema with the window fields added and unknown fields refused (unless `additionalProperties`). */
+export function objectSchema<const P extends Readonly<Record<string, object>>, const R extends keyof P & string = never, Open extends boolean = false>(
+  properties: P,
+  required: readonly R[] = [],
+  options: { additionalProperties?: Open } = {},
+): ObjectSchema<P, R, Open> {
   return {
     $schema: DRAFT_2020_12,
     type: "object",

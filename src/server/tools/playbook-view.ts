@@ -17,20 +17,12 @@ export interface RecipeSummary {
   readonly score: number;
 }
 
-export function recipeTitle(recipe: Recipe): string {
-  return recipe.format === "private" ? recipe.playbook.title : recipe.name;
-}
-
-export function recipeSummary(recipe: Recipe): string {
-  return recipe.format === "private" ? recipe.playbook.summary : recipe.description;
-}
-
 /** A search (or `similar`) hit; `skill` only for public recipes. */
 export function summarize(recipe: Recipe, score: number): RecipeSummary {
   return {
     recipeId: recipe.recipeId,
-    title: recipeTitle(recipe),
-    summary: recipeSummary(recipe),
+    title: recipe.format === "private" ? recipe.playbook.title : recipe.name,
+    summary: recipe.format === "private" ? recipe.playbook.summary : recipe.description,
     visibility: recipe.visibility,
     ...(recipe.visibility === "public" ? { skill: recipe.skill } : {}),
     tags: [...recipe.tags],

@@ -1,26 +1,17 @@
 /** `recipe` action=create: a new private playbook, plus close matches to update instead. */
 import type { StoreResult } from "../../recipes/private/contract.js";
-import type { PlaybookDraft } from "../../recipes/private/playbook-values.js";
 import type { SearchHit } from "../../recipes/search/types.js";
-import type { PlaybookStep } from "../../recipes/types.js";
 import { playbooksOf, type RecipeToolContext } from "./context.js";
 import { fail, ok, type Envelope } from "./envelope.js";
 import { summarize, type RecipeSummary } from "./playbook-view.js";
+import type { ChildFields } from "./recipe-schemas.js";
 import { mergeByScore } from "./recipe-search.js";
 
 const SIMILAR_LIMIT = 3;
 
-export async function recipeCreate(fields: Readonly<Record<string, unknown>>, context: RecipeToolContext): Promise<Envelope> {
-  const draft: PlaybookDraft = {
-    title: fields.title as string,
-    summary: fields.summary as string,
-    whenToUse: fields.whenToUse as string,
-    steps: fields.steps as PlaybookStep[],
-    acceptanceCriteria: fields.acceptanceCriteria as string[],
-    tags: (fields.tags as string[] | undefined) ?? [],
-    document: fields.document as string,
-  };
-  const key = fields.idempotencyKey as string | undefined;
+export async function recipeCreate(fields: ChildFields<"create">, context: RecipeToolContext): Promise<Envelope> {
+  const { idempotencyKey: key, tags = [], ...rest } = fields;
+  const draft = { ...rest, tags };
   const playbooks = playbooksOf(context);
   const result = await playbooks.createPlaybook(draft, key === undefined ? undefined : { idempotencyKey: key });
   if (!result.ok) return storeFailure(result);

@@ -4,17 +4,17 @@ import type { Recipe } from "../../recipes/types.js";
 import { sourceOf, type RecipeToolContext } from "./context.js";
 import { fail, ok, type Envelope } from "./envelope.js";
 import { playbookView } from "./playbook-view.js";
+import type { ChildFields } from "./recipe-schemas.js";
 import type { VisibilityFilter } from "./recipe-search.js";
 import { closeNames, notFoundMessage } from "./suggest.js";
 
 export function recipeGet(
-  fields: Readonly<Record<string, unknown>>,
+  fields: ChildFields<"get">,
   snapshot: CatalogSnapshot,
   context: RecipeToolContext,
   continued = false,
 ): Envelope {
-  const recipeId = fields.recipeId as string;
-  const visibility = (fields.visibility as VisibilityFilter | undefined) ?? "all";
+  const { recipeId, visibility = "all" } = fields;
   // Another user's playbook is simply not in this caller's source: not_found, suggestions from their own.
   const source = sourceOf(context, snapshot, recipeId);
   const recipe = findVisible(source.snapshot, recipeId, visibility);

@@ -5,12 +5,13 @@
  */
 import { compileSchema, renderErrors } from "../../jsonschema/index.js";
 import type { Validator } from "../../jsonschema/types.js";
+import type { ObjectOf } from "./schema-types.js";
 
 export const RECIPE_ACTIONS = ["search", "get", "create", "update"] as const;
 export type RecipeAction = (typeof RECIPE_ACTIONS)[number];
 
 /** Keys of the advertised schema; never child fields. */
-export const ENVELOPE_KEYS: ReadonlySet<string> = new Set(["action", "resultStart", "resultEnd"]);
+const ENVELOPE_KEYS: ReadonlySet<string> = new Set(["action", "resultStart", "resultEnd"]);
 
 const DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";
 
@@ -30,7 +31,7 @@ export const LAYER_FILTER = {
     "Without it, equal scores rank domain before infrastructure, thin-harness and example skills.",
 } as const;
 
-function text(maxLength?: number, description?: string): Record<string, unknown> {
+function text(maxLength?: number, description?: string): { readonly type: "string"; readonly minLength: 1; readonly maxLength?: number; readonly description?: string } {
   return {
     type: "string",
     minLength: 1,
@@ -47,7 +48,7 @@ const STEP = {
 } as const;
 
 /** The playbook body fields shared by create (most required) and update (all optional). */
-const PLAYBOOK_FIELDS: Readonly<Record<string, unknown>> = {
+const PLAYBOOK_FIELDS = {
   title: text(200, "Short name of the playbook."),
   summary: text(2000, "One or two sentences: what the playbook achieves."),
   whenToUse: text(8000, "The situations the playbook fits, so a later search can match them."),
@@ -61,14 +62,14 @@ const PLAYBOOK_FIELDS: Readonly<Record<string, unknown>> = {
   },
   tags: { type: "array", maxItems: 40, items: { type: "string" }, default: [] },
   document: text(80000, "The full playbook as Markdown."),
-};
+} as const;
 
 interface ActionSpec {
   readonly properties: Readonly<Record<string, unknown>>;
   readonly required: readonly string[];
 }
 
-export const ACTION_SPECS: Readonly<Record<RecipeAction, ActionSpec>> = {
+export const ACTION_SPECS = {
   search: {
     properties: {
       // A blank query would list the whole catalog at score 0: not a search.
@@ -107,10 +108,13 @@ export const ACTION_SPECS: Readonly<Record<RecipeAction, ActionSpec>> = {
     },
     required: ["recipeId"],
   },
-};
+} as const satisfies Readonly<Record<RecipeAction, ActionSpec>>;
+
+/** The child fields of `action`, as its schema types them (checked before an action runs). */
+export type ChildFields<A extends RecipeAction> = ObjectOf<(typeof ACTION_SPECS)[A]["properties"], (typeof ACTION_SPECS)[A]["required"][number]>;
 
 export function childSchema(action: RecipeAction): Record<string, unknown> {
-  const spec = ACTION_SPECS[action];
+  const spec: ActionSpec = ACTION_SPECS[action];
   return {
     $schema: DRAFT_2020_12,
     type: "object",
@@ -120,13 +124,13 @@ export function childSchema(action: RecipeAction): Record<string, unknown> {
   };
 }
 
-export type ChildCheck =
-  | { readonly ok: true; readonly fields: Readonly<Record<string, unknown>> }
+export type ChildCheck<A extends RecipeAction> =
+  | { readonly ok: true; readonly fields: ChildFields<A> }
   | { readonly ok: false; readonly errors: readonly string[] };
 
 export interface ChildValidators {
   /** Checks the child fields of `action` in `args`; the advertised keys are ignored. */
-  check(action: RecipeAction, args: Readonly<Record<string, unknown>>): ChildCheck;
+  check<A extends RecipeAction>(action: A, args: Readonly<Record<string, unknown>>): ChildCheck<A>;
 }
 
 /**
@@ -162,7 +166,8 @@ export function compileChildValidators(): ChildValidators {
       }
       const result = (validators.get(action) as Validator).validate(fields);
       if (!result.valid) errors.push(...renderErrors(result.errors));
-      return errors.length === 0 ? { ok: true, fields } : { ok: false, errors };
+      // The validator just accepted `fields` against the schema ChildFields<A> is derived from.
+      return errors.length === 0 ? { ok: true, fields: fields as ChildFields<typeof action> } : { ok: false, errors };
     },
   };
 }
@@ -187,13 +192,13 @@ function fieldPath(key: string): string {
 
 /** One line per action for the tool description, generated so it never drifts from the schemas. */
 export function describeFields(action: RecipeAction): string {
-  const spec = ACTION_SPECS[action];
+  const spec: ActionSpec = ACTION_SPECS[action];
   return Object.entries(spec.properties)
     .map(([key, raw]) => {
       const schema = raw as Record<string, unknown>;
       const rules: string[] = [];
       if (spec.required.includes(key)) rules.push("required");
-      if (Array.isArray(schema.enum)) rules.push((schema.enum as string[]).join("|"));
+      if (Array.isArray(schema.enum)) rules.push(schema.enum.join("|"));
       if (schema.type === "array") {
         rules.push(`${String(schema.minItems ?? 0)}–${String(schema.maxItems)} items`);
         if (key === "steps") rules.push("each {title ≤200, detail ≤8000}");

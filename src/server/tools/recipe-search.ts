@@ -5,20 +5,20 @@ import type { RecipeToolContext } from "./context.js";
 import { ok, type Envelope } from "./envelope.js";
 import { thenMaybe, type MaybePromise } from "./maybe-promise.js";
 import { summarize, type RecipeSummary } from "./playbook-view.js";
+import type { ChildFields } from "./recipe-schemas.js";
 
 export type VisibilityFilter = "all" | "public" | "private";
 
 export const DEFAULT_SEARCH_LIMIT = 5;
 
 export function recipeSearch(
-  fields: Readonly<Record<string, unknown>>,
+  fields: ChildFields<"search">,
   snapshot: CatalogSnapshot,
   context: RecipeToolContext,
 ): MaybePromise<Envelope> {
-  const query = fields.query as string;
-  const visibility = (fields.visibility as VisibilityFilter | undefined) ?? "all";
+  const { query, visibility = "all" } = fields;
   // The seed types limit as a number, not an integer: 2.5 asks for 2.
-  const limit = Math.floor((fields.limit as number | undefined) ?? DEFAULT_SEARCH_LIMIT);
+  const limit = Math.floor(fields.limit ?? DEFAULT_SEARCH_LIMIT);
   const caller = context.caller;
   if (caller === undefined) {
     return thenMaybe(context.library.search.search({ text: query, limit, visibility }), (answer) =>

@@ -1,35 +1,30 @@
 /** `recipe` action=update: patch a private playbook; public recipes are read-only. */
 import type { CatalogSnapshot } from "../../recipes/catalog.js";
 import type { PlaybookPatch } from "../../recipes/private/playbook-values.js";
+import type { ChildFields } from "./recipe-schemas.js";
 import { playbooksOf, sourceOf, type RecipeToolContext } from "./context.js";
 import { fail, ok, type Envelope } from "./envelope.js";
 import { notFound } from "./recipe-get.js";
 import { storeFailure } from "./recipe-create.js";
-import { KeyedMutex } from "../../recipes/private/keyed-mutex.js";
+import type { KeyedMutex } from "../../recipes/private/keyed-mutex.js";
 
 const PRIVATE_PREFIX = "private/";
 const PATCH_KEYS = ["title", "summary", "whenToUse", "steps", "acceptanceCriteria", "tags", "document"] as const;
 
-/**
- * Queues updates per playbook in front of the store. The store serializes
- * them too, but only after taking its file lock and re-reading the file;
- * waiting here lets each queued update with a stale expectedRevision be
- * answered from the catalog instead, so a storm of retries does not clog the
- * playbook's write path. One per tool instance.
- */
-export type UpdateQueue = KeyedMutex;
-
-export function createUpdateQueue(): UpdateQueue {
-  return new KeyedMutex();
-}
-
 export async function recipeUpdate(
-  fields: Readonly<Record<string, unknown>>,
+  fields: ChildFields<"update">,
   snapshot: CatalogSnapshot,
   context: RecipeToolContext,
-  queue: UpdateQueue,
+  /**
+   * Updates queued per playbook in front of the store. The store serializes
+   * them too, but only after taking its file lock and re-reading the file;
+   * waiting here lets each queued update with a stale expectedRevision be
+   * answered from the catalog instead, so a storm of retries does not clog
+   * the playbook's write path. One per tool instance.
+   */
+  queue: KeyedMutex,
 ): Promise<Envelope> {
-  const recipeId = fields.recipeId as string;
+  const { recipeId, expectedRevision: expected, ...patch } = fields;
   if (!recipeId.startsWith(PRIVATE_PREFIX)) {
     const recipe = snapshot.recipes.get(recipeId);
     if (recipe !== undefined && recipe.visibility === "public") {
@@ -44,14 +39,7 @@ export async function recipeUpdate(
   // The caller's own playbooks (single-user: the DCC's library and this snapshot).
   const own = sourceOf(context, snapshot, recipeId);
   const slug = recipeId.slice(PRIVATE_PREFIX.length);
-  const patch: { -readonly [K in keyof PlaybookPatch]: PlaybookPatch[K] } = {};
-  const changed: string[] = [];
-  for (const key of PATCH_KEYS) {
-    if (fields[key] === undefined) continue;
-    (patch as Record<string, unknown>)[key] = fields[key];
-    changed.push(key);
-  }
-  const expected = fields.expectedRevision as number | undefined;
+  const changed = PATCH_KEYS.filter((key) => patch[key] !== undefined);
   return queue.run(`${context.library.dcc}\u0000${context.caller?.user ?? ""}\u0000${slug}`, async () => {
     // The catalog as it is now, after the updates queued before this one.
     const known = (own.library.current() ?? own.snapshot).recipes.get(recipeId);

@@ -5,15 +5,16 @@
  * checked here against the seed's schemas before the action runs.
  */
 import type { CatalogSnapshot } from "../../recipes/catalog.js";
-import type { RecipeToolContext } from "./context.js";
-import { objectSchema, type ToolDefinition } from "./define.js";
+import { recipeTool, type RecipeToolContext } from "./context.js";
+import { objectSchema, type ToolArgs } from "./define.js";
 import { fail, withRevision, type Envelope } from "./envelope.js";
 import { thenMaybe, type MaybePromise } from "./maybe-promise.js";
 import { recipeCreate } from "./recipe-create.js";
 import { recipeGet } from "./recipe-get.js";
-import { compileChildValidators, describeFields, RECIPE_ACTIONS, type RecipeAction } from "./recipe-schemas.js";
+import { compileChildValidators, describeFields, RECIPE_ACTIONS, type ChildFields, type RecipeAction } from "./recipe-schemas.js";
 import { recipeSearch } from "./recipe-search.js";
-import { createUpdateQueue, recipeUpdate } from "./recipe-update.js";
+import { recipeUpdate } from "./recipe-update.js";
+import { KeyedMutex } from "../../recipes/private/keyed-mutex.js";
 
 export const WARMING_UP_MESSAGE = "AI Search is warming up; continue without recipes";
 
@@ -43,66 +44,68 @@ function description(): string {
   ].join("\n");
 }
 
-type Action = (
-  fields: Readonly<Record<string, unknown>>,
+type Action<A extends RecipeAction> = (
+  fields: ChildFields<A>,
   snapshot: CatalogSnapshot,
   context: RecipeToolContext,
   continued: boolean,
 ) => MaybePromise<Envelope>;
 
+const SCHEMA = objectSchema(
+  {
+    action: {
+      type: "string",
+      enum: [...RECIPE_ACTIONS],
+      description: "search | get | create | update; the other fields depend on it (see the tool description).",
+    },
+  },
+  ["action"],
+  { additionalProperties: true },
+);
 
 /** Builds the tool; compiles the child schemas once, so call it once per registry. */
-export function createRecipeTool(): ToolDefinition<RecipeToolContext> {
+export function createRecipeTool() {
   const children = compileChildValidators();
-  const updates = createUpdateQueue();
-  const actions: Readonly<Record<RecipeAction, Action>> = {
+  const updates = new KeyedMutex();
+  // A mapped type, so that actions[action] for a generic action takes that action's fields.
+  const actions: { readonly [A in RecipeAction]: Action<A> } = {
     search: recipeSearch,
     get: recipeGet,
     create: (fields, _snapshot, context) => recipeCreate(fields, context),
     update: (fields, snapshot, context) => recipeUpdate(fields, snapshot, context, updates),
   };
-  const run = (action: RecipeAction, fields: Readonly<Record<string, unknown>>, args: Readonly<Record<string, unknown>>, context: RecipeToolContext): MaybePromise<Envelope> => {
+  const run = <A extends RecipeAction>(action: A, fields: ChildFields<A>, args: ToolArgs<typeof SCHEMA>, context: RecipeToolContext): MaybePromise<Envelope> => {
     const snapshot = context.library.current();
     // Search answers from the index; before the first catalog is indexed there is nothing to match or dedupe against.
     if (snapshot === null || context.library.search.status().revision === 0) {
       return fail("not_ready", WARMING_UP_MESSAGE, { action });
     }
     // resultStart > 0 reads on in a result already produced once.
-    const continued = typeof args.resultStart === "number" && args.resultStart > 0;
+    const continued = args.resultStart !== undefined && args.resultStart > 0;
     return thenMaybe(actions[action](fields, snapshot, context, continued), (envelope) =>
       envelope.revision === undefined ? withRevision(envelope, snapshot.revision) : envelope,
     );
   };
-  return {
+  const dispatch = <A extends RecipeAction>(action: A, args: ToolArgs<typeof SCHEMA>, context: RecipeToolContext): MaybePromise<Envelope> => {
+    const checked = children.check(action, args);
+    if (!checked.ok) {
+      return fail("invalid_input", `Invalid arguments for action=${action}: ${checked.errors.join("; ")}`, {
+        action,
+        errors: checked.errors,
+      });
+    }
+    // A user's playbooks load on their first call: that call waits for them.
+    const caller = context.caller;
+    if (caller !== undefined && caller.playbooks.current() === null) return caller.loaded.then(() => run(action, checked.fields, args, context));
+    return run(action, checked.fields, args, context);
+  };
+  return recipeTool({
     name: "recipe",
     title: "Recipes and playbooks",
     description: description(),
-    inputSchema: objectSchema(
-      {
-        action: {
-          type: "string",
-          enum: [...RECIPE_ACTIONS],
-          description: "search | get | create | update; the other fields depend on it (see the tool description).",
-        },
-      },
-      ["action"],
-      { additionalProperties: true },
-    ),
+    inputSchema: SCHEMA,
     // create/update write private playbooks; nothing is ever deleted.
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    handler(args, context) {
-      const action = args.action as RecipeAction;
-      const checked = children.check(action, args);
-      if (!checked.ok) {
-        return fail("invalid_input", `Invalid arguments for action=${action}: ${checked.errors.join("; ")}`, {
-          action,
-          errors: checked.errors,
-        });
-      }
-      // A user's playbooks load on their first call: that call waits for them.
-      const caller = context.caller;
-      if (caller !== undefined && caller.playbooks.current() === null) return caller.loaded.then(() => run(action, checked.fields, args, context));
-      return run(action, checked.fields, args, context);
-    },
-  };
+    handler: (args, context) => dispatch(args.action, args, context),
+  });
 }

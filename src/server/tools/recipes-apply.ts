@@ -1,11 +1,11 @@
 import { materializeSteps } from "../../recipes/materialize.js";
-import { objectSchema, READ_ONLY, type ToolDefinition } from "./define.js";
+import { objectSchema, READ_ONLY } from "./define.js";
 import { fail, ok } from "./envelope.js";
-import { withSnapshot, type RecipeToolContext } from "./context.js";
-import { checkRecipeInputs, findStructuredRecipe } from "./structured.js";
+import { recipeTool } from "./context.js";
+import { STRUCTURED_RECIPE_FIELDS, withRecipeInputs } from "./structured.js";
 import { provenanceOf } from "../../recipes/entry-view.js";
 
-export const recipesApply: ToolDefinition<RecipeToolContext> = {
+export const recipesApply = recipeTool({
   name: "recipes__apply",
   title: "Apply a recipe",
   description:
@@ -17,8 +17,7 @@ export const recipesApply: ToolDefinition<RecipeToolContext> = {
     "that hold one. Execute the steps yourself, in order.",
   inputSchema: objectSchema(
     {
-      skill: { type: "string", minLength: 1, maxLength: 200 },
-      recipe: { type: "string", minLength: 1, maxLength: 500 },
+      ...STRUCTURED_RECIPE_FIELDS,
       inputs: { description: "Inputs for the recipe's inputs_schema." },
       target: { description: "Optional target (scene, object, host) echoed back for the caller." },
       materialize: { type: "boolean", default: false },
@@ -28,15 +27,10 @@ export const recipesApply: ToolDefinition<RecipeToolContext> = {
   // Apply plans; it does not touch the DCC, so it is read-only here.
   annotations: READ_ONLY,
   handler: (args, context) =>
-    withSnapshot(context, (snapshot) => {
-      const found = findStructuredRecipe(snapshot, args.skill as string, args.recipe as string);
-      if (!found.ok) return found.envelope;
-      const recipe = found.value;
-      const check = checkRecipeInputs(context, recipe, args.inputs);
-      if (!check.ok) return check.envelope;
-      if (check.value.length > 0) {
-        return fail("invalid_input", `Invalid inputs for ${recipe.recipeId} (${check.value.length} error(s))`, {
-          errors: check.value,
+    withRecipeInputs(context, args, (recipe, errors, snapshot) => {
+      if (errors.length > 0) {
+        return fail("invalid_input", `Invalid inputs for ${recipe.recipeId} (${errors.length} error(s))`, {
+          errors,
           skill: recipe.skill,
           recipe: recipe.name,
         });
@@ -76,4 +70,4 @@ export const recipesApply: ToolDefinition<RecipeToolContext> = {
       const note = kept > 0 ? `; ${kept} placeholder(s) kept verbatim (see unresolved_placeholders)` : "";
       return ok(`Recipe ${recipe.recipeId} applied: ${recipe.steps.length} step(s)${note}`, result);
     }),
-};
+});

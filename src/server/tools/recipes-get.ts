@@ -1,11 +1,11 @@
 import { entryAsYaml } from "./yaml-text.js";
-import { objectSchema, READ_ONLY, type ToolDefinition } from "./define.js";
+import { objectSchema, READ_ONLY } from "./define.js";
 import { ok } from "./envelope.js";
-import { withSnapshot, type RecipeToolContext } from "./context.js";
+import { recipeTool, withSnapshot } from "./context.js";
 import { findPublicRecipe } from "./lookup.js";
 import { provenanceOf, wholeEntry } from "../../recipes/entry-view.js";
 
-export const recipesGet: ToolDefinition<RecipeToolContext> = {
+export const recipesGet = recipeTool({
   name: "recipes__get",
   title: "Get a recipe",
   description:
@@ -21,8 +21,7 @@ export const recipesGet: ToolDefinition<RecipeToolContext> = {
   annotations: READ_ONLY,
   handler: (args, context) =>
     withSnapshot(context, (snapshot) => {
-      const skill = args.skill as string;
-      const anchor = args.anchor as string;
+      const { skill, anchor } = args;
       const found = findPublicRecipe(snapshot, skill, anchor);
       if (!found.ok) return found.envelope;
       const recipe = found.value;
@@ -45,4 +44,4 @@ export const recipesGet: ToolDefinition<RecipeToolContext> = {
       }
       return ok(`Recipe ${recipe.recipeId}`, { anchor: recipe.name, content: recipe.playbook.document, skill });
     }),
-};
+});

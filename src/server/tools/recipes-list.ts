@@ -1,8 +1,8 @@
 import { countDiagnostics, type CatalogSnapshot } from "../../recipes/catalog.js";
 import { deepFreeze } from "../../skills/freeze.js";
-import { objectSchema, READ_ONLY, type ToolDefinition } from "./define.js";
+import { objectSchema, READ_ONLY } from "./define.js";
 import { fail, ok, withRevision, type Envelope } from "./envelope.js";
-import { withSnapshot, type RecipeToolContext } from "./context.js";
+import { recipeTool, withSnapshot } from "./context.js";
 import { closeNames, notFoundMessage } from "./suggest.js";
 import { recipeEntry, type RecipeEntryView } from "../../recipes/entry-view.js";
 import { skillFacts } from "./skill-facts.js";
@@ -15,14 +15,14 @@ import { skillFacts } from "./skill-facts.js";
  * renders each once (keepsAnswers): building and rendering the full list
  * took ~9 ms of every window's call.
  */
-export function createRecipesList(): ToolDefinition<RecipeToolContext> {
+export function createRecipesList() {
   const kept = new WeakMap<CatalogSnapshot, Map<string | undefined, Envelope>>();
-  return {
+  return recipeTool({
     ...recipesListDefinition,
     keepsAnswers: true,
     handler: (args, context) =>
       withSnapshot(context, (snapshot) => {
-        const skill = args.skill as string | undefined;
+        const skill = args.skill;
         const answers = kept.get(snapshot) ?? new Map<string | undefined, Envelope>();
         const known = answers.get(skill);
         if (known !== undefined) return known;
@@ -34,10 +34,10 @@ export function createRecipesList(): ToolDefinition<RecipeToolContext> {
         kept.set(snapshot, answers);
         return frozen;
       }),
-  };
+  });
 }
 
-const recipesListDefinition: Omit<ToolDefinition<RecipeToolContext>, "handler"> = {
+const recipesListDefinition = {
   name: "recipes__list",
   title: "List recipes",
   description:

@@ -1,13 +1,13 @@
-import { objectSchema, READ_ONLY, type ToolDefinition } from "./define.js";
+import { objectSchema, READ_ONLY } from "./define.js";
 import type { CatalogSnapshot } from "../../recipes/catalog.js";
 import type { SearchAnswer, SearchHit } from "../../recipes/search/types.js";
 import { layerRank } from "../../recipes/skill-search.js";
 import { LAYER_FILTER } from "./recipe-schemas.js";
 import { ok, type Envelope } from "./envelope.js";
-import { withSnapshot, type RecipeToolContext } from "./context.js";
+import { recipeTool, withSnapshot } from "./context.js";
 import { thenMaybe } from "./maybe-promise.js";
 
-export const recipesSearch: ToolDefinition<RecipeToolContext> = {
+export const recipesSearch = recipeTool({
   name: "recipes__search",
   title: "Search recipes",
   description:
@@ -25,18 +25,18 @@ export const recipesSearch: ToolDefinition<RecipeToolContext> = {
   annotations: READ_ONLY,
   handler: (args, context) =>
     withSnapshot(context, (snapshot) => {
-      const query = (args.query as string | undefined) ?? "";
+      const { query = "", limit = 10, dcc, skill, layer } = args;
       const searching = context.library.search.search({
         text: query,
-        limit: (args.limit as number | undefined) ?? 10,
+        limit,
         visibility: "public",
-        ...(args.dcc !== undefined ? { dcc: args.dcc as string } : {}),
-        ...(args.skill !== undefined ? { skill: args.skill as string } : {}),
-        ...(args.layer !== undefined ? { layer: args.layer as string } : {}),
+        ...(dcc !== undefined ? { dcc } : {}),
+        ...(skill !== undefined ? { skill } : {}),
+        ...(layer !== undefined ? { layer } : {}),
       });
       return thenMaybe(searching, (answer) => answerEnvelope(snapshot, query, answer));
     }),
-};
+});
 
 /**
  * Hits are resolved against this request's snapshot: a reload that lands

@@ -1,9 +1,9 @@
-import { objectSchema, READ_ONLY, type ToolDefinition } from "./define.js";
+import { objectSchema, READ_ONLY } from "./define.js";
 import { fail, ok } from "./envelope.js";
-import { withSnapshot, type RecipeToolContext } from "./context.js";
-import { checkAgainst, checkRecipeInputs, findStructuredRecipe } from "./structured.js";
+import { recipeTool } from "./context.js";
+import { checkAgainst, STRUCTURED_RECIPE_FIELDS, withRecipeInputs } from "./structured.js";
 
-export const recipesValidate: ToolDefinition<RecipeToolContext> = {
+export const recipesValidate = recipeTool({
   name: "recipes__validate",
   title: "Validate recipe inputs",
   description:
@@ -11,8 +11,7 @@ export const recipesValidate: ToolDefinition<RecipeToolContext> = {
     "Pass `output` (the observed tool result) to check it against the recipe's output_contract after running the steps.",
   inputSchema: objectSchema(
     {
-      skill: { type: "string", minLength: 1, maxLength: 200 },
-      recipe: { type: "string", minLength: 1, maxLength: 500 },
+      ...STRUCTURED_RECIPE_FIELDS,
       inputs: { description: "Inputs to check (usually an object)." },
       output: { description: "Observed result to check against output_contract." },
     },
@@ -20,13 +19,7 @@ export const recipesValidate: ToolDefinition<RecipeToolContext> = {
   ),
   annotations: READ_ONLY,
   handler: (args, context) =>
-    withSnapshot(context, (snapshot) => {
-      const found = findStructuredRecipe(snapshot, args.skill as string, args.recipe as string);
-      if (!found.ok) return found.envelope;
-      const recipe = found.value;
-      const inputs = checkRecipeInputs(context, recipe, args.inputs);
-      if (!inputs.ok) return inputs.envelope;
-      const errors = inputs.value;
+    withRecipeInputs(context, args, (recipe, errors) => {
       const result: Record<string, unknown> = {
         valid: errors.length === 0,
         errors,
@@ -53,4 +46,4 @@ export const recipesValidate: ToolDefinition<RecipeToolContext> = {
       const message = result.valid ? "Inputs are valid" : `Inputs are invalid (${errors.length} error(s))`;
       return ok(message, result);
     }),
-};
+});
