@@ -137,15 +137,10 @@ export class Scorer {
       else terms.set(d.term, [i]);
     });
     const alive = store.alive;
-    store.eachDeltaChunk((delta, end) => {
-      for (let j = 0; j < end; j += 3) {
-        // A delta triple is (term, slot, meta).
-        const list = terms.get(delta[j]!);
-        const slot = delta[j + 1]!;
-        if (list === undefined || !alive[slot]) continue;
-        const meta = delta[j + 2]!;
-        for (const i of list) count = this.addScore(derived[i]!, slot, factor[i * FIELDS + (meta & 7)]! * tfNorm(meta, norms, slot), count);
-      }
+    store.eachDelta((term, slot, meta) => {
+      const list = terms.get(term);
+      if (list === undefined || !alive[slot]) return;
+      for (const i of list) count = this.addScore(derived[i]!, slot, factor[i * FIELDS + (meta & 7)]! * tfNorm(meta, norms, slot), count);
     });
     return count;
   }

@@ -79,4 +79,48 @@ describe("PostingStore compaction", () => {
       check();
     }
   });
+
+  it("reads the delta back as (term, slot, meta) in put order from the slots' forward entries, before and after a compaction that drops nothing", () => {
+    const store = new PostingStore(2);
+    /** What each put adds, as [term, slot, meta]. */
+    const put = (id: string, postings: [number, number, number][]): [number, number, number][] => {
+      const slot = store.openSlot(id);
+      store.setLength(slot, 0, postings.length);
+      store.setLength(slot, 1, 0);
+      return postings.map(([term, field, tf]) => {
+        store.addPosting(term, slot, field, tf);
+        return [term, slot, field | (tf << 3)];
+      });
+    };
+    const delta = (): [number, number, number][] => {
+      const out: [number, number, number][] = [];
+      store.eachDelta((term, slot, meta) => out.push([term, slot, meta]));
+      return out;
+    };
+    const first = [...put("b", [[0, 0, 2], [3, 0, 1], [1, 1, 4]]), ...put("a", []), ...put("c", [[3, 0, 1], [0, 1, 1]])];
+    expect(delta()).toEqual(first);
+    expect(store.deltaCount).toBe(first.length);
+    // A load's first compaction: no slot removed, no term renumbered.
+    store.compact(4, null);
+    expect(delta()).toEqual([]);
+    expect(store.deltaCount).toBe(0);
+    expect([...store.ids]).toEqual(["b", "a", "c"]);
+    const mainOf = (t: number): number[] => [...store.main.subarray(2 * store.offsets[t]!, 2 * store.offsets[t + 1]!)];
+    expect(mainOf(0)).toEqual([0, 0 | (2 << 3), 2, 1 | (1 << 3)]);
+    expect(mainOf(3)).toEqual([0, 1 << 3, 2, 1 << 3]);
+    // The delta after it starts at the slots opened since; a removed one is still listed (the scorer skips it) until compaction drops it.
+    const second = [...put("d", [[2, 0, 3]]), ...put("e", [[0, 0, 1], [2, 1, 2]])];
+    expect(delta()).toEqual(second);
+    store.kill(store.slotOf.get("b")!);
+    expect(delta()).toEqual(second);
+    store.compact(4, null);
+    expect([...store.ids]).toEqual(["a", "c", "d", "e"]);
+    expect(mainOf(0)).toEqual([1, 1 | (1 << 3), 3, 1 << 3]);
+    expect(mainOf(2)).toEqual([2, 3 << 3, 3, 1 | (2 << 3)]);
+    expect(mainOf(3)).toEqual([1, 1 << 3]);
+    expect(delta()).toEqual([]);
+    const third = put("f", [[1, 0, 1]]);
+    expect(delta()).toEqual([[1, 4, 1 << 3]]);
+    expect(third).toEqual([[1, 4, 1 << 3]]);
+  });
 });
