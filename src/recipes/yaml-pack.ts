@@ -7,6 +7,7 @@ import { isSeq, LineCounter, parseDocument } from "yaml";
 import { measure } from "../jsonschema/limits.js";
 import { diagnostic, type Diagnostic, type DiagnosticCode } from "../skills/diagnostics.js";
 import { parsePackFast } from "../skills/yaml-fast.js";
+import { isPlainObject as isRecord } from "../jsonschema/json.js";
 
 /** 1 MiB: a file of exactly this many bytes is accepted, one more is refused. */
 export const MAX_RECIPE_FILE_BYTES = 1024 * 1024;
@@ -33,10 +34,6 @@ export type ParsePackResult =
 /** First line of a yaml library message: the rest is a source excerpt. */
 function firstLine(message: string): string {
   return (message.split("\n")[0] ?? "").replace(/:$/, "");
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 export function parseRecipePack(text: string, file: string): ParsePackResult {

@@ -9,6 +9,7 @@
 import type { FastifyInstance } from "fastify";
 import { measure } from "../../jsonschema/limits.js";
 import { JSONRPC } from "./jsonrpc.js";
+import { isPlainObject as isRecord } from "../../jsonschema/json.js";
 
 /**
  * Levels a value inside `params` (tool arguments above all) may nest: `{}`
@@ -95,10 +96,6 @@ function checkToolCall(
 /** Stops as soon as `limit` is passed, so it costs at most the body's size (the walk recurses at most `limit` deep). */
 export function nestsDeeperThan(root: unknown, limit: number): boolean {
   return measure(root, limit, Infinity, false) === "too_deep";
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 function kindOf(value: unknown): string {
