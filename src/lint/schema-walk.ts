@@ -3,13 +3,12 @@
  * as `enum`, `const` or `default`), with its path from the schema root.
  */
 import { SCHEMA_ARRAY_KEYWORDS, SCHEMA_MAP_KEYWORDS, SINGLE_SCHEMA_KEYWORDS } from "../jsonschema/vocabulary.js";
+import { isPlainObject as isRecord } from "../jsonschema/json.js";
+
+export { isRecord };
 
 export type SchemaPath = readonly (string | number)[];
 export type SchemaObject = Readonly<Record<string, unknown>>;
-
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** Bounded like the validator, so a hostile schema cannot make lint walk forever. */
 const MAX_DEPTH = 128;

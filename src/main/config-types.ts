@@ -1,4 +1,5 @@
 /** The resolved configuration (src/config.ts resolves it, once) and what resolving takes. */
+import type { HttpLimits } from "../server/http/endpoint.js";
 
 export type EmbeddingsKind = "local" | "none" | "openai";
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
@@ -17,14 +18,9 @@ export interface DccConfig {
   readonly storeUrl: string | null;
 }
 
-export interface Limits {
-  readonly bodyLimitBytes: number;
-  readonly maxSessions: number;
-  readonly sessionIdleMs: number;
-  readonly maxBatch: number;
+/** The HTTP layer's limits, and the tool-argument bound the argument guard applies. */
+export interface Limits extends HttpLimits {
   readonly maxToolArgumentBytes: number;
-  readonly maxConcurrentPerSession: number;
-  readonly requestTimeoutMs: number;
 }
 
 export interface Config {

@@ -25,8 +25,6 @@ export interface StartupReportInput {
   readonly loaded: Promise<void>;
   /** Clock in ms; default performance.now(), whose zero is the process's start. */
   readonly now?: () => number;
-  /** When the load began on that clock (default 0: the process's start, just before the load). */
-  readonly startedAt?: number;
 }
 
 export interface StartupReport {
@@ -65,7 +63,6 @@ function bannerLines(config: Config, version: string, url: string): string[] {
 export function startStartupReport(input: StartupReportInput): StartupReport {
   const { config, logger, libraries } = input;
   const now = input.now ?? (() => performance.now());
-  const started = input.startedAt ?? 0;
   logger.info(
     {
       banner: {
@@ -93,7 +90,7 @@ export function startStartupReport(input: StartupReportInput): StartupReport {
   const tick = (): void => {
     for (const [dcc, library] of libraries) {
       const load = library.loadProgress();
-      if (!firstLoadDone && load.loading && now() - started >= TICK_MS) {
+      if (!firstLoadDone && load.loading && now() >= TICK_MS) {
         logger.info({ progress: { dcc, phase: "load", skills: load.skills, recipes: load.recipes } }, `loading ${dcc}: ${load.skills} skills, ${load.recipes} recipes so far`);
       }
       let tracker = trackers.get(dcc);

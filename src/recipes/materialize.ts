@@ -16,6 +16,7 @@
  * step that is not `optional: true` refuses the materialization.
  */
 import { isParameterKey, placeholderPath, PLACEHOLDER, scanPlaceholders, WHOLE_PLACEHOLDER, type PathStep } from "./placeholders.js";
+import { isPlainObject as isRecord } from "../jsonschema/json.js";
 
 /** Why a placeholder was left as written. */
 export type UnresolvedReason =
@@ -54,10 +55,6 @@ export type MaterializeResult =
       /** The placeholders that block materialization (undeclared, in a step that is not optional). */
       readonly unresolved: UnresolvedPlaceholder[];
     };
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 const MISSING: unique symbol = Symbol("missing");
 

@@ -4,8 +4,10 @@
  * a pack that is not a pack contributes nothing and is never re-read as Markdown.
  */
 import { isSeq, LineCounter, parseDocument } from "yaml";
+import { measure } from "../jsonschema/limits.js";
 import { diagnostic, type Diagnostic, type DiagnosticCode } from "../skills/diagnostics.js";
 import { parsePackFast } from "../skills/yaml-fast.js";
+import { isPlainObject as isRecord } from "../jsonschema/json.js";
 
 /** 1 MiB: a file of exactly this many bytes is accepted, one more is refused. */
 export const MAX_RECIPE_FILE_BYTES = 1024 * 1024;
@@ -32,10 +34,6 @@ export type ParsePackResult =
 /** First line of a yaml library message: the rest is a source excerpt. */
 function firstLine(message: string): string {
   return (message.split("\n")[0] ?? "").replace(/:$/, "");
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 export function parseRecipePack(text: string, file: string): ParsePackResult {
@@ -97,36 +95,6 @@ function isStackOverflow(err: unknown): boolean {
   return err instanceof RangeError || (err instanceof Error && /call stack/i.test(err.message));
 }
 
-/** True when `value` holds containers nested deeper than `limit`; iterative, so any depth is safe to measure. */
-function nestsDeeper(value: unknown, limit: number): boolean {
-  // Two parallel stacks rather than a [value, depth] pair per node: this walks every parsed node of every pack.
-  const values: unknown[] = [value];
-  const depths: number[] = [1];
-  while (values.length > 0) {
-    const v = values.pop();
-    const depth = depths.pop()!;
-    if (v === null || typeof v !== "object") continue;
-    if (depth > limit) return true;
-    if (Array.isArray(v)) {
-      for (const child of v) {
-        if (child !== null && typeof child === "object") {
-          values.push(child);
-          depths.push(depth + 1);
-        }
-      }
-    } else {
-      for (const key in v) {
-        const child = (v as Record<string, unknown>)[key];
-        if (child !== null && typeof child === "object") {
-          values.push(child);
-          depths.push(depth + 1);
-        }
-      }
-    }
-  }
-  return false;
-}
-
 function parseBounded(text: string, file: string): ReturnType<typeof parseExactly> {
   let parsed: ReturnType<typeof parseExactly>;
   try {
@@ -137,7 +105,7 @@ function parseBounded(text: string, file: string): ReturnType<typeof parseExactl
     throw err;
   }
   if ("diagnostics" in parsed) return parsed.diagnostics.some((d) => /call stack/i.test(d.message)) ? tooDeep(file) : parsed;
-  return nestsDeeper(parsed.data, MAX_YAML_DEPTH) ? tooDeep(file) : parsed;
+  return measure(parsed.data, MAX_YAML_DEPTH, Infinity, false) === "too_deep" ? tooDeep(file) : parsed;
 }
 
 /**

@@ -94,11 +94,7 @@ export function createServerMetrics(options: ServerMetricsOptions): ServerMetric
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   });
-  const sessions = new Gauge({
-    name: `${PREFIX}sessions`,
-    help: "Live MCP sessions",
-    registers: [registry],
-  });
+  const sessions = new Gauge({ name: `${PREFIX}sessions`, help: "Live MCP sessions", registers: [registry] });
   const reloads = new Counter({
     name: `${PREFIX}catalog_reloads_total`,
     help: "Catalog snapshots published after the first load (hot reloads and playbook writes)",

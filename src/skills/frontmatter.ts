@@ -9,6 +9,7 @@ import { diagnostic, type Diagnostic, type DiagnosticCode } from "./diagnostics.
 import type { SkillInfo } from "./types.js";
 import { firstKey, mergeDependsText, promptList, stringList } from "./metadata-lists.js";
 import { decodeUtf8, readBounded } from "./read-bounded.js";
+import { isPlainObject as isRecord } from "../jsonschema/json.js";
 
 export const ALLOWED_TOP_LEVEL_KEYS: readonly string[] = Object.freeze([
   "name",
@@ -30,10 +31,6 @@ export type ParseSkillResult =
 
 const FILE = "SKILL.md";
 const DEFAULT_DCC = "python";
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** Splits `---\n<yaml>\n---\n<body>`; null when the text does not open with a frontmatter block. */
 function splitFrontmatter(text: string): { yaml: string; body: string } | null {

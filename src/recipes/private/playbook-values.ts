@@ -13,6 +13,21 @@ export interface PlaybookDraft extends Pick<Playbook, "title" | "summary" | "whe
 
 export type PlaybookPatch = Partial<PlaybookDraft>;
 
+export type PlaybookFields = Pick<Playbook, "title" | "summary" | "whenToUse" | "steps" | "acceptanceCriteria" | "tags" | "document">;
+
+/** A playbook's own fields, in the order the store writes them and the tools show them. */
+export function playbookFields(p: PlaybookDraft | Playbook): PlaybookFields {
+  return {
+    title: p.title,
+    summary: p.summary,
+    whenToUse: p.whenToUse,
+    steps: p.steps.map((s) => ({ title: s.title, detail: s.detail })),
+    acceptanceCriteria: [...p.acceptanceCriteria],
+    tags: [...(p.tags ?? [])],
+    document: p.document,
+  };
+}
+
 export function freezePlaybook(p: Playbook): Playbook {
   return Object.freeze({
     slug: p.slug,

@@ -7,7 +7,9 @@
  * found by iterative walks (no recursion, so no input can overflow them).
  */
 import type { FastifyInstance } from "fastify";
+import { measure } from "../../jsonschema/limits.js";
 import { JSONRPC } from "./jsonrpc.js";
+import { isPlainObject as isRecord } from "../../jsonschema/json.js";
 
 /**
  * Levels a value inside `params` (tool arguments above all) may nest: `{}`
@@ -91,28 +93,9 @@ function checkToolCall(
   return null;
 }
 
-/** Iterative depth walk: stops as soon as `limit` is passed, so it costs at most the body's size. */
+/** Stops as soon as `limit` is passed, so it costs at most the body's size (the walk recurses at most `limit` deep). */
 export function nestsDeeperThan(root: unknown, limit: number): boolean {
-  if (root === null || typeof root !== "object") return false;
-  const values: unknown[] = [root];
-  const depths: number[] = [1];
-  while (values.length > 0) {
-    const value = values.pop() as object;
-    const depth = depths.pop() as number;
-    if (depth > limit) return true;
-    const children = Array.isArray(value) ? value : Object.values(value);
-    for (const child of children) {
-      if (child !== null && typeof child === "object") {
-        values.push(child);
-        depths.push(depth + 1);
-      }
-    }
-  }
-  return false;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
+  return measure(root, limit, Infinity, false) === "too_deep";
 }
 
 function kindOf(value: unknown): string {

@@ -44,12 +44,7 @@ export interface RequestGuard {
 }
 
 const OK: GuardVerdict = Object.freeze({ ok: true });
-const UNAUTHORIZED: GuardVerdict = Object.freeze({
-  ok: false,
-  status: 401,
-  code: JSONRPC.unauthorized,
-  message: "Unauthorized: a valid bearer token is required",
-});
+const UNAUTHORIZED: GuardVerdict = Object.freeze({ ok: false, status: 401, code: JSONRPC.unauthorized, message: "Unauthorized: a valid bearer token is required" });
 /** Distinct header values whose verdict is remembered; past this a memo starts over. */
 const MEMO_LIMIT = 256;
 

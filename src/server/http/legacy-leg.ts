@@ -8,7 +8,8 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { HttpLimits, McpEndpoint } from "./endpoint.js";
 import type { GuardOptions } from "./guard.js";
-import { JSONRPC, jsonRpcErrorBody } from "./jsonrpc.js";
+import { sendJsonRpcError } from "./http-errors.js";
+import { JSONRPC } from "./jsonrpc.js";
 import { hijack, isInitialize } from "./request-helpers.js";
 import { clientIdentity, type SessionManager } from "./sessions.js";
 
@@ -27,10 +28,7 @@ export type Callers = WeakMap<object, AuthInfo>;
 
 export async function handleStateless(endpoint: McpEndpoint, request: FastifyRequest, reply: FastifyReply, callers: Callers): Promise<void> {
   if (request.method !== "POST") {
-    await reply
-      .code(405)
-      .headers({ allow: "POST", "content-type": "application/json" })
-      .send(jsonRpcErrorBody(JSONRPC.serverError, "Method not allowed: this server is stateless (POST only)"));
+    await sendJsonRpcError(reply, 405, JSONRPC.serverError, "Method not allowed: this server is stateless (POST only)", { allow: "POST" });
     return;
   }
   const server = endpoint.createServer(callers.get(request.raw)?.clientId);
@@ -54,26 +52,17 @@ export async function handleStateful(context: LegacyContext, endpoint: McpEndpoi
   if (sessionId !== undefined) {
     const session = manager.get(sessionId);
     if (session === undefined || session.endpoint !== endpoint.path) {
-      await reply
-        .code(404)
-        .header("content-type", "application/json")
-        .send(jsonRpcErrorBody(JSONRPC.sessionNotFound, "Session not found: initialize a new session"));
+      await sendJsonRpcError(reply, 404, JSONRPC.sessionNotFound, "Session not found: initialize a new session");
       return;
     }
     if (request.method !== "GET" && session.inFlight >= limits.maxConcurrentPerSession) {
-      await reply
-        .code(429)
-        .headers({ "retry-after": "1", "content-type": "application/json" })
-        .send(jsonRpcErrorBody(JSONRPC.overloaded, `Too many concurrent requests on this session (max ${limits.maxConcurrentPerSession})`));
+      await sendJsonRpcError(reply, 429, JSONRPC.overloaded, `Too many concurrent requests on this session (max ${limits.maxConcurrentPerSession})`, { "retry-after": "1" });
       return;
     }
     const owner = context.sessionUsers.get(session.transport);
     if (owner !== undefined && owner !== context.callers.get(request.raw)?.clientId) {
       // Identity is fixed at initialize: another user's token cannot borrow the session.
-      await reply
-        .code(403)
-        .header("content-type", "application/json")
-        .send(jsonRpcErrorBody(JSONRPC.forbidden, "Forbidden: this session belongs to another user"));
+      await sendJsonRpcError(reply, 403, JSONRPC.forbidden, "Forbidden: this session belongs to another user");
       return;
     }
     attachAuth(context.callers, request);
@@ -99,10 +88,7 @@ export async function handleStateful(context: LegacyContext, endpoint: McpEndpoi
     const client = clientIdentity(request.socket.remoteAddress, request.headers.authorization, options.guard.token !== null);
     const admission = manager.admit(client);
     if (!admission.ok) {
-      await reply
-        .code(503)
-        .headers({ "retry-after": "5", "content-type": "application/json" })
-        .send(jsonRpcErrorBody(JSONRPC.overloaded, admission.message));
+      await sendJsonRpcError(reply, 503, JSONRPC.overloaded, admission.message, { "retry-after": "5" });
       return;
     }
     const user = context.callers.get(request.raw)?.clientId;
@@ -116,10 +102,7 @@ export async function handleStateful(context: LegacyContext, endpoint: McpEndpoi
     await transport.handleRequest(request.raw, reply.raw, request.body);
     return;
   }
-  await reply
-    .code(400)
-    .header("content-type", "application/json")
-    .send(jsonRpcErrorBody(JSONRPC.invalidRequest, "Bad Request: no valid Mcp-Session-Id header; send initialize first"));
+  await sendJsonRpcError(reply, 400, JSONRPC.invalidRequest, "Bad Request: no valid Mcp-Session-Id header; send initialize first");
 }
 
 /** The 1.32.2 transport hands `req.auth` to handlers as `extra.authInfo`. */

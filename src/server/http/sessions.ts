@@ -31,8 +31,6 @@ export interface Session {
 
 export interface SessionManagerOptions {
   readonly maxSessions: number;
-  /** Sessions one client may hold; default half the cap (rounded up). */
-  readonly maxSessionsPerClient?: number;
   readonly idleMs: number;
   readonly logger: Logger;
   readonly now?: () => number;
@@ -70,7 +68,7 @@ export class SessionManager {
 
   constructor(private readonly options: SessionManagerOptions) {
     this.now = options.now ?? Date.now;
-    this.perClient = Math.max(1, options.maxSessionsPerClient ?? Math.ceil(options.maxSessions / 2));
+    this.perClient = Math.max(1, Math.ceil(options.maxSessions / 2));
     this.sweeper = setInterval(() => void this.sweep(), Math.max(1000, Math.min(60_000, options.idleMs / 4)));
     this.sweeper.unref();
   }

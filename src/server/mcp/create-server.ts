@@ -100,13 +100,9 @@ export function runToolCall<C>(
     }
     if (outcome.kind === "unknown_tool") throw new McpError(JSONRPC.invalidParams, `Unknown tool: ${name}`);
     // Outcome only: never argument values or recipe contents at info level.
-    if (outcome.error === undefined) {
-      options.logger.info({ callId, tool: name, ms, success: outcome.success }, "tool call");
-      options.onToolCall?.({ tool: name, ms, success: outcome.success });
-    } else {
-      options.logger.info({ callId, tool: name, ms, success: outcome.success, error: outcome.error }, "tool call");
-      options.onToolCall?.({ tool: name, ms, success: outcome.success, error: outcome.error });
-    }
+    const event = outcome.error === undefined ? { tool: name, ms, success: outcome.success } : { tool: name, ms, success: outcome.success, error: outcome.error };
+    options.logger.info({ callId, ...event }, "tool call");
+    options.onToolCall?.(event);
     return outcome.result;
   });
 }

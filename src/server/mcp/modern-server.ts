@@ -11,7 +11,8 @@ import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { listResourcesFor, readResourceFor, type CatalogSource } from "./catalog-resources.js";
 import { runToolCall, type ToolHandlerOptions } from "./create-server.js";
 import { thenMaybe } from "../tools/maybe-promise.js";
-import { installModernPrompts, installModernSkills, unwrap } from "./modern-surfaces.js";
+import { installModernPrompts, installModernSkills } from "./modern-surfaces.js";
+import { unwrap } from "./prompts/legacy.js";
 import type { PromptsProvider } from "./prompts/provider.js";
 import type { SkillsProvider } from "./skills-extension/provider.js";
 

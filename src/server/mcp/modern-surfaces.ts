@@ -14,19 +14,12 @@ import {
   SKILLS_GET_METHOD,
   SKILLS_LIST_METHOD,
 } from "@modelcontextprotocol/core/ext/skills";
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { PromptsProvider } from "./prompts/provider.js";
-import type { Outcome } from "./prompts/outcome.js";
+import { unwrap } from "./prompts/legacy.js";
 import type { SkillsProvider } from "./skills-extension/provider.js";
 
 /** A skill's files follow hot reload like the recipe lists: short and private. */
 const SKILLS_CACHE = { ttlMs: 5_000, cacheScope: "private" } as const;
-
-/** The result, or the provider's JSON-RPC error thrown (the SDK reads `code`, `message` and `data` off it). */
-export function unwrap<T>(outcome: Outcome<T>): T {
-  if (outcome.ok) return outcome.result;
-  throw new McpError(outcome.error.code, outcome.error.message, outcome.error.data);
-}
 
 export function installModernPrompts(server: ModernServer, prompts: PromptsProvider): void {
   server.registerCapabilities({ prompts: { listChanged: true } });

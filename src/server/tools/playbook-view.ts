@@ -4,6 +4,7 @@
  * mapped onto title/summary/whenToUse/steps/acceptanceCriteria/tags/document.
  */
 import { entryAsYaml } from "./yaml-text.js";
+import { playbookFields } from "../../recipes/private/playbook-values.js";
 import type { UsageEntry } from "../../recipes/private/usage.js";
 import type { Recipe } from "../../recipes/types.js";
 
@@ -39,13 +40,7 @@ export function playbookView(recipe: Recipe, usage: UsageEntry | undefined): Rec
       recipeId: recipe.recipeId,
       visibility: "private",
       format: "private",
-      title: p.title,
-      summary: p.summary,
-      whenToUse: p.whenToUse,
-      steps: p.steps.map((s) => ({ title: s.title, detail: s.detail })),
-      acceptanceCriteria: [...p.acceptanceCriteria],
-      tags: [...p.tags],
-      document: p.document,
+      ...playbookFields(p),
       revision: p.revision,
       createdAt: p.createdAt,
       updatedAt: p.updatedAt,

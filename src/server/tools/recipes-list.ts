@@ -1,9 +1,9 @@
 import { countDiagnostics, type CatalogSnapshot } from "../../recipes/catalog.js";
 import { deepFreeze } from "../../skills/freeze.js";
 import { objectSchema, READ_ONLY } from "./define.js";
-import { fail, ok, withRevision, type Envelope } from "./envelope.js";
+import { ok, withRevision, type Envelope } from "./envelope.js";
 import { recipeTool, withSnapshot } from "./context.js";
-import { closeNames, notFoundMessage } from "./suggest.js";
+import { skillNotFound } from "./lookup.js";
 import { recipeEntry, type RecipeEntryView } from "../../recipes/entry-view.js";
 import { skillFacts } from "./skill-facts.js";
 
@@ -72,10 +72,7 @@ function listAnswer(snapshot: CatalogSnapshot, skill: string | undefined): Envel
     });
   }
   const entry = snapshot.skills.get(skill);
-  if (entry === undefined) {
-    const suggestions = closeNames(skill, snapshot.skills.keys());
-    return fail("not_found", notFoundMessage("skill", skill, suggestions), { skill, suggestions });
-  }
+  if (entry === undefined) return skillNotFound(snapshot, skill);
   // Every recipe whole, Markdown anchors included (core's list_recipe_entries); long answers are read by window.
   const anchors: string[] = [];
   const recipes: RecipeEntryView[] = [];

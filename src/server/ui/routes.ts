@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import type { RecipeLibrary } from "../../recipes/library.js";
 import type { RecipeToolContext } from "../tools/context.js";
 import type { ToolRegistry } from "../tools/registry.js";
-import { loadAssets, type Asset } from "./assets.js";
+import { loadAssets } from "./assets.js";
 import { callToolFully } from "./tool-adapter.js";
 import { catalogView, recipeView } from "./view.js";
 
@@ -36,7 +36,6 @@ export interface UiOptions {
   readonly libraries: ReadonlyMap<string, RecipeLibrary>;
   readonly registry: ToolRegistry<RecipeToolContext>;
   readonly contextFor: (library: RecipeLibrary) => RecipeToolContext;
-  readonly assets?: ReadonlyMap<string, Asset>;
 }
 
 /** Paths the token does not guard: the page shell and its static files (no catalog data). */
@@ -45,7 +44,7 @@ export function isPublicUiPath(path: string): boolean {
 }
 
 export function registerCatalogUi(fastify: FastifyInstance, options: UiOptions): void {
-  const assets = options.assets ?? loadAssets();
+  const assets = loadAssets();
   const { libraries } = options;
   const send = (reply: FastifyReply, status: number, body: unknown) =>
     reply.code(status).headers({ ...SECURITY_HEADERS, "content-type": "application/json; charset=utf-8" }).send(JSON.stringify(body));

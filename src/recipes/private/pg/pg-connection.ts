@@ -27,7 +27,6 @@ export interface PgConnectionOptions {
   /** The URL without its password, for messages. */
   readonly location: string;
   readonly logger?: PgLogger;
-  readonly poolSize?: number;
   /** First retry delay after a lost or failed connection; doubles up to 5 s. Default 250 ms. */
   readonly retryMs?: number;
   readonly connectTimeoutMs?: number;
@@ -71,7 +70,7 @@ export class PgConnection {
     this.connectTimeoutMs = options.connectTimeoutMs ?? 3000;
     this.pool = new pg.Pool({
       connectionString: options.url,
-      max: options.poolSize ?? 8,
+      max: 8,
       connectionTimeoutMillis: this.connectTimeoutMs,
       idleTimeoutMillis: 30_000,
     });

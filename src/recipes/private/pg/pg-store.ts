@@ -18,7 +18,7 @@ import type { Diagnostic } from "../../../skills/diagnostics.js";
 import { diagnostic } from "../../../skills/diagnostics.js";
 import type { Playbook } from "../../types.js";
 import { failure, newPlaybook, notFound, patchedPlaybook, sizeProblem, staleRevision, type LoadAllResult, type PlaybookStore, type StoreChange, type StoreResult, type StoreStatus } from "../contract.js";
-import { freezePlaybook, type PlaybookDraft, type PlaybookPatch } from "../playbook-values.js";
+import { freezePlaybook, playbookFields, type PlaybookDraft, type PlaybookFields, type PlaybookPatch } from "../playbook-values.js";
 import { PRIVATE_SKILL } from "../reader.js";
 import { isValidSlug } from "../slug.js";
 import { idempotencyExtra, sortedLoad, StoreBase, type StoreBaseOptions } from "../store-base.js";
@@ -128,7 +128,7 @@ class PgPlaybookStore extends StoreBase {
     const plan = this.planCreate(draft, hash);
     if ("ok" in plan) return plan;
     const { base, stamp } = plan;
-    const fields = JSON.stringify(fieldsOf(draft));
+    const fields = JSON.stringify(playbookFields(draft));
     let taken: Set<string> | undefined;
     for (;;) {
       const slug = this.claimSlug(base, taken);
@@ -175,7 +175,7 @@ class PgPlaybookStore extends StoreBase {
            UPDATE recipe_server_playbooks SET fields = $4, revision = revision + 1, updated_at = $5
            WHERE dcc = $1 AND owner = $2 AND slug = $3 AND revision = $6 RETURNING revision)
          SELECT revision, pg_notify('${NOTIFY_CHANNEL}', $7) FROM upd`,
-        [this.dcc, this.owner, slug, JSON.stringify(fieldsOf(next)), next.updatedAt, current.revision, this.payload(slug)],
+        [this.dcc, this.owner, slug, JSON.stringify(playbookFields(next)), next.updatedAt, current.revision, this.payload(slug)],
       );
       if (open) {
         await client.query("COMMIT");
@@ -233,25 +233,11 @@ class PgPlaybookStore extends StoreBase {
   }
 }
 
-type Fields = Pick<Playbook, "title" | "summary" | "whenToUse" | "steps" | "acceptanceCriteria" | "tags" | "document">;
-
-function fieldsOf(p: PlaybookDraft | Playbook): Fields {
-  return {
-    title: p.title,
-    summary: p.summary,
-    whenToUse: p.whenToUse,
-    steps: p.steps.map((s) => ({ title: s.title, detail: s.detail })),
-    acceptanceCriteria: [...p.acceptanceCriteria],
-    tags: [...(p.tags ?? [])],
-    document: p.document,
-  };
-}
-
 /** A row as a playbook; null when its fields are not what this code writes (edited by hand in SQL). */
 function fromRow(row: Row): Playbook | null {
-  let f: Partial<Fields>;
+  let f: Partial<PlaybookFields>;
   try {
-    f = JSON.parse(row.fields) as Partial<Fields>;
+    f = JSON.parse(row.fields) as Partial<PlaybookFields>;
   } catch {
     return null;
   }

@@ -6,6 +6,10 @@
  * (required ones first) and a description is cut at MAX_DESCRIPTION
  * characters; prompts/get still accepts every property of the schema.
  */
+import { isPlainObject as isRecord } from "../../../jsonschema/json.js";
+
+export { isRecord };
+
 export interface PromptArgument {
   readonly name: string;
   readonly description?: string;
@@ -14,10 +18,6 @@ export interface PromptArgument {
 
 const MAX_LISTED_ARGUMENTS = 100;
 const MAX_DESCRIPTION = 1000;
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** The schema's top-level properties (own keys only), or an empty record. */
 export function topLevelProperties(schema: unknown): Record<string, unknown> {

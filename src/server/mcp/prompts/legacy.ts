@@ -15,7 +15,7 @@ export function attachPromptsLegacy(server: Server, prompts: PromptsProvider): v
   server.setRequestHandler(GetPromptRequestSchema, (request) => unwrap(prompts.get(request.params)) as never);
 }
 
-/** A provider's result, or its error datum thrown as the SDK's McpError. */
+/** A provider's result, or its error datum thrown as the SDK's McpError (both eras' SDKs read `code`, `message` and `data` off it). */
 export function unwrap<T>(outcome: Outcome<T>): T {
   if (outcome.ok) return outcome.result;
   throw new McpError(outcome.error.code, outcome.error.message, outcome.error.data);

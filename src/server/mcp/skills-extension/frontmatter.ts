@@ -20,6 +20,7 @@
  * own client refuses such an entry (its recipes are still tools and prompts).
  */
 import type { SkillInfo } from "../../../skills/types.js";
+import { isPlainObject as isRecord } from "../../../jsonschema/json.js";
 
 /** Agent Skills `name`: lowercase letters, digits and single hyphens, 1-64 characters. */
 const SKILL_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -76,10 +77,6 @@ export function flattenMetadata(metadata: Readonly<Record<string, unknown>>): Re
 
 function asString(value: unknown): string {
   return typeof value === "string" ? value : (JSON.stringify(value) ?? "null");
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function codePoints(text: string): number {
