@@ -4,7 +4,8 @@
  * zod dump (`arguments` a string, a top-level `constructor` key), drop a
  * `__proto__` argument silently, and deep nesting overflows the stack in
  * whatever walks it first. Here those become -32602 with our own message,
- * found by iterative walks (no recursion, so no input can overflow them).
+ * found by walks that stop at the limit (they recurse at most that deep, so
+ * no input can overflow them).
  */
 import type { FastifyInstance } from "fastify";
 import { measure } from "../../jsonschema/limits.js";
