@@ -138,16 +138,3 @@ export function attachCatalogResources(server: Server, source: CatalogSource): S
   server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => readResourceFor(source, request.params.uri, extra.authInfo?.clientId));
   return server;
 }
-
-/**
- * Tells every live session server that the resource list changed. A session
- * without an open GET stream cannot receive it; that is not an error.
- */
-export function notifyResourceListChanged(servers: Iterable<Server>): number {
-  let sent = 0;
-  for (const server of servers) {
-    sent += 1;
-    server.sendResourceListChanged().catch(() => undefined);
-  }
-  return sent;
-}
