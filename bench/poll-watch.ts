@@ -30,6 +30,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { generateTree } from "./lib/generate.js";
 import { percentile } from "./lib/measure-ops.js";
+import { servingUrl } from "./lib/serving-url.js";
 
 const { values } = parseArgs({
   options: {
@@ -79,19 +80,7 @@ async function start(mode: Mode, tree: string, home: string): Promise<Daemon> {
     [path.join(ROOT, "dist/cli.js"), "--dcc", "maya", "--port", "0", "--skills-path", tree, "--embeddings", "none", "--log-level", "info", ...mode.flags],
     { env: { PATH: process.env.PATH ?? "", HOME: home, XDG_DATA_HOME: home, DCC_MCP_DISABLE_DEFAULT_SKILL_PATHS: "1" }, stdio: ["ignore", "pipe", "inherit"] },
   );
-  const url = await new Promise<string>((resolve, reject) => {
-    let buffer = "";
-    const onData = (chunk: Buffer): void => {
-      buffer += chunk.toString();
-      const match = /"url":"([^"]+)"/.exec(buffer);
-      if (match === null) return;
-      child.stdout?.off("data", onData);
-      child.stdout?.resume();
-      resolve(match[1]!);
-    };
-    child.stdout?.on("data", onData);
-    child.on("exit", (code) => reject(new Error(`${mode.name}: daemon exited ${code}`)));
-  });
+  const url = await servingUrl(child, mode.name);
   const base = url.replace(/\/mcp$/, "");
   for (;;) {
     if ((await fetch(`${base}/readyz`).catch(() => null))?.status === 200) break;

@@ -35,6 +35,7 @@ import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { generateTree } from "./lib/generate.js";
+import { servingUrl } from "./lib/serving-url.js";
 
 const { values } = parseArgs({
   options: {
@@ -140,19 +141,7 @@ async function start(dir: string, flags: readonly string[], tree: string, home: 
       stdio: ["ignore", "pipe", "inherit"],
     },
   );
-  const url = await new Promise<string>((resolve, reject) => {
-    let buffer = "";
-    const onData = (chunk: Buffer): void => {
-      buffer += chunk.toString();
-      const match = /"url":"([^"]+)"/.exec(buffer);
-      if (match === null) return;
-      child.stdout?.off("data", onData);
-      child.stdout?.resume();
-      resolve(match[1]!);
-    };
-    child.stdout?.on("data", onData);
-    child.on("exit", (code) => reject(new Error(`child exited ${code}`)));
-  });
+  const url = await servingUrl(child, "child");
   const base = url.replace(/\/mcp$/, "");
   for (;;) {
     if ((await fetch(`${base}/readyz`).catch(() => null))?.status === 200) break;
