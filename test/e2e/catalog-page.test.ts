@@ -8,12 +8,10 @@
 import { existsSync } from "node:fs";
 import { appendFile, mkdir } from "node:fs/promises";
 import path from "node:path";
-import pino from "pino";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRecipeServer, type RecipeServer } from "../../src/app.js";
-import { resolveConfig } from "../../src/config.js";
-import { EXAMPLE_SKILLS, makeTempDir, REPO_ROOT, skillMd, writeTree } from "./harness.js";
+import { EXAMPLE_SKILLS, makeTempDir, REPO_ROOT, skillMd, startDaemonIn, writeTree } from "./harness.js";
+import type { RecipeServer } from "../../src/app.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const ARTIFACTS = path.join(REPO_ROOT, "test-artifacts", "catalog-page");
@@ -52,17 +50,7 @@ const PACK = `recipes:
 
 /** A daemon on `skillsPath`, its state under `tmp`; watching unless --no-watch is among `extra`. */
 async function startDaemon(tmp: string, skillsPath: string, extra: string[]): Promise<{ server: RecipeServer; url: string }> {
-  const resolved = resolveConfig({
-    argv: ["--port", "0", "--embeddings", "none", "--private-dir", path.join(tmp, "private"), "--skills-path", skillsPath, ...extra],
-    env: { DCC_MCP_DISABLE_DEFAULT_SKILL_PATHS: "1", XDG_DATA_HOME: path.join(tmp, "data") },
-    homeDir: tmp,
-  });
-  if (resolved.kind !== "serve") throw new Error(JSON.stringify(resolved));
-  const server = createRecipeServer(resolved.config, { logger: pino({ level: "silent" }) });
-  const { url } = await server.start();
-  await server.ready();
-  if (!extra.includes("--no-watch")) await Promise.all([...server.libraries.values()].map((l) => l.watch()));
-  return { server, url };
+  return startDaemonIn(tmp, ["--skills-path", skillsPath, ...extra]);
 }
 
 async function daemon(tmp: string, extra: string[] = []): Promise<{ server: RecipeServer; url: string }> {

@@ -44,40 +44,55 @@ export async function makeTempDir(prefix = "recipe-server-"): Promise<string> {
   return fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), prefix)));
 }
 
-export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
-  const tmp = await makeTempDir();
-  const skillsDir = path.join(tmp, "skills");
-  const privateDir = path.join(tmp, "private");
-  await fs.mkdir(skillsDir, { recursive: true });
-  const roots = options.skillsPaths ?? [skillsDir];
-  const argv = [
-    ...(options.dccs ?? ["maya"]).flatMap((d) => ["--dcc", d]),
-    "--port",
-    "0",
-    "--embeddings",
-    "none",
-    ...(options.watch === true ? [] : ["--no-watch"]),
-    "--private-dir",
-    privateDir,
-    ...roots.flatMap((r) => ["--skills-path", r]),
-    ...(options.args ?? []),
-  ];
+/**
+ * A daemon in this process with its private, data and home dirs in `tmp`
+ * and these flags after the test defaults (a flag given again wins): on a
+ * loopback port, no embeddings, no default skill roots. Ready, and (when the
+ * flags leave watching on) its watchers seeing changes, unless `waitReady`
+ * is false.
+ */
+export async function startDaemonIn(
+  tmp: string,
+  flags: readonly string[],
+  options: { readonly env?: Readonly<Record<string, string>>; readonly waitReady?: boolean } = {},
+): Promise<{ server: RecipeServer; url: string; port: number }> {
   const resolved = resolveConfig({
-    argv,
+    argv: ["--port", "0", "--embeddings", "none", "--private-dir", path.join(tmp, "private"), ...flags],
     env: { DCC_MCP_DISABLE_DEFAULT_SKILL_PATHS: "1", XDG_DATA_HOME: path.join(tmp, "data"), ...options.env },
     homeDir: tmp,
   });
   if (resolved.kind !== "serve") throw new Error(`bad test config: ${JSON.stringify(resolved)}`);
   const server = createRecipeServer(resolved.config, { logger: pino({ level: "silent" }) });
   const { port, url } = await server.start();
-  if (options.waitReady !== false) await server.ready();
+  if (options.waitReady !== false) {
+    await server.ready();
+    if (resolved.config.watch) await Promise.all([...server.libraries.values()].map((l) => l.watch()));
+  }
+  return { server, url, port };
+}
+
+export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  const tmp = await makeTempDir();
+  const skillsDir = path.join(tmp, "skills");
+  await fs.mkdir(skillsDir, { recursive: true });
+  const roots = options.skillsPaths ?? [skillsDir];
+  const { server, url, port } = await startDaemonIn(
+    tmp,
+    [
+      ...(options.dccs ?? ["maya"]).flatMap((d) => ["--dcc", d]),
+      ...(options.watch === true ? [] : ["--no-watch"]),
+      ...roots.flatMap((r) => ["--skills-path", r]),
+      ...(options.args ?? []),
+    ],
+    { ...(options.env ? { env: options.env } : {}), ...(options.waitReady === false ? { waitReady: false } : {}) },
+  );
   return {
     server,
     url,
     port,
     tmp,
     skillsDir,
-    privateDir,
+    privateDir: path.join(tmp, "private"),
     async stop() {
       await server.stop();
       await fs.rm(tmp, { recursive: true, force: true });

@@ -7,11 +7,9 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { mkdir, open, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRecipeServer, type RecipeServer } from "../../src/app.js";
-import { resolveConfig } from "../../src/config.js";
-import { call, connect, eventually, makeTempDir, skillMd, writeTree } from "./harness.js";
+import { call, connect, eventually, makeTempDir, skillMd, startDaemonIn, writeTree } from "./harness.js";
+import type { RecipeServer } from "../../src/app.js";
 
 interface Daemon {
   readonly server: RecipeServer;
@@ -19,23 +17,7 @@ interface Daemon {
 }
 
 async function startDaemon(tmp: string, roots: string[], extra: string[] = []): Promise<Daemon> {
-  const resolved = resolveConfig({
-    argv: [
-      "--dcc", "maya", "--dcc", "houdini", "--port", "0", "--embeddings", "none",
-      "--private-dir", path.join(tmp, "private"),
-      ...roots.flatMap((r) => ["--skills-path", r]),
-      ...extra,
-    ],
-    env: { DCC_MCP_DISABLE_DEFAULT_SKILL_PATHS: "1", XDG_DATA_HOME: path.join(tmp, "data") },
-    homeDir: tmp,
-  });
-  if (resolved.kind !== "serve") throw new Error(`bad test config: ${JSON.stringify(resolved)}`);
-  const server = createRecipeServer(resolved.config, { logger: pino({ level: "silent" }) });
-  const { url } = await server.start();
-  await server.ready();
-  // Watching starts with the server; wait until it sees changes.
-  if (resolved.config.watch) await Promise.all([...server.libraries.values()].map((l) => l.watch()));
-  return { server, url };
+  return startDaemonIn(tmp, ["--dcc", "maya", "--dcc", "houdini", ...roots.flatMap((r) => ["--skills-path", r]), ...extra]);
 }
 
 const anchors = (...names: string[]): string => names.map((n) => `## ${n}\n\nHow to ${n.toLowerCase()}.\n`).join("\n");

@@ -12,12 +12,10 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { McpError, PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { cp, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod/v4";
-import { createRecipeServer, type RecipeServer } from "../../src/app.js";
-import { resolveConfig } from "../../src/config.js";
-import { call, connect, eventually, EXAMPLE_SKILLS, makeTempDir, REAL_SKILLS, sharedAvailable } from "./harness.js";
+import { call, connect, eventually, EXAMPLE_SKILLS, makeTempDir, REAL_SKILLS, sharedAvailable, startDaemonIn } from "./harness.js";
+import type { RecipeServer } from "../../src/app.js";
 
 interface Daemon {
   readonly server: RecipeServer;
@@ -25,23 +23,7 @@ interface Daemon {
 }
 
 async function startDaemon(tmp: string, roots: readonly string[], dccs: readonly string[], watch: boolean, extra: readonly string[] = []): Promise<Daemon> {
-  const resolved = resolveConfig({
-    argv: [
-      ...dccs.flatMap((d) => ["--dcc", d]), "--port", "0", "--embeddings", "none",
-      "--private-dir", path.join(tmp, "private"),
-      ...roots.flatMap((r) => ["--skills-path", r]),
-      ...(watch ? [] : ["--no-watch"]),
-      ...extra,
-    ],
-    env: { DCC_MCP_DISABLE_DEFAULT_SKILL_PATHS: "1", XDG_DATA_HOME: path.join(tmp, "data") },
-    homeDir: tmp,
-  });
-  if (resolved.kind !== "serve") throw new Error(`bad test config: ${JSON.stringify(resolved)}`);
-  const server = createRecipeServer(resolved.config, { logger: pino({ level: "silent" }) });
-  const { url } = await server.start();
-  await server.ready();
-  if (watch) await Promise.all([...server.libraries.values()].map((l) => l.watch()));
-  return { server, url };
+  return startDaemonIn(tmp, [...dccs.flatMap((d) => ["--dcc", d]), ...roots.flatMap((r) => ["--skills-path", r]), ...(watch ? [] : ["--no-watch"]), ...extra]);
 }
 
 const Loose = z.object({}).passthrough();
