@@ -20,7 +20,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { lintRoots } from "../src/lint/engine.js";
-import { loadSkillRecipes } from "../src/recipes/loader.js";
+import { loadSkillRecipes } from "../src/recipes/packs/loader.js";
 import { discoverSkills } from "../src/skills/discover.js";
 import { generateTree } from "./lib/generate.js";
 

@@ -14,8 +14,8 @@
 import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { serialisePlaybook } from "../src/recipes/private/format.js";
-import { openPrivateStore, type PlaybookDraft, type PrivateStore } from "../src/recipes/private/store.js";
+import { serialisePlaybook } from "../src/recipes/store/format.js";
+import { openPrivateStore, type PlaybookDraft, type PrivateStore } from "../src/recipes/store/store.js";
 import { measureOps, type OpFigures } from "./lib/measure-ops.js";
 
 const opsArg = process.argv.indexOf("--ops");

@@ -17,11 +17,11 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import pino from "pino";
-import { RecipeLibrary } from "../src/recipes/library.js";
+import { RecipeLibrary } from "../src/recipes/catalog/library.js";
 import { createSearchEngine } from "../src/recipes/search/engine.js";
-import { listRecipeResources } from "../src/server/mcp/catalog-resources.js";
-import { createPromptsProvider } from "../src/server/mcp/prompts/provider.js";
-import { createSkillsProvider } from "../src/server/mcp/skills-extension/provider.js";
+import { listRecipeResources } from "../src/server/protocol/catalog-resources.js";
+import { createPromptsProvider } from "../src/server/protocol/prompts/provider.js";
+import { createSkillsProvider } from "../src/server/protocol/skills-extension/provider.js";
 import { recipesApply } from "../src/server/tools/recipes-apply.js";
 import { generateTree, recipeName } from "./lib/generate.js";
 

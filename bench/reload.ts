@@ -19,8 +19,8 @@ import { promises as fs, readdirSync, readFileSync, readlinkSync } from "node:fs
 import os from "node:os";
 import path from "node:path";
 import pino from "pino";
-import { createRecipeServer } from "../src/app.js";
-import { resolveConfig } from "../src/config.js";
+import { createRecipeServer } from "../src/compose/app.js";
+import { resolveConfig } from "../src/config/resolve.js";
 import { closeClients, connectClients, percentile } from "./lib/clients.js";
 import { generateTree } from "./lib/generate.js";
 

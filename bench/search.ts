@@ -31,7 +31,7 @@ import v8 from "node:v8";
 import { runInNewContext } from "node:vm";
 import yaml from "js-yaml";
 import { SEARCH_FIELDS, embeddingText, embeddingViews, textHash, toDocument, type SearchDocument } from "../src/recipes/search/document.js";
-import { LexicalIndex } from "../src/recipes/search/lexical.js";
+import { LexicalIndex } from "../src/recipes/search/lexical/engine.js";
 import { tokenize } from "../src/recipes/search/tokenize.js";
 import { packYaml, skillMarkdown } from "./lib/generate.js";
 import { MiniSearchLexical } from "./lib/minisearch-lexical.js";

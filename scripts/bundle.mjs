@@ -8,9 +8,9 @@
  *
  * - dist/cli.js: the command line alone (config, help); it loads the two below when it needs them, so `--help`, a
  *   usage error or `lint` never compile the server.
- * - dist/serve.js: the server, everything the serve command loads.
+ * - dist/cli/serve.js: the server, everything the serve command loads.
  * - dist/lint/command.js: the pack linter.
- * - dist/recipes/parse-worker.js: the parse worker.
+ * - dist/recipes/packs/parse-worker.js: the parse worker.
  *
  * Bundles carry no comments and little whitespace: V8 reads and compiles
  * every byte of a module before it runs any of it, and the server's bundle
@@ -32,10 +32,10 @@ import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dist = path.join(root, "dist");
-const entries = ["cli.js", "serve.js", "lint/command.js", "recipes/parse-worker.js"];
+const entries = ["cli.js", "cli/serve.js", "lint/command.js", "recipes/packs/parse-worker.js"];
 
 /** The CLI's own bundle leaves the modules it loads on demand to theirs. */
-const onDemand = new Set(["./serve.js", "./lint/command.js"]);
+const onDemand = new Set(["./cli/serve.js", "./lint/command.js"]);
 const keepOnDemandApart = (outfile) => ({
   name: "keep-on-demand-apart",
   setup(b) {

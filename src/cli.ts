@@ -12,9 +12,9 @@
  * 4.0 s / 217 MB with defaults against 4.4 s / 308 MB).
  * Usage errors: one line on stderr, exit 2 (port in use: serve.ts).
  */
-import { resolveConfig } from "./config.js";
-import { HELP_TEXT } from "./main/options.js";
-import { packageVersion } from "./version.js";
+import { resolveConfig } from "./config/resolve.js";
+import { HELP_TEXT } from "./config/options.js";
+import { packageVersion } from "./util/version.js";
 
 async function main(argv: readonly string[]): Promise<number> {
   if (argv[0] === "lint") {
@@ -29,7 +29,7 @@ async function main(argv: readonly string[]): Promise<number> {
     });
   }
   if (argv[0] === "paths") {
-    const { runPaths } = await import("./serve.js");
+    const { runPaths } = await import("./cli/serve.js");
     return runPaths(argv.slice(1), { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
   }
   const resolved = resolveConfig({ argv, env: process.env, stderrIsTTY: process.stderr.isTTY === true });
@@ -47,7 +47,7 @@ async function main(argv: readonly string[]): Promise<number> {
       break;
   }
   const { config } = resolved;
-  const { serve } = await import("./serve.js");
+  const { serve } = await import("./cli/serve.js");
   return serve(config);
 }
 

@@ -63,7 +63,7 @@ function specifiers(file: string): { spec: string; typeOnly: boolean }[] {
     ts.forEachChild(node, visit);
   };
   visit(source);
-  return found.filter((s) => s.spec.startsWith("./") || s.spec.startsWith("../"));
+  return found.filter((s) => s.spec.startsWith("./") || s.spec.startsWith(".."));
 }
 
 export function importGraph(root: string): ImportGraph {
@@ -75,7 +75,7 @@ export function importGraph(root: string): ImportGraph {
   for (const file of absolute) {
     for (const { spec, typeOnly } of specifiers(file)) {
       const target = rel(path.resolve(path.dirname(file), spec.replace(/\.js$/, ".ts")));
-      if (!known.has(target) && !target.startsWith("../")) unresolved.push(`${rel(file)}: ${spec}`);
+      if (!known.has(target) && !target.startsWith("..")) unresolved.push(`${rel(file)}: ${spec}`);
       edges.push({ from: rel(file), to: target, typeOnly });
     }
   }

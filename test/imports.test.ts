@@ -19,6 +19,17 @@ const RULES: LayerRule[] = [
   { from: "skills/", never: ["server/", "recipes/"], why: "src/skills imports neither src/server nor src/recipes" },
 ];
 
+/** The rest of the house: util at the bottom, config below every component, the composition root and the CLI on top. */
+const HOUSE_RULES: LayerRule[] = [
+  { from: "util/", never: ["skills/", "recipes/", "server/", "lint/", "config/", "cli/", "compose/"], why: "src/util imports only src/jsonschema" },
+  { from: "config/", never: ["recipes/", "server/", "lint/", "cli/", "compose/"], why: "config resolution imports nothing above it" },
+  { from: "skills/", never: ["lint/", "cli/", "compose/"], why: "src/skills is the discovery layer" },
+  { from: "recipes/", never: ["lint/", "cli/", "compose/"], why: "src/recipes never imports the composition root or the CLI" },
+  { from: "server/", never: ["cli/", "compose/"], why: "src/server never imports the composition root or the CLI" },
+  { from: "lint/", never: ["server/", "cli/", "compose/"], why: "src/lint never imports the server, the composition root or the CLI" },
+  { from: "compose/", never: ["cli/"], why: "the composition root never imports the CLI" },
+];
+
 describe("src/ import graph", () => {
   const graph = importGraph(SRC);
 
@@ -34,6 +45,10 @@ describe("src/ import graph", () => {
 
   it("keeps the layer rules", () => {
     expect(layerViolations(graph, RULES)).toEqual([]);
+  });
+
+  it("keeps the house rules: util, config, components, composition root, CLI", () => {
+    expect(layerViolations(graph, HOUSE_RULES)).toEqual([]);
   });
 });
 

@@ -8,8 +8,8 @@ import { fileURLToPath } from "node:url";
 import fg from "fast-glob";
 import { describe, expect, it } from "vitest";
 import { parse, parseDocument } from "yaml";
-import { loadSkillRecipes } from "../src/recipes/loader.js";
-import { materializeSteps } from "../src/recipes/materialize.js";
+import { loadSkillRecipes } from "../src/recipes/packs/loader.js";
+import { materializeSteps } from "../src/recipes/api/materialize.js";
 import type { Recipe, YamlRecipe } from "../src/recipes/types.js";
 import { discoverSkills } from "../src/skills/discover.js";
 

@@ -1,12 +1,12 @@
 /**
- * The MiniSearch-backed lexical index that src/recipes/search/lexical.ts
+ * The MiniSearch-backed lexical index that src/recipes/search/lexical/engine.ts
  * replaced: same options, same query path, same coverage. bench:search
  * measures it as the named peer; the lexical tests use it as the ranking
  * reference.
  */
 import MiniSearch, { type SearchResult } from "minisearch";
 import { FIELD_BOOST, SEARCH_FIELDS, type SearchDocument } from "../../src/recipes/search/document.js";
-import { lexicalTerms, type LexicalMatch } from "../../src/recipes/search/lexical.js";
+import { lexicalTerms, type LexicalMatch } from "../../src/recipes/search/lexical/engine.js";
 import { processTerm, tokenize } from "../../src/recipes/search/tokenize.js";
 
 export class MiniSearchLexical {

@@ -10,8 +10,8 @@
  * ranked semantically only once its current primary view is embedded, so the
  * update is timed on the new text's vector, not the old one's.
  */
-import type { RecipeLibrary } from "../../src/recipes/library.js";
-import type { PlaybookDraft } from "../../src/recipes/private/playbook-values.js";
+import type { RecipeLibrary } from "../../src/recipes/catalog/library.js";
+import type { PlaybookDraft } from "../../src/recipes/store/playbook-values.js";
 import { CAT, TYRE, type Topic } from "../../test/e2e/paraphrases.js";
 
 /** B's semantic side ranks at most this many candidates (engine.ts FUSION_DEPTH): every sample must fit. */

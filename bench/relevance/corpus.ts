@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadSkillRecipes } from "../../src/recipes/loader.js";
+import { loadSkillRecipes } from "../../src/recipes/packs/loader.js";
 import type { Recipe } from "../../src/recipes/types.js";
 import { discoverSkills } from "../../src/skills/discover.js";
 

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { SEARCH_FIELDS, toDocument } from "../../src/recipes/search/document.js";
-import { lexicalTerms } from "../../src/recipes/search/lexical.js";
+import { lexicalTerms } from "../../src/recipes/search/lexical/engine.js";
 import type { Recipe } from "../../src/recipes/types.js";
 
 export interface LabelledQuery {

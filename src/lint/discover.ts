@@ -7,7 +7,7 @@
  */
 import path from "node:path";
 import { assembleDiscovery, scanRoots } from "../skills/discover.js";
-import type { Diagnostic } from "../skills/diagnostics.js";
+import type { Diagnostic } from "../util/diagnostics.js";
 import type { SkillInfo } from "../skills/types.js";
 
 export interface DirDiagnostics {

@@ -6,12 +6,12 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { loadSkillRecipes } from "../recipes/loader.js";
+import { loadSkillRecipes } from "../recipes/packs/loader.js";
 import type { MarkdownRecipe, YamlRecipe } from "../recipes/types.js";
-import type { Diagnostic } from "../skills/diagnostics.js";
+import type { Diagnostic } from "../util/diagnostics.js";
 import type { SkillInfo } from "../skills/types.js";
 import { discoverForLint } from "./discover.js";
-import { mapLimit } from "../skills/map-limit.js";
+import { mapLimit } from "../util/map-limit.js";
 import { contractRule } from "./rules/contracts.js";
 import { crossSkillDuplicates } from "./rules/duplicates.js";
 import { entryKeyRule } from "./rules/entry-keys.js";

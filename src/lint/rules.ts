@@ -1,9 +1,9 @@
 /**
  * The lint code table. Loader diagnostics keep their own codes (the one table
- * in src/skills/diagnostics.ts) and get a fix line here; the checks only lint
+ * in src/util/diagnostics.ts) and get a fix line here; the checks only lint
  * makes have their codes here. Codes are stable: CI filters and docs use them.
  */
-import type { DiagnosticCode } from "../skills/diagnostics.js";
+import type { DiagnosticCode } from "../util/diagnostics.js";
 import type { LintSeverity } from "./types.js";
 
 export interface LintRule {

@@ -2,7 +2,7 @@
 export type LintSeverity = "error" | "warning";
 
 export interface LintFinding {
-  /** A loader diagnostic code (src/skills/diagnostics.ts) or a lint code (src/lint/rules.ts). */
+  /** A loader diagnostic code (src/util/diagnostics.ts) or a lint code (src/lint/rules.ts). */
   readonly code: string;
   readonly severity: LintSeverity;
   readonly skill?: string;

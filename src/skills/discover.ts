@@ -5,10 +5,10 @@
 import { lstatSync, statSync, type Dirent, type Stats } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
-import { diagnostic, type Diagnostic } from "./diagnostics.js";
-import { deepFreeze } from "./freeze.js";
+import { diagnostic, type Diagnostic } from "../util/diagnostics.js";
+import { deepFreeze } from "../util/freeze.js";
 import { parseSkillMarkdown, withDependsFile } from "./frontmatter.js";
-import { decodeUtf8, readSettled, statQuiet } from "./read-bounded.js";
+import { decodeUtf8, readSettled, statQuiet } from "../util/read-bounded.js";
 import type { SkillInfo } from "./types.js";
 
 /** SKILL.md over this size is refused. */

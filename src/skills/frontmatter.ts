@@ -5,10 +5,10 @@
 import path from "node:path";
 import { LineCounter, parseDocument } from "yaml";
 import { parsePlainFast } from "./yaml-fast.js";
-import { diagnostic, type Diagnostic, type DiagnosticCode } from "./diagnostics.js";
+import { diagnostic, type Diagnostic, type DiagnosticCode } from "../util/diagnostics.js";
 import type { SkillInfo } from "./types.js";
 import { firstKey, mergeDependsText, promptList, stringList } from "./metadata-lists.js";
-import { decodeUtf8, readBounded } from "./read-bounded.js";
+import { decodeUtf8, readBounded } from "../util/read-bounded.js";
 import { isPlainObject as isRecord } from "../jsonschema/json.js";
 
 export const ALLOWED_TOP_LEVEL_KEYS: readonly string[] = Object.freeze([

@@ -5,8 +5,8 @@
 import fs, { realpathSync } from "node:fs";
 import path from "node:path";
 import fg from "fast-glob";
-import { diagnostic, type Diagnostic } from "./diagnostics.js";
-import { statQuiet } from "./read-bounded.js";
+import { diagnostic, type Diagnostic } from "../util/diagnostics.js";
+import { statQuiet } from "../util/read-bounded.js";
 
 export interface RecipePathsResult {
   /** Absolute paths under the skill dir (as named, not the link targets), sorted, de-duplicated. */

@@ -6,7 +6,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resolveConfig } from "../../src/config.js";
+import { resolveConfig } from "../../src/config/resolve.js";
 import { call, connect, EXAMPLE_SKILLS, REPO_ROOT, startServer, type RunningServer } from "./harness.js";
 
 const TOKEN = "correct-horse-battery-staple";

@@ -1,6 +1,6 @@
 /**
  * The `recipe-server` binary as shipped: dist/cli.js, the server it loads
- * (dist/serve.js), the linter and the parse worker are single-file bundles
+ * (dist/cli/serve.js), the linter and the parse worker are single-file bundles
  * (scripts/bundle.mjs). They must serve exactly as the modules do: the
  * worker found beside its old path, package.json read for the version, parse cache keys agreeing
  * between the bundled worker and the bundled main thread across a restart.
@@ -14,9 +14,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { call, connect, eventually, makeTempDir, REPO_ROOT, skillMd, writeTree } from "./harness.js";
 
 const CLI = path.join(REPO_ROOT, "dist/cli.js");
-const SERVE = path.join(REPO_ROOT, "dist/serve.js");
+const SERVE = path.join(REPO_ROOT, "dist/cli/serve.js");
 const LINT = path.join(REPO_ROOT, "dist/lint/command.js");
-const WORKER = path.join(REPO_ROOT, "dist/recipes/parse-worker.js");
+const WORKER = path.join(REPO_ROOT, "dist/recipes/packs/parse-worker.js");
 const built = [CLI, SERVE, LINT, WORKER].every((file) => existsSync(file));
 if (!built) console.warn(`bundled CLI tests skipped: ${CLI} is missing (npm ci / npm run build makes it)`);
 
@@ -88,8 +88,8 @@ describe.skipIf(!built)("the bundled CLI", () => {
       const code = readFileSync(file, "utf8").split("\n").filter((line) => !/^\s*(\*|\/\/)/.test(line)).join("\n");
       return [...code.matchAll(/(?:\bfrom|\bimport\(?|\brequire\()\s*["'](\.\.?\/[^"']*)["']/g)].map((m) => m[1]!);
     };
-    // The CLI's own bundle loads the server (serve.js: serving and `paths`) and the linter on demand, each one file of its own.
-    expect([...new Set(relativeImports(CLI))].sort()).toEqual(["./lint/command.js", "./serve.js"]);
+    // The CLI's own bundle loads the server (cli/serve.js: serving and `paths`) and the linter on demand, each one file of its own.
+    expect([...new Set(relativeImports(CLI))].sort()).toEqual(["./cli/serve.js", "./lint/command.js"]);
     for (const file of [SERVE, LINT, WORKER]) expect(relativeImports(file)).toEqual([]);
   });
 

@@ -11,7 +11,7 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXAMPLE_SKILLS, makeTempDir, REPO_ROOT, skillMd, startDaemonIn, writeTree } from "./harness.js";
-import type { RecipeServer } from "../../src/app.js";
+import type { RecipeServer } from "../../src/compose/app.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const ARTIFACTS = path.join(REPO_ROOT, "test-artifacts", "catalog-page");

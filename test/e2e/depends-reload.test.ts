@@ -8,8 +8,8 @@ import { rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRecipeServer, type RecipeServer } from "../../src/app.js";
-import { resolveConfig } from "../../src/config.js";
+import { createRecipeServer, type RecipeServer } from "../../src/compose/app.js";
+import { resolveConfig } from "../../src/config/resolve.js";
 import { call, connect, eventually, makeTempDir, skillMd, writeTree } from "./harness.js";
 
 let tmp = "";

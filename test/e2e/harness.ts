@@ -9,8 +9,8 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pino from "pino";
-import { createRecipeServer, type RecipeServer } from "../../src/app.js";
-import { resolveConfig } from "../../src/config.js";
+import { createRecipeServer, type RecipeServer } from "../../src/compose/app.js";
+import { resolveConfig } from "../../src/config/resolve.js";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const SHARED_DIR = path.resolve(REPO_ROOT, "../shared");

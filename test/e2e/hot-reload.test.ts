@@ -9,7 +9,7 @@ import { mkdir, open, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, connect, eventually, makeTempDir, skillMd, startDaemonIn, writeTree } from "./harness.js";
-import type { RecipeServer } from "../../src/app.js";
+import type { RecipeServer } from "../../src/compose/app.js";
 
 interface Daemon {
   readonly server: RecipeServer;

@@ -8,7 +8,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { parsePlaybookFile } from "../../src/recipes/private/format.js";
+import { parsePlaybookFile } from "../../src/recipes/store/format.js";
 import type { Playbook } from "../../src/recipes/types.js";
 import { call, connect, startServer, type RunningServer } from "./harness.js";
 

@@ -15,7 +15,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod/v4";
 import { call, connect, eventually, EXAMPLE_SKILLS, makeTempDir, REAL_SKILLS, sharedAvailable, startDaemonIn } from "./harness.js";
-import type { RecipeServer } from "../../src/app.js";
+import type { RecipeServer } from "../../src/compose/app.js";
 
 interface Daemon {
   readonly server: RecipeServer;

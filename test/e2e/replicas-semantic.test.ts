@@ -10,7 +10,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashToken } from "../../src/server/http/users.js";
+import { hashToken } from "../../src/server/transport/users.js";
 import { sharedPostgres } from "../postgres.js";
 import { call, connect, eventually, EXAMPLE_SKILLS, makeTempDir, startServer, type RunningServer } from "./harness.js";
 import { CAT, DOG, RAIN, TYRE } from "./paraphrases.js";

@@ -1,7 +1,7 @@
 /** A users file and bearer headers for the users e2e tests (users.test.ts, user-lists.test.ts). */
 import fs from "node:fs/promises";
 import path from "node:path";
-import { hashToken } from "../../src/server/http/users.js";
+import { hashToken } from "../../src/server/transport/users.js";
 import type { PostgresCluster } from "../postgres.js";
 
 export const ALICE = "alice-token-0123456789";

@@ -9,7 +9,7 @@ import path from "node:path";
 import pg from "pg";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { describe, expect, it } from "vitest";
-import { hashToken } from "../../src/server/http/users.js";
+import { hashToken } from "../../src/server/transport/users.js";
 import { sharedPostgres } from "../postgres.js";
 import { call, connect, EXAMPLE_SKILLS, makeTempDir, startServer } from "./harness.js";
 import { playbook } from "./playbook-args.js";

@@ -11,7 +11,7 @@ import { Client as ModernClient, StreamableHTTPClientTransport as ModernTranspor
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashToken } from "../../src/server/http/users.js";
+import { hashToken } from "../../src/server/transport/users.js";
 import { sharedPostgres } from "../postgres.js";
 import { call, connect, EXAMPLE_SKILLS, makeTempDir, startServer, type RunningServer, type ToolAnswer } from "./harness.js";
 import { playbook } from "./playbook-args.js";

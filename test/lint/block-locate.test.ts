@@ -4,7 +4,7 @@ import fg from "fast-glob";
 import { describe, expect, it } from "vitest";
 import { blockLocate } from "../../src/lint/block-locate.js";
 import { entrySlice, YamlSource } from "../../src/lint/yaml-locate.js";
-import { parseRecipePack } from "../../src/recipes/yaml-pack.js";
+import { parseRecipePack } from "../../src/recipes/packs/yaml-pack.js";
 import { repoRoot, sharedDir } from "./helpers.js";
 
 function paths(value: unknown, prefix: (string | number)[], out: (string | number)[][], depth = 0): void {

@@ -9,9 +9,9 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { discoverForLint } from "../../src/lint/discover.js";
-import { openPrivateStore } from "../../src/recipes/private/store.js";
-import { IncrementalCatalog } from "../../src/recipes/reload.js";
-import { scanSkills } from "../../src/recipes/scan.js";
+import { openPrivateStore } from "../../src/recipes/store/store.js";
+import { IncrementalCatalog } from "../../src/recipes/catalog/reload.js";
+import { scanSkills } from "../../src/recipes/api/scan-skills.js";
 
 let tmp = "";
 let roots: string[] = [];

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { fixFor, LINT_RULES, LOADER_FIXES } from "../../src/lint/rules.js";
-import { DIAGNOSTIC_CODES } from "../../src/skills/diagnostics.js";
+import { DIAGNOSTIC_CODES } from "../../src/util/diagnostics.js";
 import { repoRoot } from "./helpers.js";
 
 describe("rule table", () => {

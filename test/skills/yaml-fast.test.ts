@@ -66,7 +66,7 @@ describe("parsePackFast", () => {
   });
 
   it("regression: a value never changes type with the parser (no divergent scalar reaches js-yaml)", async () => {
-    const { parseRecipePack } = await import("../../src/recipes/yaml-pack.js");
+    const { parseRecipePack } = await import("../../src/recipes/packs/yaml-pack.js");
     for (const value of ["1_000", "0b11", "0x_1F", "+.5", "-.5", "2024_01"]) {
       const plain = parseRecipePack(`recipes:\n  - name: x\n    n: ${value}\n`, "p.yaml");
       const anchored = parseRecipePack(`a: &k 1\nrecipes:\n  - name: x\n    n: ${value}\n`, "p.yaml");

@@ -1,6 +1,6 @@
 /** Recipe entry keys that are near misses of the known ones: the field they meant is silently absent. */
 import type { YamlRecipe } from "../../recipes/types.js";
-import { nearest } from "../edit-distance.js";
+import { nearest } from "../../util/edit-distance.js";
 import type { RuleHit } from "../types.js";
 
 const KNOWN_ENTRY_KEYS: readonly string[] = [

@@ -5,7 +5,7 @@
  * substitutes (step `arguments` and `inputs`); prose and `undo_steps` count
  * as uses of an input but are not held to resolvability.
  */
-import { isParameterKey, placeholderPath, placeholderRoot, scanPlaceholders, type PathStep } from "../../recipes/placeholders.js";
+import { isParameterKey, placeholderPath, placeholderRoot, scanPlaceholders, type PathStep } from "../../recipes/packs/placeholders.js";
 import type { YamlRecipe } from "../../recipes/types.js";
 import { derefSchema, isRecord } from "../schema-walk.js";
 import type { EntryPath, RuleHit } from "../types.js";

@@ -16,7 +16,7 @@ import { declaresDraft07, DRAFT_07_REWRITES, schemaWarnings } from "../../jsonsc
 import { worstFanOut } from "../../jsonschema/fan-out.js";
 import { checkSchema } from "../../jsonschema/index.js";
 import { parsePointer } from "../../jsonschema/pointer.js";
-import { nearest } from "../edit-distance.js";
+import { nearest } from "../../util/edit-distance.js";
 import { isRecord, walkSchema, type SchemaObject, type SchemaPath } from "../schema-walk.js";
 import type { RuleHit } from "../types.js";
 

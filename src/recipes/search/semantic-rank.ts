@@ -3,7 +3,7 @@
  * live documents' views packed in document order, and a cosine scan of them.
  */
 import type { Ranked } from "./fusion.js";
-import { TopK, dotHalves, dotWords } from "./scan.js";
+import { TopK, dotHalves, dotWords } from "./semantic-scan.js";
 import type { VectorStore } from "./vector-store.js";
 
 /**

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
-import type { CatalogSnapshot } from "../../recipes/catalog.js";
-import type { RecipeLibrary } from "../../recipes/library.js";
+import type { CatalogSnapshot } from "../../recipes/catalog/catalog.js";
+import type { RecipeLibrary } from "../../recipes/catalog/library.js";
 import type { ToolDefinition, ToolSchema } from "./define.js";
 import { fail, withRevision, type Envelope } from "./envelope.js";
 import { thenMaybe, type MaybePromise } from "./maybe-promise.js";

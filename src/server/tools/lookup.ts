@@ -1,4 +1,4 @@
-import type { CatalogSnapshot } from "../../recipes/catalog.js";
+import type { CatalogSnapshot } from "../../recipes/catalog/catalog.js";
 import type { Recipe } from "../../recipes/types.js";
 import { fail, type Envelope } from "./envelope.js";
 import { closeNames, notFoundMessage } from "./suggest.js";

@@ -4,8 +4,8 @@
  * mapped onto title/summary/whenToUse/steps/acceptanceCriteria/tags/document.
  */
 import { entryAsYaml } from "./yaml-text.js";
-import { playbookFields } from "../../recipes/private/playbook-values.js";
-import type { UsageEntry } from "../../recipes/private/usage.js";
+import { playbookFields } from "../../recipes/store/playbook-values.js";
+import type { UsageEntry } from "../../recipes/store/usage.js";
 import type { Recipe } from "../../recipes/types.js";
 
 export interface RecipeSummary {

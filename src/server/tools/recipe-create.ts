@@ -1,5 +1,5 @@
 /** `recipe` action=create: a new private playbook, plus close matches to update instead. */
-import type { StoreResult } from "../../recipes/private/contract.js";
+import type { StoreResult } from "../../recipes/store/contract.js";
 import type { SearchHit } from "../../recipes/search/types.js";
 import { playbooksOf, type RecipeToolContext } from "./context.js";
 import { fail, ok, type Envelope } from "./envelope.js";

@@ -1,5 +1,5 @@
 /** `recipe` action=get: one recipe as a playbook, and a usage count. */
-import type { CatalogSnapshot } from "../../recipes/catalog.js";
+import type { CatalogSnapshot } from "../../recipes/catalog/catalog.js";
 import type { Recipe } from "../../recipes/types.js";
 import { sourceOf, type RecipeToolContext } from "./context.js";
 import { fail, ok, type Envelope } from "./envelope.js";

@@ -1,5 +1,5 @@
 /** `recipe` action=search: the same engine as recipes__search, over public and private recipes. */
-import type { CatalogSnapshot } from "../../recipes/catalog.js";
+import type { CatalogSnapshot } from "../../recipes/catalog/catalog.js";
 import type { SearchHit } from "../../recipes/search/types.js";
 import type { RecipeToolContext } from "./context.js";
 import { ok, type Envelope } from "./envelope.js";

@@ -1,12 +1,12 @@
 /** `recipe` action=update: patch a private playbook; public recipes are read-only. */
-import type { CatalogSnapshot } from "../../recipes/catalog.js";
-import type { PlaybookPatch } from "../../recipes/private/playbook-values.js";
+import type { CatalogSnapshot } from "../../recipes/catalog/catalog.js";
+import type { PlaybookPatch } from "../../recipes/store/playbook-values.js";
 import type { ChildFields } from "./recipe-schemas.js";
 import { playbooksOf, sourceOf, type RecipeToolContext } from "./context.js";
 import { fail, ok, type Envelope } from "./envelope.js";
 import { notFound } from "./recipe-get.js";
 import { storeFailure } from "./recipe-create.js";
-import type { KeyedMutex } from "../../recipes/private/keyed-mutex.js";
+import type { KeyedMutex } from "../../recipes/store/keyed-mutex.js";
 
 const PRIVATE_PREFIX = "private/";
 const PATCH_KEYS = ["title", "summary", "whenToUse", "steps", "acceptanceCriteria", "tags", "document"] as const;

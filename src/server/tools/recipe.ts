@@ -4,7 +4,7 @@
  * a passthrough (only `action` and the window); each action's child fields are
  * checked here against the seed's schemas before the action runs.
  */
-import type { CatalogSnapshot } from "../../recipes/catalog.js";
+import type { CatalogSnapshot } from "../../recipes/catalog/catalog.js";
 import { recipeTool, type RecipeToolContext } from "./context.js";
 import { objectSchema, type ToolArgs } from "./define.js";
 import { fail, withRevision, type Envelope } from "./envelope.js";
@@ -14,7 +14,7 @@ import { recipeGet } from "./recipe-get.js";
 import { compileChildValidators, describeFields, RECIPE_ACTIONS, type ChildFields, type RecipeAction } from "./recipe-schemas.js";
 import { recipeSearch } from "./recipe-search.js";
 import { recipeUpdate } from "./recipe-update.js";
-import { KeyedMutex } from "../../recipes/private/keyed-mutex.js";
+import { KeyedMutex } from "../../recipes/store/keyed-mutex.js";
 
 export const WARMING_UP_MESSAGE = "AI Search is warming up; continue without recipes";
 

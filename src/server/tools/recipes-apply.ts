@@ -1,9 +1,9 @@
-import { materializeSteps } from "../../recipes/materialize.js";
+import { materializeSteps } from "../../recipes/api/materialize.js";
 import { objectSchema, READ_ONLY } from "./define.js";
 import { fail, ok } from "./envelope.js";
 import { recipeTool } from "./context.js";
 import { STRUCTURED_RECIPE_FIELDS, withRecipeInputs } from "./structured.js";
-import { provenanceOf } from "../../recipes/entry-view.js";
+import { provenanceOf } from "../../recipes/api/entry-view.js";
 
 export const recipesApply = recipeTool({
   name: "recipes__apply",

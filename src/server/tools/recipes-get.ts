@@ -3,7 +3,7 @@ import { objectSchema, READ_ONLY } from "./define.js";
 import { ok } from "./envelope.js";
 import { recipeTool, withSnapshot } from "./context.js";
 import { findPublicRecipe } from "./lookup.js";
-import { provenanceOf, wholeEntry } from "../../recipes/entry-view.js";
+import { provenanceOf, wholeEntry } from "../../recipes/api/entry-view.js";
 
 export const recipesGet = recipeTool({
   name: "recipes__get",

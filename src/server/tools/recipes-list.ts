@@ -1,10 +1,10 @@
-import { countDiagnostics, type CatalogSnapshot } from "../../recipes/catalog.js";
-import { deepFreeze } from "../../skills/freeze.js";
+import { countDiagnostics, type CatalogSnapshot } from "../../recipes/catalog/catalog.js";
+import { deepFreeze } from "../../util/freeze.js";
 import { objectSchema, READ_ONLY } from "./define.js";
 import { ok, withRevision, type Envelope } from "./envelope.js";
 import { recipeTool, withSnapshot } from "./context.js";
 import { skillNotFound } from "./lookup.js";
-import { recipeEntry, type RecipeEntryView } from "../../recipes/entry-view.js";
+import { recipeEntry, type RecipeEntryView } from "../../recipes/api/entry-view.js";
 import { skillFacts } from "./skill-facts.js";
 
 /**

@@ -1,7 +1,7 @@
 import { objectSchema, READ_ONLY } from "./define.js";
-import type { CatalogSnapshot } from "../../recipes/catalog.js";
+import type { CatalogSnapshot } from "../../recipes/catalog/catalog.js";
 import type { SearchAnswer, SearchHit } from "../../recipes/search/types.js";
-import { layerRank } from "../../recipes/skill-search.js";
+import { layerRank } from "../../recipes/packs/skill-search.js";
 import { LAYER_FILTER } from "./recipe-schemas.js";
 import { ok, type Envelope } from "./envelope.js";
 import { recipeTool, withSnapshot } from "./context.js";

@@ -9,7 +9,7 @@ import type { ToolAnnotations, ToolDefinition } from "./define.js";
 import { fail, withRevision, type Envelope } from "./envelope.js";
 import type { ToolErrorCode } from "./errors.js";
 import { isPromise, type MaybePromise } from "./maybe-promise.js";
-import { deepFreeze } from "../../skills/freeze.js";
+import { deepFreeze } from "../../util/freeze.js";
 import { sortKeys } from "./stable-json.js";
 import { applyWindow, DEFAULT_RESULT_END, readWindow, type WindowRequest } from "./window.js";
 

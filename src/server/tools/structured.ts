@@ -1,6 +1,6 @@
 import { renderErrors } from "../../jsonschema/index.js";
 import type { CompileResult } from "../../jsonschema/types.js";
-import type { CatalogSnapshot } from "../../recipes/catalog.js";
+import type { CatalogSnapshot } from "../../recipes/catalog/catalog.js";
 import type { YamlRecipe } from "../../recipes/types.js";
 import { withSnapshot, type RecipeToolContext } from "./context.js";
 import { fail, type Envelope } from "./envelope.js";

@@ -9,7 +9,7 @@
  * and Origin checks apply to all of them.
  */
 import type { FastifyInstance, FastifyReply } from "fastify";
-import type { RecipeLibrary } from "../../recipes/library.js";
+import type { RecipeLibrary } from "../../recipes/catalog/library.js";
 import type { RecipeToolContext } from "../tools/context.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import { loadAssets } from "./assets.js";

@@ -4,7 +4,7 @@
  * view. Read-only: viewing a recipe here records no usage (recipes__get
  * does; a person browsing is not an agent using a recipe).
  */
-import type { CatalogSnapshot } from "../../recipes/catalog.js";
+import type { CatalogSnapshot } from "../../recipes/catalog/catalog.js";
 import type { Recipe } from "../../recipes/types.js";
 import { entryAsYaml } from "../tools/yaml-text.js";
 

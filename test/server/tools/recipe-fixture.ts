@@ -6,7 +6,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import pino from "pino";
-import { RecipeLibrary } from "../../../src/recipes/library.js";
+import { RecipeLibrary } from "../../../src/recipes/catalog/library.js";
 import { createSearchEngine } from "../../../src/recipes/search/engine.js";
 import type { RecipeToolContext } from "../../../src/server/tools/context.js";
 import { createRecipeTool } from "../../../src/server/tools/recipe.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SearchDocument } from "../../../../src/recipes/search/document.js";
-import { LexicalIndex } from "../../../../src/recipes/search/lexical.js";
+import { LexicalIndex } from "../../../../src/recipes/search/lexical/engine.js";
 import { prng } from "../prng.js";
 
 // Few words over many documents: long lists that overlap, so documents

@@ -1,0 +1,200 @@
+/**
+ * Composition root: config → one recipe library (catalog + search + private
+ * store) per DCC → tool registry → one MCP endpoint per DCC path → HTTP.
+ * `createRecipeServer` is also the library entry for embedding the daemon.
+ */
+import pino, { type Logger } from "pino";
+import { openCatalogs, type RecipeCatalogs } from "./catalogs.js";
+import { isLoopbackHost, type Config } from "../config/resolve.js";
+import { countDiagnostics } from "../recipes/catalog/catalog.js";
+import type { RecipeLibrary } from "../recipes/catalog/library.js";
+import { withUserPlaybooks } from "../recipes/catalog/user-libraries.js";
+import { buildHttpApp, type HttpApp, type McpEndpoint } from "../server/transport/http-app.js";
+import { endpointServers } from "../server/protocol/endpoint-servers.js";
+import { createServerMetrics, type ServerMetrics } from "../server/metrics.js";
+import type { RecipeToolContext } from "../server/tools/context.js";
+import { recipeToolDefinitions } from "../server/tools/index.js";
+import { createToolRegistry } from "../server/tools/registry.js";
+import { isPublicUiPath, registerCatalogUi } from "../server/ui/routes.js";
+import { openUsersFile, parseUsersFile, type UsersFile, type UsersTable } from "../server/transport/users.js";
+import { createEtaTracker, type EtaTracker } from "../recipes/search/warmup-eta.js";
+import { packageVersion } from "../util/version.js";
+
+export interface RecipeServerOptions {
+  /** Defaults to a pino logger on stdout at config.logLevel. */
+  readonly logger?: Logger;
+  /**
+   * Catalogs opened (and perhaps already loading) by the caller with
+   * `openCatalogs(config, logger)`; the server then owns them.
+   */
+  readonly catalogs?: RecipeCatalogs;
+}
+
+export interface RecipeServer {
+  readonly config: Config;
+  readonly libraries: ReadonlyMap<string, RecipeLibrary>;
+  readonly http: HttpApp;
+  readonly logger: Logger;
+  /** This server's Prometheus registry (also served at GET /metrics). */
+  readonly metrics: ServerMetrics;
+  /** Listen, then load every catalog in the background; resolves once listening. */
+  start(): Promise<{ port: number; url: string }>;
+  /** Resolves once every catalog has loaded. */
+  ready(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const INSTRUCTIONS =
+  "Recipes are reusable, validated DCC playbooks. Search with recipes__search (or the grouped `recipe` tool), " +
+  "read one with recipes__get, check inputs with recipes__validate, then recipes__apply returns the steps to execute " +
+  "and the output_contract to check the observed result against.";
+
+export function createRecipeServer(config: Config, options: RecipeServerOptions = {}): RecipeServer {
+  const logger = options.logger ?? pino({ level: config.logLevel });
+  const version = packageVersion();
+  const catalogs = options.catalogs ?? openCatalogs(config, logger);
+  const libraries = catalogs.libraries;
+  const registry = createToolRegistry<RecipeToolContext>(recipeToolDefinitions(), (tool, error) =>
+    logger.error({ tool, err: error }, "tool handler failed"),
+    (context) => context.library.current()?.revision,
+  );
+
+  const metrics = createServerMetrics({
+    catalogs: () =>
+      [...libraries.values()].map((library) => {
+        const summary = catalogSummary(library);
+        let privateRecipes = 0;
+        for (const recipe of library.current()?.recipes.values() ?? []) if (recipe.visibility === "private") privateRecipes += 1;
+        return { ...summary, privateRecipes, lexical: summary.search.lexical, semantic: summary.search.semantic, storeReady: summary.store.ready };
+      }),
+  });
+  for (const library of libraries.values()) {
+    library.onChange((_snapshot, previous) => {
+      if (previous !== null) metrics.countReload(library.dcc);
+    });
+  }
+
+  // /readyz's warm-up ETA: one tracker per DCC, sampled whenever /readyz is asked.
+  const warmup = new Map<string, EtaTracker>([...libraries.keys()].map((dcc) => [dcc, createEtaTracker()]));
+  const endpoints: McpEndpoint[] = [];
+  const first = config.dccs[0]?.name;
+  // The users file is read at start(); until then no user token passes.
+  let usersFile: UsersFile | null = null;
+  const noUsers = (parseUsersFile('{"users":[]}') as { ok: true; table: UsersTable }).table;
+  for (const [dcc, library] of libraries) {
+    const perUser = catalogs.users?.get(dcc);
+    const servers = endpointServers<RecipeToolContext>({
+      name: `recipe-server-${dcc}`,
+      version,
+      instructions: INSTRUCTIONS,
+      registry,
+      catalog: perUser === undefined ? library : withUserPlaybooks(library, perUser),
+      contextFor: () => ({ library, logger }),
+      ...(perUser !== undefined
+        ? {
+            contextForUser: (user: string): RecipeToolContext => {
+              const own = perUser.of(user);
+              return { library, logger, caller: { user, playbooks: own.library, loaded: own.loaded } };
+            },
+          }
+        : {}),
+      logger,
+      maxArgumentBytes: config.limits.maxToolArgumentBytes,
+      timeoutMs: config.limits.requestTimeoutMs,
+      onToolCall: (event) => metrics.observeToolCall(event),
+    });
+    if (dcc === first) endpoints.push({ path: "/mcp", ...servers });
+    endpoints.push({ path: `/mcp/${dcc}`, ...servers });
+  }
+
+  const http = buildHttpApp({
+    endpoints,
+    guard: {
+      bindHost: config.host,
+      bindIsLoopback: isLoopbackHost(config.host),
+      allowedOrigins: config.allowedOrigins,
+      token: config.token,
+      ...(config.usersFile !== null ? { users: () => usersFile?.current() ?? noUsers } : {}),
+      isPublic: isPublicUiPath,
+    },
+    extend: (app) => registerCatalogUi(app, { libraries, registry, contextFor: (library) => ({ library, logger }) }),
+    stateless: config.stateless,
+    limits: config.limits,
+    logger,
+    metrics,
+    onRequestDone: (event) => metrics.observeRequest(event),
+    onSessionCount: (count) => metrics.setSessions(count),
+    readiness: () => ({
+      ready: catalogs.loaded(),
+      body: {
+        version,
+        dccs: [...libraries.values()].map((library) => ({
+          ...catalogSummary(library),
+          progress: {
+            load: library.loadProgress(),
+            semantic: warmup.get(library.dcc)?.observe(library.search.status()) ?? null,
+          },
+        })),
+      },
+    }),
+  });
+
+  // Hot reload: a visible catalog change is announced to the clients of that DCC's endpoints, both eras.
+  for (const [dcc, library] of libraries) {
+    const paths = dcc === first ? ["/mcp", `/mcp/${dcc}`] : [`/mcp/${dcc}`];
+    library.onChange((_snapshot, previous, change) => {
+      if (previous !== null && change.visible) http.announce(paths, { resources: true, prompts: true });
+    });
+    // A user's playbooks are resources of theirs alone (never prompts): only their clients are told.
+    catalogs.users?.get(dcc)?.onChange((user, _snapshot, previous, change) => {
+      if (previous !== null && change.visible) http.announce(paths, { resources: true, user });
+    });
+  }
+
+  return {
+    config,
+    libraries,
+    http,
+    logger,
+    metrics,
+    async start() {
+      if (config.usersFile !== null && usersFile === null) {
+        const opened = await openUsersFile(config.usersFile, { logger });
+        if (!opened.ok) throw Object.assign(new Error(`--users-file ${config.usersFile}: ${opened.message}`), { code: "ERR_USERS_FILE" });
+        usersFile = opened.users;
+        logger.info({ users: usersFile.current().size }, "users file read");
+      }
+      const address = await http.listen(config.port, config.host);
+      logger.info({ url: `${address.url}/mcp`, dccs: config.dccs.map((d) => d.name) }, `serving MCP at ${address.url}/mcp`);
+      catalogs.load().catch((error: unknown) => logger.error({ err: error }, "catalog load failed"));
+      if (config.watch) {
+        for (const library of libraries.values()) {
+          library.watch(config.watchPollMs !== null ? { pollMs: config.watchPollMs } : {}).catch((error: unknown) => logger.error({ err: error, dcc: library.dcc }, "file watcher failed to start"));
+        }
+      }
+      return address;
+    },
+    ready: () => catalogs.load(),
+    async stop() {
+      usersFile?.close();
+      await http.close();
+      await catalogs.close();
+    },
+  };
+}
+
+/** What /readyz and /metrics report of one DCC's catalog. */
+function catalogSummary(library: RecipeLibrary) {
+  const snapshot = library.current();
+  return {
+    dcc: library.dcc,
+    loaded: snapshot !== null,
+    revision: snapshot?.revision ?? 0,
+    skills: snapshot?.skills.size ?? 0,
+    recipes: snapshot?.recipes.size ?? 0,
+    diagnostics: countDiagnostics(snapshot?.diagnostics ?? []),
+    search: library.search.status(),
+    // store (#24): where private playbooks live and whether it answers; public recipes are served either way.
+    store: library.store.status(),
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * The daemon's recipe side, without its HTTP side: one recipe library
+ * (catalog + search + private store) per DCC and the one embedding model
+ * they share. Kept apart from app.ts so that serve.ts can start loading the
+ * catalogs before it sets up the server stack (fastify, the MCP SDK).
+ */
+import type { Logger } from "pino";
+import type { Config } from "../config/resolve.js";
+import path from "node:path";
+import { RecipeLibrary, type LibrarySettings } from "../recipes/catalog/library.js";
+import { NO_OWNER, UserLibraries } from "../recipes/catalog/user-libraries.js";
+import { createEmbeddingProvider } from "../recipes/search/embeddings/factory.js";
+import type { EmbeddingProvider } from "../recipes/search/embeddings/types.js";
+import { createSearchEngine } from "../recipes/search/engine.js";
+import { stateFiles } from "../recipes/catalog/state-files.js";
+import { PgConnections } from "../recipes/store/pg/pg-connections.js";
+
+export interface RecipeCatalogs {
+  readonly libraries: ReadonlyMap<string, RecipeLibrary>;
+  /** With a users file: each DCC's per-user playbook libraries (the DCC library then holds public recipes only). */
+  readonly users: ReadonlyMap<string, UserLibraries> | null;
+  /** Every DCC's first load; the same promise on every call. */
+  load(): Promise<void>;
+  /** True once every DCC's first load has finished. */
+  loaded(): boolean;
+  /** Stops the watchers, flushes the stores and releases the model. */
+  close(): Promise<void>;
+}
+
+export interface OpenCatalogsOptions {
+  /** Parse worker threads per large load; default parseWorkerCount(), 0 = the calling thread only. */
+  readonly parseWorkers?: number;
+}
+
+export function openCatalogs(config: Config, logger: Logger, options: OpenCatalogsOptions = {}): RecipeCatalogs {
+  // One model for every DCC: it is the heavy part (~200 MB for the local one).
+  const embeddings: EmbeddingProvider | null = createEmbeddingProvider(config.embeddings.kind, {
+    ...(config.embeddings.url !== null
+      ? {
+          openai: {
+            url: config.embeddings.url,
+            model: config.embeddings.model ?? "text-embedding-3-small",
+            ...(config.embeddings.apiKey !== null ? { apiKey: config.embeddings.apiKey } : {}),
+          },
+        }
+      : {}),
+  });
+  const libraries = new Map<string, RecipeLibrary>();
+  const users = config.usersFile === null ? null : new Map<string, UserLibraries>();
+  // With users, every user's store (and each DCC's) shares one connection per URL, so the
+  // database sees replicas × URLs connections, not replicas × users. Single-user: as before.
+  const pgConnections = users === null ? undefined : new PgConnections(logger.child({ component: "store" }));
+  for (const dcc of config.dccs) {
+    const search = createSearchEngine({
+      provider: embeddings,
+      cacheDir: stateFiles(dcc.stateDir).vectors,
+      logger: logger.child({ dcc: dcc.name, component: "search" }),
+    });
+    const workers = options.parseWorkers !== undefined ? { parseWorkers: options.parseWorkers } : {};
+    const settings: LibrarySettings = { dcc: dcc.name, ...dcc, ...(pgConnections ? { pgConnections } : {}) };
+    // With users, playbooks belong to users: the DCC library's own store is an owner nobody can be.
+    const shared = users === null ? settings : { ...settings, privateDir: path.join(dcc.privateDir, NO_OWNER), owner: NO_OWNER };
+    libraries.set(dcc.name, new RecipeLibrary({ settings: shared, search, logger, ...workers }));
+    users?.set(
+      dcc.name,
+      new UserLibraries({
+        settings,
+        logger: logger.child({ dcc: dcc.name }),
+        watch: config.watch ? (config.watchPollMs !== null ? { pollMs: config.watchPollMs } : {}) : null,
+        createSearch: (stateDir, user) =>
+          createSearchEngine({
+            provider: embeddings,
+            cacheDir: stateFiles(stateDir).vectors,
+            logger: logger.child({ dcc: dcc.name, user, component: "search" }),
+          }),
+      }),
+    );
+  }
+
+  let done = false;
+  let loading: Promise<void> | null = null;
+  return {
+    libraries,
+    users,
+    load() {
+      loading ??= Promise.all([...libraries.values()].map((library) => library.load())).then(() => {
+          done = true;
+        });
+      return loading;
+    },
+    loaded: () => done,
+    async close() {
+      await Promise.all([
+        ...[...libraries.values()].map(async (library) => {
+          await library.stopWatching();
+          await library.close();
+          await library.search.close();
+        }),
+        ...[...(users?.values() ?? [])].map((perUser) => perUser.close()),
+      ]);
+      await embeddings?.close();
+    },
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * A recipe as dcc-mcp-core's `list_recipe_entries` returns it (its
+ * `RecipeDefinition.to_dict()`, or the Markdown-anchor form), plus our
+ * extras (`recipeId`, `file`, `line`, `format`). Core's `provenance.path`
+ * is absolute; ours is skill-relative, since no absolute path reaches a
+ * client.
+ */
+import type { MarkdownRecipe, YamlRecipe } from "../types.js";
+
+export interface Provenance {
+  readonly format: "recipe-pack" | "markdown-anchor";
+  readonly skill: string;
+  /** Skill-relative file. */
+  readonly path: string;
+  readonly line?: number;
+}
+
+export function provenanceOf(recipe: MarkdownRecipe | YamlRecipe): Provenance {
+  return {
+    format: recipe.format === "yaml" ? "recipe-pack" : "markdown-anchor",
+    ...(recipe.line !== undefined ? { line: recipe.line } : {}),
+    path: recipe.file,
+    skill: recipe.skill,
+  };
+}
+
+/** A recipe as `list_recipe_entries` returns it, plus our `recipeId`, `format`, `file`, `line`. */
+export interface RecipeEntryView {
+  readonly dcc: string;
+  readonly description: string;
+  /** Skill-relative file. */
+  readonly file: string;
+  readonly format: "markdown" | "yaml";
+  readonly inputs_schema: unknown;
+  readonly line?: number;
+  readonly name: string;
+  /** A schema, a legacy label, `"markdown_recipe"` for an anchor, or null. */
+  readonly output_contract: unknown;
+  readonly provenance: Provenance;
+  readonly recipeId: string;
+  readonly steps: readonly unknown[];
+  readonly toolset_profiles: readonly string[];
+}
+
+/** Keys in sorted order, as the envelope's (see the tools' envelope.ts). */
+export function recipeEntry(recipe: MarkdownRecipe | YamlRecipe): RecipeEntryView {
+  const anchor = recipe.format === "markdown";
+  return {
+    dcc: recipe.dcc,
+    description: recipe.description,
+    file: recipe.file,
+    format: recipe.format,
+    inputs_schema: anchor ? {} : recipe.inputsSchema,
+    ...(recipe.line !== undefined ? { line: recipe.line } : {}),
+    name: recipe.name,
+    // Core's label for an anchor, which has no contract of its own.
+    output_contract: anchor ? "markdown_recipe" : (recipe.outputContract ?? null),
+    provenance: provenanceOf(recipe),
+    recipeId: recipe.recipeId,
+    steps: anchor ? [] : recipe.steps,
+    toolset_profiles: anchor ? [] : recipe.toolsetProfiles,
+  };
+}
+
+/**
+ * The entry as written (every key: `undo`, `recovery` …) with what core's
+ * `to_dict` always carries: `toolset_profiles` a list (`[]` when none),
+ * `inputs_schema` and `steps` present, and `provenance`.
+ */
+export function wholeEntry(recipe: YamlRecipe): Record<string, unknown> {
+  const entry = recipe.entry;
+  return {
+    ...entry,
+    inputs_schema: recipe.inputsSchema,
+    steps: recipe.steps,
+    toolset_profiles: recipe.toolsetProfiles,
+    provenance: provenanceOf(recipe),
+  };
+}

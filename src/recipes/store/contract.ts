@@ -1,0 +1,173 @@
+/**
+ * The playbook store contract: what the catalog and the recipe tool need of
+ * wherever private playbooks live. The file store (store.ts, the embedded
+ * default) and the PostgreSQL store (pg/pg-store.ts) both implement it and
+ * pass one contract test suite (test/recipes/private/contract.test.ts).
+ *
+ * The store is the one owner of playbook state: the catalog holds only what
+ * the store last answered, and re-reads from it on every change signal (a
+ * file event, a NOTIFY, a re-sync after a lost connection).
+ *
+ * The checks both stores must make identically (empty title, text that
+ * cannot round-trip, the size limit, stale revisions, the idempotency key)
+ * live here so their answers cannot drift apart.
+ */
+import { createHash } from "node:crypto";
+import type { ToolErrorCode } from "../../util/error-codes.js";
+import type { Diagnostic } from "../../util/diagnostics.js";
+import type { Playbook } from "../types.js";
+import { serialisePlaybook } from "./format.js";
+import { freezePlaybook, unstorableText, type PlaybookDraft, type PlaybookPatch } from "./playbook-values.js";
+
+/** Store outcomes use the tool table's codes (a subset by type, never a copy). */
+export type StoreErrorCode = Extract<ToolErrorCode, "not_found" | "conflict" | "invalid_input" | "not_ready" | "internal">;
+
+export type StoreResult =
+  | {
+      readonly ok: true;
+      readonly playbook: Playbook;
+      /** A create answered from its idempotency key: the playbook was created by an earlier call. */
+      readonly replayed?: boolean;
+    }
+  | {
+      readonly ok: false;
+      readonly code: StoreErrorCode;
+      readonly message: string;
+      /** On a revision conflict: the revision the store holds now. */
+      readonly currentRevision?: number;
+    };
+
+export interface StoreStatus {
+  readonly kind: "file" | "postgres";
+  /** Where, without secrets: a directory, or postgres://user@host:port/db. */
+  readonly location: string;
+  readonly ready: boolean;
+  /** Why not ready (unreachable, schema too new …). */
+  readonly problem?: string;
+}
+
+/** A change the store learnt of from elsewhere (another replica): re-read these slugs, or everything. */
+export type StoreChange = { readonly all: true } | { readonly all: false; readonly slugs: readonly string[] };
+
+export interface LoadAllResult {
+  readonly playbooks: Playbook[];
+  readonly diagnostics: Diagnostic[];
+  /** The store could not be read at all: keep what was loaded before instead of emptying it. */
+  readonly unavailable?: boolean;
+}
+
+export interface CreateOptions {
+  /** A retry with the same key answers the first create's playbook instead of making another. */
+  readonly idempotencyKey?: string;
+}
+
+export interface PlaybookStore {
+  readonly status: () => StoreStatus;
+  /** Every playbook (sorted by slug); malformed ones → diagnostics; never throws. */
+  loadAll(): Promise<LoadAllResult>;
+  /** One playbook: null when gone, malformed (with a diagnostic) or the slug is not valid. */
+  loadOne(slug: string): Promise<{ playbook: Playbook | null; diagnostic?: Diagnostic }>;
+  /** Slug from the title, unique in the store ("bake-normals", "bake-normals-2" …); never overwrites. */
+  create(draft: PlaybookDraft, options?: CreateOptions): Promise<StoreResult>;
+  /** Applies the patch to what the store holds now and bumps revision; `expectedRevision` mismatch → conflict. */
+  update(slug: string, patch: PlaybookPatch, expectedRevision?: number): Promise<StoreResult>;
+  /** Wait for every queued write; used at shutdown. */
+  flush(): Promise<void>;
+  /** Release connections and timers; after flush. */
+  close(): Promise<void>;
+  /** A file name in the watched private dir → its slug; null for anything else (and for stores without files). */
+  slugFromFile(fileName: string): string | null;
+  /** Changes made elsewhere (other replicas); stores whose only writer is a watched directory need not offer it. */
+  onChange?(listener: (change: StoreChange) => void): () => void;
+  /** Resolves after the first connection attempt: a message when the store can never work as configured (bad credentials, schema too new). */
+  startupProblem(): Promise<string | null>;
+}
+
+export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
+const PATCH_KEYS = ["title", "summary", "whenToUse", "steps", "acceptanceCriteria", "tags", "document"] as const;
+
+export function failure(code: StoreErrorCode, message: string): StoreResult & { ok: false } {
+  return { ok: false, code, message };
+}
+
+export function notFound(slug: string): StoreResult & { ok: false } {
+  return failure("not_found", `no private playbook "${slug}"`);
+}
+
+export function staleRevision(slug: string, current: number, expected: number): StoreResult & { ok: false } {
+  return {
+    ok: false,
+    code: "conflict",
+    message: `playbook "${slug}" is at revision ${current}, not the expected ${expected}; get it again and reapply the change`,
+    currentRevision: current,
+  };
+}
+
+/** What makes a create invalid before it touches the store. */
+export function draftProblem(draft: PlaybookDraft, options: CreateOptions | undefined): string | null {
+  if (draft.title === "") return "title must not be empty";
+  const key = options?.idempotencyKey;
+  if (key !== undefined) {
+    if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) return `idempotencyKey must be 1–${MAX_IDEMPOTENCY_KEY_LENGTH} characters`;
+    if (/\p{Cs}/u.test(key)) return "idempotencyKey contains an unpaired UTF-16 surrogate";
+  }
+  return unstorableText(draft);
+}
+
+/** What makes an update invalid before it touches the store. */
+export function patchProblem(patch: PlaybookPatch, expectedRevision: number | undefined): string | null {
+  if (expectedRevision !== undefined && (!Number.isSafeInteger(expectedRevision) || expectedRevision < 1)) {
+    return "expectedRevision must be a positive integer";
+  }
+  const problem = unstorableText(patch);
+  if (problem) return problem;
+  if (patch.title !== undefined && patch.title === "") return "title must not be empty";
+  return null;
+}
+
+/**
+ * The size limit is the file form's size in both stores, so a playbook one
+ * store takes the other takes too (a move between them never fails).
+ */
+export function sizeProblem(playbook: Playbook, maxBytes: number, extra?: Readonly<Record<string, unknown>>): string | null {
+  const bytes = Buffer.byteLength(serialisePlaybook(playbook, extra), "utf8");
+  return bytes > maxBytes ? `the playbook would take ${bytes} bytes on disk; the limit is ${maxBytes}` : null;
+}
+
+export function newPlaybook(draft: PlaybookDraft, slug: string, stamp: string): Playbook {
+  return freezePlaybook({
+    slug,
+    title: draft.title,
+    summary: draft.summary,
+    whenToUse: draft.whenToUse,
+    steps: draft.steps,
+    acceptanceCriteria: draft.acceptanceCriteria,
+    tags: draft.tags ?? [],
+    document: draft.document,
+    createdAt: stamp,
+    updatedAt: stamp,
+    revision: 1,
+  });
+}
+
+/** The patched playbook, or null when the patch names no field (nothing to write). */
+export function patchedPlaybook(current: Playbook, patch: PlaybookPatch, stamp: string): Playbook | null {
+  const changes: Partial<Record<(typeof PATCH_KEYS)[number], unknown>> = {};
+  for (const key of PATCH_KEYS) {
+    if (patch[key] !== undefined) changes[key] = patch[key];
+  }
+  if (Object.keys(changes).length === 0) return null;
+  return freezePlaybook({
+    ...current,
+    ...(changes as Partial<Playbook>),
+    slug: current.slug,
+    updatedAt: stamp,
+    revision: current.revision + 1,
+  });
+}
+
+/** Keys are kept hashed: a key may carry a caller's request id, which the store has no reason to hold in clear. */
+export function hashIdempotencyKey(key: string): string {
+  return createHash("sha256").update(key, "utf8").digest("hex");
+}

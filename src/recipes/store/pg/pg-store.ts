@@ -1,0 +1,266 @@
+/**
+ * The PostgreSQL playbook store: the same contract as the file store, for
+ * replicas that share one database. Rows are scoped by DCC and owner.
+ *
+ * No lost update: an update reads the row, applies the patch, and writes
+ * with `WHERE revision = <the revision read>` in the statement that writes;
+ * zero rows means another replica wrote first: a conflict naming the current
+ * revision. An update without expectedRevision reads the row FOR UPDATE in a
+ * transaction instead, so it waits for the other writer rather than failing.
+ * Within one replica, updates of one playbook queue (as in the file store),
+ * so callers of one process never race each other for the row. No overwrite on
+ * create: `INSERT … ON CONFLICT DO NOTHING` claims a slug or tries the next.
+ * Every write NOTIFYs in the same statement, so the notice goes out exactly
+ * when the row commits.
+ */
+import type { PoolClient } from "pg";
+import type { Diagnostic } from "../../../util/diagnostics.js";
+import { diagnostic } from "../../../util/diagnostics.js";
+import type { Playbook } from "../../types.js";
+import { failure, newPlaybook, notFound, patchedPlaybook, sizeProblem, staleRevision, type LoadAllResult, type PlaybookStore, type StoreChange, type StoreResult, type StoreStatus } from "../contract.js";
+import { freezePlaybook, playbookFields, type PlaybookDraft, type PlaybookFields, type PlaybookPatch } from "../playbook-values.js";
+import { PRIVATE_SKILL } from "../reader.js";
+import { isValidSlug } from "../slug.js";
+import { idempotencyExtra, sortedLoad, StoreBase, type StoreBaseOptions } from "../store-base.js";
+import { describe, isConnectionError, NOTIFY_CHANNEL, type PgConnection, type PgLogger } from "./pg-connection.js";
+
+export interface PgStoreOptions extends StoreBaseOptions {
+  readonly connection: PgConnection;
+  readonly dcc: string;
+  /** Whose playbooks; "" when the server has no users file. */
+  readonly owner?: string;
+  readonly logger?: PgLogger;
+}
+
+interface Row {
+  slug: string;
+  fields: string;
+  revision: number;
+  created_at: string;
+  updated_at: string;
+  idempotency_key: string | null;
+}
+
+const COLUMNS = "slug, fields, revision, created_at, updated_at, idempotency_key";
+
+export function openPgStore(options: PgStoreOptions): PlaybookStore {
+  return new PgPlaybookStore(options);
+}
+
+class PgPlaybookStore extends StoreBase {
+  private readonly db: PgConnection;
+  private readonly dcc: string;
+  private readonly owner: string;
+  private readonly logger: PgLogger | undefined;
+
+  constructor(options: PgStoreOptions) {
+    super(options);
+    this.db = options.connection;
+    this.dcc = options.dcc;
+    this.owner = options.owner ?? "";
+    this.logger = options.logger;
+  }
+
+  status(): StoreStatus {
+    return this.db.status();
+  }
+
+  startupProblem(): Promise<string | null> {
+    return this.db.firstAttempt;
+  }
+
+  onChange(listener: (change: StoreChange) => void): () => void {
+    return this.db.subscribe((n) => {
+      if (n === "all") listener({ all: true });
+      else if (n.dcc === this.dcc && n.owner === this.owner) listener({ all: false, slugs: [n.slug] });
+    });
+  }
+
+  async loadAll(): Promise<LoadAllResult> {
+    await this.db.firstAttempt;
+    let rows: Row[];
+    try {
+      rows = (await this.db.pool.query<Row>(`SELECT ${COLUMNS} FROM recipe_server_playbooks WHERE dcc = $1 AND owner = $2`, [this.dcc, this.owner])).rows;
+    } catch (error) {
+      if (!isConnectionError(error)) throw error;
+      return {
+        playbooks: [],
+        diagnostics: [diagnostic("error", "private_playbook_invalid", this.db.notReadyMessage(), { skill: PRIVATE_SKILL })],
+        unavailable: true,
+      };
+    }
+    const playbooks: Playbook[] = [];
+    const diagnostics: Diagnostic[] = [];
+    for (const row of rows) {
+      const playbook = fromRow(row);
+      if (playbook !== null) playbooks.push(playbook);
+      else diagnostics.push(badRow(row.slug));
+    }
+    return sortedLoad(playbooks, diagnostics);
+  }
+
+  async loadOne(slug: string): Promise<{ playbook: Playbook | null; diagnostic?: Diagnostic }> {
+    if (!isValidSlug(slug)) return { playbook: null };
+    const row = await this.select(slug).catch((error: unknown) => {
+      if (isConnectionError(error)) return "down" as const;
+      throw error;
+    });
+    // Unreachable reads as malformed, so the catalog keeps the last good copy instead of dropping it.
+    if (row === "down") return { playbook: null, diagnostic: diagnostic("error", "private_playbook_invalid", this.db.notReadyMessage(), { skill: PRIVATE_SKILL, file: `${slug}.md` }) };
+    if (row === null) return { playbook: null };
+    const playbook = fromRow(row);
+    return playbook === null ? { playbook: null, diagnostic: badRow(slug) } : { playbook };
+  }
+
+  protected createChecked(draft: PlaybookDraft, hash: string | null): Promise<StoreResult> {
+    return this.guard("create", () => this.doCreate(draft, hash));
+  }
+
+  protected updateChecked(slug: string, patch: PlaybookPatch, expectedRevision: number | undefined): Promise<StoreResult> {
+    return this.guard("update", () => this.doUpdate(slug, patch, expectedRevision));
+  }
+
+  private async doCreate(draft: PlaybookDraft, hash: string | null): Promise<StoreResult> {
+    if (hash !== null) {
+      const earlier = await this.byKey(hash);
+      if (earlier !== null) return earlier;
+    }
+    const plan = this.planCreate(draft, hash);
+    if ("ok" in plan) return plan;
+    const { base, stamp } = plan;
+    const fields = JSON.stringify(playbookFields(draft));
+    let taken: Set<string> | undefined;
+    for (;;) {
+      const slug = this.claimSlug(base, taken);
+      const inserted = await this.db.pool.query(
+        `WITH ins AS (
+           INSERT INTO recipe_server_playbooks (dcc, owner, slug, fields, revision, created_at, updated_at, idempotency_key)
+           VALUES ($1, $2, $3, $4, 1, $5, $5, $6) ON CONFLICT DO NOTHING RETURNING slug)
+         SELECT pg_notify('${NOTIFY_CHANNEL}', $7) FROM ins`,
+        [this.dcc, this.owner, slug, fields, stamp, hash, this.payload(slug)],
+      ).catch((error: unknown) => {
+        this.unclaim(slug);
+        throw error;
+      });
+      if (inserted.rowCount === 1) return { ok: true, playbook: newPlaybook(draft, slug, stamp) };
+      // Either the slug is taken (it stays claimed) or another call with the same key won the race.
+      if (hash !== null) {
+        const earlier = await this.byKey(hash);
+        if (earlier !== null) return earlier;
+      }
+      // One look at every taken name instead of a round trip per name.
+      taken ??= await this.takenSlugs(base);
+    }
+  }
+
+  private async doUpdate(slug: string, patch: PlaybookPatch, expectedRevision: number | undefined): Promise<StoreResult> {
+    const client = await this.db.pool.connect();
+    let open = false;
+    try {
+      if (expectedRevision === undefined) {
+        await client.query("BEGIN");
+        open = true;
+      }
+      const row = await this.select(slug, client, expectedRevision === undefined);
+      if (row === null) return notFound(slug);
+      const current = fromRow(row);
+      if (current === null) return failure("conflict", `${slug} is malformed in the store (${badRow(slug).message}); fix the row before updating it`);
+      if (expectedRevision !== undefined && current.revision !== expectedRevision) return staleRevision(slug, current.revision, expectedRevision);
+      const next = patchedPlaybook(current, patch, this.now().toISOString());
+      if (next === null) return { ok: true, playbook: current };
+      const tooBig = sizeProblem(next, this.maxFileBytes, idempotencyExtra(row.idempotency_key));
+      if (tooBig) return failure("invalid_input", tooBig);
+      const written = await client.query(
+        `WITH upd AS (
+           UPDATE recipe_server_playbooks SET fields = $4, revision = revision + 1, updated_at = $5
+           WHERE dcc = $1 AND owner = $2 AND slug = $3 AND revision = $6 RETURNING revision)
+         SELECT revision, pg_notify('${NOTIFY_CHANNEL}', $7) FROM upd`,
+        [this.dcc, this.owner, slug, JSON.stringify(playbookFields(next)), next.updatedAt, current.revision, this.payload(slug)],
+      );
+      if (open) {
+        await client.query("COMMIT");
+        open = false;
+      }
+      if (written.rowCount === 1) return { ok: true, playbook: next };
+      // Another replica wrote between the read and this statement.
+      const now = await this.select(slug, client);
+      return now === null ? notFound(slug) : staleRevision(slug, now.revision, expectedRevision ?? current.revision);
+    } finally {
+      if (open) await client.query("ROLLBACK").catch(() => undefined);
+      client.release();
+    }
+  }
+
+  private async byKey(hash: string): Promise<StoreResult | null> {
+    const { rows } = await this.db.pool.query<Row>(
+      `SELECT ${COLUMNS} FROM recipe_server_playbooks WHERE dcc = $1 AND owner = $2 AND idempotency_key = $3`,
+      [this.dcc, this.owner, hash],
+    );
+    const playbook = rows[0] === undefined ? null : fromRow(rows[0]);
+    return playbook === null ? null : { ok: true, playbook, replayed: true };
+  }
+
+  private async takenSlugs(base: string): Promise<Set<string>> {
+    const { rows } = await this.db.pool.query<{ slug: string }>(
+      "SELECT slug FROM recipe_server_playbooks WHERE dcc = $1 AND owner = $2 AND (slug = $3 OR starts_with(slug, $4))",
+      [this.dcc, this.owner, base, `${base}-`],
+    );
+    return new Set(rows.map((r) => r.slug));
+  }
+
+  private async select(slug: string, on: Pick<PoolClient, "query"> = this.db.pool, forUpdate = false): Promise<Row | null> {
+    const { rows } = await on.query<Row>(
+      `SELECT ${COLUMNS} FROM recipe_server_playbooks WHERE dcc = $1 AND owner = $2 AND slug = $3${forUpdate ? " FOR UPDATE" : ""}`,
+      [this.dcc, this.owner, slug],
+    );
+    return rows[0] ?? null;
+  }
+
+  private payload(slug: string): string {
+    return JSON.stringify({ dcc: this.dcc, owner: this.owner, slug });
+  }
+
+  /** A database that is not there answers not_ready naming the store; a bad statement is a bug and throws. */
+  private async guard(operation: string, work: () => Promise<StoreResult>): Promise<StoreResult> {
+    if (this.db.isFatal()) return failure("not_ready", this.db.notReadyMessage());
+    try {
+      return await work();
+    } catch (error) {
+      if (!isConnectionError(error)) throw error;
+      this.logger?.warn({ store: this.db.location, operation, err: describe(error) }, "playbook store write failed");
+      return failure("not_ready", `the playbook store ${this.db.location} is unreachable (${describe(error)}); try again shortly`);
+    }
+  }
+}
+
+/** A row as a playbook; null when its fields are not what this code writes (edited by hand in SQL). */
+function fromRow(row: Row): Playbook | null {
+  let f: Partial<PlaybookFields>;
+  try {
+    f = JSON.parse(row.fields) as Partial<PlaybookFields>;
+  } catch {
+    return null;
+  }
+  const isText = (v: unknown): v is string => typeof v === "string";
+  const texts = (v: unknown): v is string[] => Array.isArray(v) && v.every(isText);
+  const steps = f.steps;
+  if (!isText(f.title) || f.title === "" || !isText(f.summary) || !isText(f.whenToUse) || !isText(f.document)) return null;
+  if (!texts(f.acceptanceCriteria) || !texts(f.tags) || !Array.isArray(steps) || !steps.every((s) => isText(s?.title) && isText(s?.detail))) return null;
+  return freezePlaybook({
+    slug: row.slug,
+    title: f.title,
+    summary: f.summary,
+    whenToUse: f.whenToUse,
+    steps,
+    acceptanceCriteria: f.acceptanceCriteria,
+    tags: f.tags,
+    document: f.document,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    revision: row.revision,
+  });
+}
+
+function badRow(slug: string): Diagnostic {
+  return diagnostic("error", "private_playbook_invalid", "the stored fields are not a playbook (edited outside recipe-server?)", { skill: PRIVATE_SKILL, file: `${slug}.md` });
+}

@@ -1,0 +1,235 @@
+/**
+ * The playbook store contract, run against the file store and the
+ * PostgreSQL store (a real cluster, test/postgres.ts): the same calls give
+ * the same answers and the same errors, hostile input included.
+ */
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import type { PlaybookStore, StoreResult } from "../../../src/recipes/store/contract.js";
+import { openStores, type OpenedStores } from "../../../src/recipes/store/open-store.js";
+import type { PlaybookDraft } from "../../../src/recipes/store/playbook-values.js";
+import type { Playbook } from "../../../src/recipes/types.js";
+import { sharedPostgres } from "../../postgres.js";
+
+const cluster = await sharedPostgres();
+if (typeof cluster === "string") console.log(`PostgreSQL store contract skipped: ${cluster}`);
+
+interface Opened {
+  readonly store: PlaybookStore;
+  /** A second store on the same data (another process, or a restart). */
+  another(): PlaybookStore;
+}
+
+type Kind = "file" | "postgres";
+const KINDS: readonly Kind[] = typeof cluster === "string" ? ["file"] : ["file", "postgres"];
+
+const opened: OpenedStores[] = [];
+const temps: string[] = [];
+
+afterAll(async () => {
+  await Promise.all(opened.map((o) => o.close()));
+  await Promise.all(temps.map((t) => fs.rm(t, { recursive: true, force: true })));
+});
+
+function clock(): () => Date {
+  let t = Date.parse("2026-11-29T10:00:00.000Z");
+  return () => new Date((t += 1000));
+}
+
+async function openKind(kind: Kind, options: { maxFileBytes?: number } = {}): Promise<Opened> {
+  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), "store-contract-"));
+  temps.push(tmp);
+  const storeUrl = kind === "postgres" && typeof cluster !== "string" ? await cluster.createDatabase() : null;
+  const open = (): PlaybookStore => {
+    const stores = openStores({ dcc: "maya", privateDir: path.join(tmp, "private"), usageFile: path.join(tmp, "usage.json"), storeUrl, now: clock(), ...options });
+    opened.push(stores);
+    return stores.store;
+  };
+  const store = open();
+  await store.startupProblem();
+  return { store, another: open };
+}
+
+export function draft(overrides: Partial<PlaybookDraft> = {}): PlaybookDraft {
+  return {
+    title: "Bake normals",
+    summary: "Bake a tangent-space normal map from a high-poly mesh.",
+    whenToUse: "When a low-poly asset needs surface detail.",
+    steps: [{ title: "Cage", detail: "Inflate a cage over the low-poly mesh." }],
+    acceptanceCriteria: ["No seams visible"],
+    tags: ["baking"],
+    document: "# Bake normals\n\nLonger notes.\n",
+    ...overrides,
+  };
+}
+
+function expectOk(result: StoreResult): Playbook {
+  if (!result.ok) throw new Error(`${result.code}: ${result.message}`);
+  return result.playbook;
+}
+
+const HOSTILE = "'; DROP TABLE recipe_server_playbooks; -- $1 \\' \\\\ %_ \"q\" E'\\x00' $$ $tag$";
+const UNICODE = "日本語 🎨 e\u0301 \u2028\u2029 \u202e RTL \ufeff 𝔘𝔫𝔦 \u{10ffff}";
+
+describe.each(KINDS)("%s store contract", (kind) => {
+  let s: Opened;
+  beforeEach(async () => {
+    s = await openKind(kind);
+  });
+
+  it("stores and returns hostile text byte-exact in every field", async () => {
+    const nasty = draft({
+      title: `${HOSTILE} ${UNICODE}`,
+      summary: `NUL \u0000 inside ${HOSTILE}`,
+      whenToUse: `${UNICODE}\r\n\u0000`,
+      steps: [{ title: HOSTILE, detail: `\u0000${UNICODE}` }, { title: UNICODE, detail: "---\ntitle: fake\n---" }],
+      acceptanceCriteria: [HOSTILE, UNICODE, "\u0000"],
+      tags: Array.from({ length: 2000 }, (_, i) => `${i} ${UNICODE} ${HOSTILE}`),
+      document: `${"y".repeat(80_000)}\u0000${HOSTILE}${UNICODE}`,
+    });
+    const created = expectOk(await s.store.create(nasty));
+    for (const key of ["title", "summary", "whenToUse", "steps", "acceptanceCriteria", "tags", "document"] as const) {
+      expect(created[key]).toEqual(nasty[key]);
+    }
+    const fresh = s.another();
+    expect((await fresh.loadOne(created.slug)).playbook).toEqual(created);
+    const all = await fresh.loadAll();
+    expect(all.diagnostics).toEqual([]);
+    expect(all.playbooks).toEqual([created]);
+  });
+
+  it("refuses what it cannot store faithfully with the same invalid_input messages", async () => {
+    const small = await openKind(kind, { maxFileBytes: 4096 });
+    const big = await small.store.create(draft({ document: "z".repeat(5000) }));
+    expect(big).toMatchObject({ ok: false, code: "invalid_input" });
+    expect(!big.ok && big.message).toMatch(/^the playbook would take \d+ bytes on disk; the limit is 4096$/);
+    expect(await s.store.create(draft({ steps: [{ title: "a", detail: "broken \ud800 half" }] }))).toEqual({
+      ok: false,
+      code: "invalid_input",
+      message: "steps[0].detail contains an unpaired UTF-16 surrogate",
+    });
+    expect(await s.store.create(draft({ title: "" }))).toEqual({ ok: false, code: "invalid_input", message: "title must not be empty" });
+    expect(await s.store.create(draft(), { idempotencyKey: "k".repeat(201) })).toMatchObject({ ok: false, code: "invalid_input" });
+    const made = expectOk(await s.store.create(draft()));
+    expect(await s.store.update(made.slug, { title: "" })).toEqual({ ok: false, code: "invalid_input", message: "title must not be empty" });
+    expect(await s.store.update(made.slug, {}, 0)).toEqual({ ok: false, code: "invalid_input", message: "expectedRevision must be a positive integer" });
+    const grown = await small.store.create(draft());
+    expect(await small.store.update(expectOk(grown).slug, { document: "z".repeat(5000) })).toMatchObject({ ok: false, code: "invalid_input" });
+    expect((await s.store.loadAll()).playbooks).toHaveLength(1);
+  });
+
+  it("numbers repeated titles; concurrent creates of one title get distinct slugs, none overwritten", async () => {
+    const results = await Promise.all(Array.from({ length: 60 }, (_, i) => s.store.create(draft({ document: `doc ${i}` }))));
+    const slugs = results.map((r) => expectOk(r).slug);
+    expect(new Set(slugs).size).toBe(60);
+    expect(slugs).toContain("bake-normals");
+    expect(slugs).toContain("bake-normals-60");
+    const all = await s.another().loadAll();
+    expect(all.playbooks.map((p) => p.document).sort()).toEqual(Array.from({ length: 60 }, (_, i) => `doc ${i}`).sort());
+    expect(expectOk(await s.store.create(draft({ title: "日本語" }))).slug).toBe("playbook");
+  });
+
+  it("two stores creating one title at once never share a slug", async () => {
+    const other = s.another();
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? s.store : other).create(draft({ document: `d${i}` }))));
+    expect(new Set(results.map((r) => expectOk(r).slug)).size).toBe(40);
+  });
+
+  it("update patches named fields, bumps revision; a stale expectedRevision is a conflict naming the current revision", async () => {
+    const made = expectOk(await s.store.create(draft()));
+    const next = expectOk(await s.store.update(made.slug, { summary: "new" }, 1));
+    expect(next).toMatchObject({ revision: 2, summary: "new", title: made.title, createdAt: made.createdAt });
+    expect(next.updatedAt > made.updatedAt).toBe(true);
+    const stale = await s.store.update(made.slug, { summary: "lost" }, 1);
+    expect(stale).toEqual({
+      ok: false,
+      code: "conflict",
+      currentRevision: 2,
+      message: `playbook "${made.slug}" is at revision 2, not the expected 1; get it again and reapply the change`,
+    });
+    expect(await s.store.update(made.slug, {})).toEqual({ ok: true, playbook: next });
+    expect(await s.store.update("nope", { summary: "x" })).toEqual({ ok: false, code: "not_found", message: 'no private playbook "nope"' });
+    expect(await s.store.update("../etc/passwd", { summary: "x" })).toMatchObject({ ok: false, code: "not_found" });
+    expect((await s.another().loadOne(made.slug)).playbook).toEqual(next);
+  });
+
+  it("no lost update: 2 stores × 16 clients read-modify-write one playbook", async () => {
+    const made = expectOk(await s.store.create(draft({ tags: [] })));
+    const stores = [s.store, s.another()];
+    let conflicts = 0;
+    const client = async (id: number): Promise<void> => {
+      const store = stores[id % 2]!;
+      for (;;) {
+        const current = (await store.loadOne(made.slug)).playbook!;
+        const result = await store.update(made.slug, { tags: [...current.tags, `c${id}`] }, current.revision);
+        if (result.ok) return;
+        expect(result.code).toBe("conflict");
+        expect(result.ok === false && result.currentRevision).toBeGreaterThan(current.revision - 1);
+        conflicts += 1;
+      }
+    };
+    await Promise.all(Array.from({ length: 32 }, (_, i) => client(i)));
+    const final = (await s.another().loadOne(made.slug)).playbook!;
+    expect(final.revision).toBe(33);
+    expect([...final.tags].sort()).toEqual(Array.from({ length: 32 }, (_, i) => `c${i}`).sort());
+    expect(conflicts).toBeGreaterThan(0);
+  });
+
+  it("updates without expectedRevision from 2 stores × 16 callers all land, one revision each", async () => {
+    const made = expectOk(await s.store.create(draft()));
+    const stores = [s.store, s.another()];
+    const results = await Promise.all(Array.from({ length: 32 }, (_, i) => stores[i % 2]!.update(made.slug, { summary: `s${i}` })));
+    expect(results.map((r) => r.ok)).toEqual(Array.from({ length: 32 }, () => true));
+    expect(new Set(results.map((r) => expectOk(r).revision)).size).toBe(32);
+    expect((await s.another().loadOne(made.slug)).playbook?.revision).toBe(33);
+  });
+
+  it("a retry with the same idempotency key answers the first playbook, also after a restart", async () => {
+    const first = await s.store.create(draft(), { idempotencyKey: "req-1 ' ; 日本" });
+    const again = await s.store.create(draft({ document: "different" }), { idempotencyKey: "req-1 ' ; 日本" });
+    expect(again).toEqual({ ok: true, playbook: expectOk(first), replayed: true });
+    const racing = await Promise.all(Array.from({ length: 12 }, () => s.store.create(draft(), { idempotencyKey: "req-2" })));
+    expect(new Set(racing.map((r) => expectOk(r).slug)).size).toBe(1);
+    expect(racing.filter((r) => r.ok && r.replayed === true)).toHaveLength(11);
+    const restarted = s.another();
+    await restarted.loadAll();
+    expect(await restarted.create(draft(), { idempotencyKey: "req-1 ' ; 日本" })).toMatchObject({ ok: true, replayed: true, playbook: { slug: expectOk(first).slug } });
+    expect(expectOk(await restarted.create(draft(), { idempotencyKey: "req-3" })).slug).not.toBe(expectOk(first).slug);
+    expect((await restarted.loadAll()).playbooks).toHaveLength(3);
+  });
+
+  it("a restarted store that has not listed anything yet still knows the keys", async () => {
+    const first = expectOk(await s.store.create(draft(), { idempotencyKey: "k" }));
+    const restarted = s.another();
+    expect(await restarted.create(draft(), { idempotencyKey: "k" })).toMatchObject({ ok: true, replayed: true, playbook: { slug: first.slug } });
+  });
+});
+
+describe.skipIf(KINDS.length < 2)("file and PostgreSQL stores side by side", () => {
+  it("give the same answers to the same calls", async () => {
+    const script = async (store: PlaybookStore): Promise<unknown[]> => {
+      const out: unknown[] = [];
+      out.push(await store.create(draft()));
+      out.push(await store.create(draft()));
+      out.push(await store.create(draft({ title: `${HOSTILE}${UNICODE}`, document: "\u0000" })));
+      out.push(await store.create(draft({ title: "" })));
+      out.push(await store.create(draft({ tags: ["\ud800"] })));
+      out.push(await store.create(draft({ document: "x".repeat(2_000_000) })));
+      out.push(await store.create(draft(), { idempotencyKey: "same" }));
+      out.push(await store.create(draft(), { idempotencyKey: "same" }));
+      out.push(await store.update("bake-normals", { tags: ["a", "b"] }, 1));
+      out.push(await store.update("bake-normals", { tags: ["c"] }, 1));
+      out.push(await store.update("bake-normals", { steps: [] }));
+      out.push(await store.update("missing", { tags: [] }));
+      out.push(await store.loadOne("bake-normals-2"));
+      out.push(await store.loadOne("Not A Slug"));
+      out.push(await store.loadAll());
+      return out;
+    };
+    const file = await script((await openKind("file")).store);
+    const postgres = await script((await openKind("postgres")).store);
+    expect(postgres).toEqual(file);
+  });
+});

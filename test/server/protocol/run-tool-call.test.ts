@@ -1,0 +1,81 @@
+/**
+ * runToolCall on its own, with a time limit and a context that takes the
+ * call's signal: whatever way a call ends (answered synchronously, answered
+ * later, a throw, the time limit), no abort listener is left on the client's
+ * signal, and only a call with something to wait for is raced against a timer.
+ */
+import { getEventListeners } from "node:events";
+import pino from "pino";
+import { describe, expect, it } from "vitest";
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { runToolCall, type ToolHandlerOptions } from "../../../src/server/protocol/create-server.js";
+import type { ToolCallOutcome, ToolRegistry } from "../../../src/server/tools/registry.js";
+
+type Context = { readonly signal: AbortSignal };
+
+const answer = (text: string): ToolCallOutcome => ({ kind: "result", success: true, result: { content: [{ type: "text", text }], isError: false } });
+
+function options(seen: AbortSignal[]): ToolHandlerOptions<Context> {
+  const registry: ToolRegistry<Context> = {
+    list: () => [],
+    has: () => true,
+    call(name, _args, context) {
+      seen.push(context.signal);
+      switch (name) {
+        case "now":
+          return answer("now");
+        case "later":
+          return new Promise((resolve) => setTimeout(() => resolve(answer("later")), 5));
+        case "throws":
+          throw new Error("a bug in the registry");
+        default:
+          return new Promise(() => undefined); // never settles: only the time limit ends it
+      }
+    },
+  };
+  return {
+    registry,
+    contextFor: (signal) => ({ signal }),
+    logger: pino({ level: "silent" }),
+    maxArgumentBytes: 1024,
+    timeoutMs: 100,
+  };
+}
+
+describe("runToolCall", () => {
+  it("answers a synchronous call synchronously and leaves no listener on the client's signal", () => {
+    const seen: AbortSignal[] = [];
+    const client = new AbortController();
+    const result = runToolCall(options(seen), "now", {}, client.signal);
+    expect(result).not.toBeInstanceOf(Promise);
+    expect(result).toMatchObject({ content: [{ text: "now" }] });
+    expect(getEventListeners(client.signal, "abort")).toHaveLength(0);
+    // The handler saw its own signal, not the client's, and it was never aborted.
+    expect(seen[0]).not.toBe(client.signal);
+    expect(seen[0]!.aborted).toBe(false);
+  });
+
+  it("leaves no listener after an answer that came later, a throw, or the time limit", async () => {
+    const seen: AbortSignal[] = [];
+    const client = new AbortController();
+    await expect(runToolCall(options(seen), "later", {}, client.signal)).resolves.toMatchObject({ content: [{ text: "later" }] });
+    expect(getEventListeners(client.signal, "abort")).toHaveLength(0);
+    expect(() => runToolCall(options(seen), "throws", {}, client.signal)).toThrow("a bug in the registry");
+    expect(getEventListeners(client.signal, "abort")).toHaveLength(0);
+    const timedOut = await Promise.resolve(runToolCall(options(seen), "hangs", {}, client.signal)).catch((error: unknown) => error);
+    expect(timedOut).toBeInstanceOf(McpError);
+    expect((timedOut as McpError).message).toMatch(/time limit of 100 ms/);
+    expect(getEventListeners(client.signal, "abort")).toHaveLength(0);
+    expect(seen.at(-1)!.aborted).toBe(true);
+  });
+
+  it("passes the client's cancellation on to a call still running", async () => {
+    const seen: AbortSignal[] = [];
+    const client = new AbortController();
+    const running = Promise.resolve(runToolCall(options(seen), "hangs", {}, client.signal)).catch(() => "ended");
+    client.abort(new Error("client went away"));
+    expect(seen[0]!.aborted).toBe(true);
+    expect(await running).toBe("ended");
+    expect(getEventListeners(client.signal, "abort")).toHaveLength(0);
+  });
+});
