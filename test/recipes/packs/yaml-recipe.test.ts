@@ -139,4 +139,15 @@ describe("yamlRecipes", () => {
     expect(wholeEntry(bare!)["steps"]).toEqual([]);
     expect(Object.keys(bevel!.pack)).toEqual(["pack", "tool_routing"]);
   });
+
+  it("builds the whole entry with a __proto__ key as own data, in order, never as its prototype", () => {
+    const PROTO_PACK = `recipes:\n  - name: odd\n    "__proto__": { polluted: true }\n    zeta: 1\n    steps: []\n`;
+    const [odd] = yamlRecipes(skill, "RECIPES.yaml", parsePack(PROTO_PACK, "RECIPES.yaml")).recipes as YamlRecipe[];
+    const whole = wholeEntry(odd!);
+    expect(Object.getPrototypeOf(whole)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
+    expect(Object.hasOwn(whole, "__proto__")).toBe(Object.hasOwn(odd!.entry, "__proto__"));
+    expect(sortKeys(whole)).toBe(whole);
+    expect(JSON.parse(JSON.stringify(whole))).toEqual(JSON.parse(JSON.stringify(sortKeys({ ...odd!.entry, inputs_schema: odd!.inputsSchema, steps: odd!.steps, toolset_profiles: odd!.toolsetProfiles, provenance: whole["provenance"] }))));
+  });
 });
