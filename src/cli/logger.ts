@@ -39,7 +39,12 @@ export function createDaemonLogger(config: Pick<Config, "logLevel" | "logFormat"
   // LOG_FLUSH_MS late, instead of one blocking write each: the writes cost
   // ~0.2 ms of every call under load (profiled at one client). pino writes
   // what is still buffered when the process exits, by any path.
-  return pino({ level: config.logLevel }, pino.destination({ dest: 1, sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS }));
+  // Level labels ("info", "warn") rather than pino's numbers: log shippers and
+  // people filter on the word; every line still carries the same fields.
+  return pino(
+    { level: config.logLevel, formatters: { level: (label) => ({ level: label }) } },
+    pino.destination({ dest: 1, sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS }),
+  );
 }
 
 /** Longest a shutdown waits for its last log lines. */
