@@ -159,6 +159,16 @@ class Bridge:
             arguments = {}
         if not isinstance(arguments, dict):
             return 200, headers, error_body(request_id, INVALID_PARAMS, "Invalid params: arguments must be an object")
+        started = time.monotonic()
+        # One line when a call starts and one when it ends, on stderr: a TD
+        # watching the console sees what the agent does to the scene.
+        log("call %s" % name)
+        answer = self.run_tool(request_id, tool, name, arguments, headers)
+        failed = answer[2].get("result", {}).get("isError", False)
+        log("done %s %s %.0f ms" % (name, "error" if failed else "ok", (time.monotonic() - started) * 1000))
+        return answer
+
+    def run_tool(self, request_id, tool, name, arguments, headers):
         if self.slow_ms > 0:
             time.sleep(self.slow_ms / 1000.0)
         # Argument errors are tool execution errors (2025-11-25): the model can read and fix them.
@@ -181,6 +191,11 @@ class Bridge:
             "structuredContent": receipt,
             "isError": False,
         })
+
+
+def log(line):
+    sys.stderr.write("bridge: %s\n" % line)
+    sys.stderr.flush()
 
 
 def tool_error(text):

@@ -7,9 +7,13 @@
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import yaml from "js-yaml";
 import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { compileSchema, renderErrors } from "../../src/jsonschema/index.js";
 import { BRIDGE_TOOLS_FILE, skipWithoutBlender, startBlenderBridge, type BlenderBridge } from "./blender.js";
+import { REAL_SKILLS } from "./harness.js";
 
 const BLENDER_TIMEOUT = 120_000;
 
@@ -180,6 +184,179 @@ describe.skipIf(skipWithoutBlender("the Blender bridge tests"))("the Blender bri
       expect(receipt(await call("blender_mesh_ops__get_poly_count", { object_name: "Untouched" }))).toMatchObject({ vertex_count: 8, face_count: 6 });
     } finally {
       await client.close();
+    }
+  });
+});
+
+const MESH_OPS = path.join(REAL_SKILLS, "dcc-mcp-core/skills/mesh-ops/RECIPES.yaml");
+
+interface MeshOpsPack {
+  tool_routing: { tools: Record<string, Record<string, string | null>> };
+  recipes: {
+    name: string;
+    inputs_schema: { properties: Record<string, { default?: unknown }> };
+    steps: { tool: string; arguments: Record<string, unknown> }[];
+    output_contract: unknown;
+  }[];
+}
+
+function skipWithoutMeshOps(): boolean {
+  if (fs.existsSync(MESH_OPS)) return false;
+  if (process.env.CI) throw new Error(`the mesh-ops contract tests need ${MESH_OPS} and CI is set`);
+  console.warn(`skipping the mesh-ops contract tests: ${MESH_OPS} is absent (no ../shared beside this clone)`);
+  return true;
+}
+
+/** A recipe's steps as the dispatch contract says: placeholders from the inputs or the schema default, the verb routed to Blender's tool. */
+function materialize(pack: MeshOpsPack, recipeName: string, inputs: Record<string, unknown>): { tool: string; arguments: Record<string, unknown> }[] {
+  const recipe = pack.recipes.find((r) => r.name === recipeName)!;
+  return recipe.steps.map((step) => {
+    const args: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(step.arguments)) {
+      const placeholder = typeof value === "string" ? /^\$\{(\w+)\}$/.exec(value) : null;
+      args[key] = placeholder === null ? value : (inputs[placeholder[1]!] ?? recipe.inputs_schema.properties[placeholder[1]!]!.default);
+    }
+    const verb = step.tool.replace(/^mesh_ops__/, "");
+    return { tool: pack.tool_routing.tools[verb]!.blender!, arguments: args };
+  });
+}
+
+function contractErrors(pack: MeshOpsPack, recipeName: string, observed: unknown): string[] {
+  const compiled = compileSchema(pack.recipes.find((r) => r.name === recipeName)!.output_contract);
+  if (!compiled.ok) throw new Error(`the ${recipeName} output_contract does not compile`);
+  const result = compiled.validator.validate(observed);
+  return result.valid ? [] : renderErrors(result.errors);
+}
+
+describe.skipIf(skipWithoutBlender("the mesh-ops contract tests") || skipWithoutMeshOps())("core's mesh-ops recipes against the bridge", () => {
+  let bridge: BlenderBridge;
+  let pack: MeshOpsPack;
+  beforeAll(async () => {
+    pack = yaml.load(fs.readFileSync(MESH_OPS, "utf8")) as MeshOpsPack;
+    bridge = await startBlenderBridge();
+  }, BLENDER_TIMEOUT);
+  afterAll(async () => bridge?.stop());
+
+  it("every recipe, materialized and routed to Blender, answers a receipt its output_contract accepts", async () => {
+    const { client, call } = await legacyClient(bridge.url);
+    // Inputs that really change the scene; the recipes that need objects run after the ones that make them.
+    const plan: [string, Record<string, unknown>][] = [
+      ["create_primitive", { primitive_type: "cube", name: "K" }],
+      ["bevel_edges", { object_name: "K", edge_indices: [0, 1], width: 0.1 }],
+      ["extrude_faces", { object_name: "K", face_indices: [0], distance: 0.5 }],
+      ["inset", { object_name: "K", face_indices: [1], thickness: 0.05 }],
+      ["add_edge_loop", { object_name: "K", edge_indices: [0] }],
+      ["triangulate_mesh", { object_name: "K" }],
+      ["get_poly_count", { object_name: "K" }],
+      ["auto_uv", { object_name: "K" }],
+      ["uv_project", { object_name: "K", projection: "cylindrical" }],
+      ["assign_material", { object_name: "K", material_name: "Steel" }],
+      ["set_pivot", { object_name: "K", position: [1, 0, 0] }],
+      ["create_primitive", { primitive_type: "ico_sphere", name: "Ball", location: [0.5, 0, 0] }],
+      ["boolean_op", { input_a: "K", input_b: "Ball", operation: "subtract", output_name: "Cut" }],
+      ["mirror", { object_name: "Cut", axis: "y", apply: true }],
+      ["create_primitive", { primitive_type: "circle", name: "Ring0" }],
+      ["create_primitive", { primitive_type: "circle", name: "Ring1", size: 2, location: [0, 0, 1] }],
+      ["loft_sections", { sections: ["Ring0", "Ring1"], output_name: "Hull" }],
+      ["lathe_profile", { profile: "Ring1", output_name: "Turned", axis: "x", segments: 12 }],
+      ["create_primitive", { primitive_type: "cube", name: "Twin0" }],
+      ["create_primitive", { primitive_type: "cube", name: "Twin1" }],
+      ["combine_meshes", { object_names: ["Twin0", "Twin1"], new_name: "Twins" }],
+      ["merge_vertices", { object_name: "Twins" }],
+      ["create_primitive", { primitive_type: "cube", name: "Dup0" }],
+      ["create_primitive", { primitive_type: "cube", name: "Dup1" }],
+      ["combine_meshes", { object_names: ["Dup0", "Dup1"], new_name: "Dups" }],
+      ["cleanup_mesh", { object_name: "Dups" }],
+      ["create_primitive", { primitive_type: "cylinder", name: "Blade", location: [2, 0, 0] }],
+      ["radial_array", { object_name: "Blade", count: 6, pivot: [0, 0, 0], rotate_step: [0, 0, 60], name_prefix: "Blade" }],
+    ];
+    try {
+      const covered = new Set<string>();
+      for (const [recipe, inputs] of plan) {
+        let last: Record<string, unknown> = {};
+        for (const step of materialize(pack, recipe, inputs)) {
+          covered.add(step.tool);
+          last = receipt(await call(step.tool, step.arguments));
+        }
+        expect(contractErrors(pack, recipe, last), `${recipe}: ${JSON.stringify(last)}`).toEqual([]);
+      }
+      expect([...covered].sort()).toEqual([...ROUTED].sort());
+      // What the receipts claimed is in the scene.
+      // Two coincident cubes merged: remove_doubles folds the duplicate faces too, back to one cube.
+      expect(receipt(await call("blender_mesh_ops__get_poly_count", { object_name: "Twins" }))).toMatchObject({ vertex_count: 8, edge_count: 12, face_count: 6 });
+      expect(receipt(await call("blender_mesh_ops__get_poly_count", { object_name: "Blade_005" }))).toMatchObject({ face_count: 34 });
+      expect(errorText(await call("blender_mesh_ops__get_poly_count", { object_name: "Twin0" }))).toMatch(/no object named 'Twin0'/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a mutating recipe on a mesh with nothing to do fails its contract: the receipt says changed:false honestly", async () => {
+    const { client, call } = await legacyClient(bridge.url);
+    try {
+      receipt(await call("blender_mesh_ops__create_primitive", { primitive_type: "cube", name: "Clean" }));
+      const merged = receipt(await call("blender_mesh_ops__merge_vertices", { object_name: "Clean" }));
+      expect(merged).toMatchObject({ changed: false, vertices_removed: 0, vertex_count: 8 });
+      expect(contractErrors(pack, "merge_vertices", merged).join("\n")).toMatch(/changed/);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe.skipIf(skipWithoutBlender("the lying and slow bridge tests"))("a bridge started with --lying-tool bevel_edges --slow-ms", () => {
+  let bridge: BlenderBridge;
+  beforeAll(async () => {
+    bridge = await startBlenderBridge({ lyingTools: ["bevel_edges"], slowMs: 400 });
+  }, BLENDER_TIMEOUT);
+  afterAll(async () => bridge?.stop());
+
+  it("the lying tool reports success with changed:false and leaves the mesh as it was; the others still work", async () => {
+    const { client, call } = await legacyClient(bridge.url);
+    try {
+      receipt(await call("blender_mesh_ops__create_primitive", { primitive_type: "cube", name: "Liar" }));
+      const lied = receipt(await call("blender_mesh_ops__bevel_edges", { object_name: "Liar", edge_indices: [0, 1, 2], width: 0.2 }));
+      expect(lied).toMatchObject({ object_name: "Liar", changed: false, face_count: 6, vertex_count: 8 });
+      expect(receipt(await call("blender_mesh_ops__get_poly_count", { object_name: "Liar" }))).toMatchObject({ face_count: 6, vertex_count: 8 });
+      const triangulated = receipt(await call("blender_mesh_ops__triangulate_mesh", { object_name: "Liar" }));
+      expect(triangulated).toMatchObject({ changed: true, face_count: 12 });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a call the client abandons mid-flight still completes in Blender (a bpy call cannot be interrupted), and the bridge serves the next", async () => {
+    const { client, call } = await legacyClient(bridge.url);
+    try {
+      const creates = (): number => bridge.output().split("\n").filter((l) => l === "bridge: call blender_mesh_ops__create_primitive").length;
+      const before = creates();
+      const abort = new AbortController();
+      const abandoned = client.callTool(
+        { name: "blender_mesh_ops__create_primitive", arguments: { primitive_type: "plane", name: "Abandoned" } },
+        undefined,
+        { signal: abort.signal },
+      );
+      // Abort once Blender has the call (its console line says so), not before it was sent.
+      await expect.poll(creates, { timeout: 20_000 }).toBe(before + 1);
+      abort.abort();
+      await expect(abandoned).rejects.toThrow();
+      // The bridge finished the call before it could read anything else: the plane exists.
+      expect(receipt(await call("blender_mesh_ops__get_poly_count", { object_name: "Abandoned" }))).toMatchObject({ face_count: 1 });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a Blender that dies under the client: the next call rejects with a connection error", async () => {
+    const { client, call } = await legacyClient(bridge.url);
+    try {
+      receipt(await call("blender_mesh_ops__create_primitive", { primitive_type: "cube", name: "BeforeDeath" }));
+      await bridge.kill();
+      await expect(call("blender_mesh_ops__get_poly_count", { object_name: "BeforeDeath" })).rejects.toThrow(/fetch failed|ECONNREFUSED|ECONNRESET|socket/i);
+      const fresh = new LegacyClient({ name: "late", version: "1" });
+      await expect(fresh.connect(new LegacyTransport(new URL(bridge.url)))).rejects.toThrow(/fetch failed|ECONNREFUSED/i);
+    } finally {
+      await client.close().catch(() => undefined);
     }
   });
 });
