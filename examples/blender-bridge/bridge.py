@@ -13,6 +13,7 @@ else.
 import argparse
 import json
 import os
+import signal
 import sys
 import time
 import uuid
@@ -303,6 +304,10 @@ def make_handler(bridge, path="/mcp"):
     return Handler
 
 
+def stop_on_signal(signum, frame):
+    raise SystemExit(0)
+
+
 def main():
     options = parse_args(sys.argv)
     tools = load_tools()
@@ -315,10 +320,13 @@ def main():
             sys.exit("bridge.py: --lying-tool %s is not one of the bridge's tools" % name)
     bridge = Bridge(tools, mesh_tools.Implementations(ToolError), options.lying_tool, options.slow_ms)
     server = HTTPServer(("127.0.0.1", options.port), make_handler(bridge))
+    # Blender leaves SIGTERM to the embedded interpreter, which ignores it by
+    # default; end the loop so the script returns and Blender quits.
+    signal.signal(signal.SIGTERM, stop_on_signal)
     print("BRIDGE_READY port=%d" % server.server_address[1], flush=True)
     try:
         server.serve_forever()
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, SystemExit):
         pass
     finally:
         server.server_close()

@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextp
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import yaml from "js-yaml";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileSchema, renderErrors } from "../../src/jsonschema/index.js";
@@ -359,4 +360,191 @@ describe.skipIf(skipWithoutBlender("the lying and slow bridge tests"))("a bridge
       await client.close().catch(() => undefined);
     }
   });
+});
+
+/** A raw POST to the bridge, as a client that does not use the SDK would send it. */
+async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; json: any }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  // `any`: the tests read whatever JSON-RPC shape came back, field by field.
+  return { status: response.status, headers: response.headers, json: text === "" ? null : (JSON.parse(text) as any) };
+}
+
+function initialize(id: number, protocolVersion: unknown = "2025-11-25"): Record<string, unknown> {
+  return { jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion, capabilities: {}, clientInfo: { name: "raw", version: "1" } } };
+}
+
+describe.skipIf(skipWithoutBlender("the bridge's HTTP tests"))("the bridge on the wire (raw HTTP)", () => {
+  let bridge: BlenderBridge;
+  let session: string;
+  beforeAll(async () => {
+    bridge = await startBlenderBridge();
+    const init = await post(bridge.url, initialize(1));
+    session = init.headers.get("mcp-session-id")!;
+  }, BLENDER_TIMEOUT);
+  afterAll(async () => bridge?.stop());
+
+  it("initialize answers the requested revision when it speaks it, else 2025-11-25, with a fresh session each time", async () => {
+    const seen = new Set<string>();
+    for (const [asked, answered] of [
+      ["2025-11-25", "2025-11-25"],
+      ["2025-06-18", "2025-06-18"],
+      ["2025-03-26", "2025-03-26"],
+      ["2024-11-05", "2025-11-25"],
+      ["2026-07-28", "2025-11-25"],
+      ["not-a-version", "2025-11-25"],
+    ]) {
+      const { status, headers, json } = await post(bridge.url, initialize(7, asked));
+      expect(status).toBe(200);
+      expect(json).toMatchObject({ jsonrpc: "2.0", id: 7, result: { protocolVersion: answered, capabilities: { tools: {} }, serverInfo: { name: "blender-bridge" } } });
+      const id = headers.get("mcp-session-id")!;
+      expect(id).toMatch(/^[0-9a-f]{32}$/);
+      seen.add(id);
+    }
+    expect(seen.size).toBe(6);
+    const noVersion = await post(bridge.url, initialize(8, 42));
+    expect(noVersion.status).toBe(400);
+    expect(noVersion.json.error.code).toBe(-32602);
+  });
+
+  it("notifications and client responses are 202 with no body; ping answers {}; an unknown method is -32601", async () => {
+    const h = { "mcp-session-id": session };
+    for (const notice of [
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 3, reason: "changed my mind" } },
+      { jsonrpc: "2.0", id: 99, result: {} },
+    ]) {
+      const answer = await post(bridge.url, notice, h);
+      expect(answer.status).toBe(202);
+      expect(answer.json).toBeNull();
+    }
+    expect((await post(bridge.url, { jsonrpc: "2.0", id: "p", method: "ping" }, h)).json).toEqual({ jsonrpc: "2.0", id: "p", result: {} });
+    const unknown = await post(bridge.url, { jsonrpc: "2.0", id: 4, method: "resources/list" }, h);
+    expect(unknown.json.error).toMatchObject({ code: -32601 });
+  });
+
+  it("session rules: none is 400, an unknown one 404, DELETE ends one (then 404), a second DELETE is 404", async () => {
+    const list = { jsonrpc: "2.0", id: 5, method: "tools/list" };
+    expect((await post(bridge.url, list)).status).toBe(400);
+    expect((await post(bridge.url, list, { "mcp-session-id": "f".repeat(32) })).status).toBe(404);
+    const mine = (await post(bridge.url, initialize(1))).headers.get("mcp-session-id")!;
+    expect((await post(bridge.url, list, { "mcp-session-id": mine })).json.result.tools).toHaveLength(ROUTED.length);
+    expect((await fetch(bridge.url, { method: "DELETE", headers: { "mcp-session-id": mine } })).status).toBe(200);
+    expect((await post(bridge.url, list, { "mcp-session-id": mine })).status).toBe(404);
+    expect((await fetch(bridge.url, { method: "DELETE", headers: { "mcp-session-id": mine } })).status).toBe(404);
+    expect((await fetch(bridge.url, { method: "DELETE" })).status).toBe(400);
+  });
+
+  it("GET is 405 naming POST and DELETE (no server stream); another path is 404", async () => {
+    const get = await fetch(bridge.url, { headers: { accept: "text/event-stream", "mcp-session-id": session } });
+    expect(get.status).toBe(405);
+    expect(get.headers.get("allow")).toBe("POST, DELETE");
+    expect((await fetch(bridge.url.replace(/\/mcp$/, "/other"), { method: "POST", body: "{}" })).status).toBe(404);
+  });
+
+  it("malformed input is a JSON-RPC error: bad JSON, a batch, no jsonrpc, a bad id, params or arguments that are not objects", async () => {
+    const h = { "mcp-session-id": session };
+    const cases: [unknown, number, number][] = [
+      ["{not json", 400, -32700],
+      ["\u00ff\u00fe", 400, -32700],
+      [[{ jsonrpc: "2.0", id: 1, method: "ping" }], 400, -32600],
+      [{ id: 1, method: "ping" }, 400, -32600],
+      [{ jsonrpc: "2.0", id: { nested: 1 }, method: "ping" }, 400, -32600],
+      [{ jsonrpc: "2.0", id: true, method: "ping" }, 400, -32600],
+      [{ jsonrpc: "2.0", id: 1, method: 7 }, 400, -32600],
+      [{ jsonrpc: "2.0", id: 1, method: "tools/call", params: [] }, 400, -32602],
+      [{ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "blender_mesh_ops__get_poly_count", arguments: [1] } }, 200, -32602],
+      [{ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "blender_mesh_ops__get_poly_count", arguments: "object_name=Cube" } }, 200, -32602],
+      [{ jsonrpc: "2.0", id: 1, method: "tools/call", params: { arguments: {} } }, 200, -32602],
+      [{ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "../../etc/passwd" } }, 200, -32602],
+    ];
+    for (const [body, status, code] of cases) {
+      const answer = await post(bridge.url, body, h);
+      expect([JSON.stringify(body), answer.status]).toEqual([JSON.stringify(body), status]);
+      expect(answer.json.error.code).toBe(code);
+    }
+    // Still serving after all that.
+    expect((await post(bridge.url, { jsonrpc: "2.0", id: 2, method: "ping" }, h)).status).toBe(200);
+  });
+
+  it("HTTP guards: a foreign Origin is 403, loopback origins pass; wrong content type 415; no JSON accepted 406; an oversized body 413", async () => {
+    const ping = { jsonrpc: "2.0", id: 1, method: "ping" };
+    const h = { "mcp-session-id": session };
+    expect((await post(bridge.url, ping, { ...h, origin: "http://evil.example" })).status).toBe(403);
+    expect((await post(bridge.url, ping, { ...h, origin: "http://localhost.evil.example:8080" })).status).toBe(403);
+    expect((await post(bridge.url, ping, { ...h, origin: "http://localhost:3000" })).status).toBe(200);
+    expect((await post(bridge.url, ping, { ...h, origin: "http://[::1]:3000" })).status).toBe(200);
+    expect((await post(bridge.url, ping, { ...h, "content-type": "text/plain" })).status).toBe(415);
+    expect((await post(bridge.url, ping, { ...h, accept: "text/html" })).status).toBe(406);
+    // A declared length past the 1 MiB limit is refused before a byte of the body is read.
+    const status = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(bridge.port, "127.0.0.1", () => {
+        socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nMcp-Session-Id: ${session}\r\nContent-Length: ${2 << 20}\r\n\r\n{`);
+      });
+      let head = "";
+      socket.on("data", (chunk) => {
+        head += chunk.toString("latin1");
+      });
+      socket.on("close", () => resolve(head.split("\r\n")[0]!));
+      socket.on("error", reject);
+    });
+    expect(status).toMatch(/^HTTP\/1\.[01] 413 /);
+    expect((await post(bridge.url, ping, h)).status).toBe(200);
+  });
+
+  it("a 2026-07-28 probe (server/discover) is refused with the versions the bridge speaks", async () => {
+    const answer = await post(bridge.url, { jsonrpc: "2.0", id: 1, method: "server/discover", params: {} }, { "mcp-protocol-version": "2026-07-28" });
+    expect(answer.status).toBe(400);
+    expect(answer.json.error).toMatchObject({ code: -32022, data: { supported: ["2025-11-25", "2025-06-18", "2025-03-26"], requested: "2026-07-28" } });
+  });
+
+  it("hostile arguments: names with quotes and non-ASCII round-trip, a 256-character name and 4097 indices are refused by the schema", async () => {
+    const { client, call } = await legacyClient(bridge.url);
+    try {
+      const odd = `Kübel "q" ' \\ ${"\u{1F9CA}"}`;
+      expect(receipt(await call("blender_mesh_ops__create_primitive", { primitive_type: "cube", name: odd }))).toMatchObject({ object_name: odd, face_count: 6 });
+      expect(receipt(await call("blender_mesh_ops__get_poly_count", { object_name: odd }))).toMatchObject({ object_name: odd, face_count: 6 });
+      expect(errorText(await call("blender_mesh_ops__create_primitive", { primitive_type: "cube", name: "n".repeat(256) }))).toMatch(/name must be at most 255 characters/);
+      const many = Array.from({ length: 4097 }, (_, i) => i);
+      expect(errorText(await call("blender_mesh_ops__bevel_edges", { object_name: odd, edge_indices: many, width: 0.1 }))).toMatch(/at most 4096 items/);
+      expect(errorText(await call("blender_mesh_ops__create_primitive", { primitive_type: "cube", name: odd }))).toMatch(/already exists/);
+      expect(errorText(await call("blender_mesh_ops__create_primitive", { primitive_type: "cube", name: "Inf", size: 1e309 }))).toMatch(/size/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("concurrent clients are served one call at a time and every receipt is right", async () => {
+    const clients = await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? legacyClient(bridge.url) : modernClient(bridge.url))));
+    try {
+      const made = await Promise.all(
+        clients.map(({ call }, i) => call("blender_mesh_ops__create_primitive", { primitive_type: i % 2 === 0 ? "cube" : "plane", name: `Crowd${i}` })),
+      );
+      made.forEach((result, i) => expect(receipt(result)).toMatchObject({ object_name: `Crowd${i}`, face_count: i % 2 === 0 ? 6 : 1 }));
+      const counted = await Promise.all(clients.map(({ call }, i) => call("blender_mesh_ops__get_poly_count", { object_name: `Crowd${(i + 1) % 6}` })));
+      counted.forEach((result, i) => expect(receipt(result)).toMatchObject({ object_name: `Crowd${(i + 1) % 6}`, face_count: (i + 1) % 2 === 0 ? 6 : 1 }));
+    } finally {
+      await Promise.all(clients.map(({ client }) => client.close()));
+    }
+  });
+});
+
+describe.skipIf(skipWithoutBlender("the harness tests"))("startBlenderBridge", () => {
+  it("rejects with Blender's output when the bridge exits before BRIDGE_READY (a --lying-tool it does not have)", async () => {
+    await expect(startBlenderBridge({ lyingTools: ["no_such_tool"] })).rejects.toThrow(
+      /exited \(code 1\) before BRIDGE_READY[^]*--lying-tool no_such_tool is not one of the bridge's tools/,
+    );
+  }, BLENDER_TIMEOUT);
+
+  it("stop() ends Blender and frees the port; calling it twice is harmless", async () => {
+    const bridge = await startBlenderBridge();
+    await bridge.stop();
+    await bridge.stop();
+    expect(() => process.kill(bridge.pid, 0)).toThrow();
+    await expect(fetch(bridge.url, { method: "POST" })).rejects.toThrow(/fetch failed/);
+  }, BLENDER_TIMEOUT);
 });
