@@ -26,8 +26,6 @@ import schema  # noqa: E402  (after the path set-up above)
 SUPPORTED_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26")
 LATEST_VERSION = SUPPORTED_VERSIONS[0]
 MAX_BODY_BYTES = 1 << 20
-# A client that connects and sends nothing must not hold the one thread forever.
-SOCKET_TIMEOUT_S = 10
 SERVER_INFO = {"name": "blender-bridge", "version": "1.0.0"}
 
 PARSE_ERROR = -32700
@@ -56,6 +54,9 @@ def parse_args(argv):
     parser.add_argument("--lying-tool", action="append", default=[],
                         help="a tool (full name or the part after __) that does nothing and reports changed: false")
     parser.add_argument("--slow-ms", type=int, default=0, help="delay every tools/call by this many milliseconds")
+    # A client that connects and sends nothing must not hold the one thread forever.
+    parser.add_argument("--idle-timeout-s", type=float, default=10.0,
+                        help="drop a connection that sends nothing for this long")
     return parser.parse_args(args)
 
 
@@ -224,12 +225,12 @@ def loopback_origin(origin):
     return False
 
 
-def make_handler(bridge, path="/mcp"):
+def make_handler(bridge, idle_timeout_s, path="/mcp"):
     class Handler(BaseHTTPRequestHandler):
         # One request per connection: a kept-alive connection would hold the
         # single-threaded loop while every other client waits.
         protocol_version = "HTTP/1.0"
-        timeout = SOCKET_TIMEOUT_S
+        timeout = idle_timeout_s
         server_version = "blender-bridge/1.0"
 
         def log_message(self, format, *args):  # noqa: A002  (stdlib signature)
@@ -319,7 +320,7 @@ def main():
         if full not in known:
             sys.exit("bridge.py: --lying-tool %s is not one of the bridge's tools" % name)
     bridge = Bridge(tools, mesh_tools.Implementations(ToolError), options.lying_tool, options.slow_ms)
-    server = HTTPServer(("127.0.0.1", options.port), make_handler(bridge))
+    server = HTTPServer(("127.0.0.1", options.port), make_handler(bridge, options.idle_timeout_s))
     # Blender leaves SIGTERM to the embedded interpreter, which ignores it by
     # default; end the loop so the script returns and Blender quits.
     signal.signal(signal.SIGTERM, stop_on_signal)

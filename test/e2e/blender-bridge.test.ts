@@ -382,7 +382,7 @@ describe.skipIf(skipWithoutBlender("the bridge's HTTP tests"))("the bridge on th
   let bridge: BlenderBridge;
   let session: string;
   beforeAll(async () => {
-    bridge = await startBlenderBridge();
+    bridge = await startBlenderBridge({ idleTimeoutS: 1 });
     const init = await post(bridge.url, initialize(1));
     session = init.headers.get("mcp-session-id")!;
   }, BLENDER_TIMEOUT);
@@ -515,6 +515,20 @@ describe.skipIf(skipWithoutBlender("the bridge's HTTP tests"))("the bridge on th
       expect(errorText(await call("blender_mesh_ops__create_primitive", { primitive_type: "cube", name: "Inf", size: 1e309 }))).toMatch(/size/);
     } finally {
       await client.close();
+    }
+  });
+
+  it("a connection that sends nothing holds the one thread only until its socket times out; then the others are served", async () => {
+    const idle = net.connect(bridge.port, "127.0.0.1");
+    await new Promise<void>((resolve, reject) => idle.once("connect", resolve).once("error", reject));
+    const closed = new Promise<void>((resolve) => idle.once("close", () => resolve()));
+    try {
+      const ping = await post(bridge.url, { jsonrpc: "2.0", id: 1, method: "ping" }, { "mcp-session-id": session });
+      expect(ping.json).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
+      // The bridge hung up on the idle connection rather than waiting on it forever.
+      await closed;
+    } finally {
+      idle.destroy();
     }
   });
 
