@@ -229,6 +229,27 @@ function contractErrors(pack: MeshOpsPack, recipeName: string, observed: unknown
   return result.valid ? [] : renderErrors(result.errors);
 }
 
+describe.skipIf(skipWithoutMeshOps())("tools.json against core's mesh-ops pack (no Blender needed)", () => {
+  it("each routed Blender tool takes exactly the arguments the recipes' steps pass it, with the recipes' schemas", () => {
+    const pack = yaml.load(fs.readFileSync(MESH_OPS, "utf8")) as MeshOpsPack & {
+      recipes: { inputs_schema: { required: string[]; properties: Record<string, unknown> } }[];
+    };
+    const routedTools = new Set(Object.values(pack.tool_routing.tools).map((byDcc) => byDcc.blender).filter((t): t is string => typeof t === "string"));
+    expect([...routedTools].sort()).toEqual(DEFINED.map((d) => d.name).sort());
+    for (const recipe of pack.recipes) {
+      for (const step of recipe.steps) {
+        const tool = DEFINED.find((d) => d.name === pack.tool_routing.tools[step.tool.replace(/^mesh_ops__/, "")]!.blender)!;
+        expect(Object.keys(tool.inputSchema.properties).sort(), `${recipe.name} → ${tool.name}`).toEqual(Object.keys(step.arguments).sort());
+        for (const [argument, value] of Object.entries(step.arguments)) {
+          const input = /^\$\{(\w+)\}$/.exec(String(value))![1]!;
+          expect(tool.inputSchema.properties[argument], `${tool.name}.${argument}`).toEqual(recipe.inputs_schema.properties[input]);
+          expect(tool.inputSchema.required.includes(argument), `${tool.name}.${argument} required`).toBe(recipe.inputs_schema.required.includes(input));
+        }
+      }
+    }
+  });
+});
+
 describe.skipIf(skipWithoutBlender("the mesh-ops contract tests") || skipWithoutMeshOps())("core's mesh-ops recipes against the bridge", () => {
   let bridge: BlenderBridge;
   let pack: MeshOpsPack;
