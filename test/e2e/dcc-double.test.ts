@@ -167,3 +167,30 @@ describe("the silent endpoint", () => {
     }
   });
 });
+
+describe("the DCC double under load and bad input", () => {
+  for (const era of ["2025", "2026"] as const) {
+    it(`era ${era}: twenty concurrent calls from four clients each get their own receipt; malformed JSON is -32700`, async () => {
+      const double = await startDccDouble({ era, delayMs: 5 });
+      const clients = await Promise.all(Array.from({ length: 4 }, () => connect(double)));
+      try {
+        const results = await Promise.all(
+          Array.from({ length: 20 }, (_, i) => clients[i % 4]!.call(CREATE, { primitive_type: i % 2 === 0 ? "cube" : "plane", name: `N${i}` })),
+        );
+        results.forEach((r, i) => expect(r.structuredContent).toMatchObject({ object_name: `N${i}`, face_count: i % 2 === 0 ? 6 : 1 }));
+        expect(double.calls.filter((c) => c.outcome === "ok")).toHaveLength(20);
+        expect(double.scene.size).toBe(20);
+        const bad = await fetch(double.url, {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+          body: "{bad",
+        });
+        expect(bad.status).toBe(400);
+        expect(((await bad.json()) as { error: { code: number } }).error.code).toBe(-32700);
+      } finally {
+        await Promise.all(clients.map((c) => c.close()));
+        await double.stop();
+      }
+    });
+  }
+});

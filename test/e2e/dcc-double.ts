@@ -378,6 +378,11 @@ export async function startDccDouble(options: DccDoubleOptions): Promise<DccDoub
     };
     handle = async (req, res) => {
       const body = req.method === "POST" ? await readJson(req) : undefined;
+      if (body === NOT_JSON) {
+        res.writeHead(400, { "content-type": "application/json" });
+        res.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: the body is not JSON" } }));
+        return;
+      }
       const sessionId = req.headers["mcp-session-id"];
       let transport = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
       if (transport === undefined) {
@@ -447,16 +452,15 @@ export async function startDccDouble(options: DccDoubleOptions): Promise<DccDoub
   };
 }
 
+const NOT_JSON = Symbol("not JSON");
+
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString("utf8");
-  if (text === "") return undefined;
   try {
-    return JSON.parse(text) as unknown;
+    return JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown;
   } catch {
-    // The transport answers the parse error itself when handed the raw body as undefined.
-    return undefined;
+    return NOT_JSON;
   }
 }
 
