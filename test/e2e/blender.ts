@@ -43,7 +43,7 @@ export function blenderAvailable(): boolean {
 export function skipWithoutBlender(suite: string): boolean {
   const reason = blenderUnavailableReason();
   if (reason === null) return false;
-  if (process.env.CI) throw new Error(`${suite} needs Blender and CI is set: ${reason}`);
+  if (process.env.CI) throw new Error(`${suite}: Blender is required when CI is set, and ${reason}`);
   console.warn(`skipping ${suite}: ${reason}`);
   return true;
 }
