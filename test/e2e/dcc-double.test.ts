@@ -194,3 +194,27 @@ describe("the DCC double under load and bad input", () => {
     });
   }
 });
+
+describe("the DCC double, era both (one URL, both revisions)", () => {
+  it("a 1.32.2 client gets a 2025 session, a v2 client in auto mode negotiates 2026-07-28, and both see one scene", async () => {
+    const double = await startDccDouble({ era: "both" });
+    const legacy = new LegacyClient({ name: "old", version: "1" });
+    const modern = new Client({ name: "new", version: "1" }, { versionNegotiation: { mode: "auto" } });
+    try {
+      await legacy.connect(new LegacyTransport(new URL(double.url)));
+      await modern.connect(new StreamableHTTPClientTransport(new URL(double.url)));
+      expect(modern.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+      expect(double.sessionCount()).toBe(1);
+      await legacy.callTool({ name: CREATE, arguments: { primitive_type: "cube", name: "Shared" } });
+      const counted = (await modern.callTool({ name: COUNT, arguments: { object_name: "Shared" } })) as CallResult;
+      expect(counted.structuredContent).toMatchObject({ object_name: "Shared", face_count: 6 });
+      expect((await modern.listTools()).tools).toHaveLength(bridgeTools().length);
+      // The 2026 leg opened no session.
+      expect(double.sessionCount()).toBe(1);
+    } finally {
+      await legacy.close();
+      await modern.close();
+      await double.stop();
+    }
+  });
+});
