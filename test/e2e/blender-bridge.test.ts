@@ -326,10 +326,10 @@ describe.skipIf(skipWithoutBlender("the mesh-ops contract tests") || skipWithout
   });
 });
 
-describe.skipIf(skipWithoutBlender("the lying and slow bridge tests"))("a bridge started with --lying-tool bevel_edges --slow-ms", () => {
+describe.skipIf(skipWithoutBlender("the lying and slow bridge tests"))("a bridge started with --lying-tool bevel_edges --slow-ms --max-sessions 2", () => {
   let bridge: BlenderBridge;
   beforeAll(async () => {
-    bridge = await startBlenderBridge({ lyingTools: ["bevel_edges"], slowMs: 400 });
+    bridge = await startBlenderBridge({ lyingTools: ["bevel_edges"], slowMs: 400, maxSessions: 2 });
   }, BLENDER_TIMEOUT);
   afterAll(async () => bridge?.stop());
 
@@ -367,6 +367,18 @@ describe.skipIf(skipWithoutBlender("the lying and slow bridge tests"))("a bridge
     } finally {
       await client.close();
     }
+  });
+
+  it("past --max-sessions the least recently used session is dropped (404) and the others keep working", async () => {
+    const ping = { jsonrpc: "2.0", id: 1, method: "ping" };
+    const open = async (): Promise<string> => (await post(bridge.url, initialize(1))).headers.get("mcp-session-id")!;
+    const [first, second] = [await open(), await open()];
+    expect((await post(bridge.url, ping, { "mcp-session-id": first })).status).toBe(200);
+    const third = await open();
+    // `first` was used after `second`, so `second` is the one dropped.
+    expect((await post(bridge.url, ping, { "mcp-session-id": second })).status).toBe(404);
+    expect((await post(bridge.url, ping, { "mcp-session-id": first })).status).toBe(200);
+    expect((await post(bridge.url, ping, { "mcp-session-id": third })).status).toBe(200);
   });
 
   it("a Blender that dies under the client: the next call rejects with a connection error", async () => {
