@@ -78,7 +78,7 @@ class Bridge:
     # Answers are (status, headers, body-or-None).
     def handle_post(self, session_id, protocol_header, raw):
         try:
-            message = json.loads(raw.decode("utf-8"))
+            message = json.loads(raw.decode("utf-8"), parse_constant=reject_constant)
         except (UnicodeDecodeError, ValueError):
             return 400, {}, error_body(None, PARSE_ERROR, "Parse error: the body is not JSON")
         if isinstance(message, list):
@@ -201,6 +201,12 @@ class Bridge:
             "structuredContent": receipt,
             "isError": False,
         })
+
+
+def reject_constant(name):
+    # Python's json reads NaN and Infinity; JSON has neither, and a NaN width
+    # would pass every bound check.
+    raise ValueError("%s is not JSON" % name)
 
 
 def log(line):

@@ -484,6 +484,8 @@ describe.skipIf(skipWithoutBlender("the bridge's HTTP tests"))("the bridge on th
     const cases: [unknown, number, number][] = [
       ["{not json", 400, -32700],
       ["\u00ff\u00fe", 400, -32700],
+      ['{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"blender_mesh_ops__bevel_edges","arguments":{"object_name":"Cube","edge_indices":[0],"width":NaN}}}', 400, -32700],
+      ['{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":-Infinity}}', 400, -32700],
       [[{ jsonrpc: "2.0", id: 1, method: "ping" }], 400, -32600],
       [{ id: 1, method: "ping" }, 400, -32600],
       [{ jsonrpc: "2.0", id: { nested: 1 }, method: "ping" }, 400, -32600],
