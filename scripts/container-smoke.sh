@@ -123,7 +123,9 @@ echo "/status (token) $code: $(head -c 300 "$WORK/status")"
 # The local embedding model loads from the image's node_modules: a search must become hybrid.
 [ "$code" = 200 ] || fail "/status with the operator token answered $code"
 grep -q '"semantic":"ready"' "$WORK/status" || fail "the semantic index is not ready (the embedding model did not load?)"
-if grep -q '"/' "$WORK/readyz" "$WORK/status"; then fail "an answer names an absolute path"; fi
+# The container's own paths (the private store, the skill roots, the caches) stay out of answers.
+if grep -Eq '"/(data|app|skills|home|tmp|etc|usr|root)(/|")' "$WORK/readyz" "$WORK/status"; then fail "an answer names an absolute path"; fi
+grep -Eq '^\{"ready":(true|false)\}$' "$WORK/readyz" || fail "/readyz says more than ready/not ready"
 
 step "POST /mcp without the token (expect 401)"
 code=$(curl -sS -o "$WORK/unauth" -w '%{http_code}' -X POST "$BASE/mcp" \
