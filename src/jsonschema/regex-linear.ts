@@ -8,7 +8,8 @@
  * alternatives that are fixed sequences of such atoms starting with pairwise disjoint sets
  * (`(Face|Edge|Vertex)`, no quantifier on it); a group of quantified atoms, plain or optional
  * (`(?:-[0-9a-z]+)?`, holding a mandatory atom); optionally opened by `^` and closed by `$`;
- * nothing nested, no assertions or Unicode properties. It is deterministic: at every choice
+ * nothing nested, no assertions. A Unicode property escape is a class of the code points V8
+ * gives it (regex-properties.ts). It is deterministic: at every choice
  * point (a variable atom; an optional group: enter or skip) the set it may consume is disjoint
  * from every atom the other side can consume first, up to the first mandatory atom (an
  * alternation counts by its first sets, an optional group by its atoms up to its first
@@ -20,6 +21,7 @@
  * each of the n attempts is short.
  */
 import { fixedEscape } from "./regex-escapes.js";
+import { propertyEscape } from "./regex-properties.js";
 
 type Ranges = Array<readonly [number, number]>;
 
@@ -180,6 +182,13 @@ class AtomParser {
 
   private classEscape(): Ranges | null {
     const e = this.p[this.i + 1]!;
+    if (e === "p" || e === "P") {
+      // One code point of a set V8 defines, like a class (regex-properties.ts).
+      const found = propertyEscape(this.p, this.i);
+      if (found === null) throw new Outside();
+      this.i = found.end;
+      return [...found.ranges];
+    }
     const base = e === "d" || e === "D" ? DIGIT : e === "w" || e === "W" ? WORD : e === "s" || e === "S" ? SPACE : null;
     if (base === null) return null;
     this.i += 2;
@@ -197,11 +206,9 @@ class AtomParser {
         throw new Outside();
       case "u":
       case "c":
-      case "p":
-      case "P":
       case "B":
       case "k":
-        // Surrogate-pair and braced forms, controls, properties, assertions, backreferences:
+        // Surrogate-pair and braced forms, controls, assertions, backreferences:
         // rare in schemas, left to re2js rather than modelled here.
         throw new Outside();
       default:
