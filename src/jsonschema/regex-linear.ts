@@ -80,6 +80,8 @@ class Outside {}
 class AtomParser {
   i = 0;
   private groups = 0;
+  /** Groups quantified by `*` or `+`: after their last atom they may start again. */
+  readonly loops = new Set<number>();
   constructor(private readonly p: string) {}
 
   atoms(): Atom[] {
@@ -121,13 +123,16 @@ class AtomParser {
     }
     this.i++;
     if (inner.length === 0) throw new Outside();
-    if (p[this.i] !== "?") {
-      if (this.i < p.length && "*+{".includes(p[this.i]!)) throw new Outside();
+    const q = p[this.i];
+    if (q !== "?" && q !== "*" && q !== "+") {
+      if (q === "{") throw new Outside();
       return inner.map((a) => ({ ...a, width: 1, group: 0 }));
     }
     this.i++;
     if (p[this.i] === "?") throw new Outside();
     const group = ++this.groups;
+    // `+` is proved as `*`: its one mandatory pass only removes a choice.
+    if (q !== "?") this.loops.add(group);
     return inner.map((a) => ({ ...a, width: 1, group }));
   }
 
@@ -285,6 +290,23 @@ function followersDisjoint(atoms: readonly Atom[], from: number, set: Ranges, vi
   return true;
 }
 
+/** Whether group `atoms[i].group` has a mandatory atom after position i. */
+function mandatoryAfter(atoms: readonly Atom[], i: number): boolean {
+  for (let j = i + 1; j < atoms.length && atoms[j]!.group === atoms[i]!.group; j++) if (atoms[j]!.min >= 1) return true;
+  return false;
+}
+
+/** What a pass through `group` can consume first: its atoms up to its first mandatory one. */
+function firstOfGroup(atoms: readonly Atom[], group: number): Ranges {
+  const out: Ranges = [];
+  for (const a of atoms) {
+    if (a.group !== group) continue;
+    out.push(...a.set);
+    if (a.min >= 1) break;
+  }
+  return out;
+}
+
 /** True when V8 runs `pattern` (already accepted with the `u` flag) in linear time, by the proof above. */
 export function linearOnBacktracking(pattern: string): boolean {
   const anchored = pattern.startsWith("^");
@@ -319,6 +341,8 @@ export function linearOnBacktracking(pattern: string): boolean {
     if (a.min === a.max) continue;
     variable = true;
     if (!followersDisjoint(atoms, i + 1, a.set, a.group)) return false;
+    // In a loop with no mandatory atom after this one, the next pass may start right here.
+    if (parser.loops.has(a.group) && !mandatoryAfter(atoms, i) && !disjoint(a.set, firstOfGroup(atoms, a.group))) return false;
   }
   return variable ? anchored : anchored || length <= FIXED_UNANCHORED;
 }

@@ -11,7 +11,7 @@
  */
 import type { Check, KeywordCompiler, SchemaNode, State } from "../context.js";
 import { addProp, own, pushError, traceChild, traceError } from "../context.js";
-import { leafPasses } from "../assemble.js";
+import { leafPasses, memberPasses } from "../assemble.js";
 import { childPointer, escapeToken } from "../pointer.js";
 import { generateObjectFastPath, MAX_GENERATED_NAMES, type ObjectFastPath } from "./properties-fast.js";
 import type { PatternMatcher } from "../regex.js";
@@ -82,7 +82,7 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
         if (node !== undefined) {
           matched = true;
           if (ev !== null) addProp(ev, key);
-          if (!node.validate(o[key], st, null, st.collect ? childPointer(path, key) : path)) {
+          if (!memberPasses(node, o[key], st, path, key)) {
             if (st.trace) traceChild(st, node, o[key], childPointer("", key));
             if (st.stop) return false;
             ok = false;
@@ -93,7 +93,7 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
           if (!matched && ev !== null) addProp(ev, key);
           matched = true;
           step(st);
-          if (!patternNodes[j]!.validate(o[key], st, null, st.collect ? childPointer(path, key) : path)) {
+          if (!memberPasses(patternNodes[j]!, o[key], st, path, key)) {
             if (st.trace) traceChild(st, patternNodes[j]!, o[key], childPointer("", key));
             if (st.stop) return false;
             ok = false;
@@ -108,7 +108,7 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
           pushError(st, childPointer(path, key), additionalLoc, additionalName, UNEXPECTED);
           if (st.stop) return false;
           ok = false;
-        } else if (!additional.validate(o[key], st, null, st.collect ? childPointer(path, key) : path)) {
+        } else if (!memberPasses(additional, o[key], st, path, key)) {
           if (st.trace) traceChild(st, additional, o[key], childPointer("", key));
           if (st.stop) return false;
           ok = false;
