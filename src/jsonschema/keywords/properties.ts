@@ -63,7 +63,8 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
     // declared name each position held last time, so most keys cost one comparison.
     // Sized for the instances this schema describes: its names plus a few extra keys.
     const cacheSize = Math.min(KEY_CACHE, keys.length + 4);
-    const seenKeys: string[] = new Array<string>(cacheSize).fill("");
+    // undefined, not "": "" may be a declared name, and no key is undefined.
+    const seenKeys: Array<string | undefined> = new Array<string | undefined>(cacheSize).fill(undefined);
     const seenIndex: number[] = new Array<number>(cacheSize).fill(-1);
 
     // One for-in pass over the instance: V8 reads `o[key]` from the enum cache there, and
@@ -74,10 +75,20 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
       // This path does not count members for the instance limits.
       if (!st.collect) st.partial = true;
       let ok = true;
+      let pos = 0;
       for (const key in o) {
         step(st);
-        const at = indexOf.get(key);
-        const node = at === undefined ? undefined : nodes[at];
+        let at: number;
+        if (pos < cacheSize) {
+          if (seenKeys[pos] === key) at = seenIndex[pos]!;
+          else {
+            at = indexOf.get(key) ?? -1;
+            seenKeys[pos] = key;
+            seenIndex[pos] = at;
+          }
+          pos++;
+        } else at = indexOf.get(key) ?? -1;
+        const node = at < 0 ? undefined : nodes[at];
         let matched = false;
         if (node !== undefined) {
           matched = true;
