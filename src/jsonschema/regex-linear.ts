@@ -39,6 +39,9 @@ interface Atom {
 /** Longest fixed-length unanchored pattern admitted: n attempts of this many steps each. */
 const FIXED_UNANCHORED = 64;
 
+/** Longest fixed tail after an overlapping variable atom (fixedTail): n retries of this many steps. */
+const FIXED_TAIL = 16;
+
 const DIGIT: Ranges = [[0x30, 0x39]];
 const WORD: Ranges = [[0x30, 0x39], [0x41, 0x5a], [0x5f, 0x5f], [0x61, 0x7a]];
 const SPACE: Ranges = [
@@ -290,6 +293,23 @@ function followersDisjoint(atoms: readonly Atom[], from: number, set: Ranges, vi
   return true;
 }
 
+/**
+ * Whether the atoms from `from` on are a short fixed tail: no choice point but alternations
+ * (decided by their first character), at most FIXED_TAIL code points. The one variable atom
+ * before such a tail may overlap it (`^[a-z0-9_]*_MTL$`): it gives back one character at a
+ * time, each retry costs one pass over the tail, and the choice points before it stay
+ * deterministic, so the attempt is O(n · FIXED_TAIL).
+ */
+function fixedTail(atoms: readonly Atom[], from: number): boolean {
+  let width = 0;
+  for (let j = from; j < atoms.length; j++) {
+    const b = atoms[j]!;
+    if (b.group !== 0 || b.min !== b.max) return false;
+    width += b.min * b.width;
+  }
+  return width <= FIXED_TAIL;
+}
+
 /** Whether group `atoms[i].group` has a mandatory atom after position i. */
 function mandatoryAfter(atoms: readonly Atom[], i: number): boolean {
   for (let j = i + 1; j < atoms.length && atoms[j]!.group === atoms[i]!.group; j++) if (atoms[j]!.min >= 1) return true;
@@ -340,7 +360,7 @@ export function linearOnBacktracking(pattern: string): boolean {
     }
     if (a.min === a.max) continue;
     variable = true;
-    if (!followersDisjoint(atoms, i + 1, a.set, a.group)) return false;
+    if (!followersDisjoint(atoms, i + 1, a.set, a.group) && !(a.group === 0 && fixedTail(atoms, i + 1))) return false;
     // In a loop with no mandatory atom after this one, the next pass may start right here.
     if (parser.loops.has(a.group) && !mandatoryAfter(atoms, i) && !disjoint(a.set, firstOfGroup(atoms, a.group))) return false;
   }
