@@ -16,6 +16,9 @@
  *
  *   npx tsx bench/jsonschema-set.ts [--set heldout|tuning] [--only NAME] [--slice MS] [--rounds N]
  *   npx tsx bench/jsonschema-set.ts --peer DIR   (adds a column: this tree vs DIR/src/jsonschema, first error)
+ *   npx tsx bench/jsonschema-set.ts --ours DIR   (DIR/src/jsonschema measured as "ours": the before figures)
+ * where DIR is e.g. `git archive <commit> src/jsonschema | tar -x -C DIR` (with node_modules
+ * reachable from DIR for re2js).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -32,6 +35,7 @@ const { values: flags } = parseArgs({
     slice: { type: "string", default: "25" },
     rounds: { type: "string", default: "7" },
     peer: { type: "string" },
+    ours: { type: "string" },
   },
 });
 const SLICE_MS = Number(flags.slice);
@@ -51,6 +55,12 @@ interface Case {
 
 type Run = (x: unknown) => unknown;
 type CompileFn = typeof compileSchema;
+
+/** `--ours DIR`: measure DIR/src/jsonschema as "ours" (a before figure from an older tree, same bench). */
+const oursCompile: CompileFn =
+  flags.ours === undefined
+    ? compileSchema
+    : ((await import(pathToFileURL(path.resolve(flags.ours, "src/jsonschema/index.ts")).href)) as { compileSchema: CompileFn }).compileSchema;
 
 const peerCompile: CompileFn | null =
   flags.peer === undefined
@@ -80,7 +90,7 @@ function slice(run: Run, data: readonly unknown[]): number {
   return (n * 1000) / (now - start);
 }
 
-function ours(schema: unknown, allErrors: boolean, compile: CompileFn = compileSchema): Run {
+function ours(schema: unknown, allErrors: boolean, compile: CompileFn = oursCompile): Run {
   const r = compile(schema, { allErrors });
   if (!r.ok) throw new Error(`refused: ${r.error.code} ${r.error.message} at ${r.error.schemaPath}`);
   const v = r.validator;
@@ -100,7 +110,7 @@ function compileRatio(schema: unknown): { ours: number; ajv: number } {
   for (let r = 0; r < 5; r++) {
     let copies = Array.from({ length: BATCH }, () => structuredClone(schema));
     let start = cpuMs();
-    for (const c of copies) compileSchema(c);
+    for (const c of copies) oursCompile(c);
     samples.ours.push(((cpuMs() - start) * 1000) / BATCH);
     copies = Array.from({ length: BATCH }, () => structuredClone(schema));
     // A fresh instance per batch: ajv caches compiled schemas by identity and by serialisation.
@@ -226,7 +236,7 @@ function cases(): Case[] {
 const x = (r: number): string => `${r.toFixed(2)}x`.padStart(7);
 const columns = ["first valid", "first invalid", "all valid", "all invalid", ...(peerCompile === null ? [] : ["peer valid", "peer invalid"])];
 console.log(
-  `node ${process.version}; ours / Ajv2020 throughput, same run, alternating ${SLICE_MS} ms CPU slices, median of ${ROUNDS}; ` +
+  `${flags.ours === undefined ? "" : `ours = ${flags.ours}; `}node ${process.version}; ours / Ajv2020 throughput, same run, alternating ${SLICE_MS} ms CPU slices, median of ${ROUNDS}; ` +
     `first = allErrors false on both, all = allErrors true on both; compile = ajv µs / ours µs${peerCompile === null ? "" : "; peer = this tree / --peer, first error"}`,
 );
 console.log(`${"set".padEnd(9)}${"schema".padEnd(36)}${columns.map((c) => c.padStart(14)).join("")}${"compile".padStart(10)}`);
