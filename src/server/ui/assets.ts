@@ -20,7 +20,7 @@ const TYPES: Record<string, string> = {
 };
 
 /** Asset name → file, or an empty map when the files are absent (the page then answers 404). */
-export function loadAssets(dir: URL = new URL("./static", import.meta.url)): ReadonlyMap<string, Asset> {
+export function loadAssets(dir: URL = new URL("./static/", import.meta.url)): ReadonlyMap<string, Asset> {
   const assets = new Map<string, Asset>();
   let names: string[];
   try {
@@ -32,7 +32,8 @@ export function loadAssets(dir: URL = new URL("./static", import.meta.url)): Rea
     const ext = name.slice(name.lastIndexOf("."));
     const contentType = TYPES[ext];
     if (contentType === undefined || !/^[a-z0-9-]+\.[a-z]+$/.test(name)) continue;
-    assets.set(name, { body: readFileSync(new URL(name, dir)), contentType });
+    // Relative to the directory itself: a URL without its trailing slash names its parent's entries.
+    assets.set(name, { body: readFileSync(new URL(name, dir.href.endsWith("/") ? dir : `${dir.href}/`)), contentType });
   }
   return assets;
 }

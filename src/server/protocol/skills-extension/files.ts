@@ -46,6 +46,8 @@ export interface SkippedFile {
 const MAX_SKIPPED = 100;
 
 export interface SkillTree {
+  /** The skill directory's real path: files are read inside it (util/read-inside.ts). */
+  readonly root: string;
   readonly files: readonly SkillFile[];
   /** Skill-relative directories, `/`-separated ("" is the skill directory). */
   readonly dirs: readonly string[];
@@ -54,12 +56,13 @@ export interface SkillTree {
   readonly overLimit: boolean;
 }
 
-export async function walkSkill(dir: string, refused: ReadonlySet<string>): Promise<SkillTree> {
+/** `realDir`: the directory's real path as discovery resolved it (see SkillInfo.realDir). */
+export async function walkSkill(dir: string, refused: ReadonlySet<string>, realDir?: string): Promise<SkillTree> {
   const files: SkillFile[] = [];
   const dirs: string[] = [""];
   const skipped: SkippedFile[] = [];
-  const root = await realpath(dir).catch(() => null);
-  if (root === null) return { files, dirs, skipped, overLimit: false };
+  const root = realDir ?? (await realpath(dir).catch(() => null));
+  if (root === null) return { root: dir, files, dirs, skipped, overLimit: false };
   const seen = new Set<string>([root]);
   let overLimit = false;
   const skip = (entry: SkippedFile): void => {
@@ -118,7 +121,7 @@ export async function walkSkill(dir: string, refused: ReadonlySet<string>): Prom
     }
   };
   await visit("", root, 0);
-  return { files, dirs, skipped, overLimit };
+  return { root, files, dirs, skipped, overLimit };
 }
 
 function inside(root: string, candidate: string): boolean {
