@@ -89,11 +89,11 @@ for i in $(seq 1 60); do
 done
 # ready = catalog loaded; then give the semantic index (if on) time to warm up
 for i in $(seq 1 240); do
-  code=$(curl -sS -o "$WORK/readyz" -w '%{http_code}' -H "Authorization: Bearer $TOKEN" "$BASE/readyz" || true)
-  if [ "$code" = 200 ] && ! grep -q '"semantic":"warming"' "$WORK/readyz"; then break; fi
+  code=$(curl -sS -o "$WORK/status" -w '%{http_code}' -H "Authorization: Bearer $TOKEN" "$BASE/status" || true)
+  if [ "$code" = 200 ] && grep -q '"ready":true' "$WORK/status" && ! grep -q '"semantic":"warming"' "$WORK/status"; then break; fi
   sleep 0.5
 done
-echo "/readyz $code: $(cat "$WORK/readyz")"
+echo "/status $code: $(cat "$WORK/status")"
 
 step "POST /mcp without the token (expect 401)"
 code=$(curl -sS -o "$WORK/unauth" -w '%{http_code}' -X POST "$BASE/mcp" \
