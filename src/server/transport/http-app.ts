@@ -8,6 +8,7 @@ import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import { installMessageChecks } from "./argument-limits.js";
+import { installConnectionGuard } from "./connections.js";
 import { createDrain } from "./drain.js";
 import type { HttpLimits, ListChange, McpEndpoint } from "./endpoint.js";
 import { createFastify } from "./fastify-setup.js";
@@ -67,6 +68,13 @@ const MAX_GRACE_MS = 10_000;
 export function buildHttpApp(options: HttpAppOptions): HttpApp {
   const { limits, logger } = options;
   const fastify = createFastify(limits, logger);
+  installConnectionGuard(fastify.server, {
+    maxConnections: limits.maxConnections,
+    quietMs: limits.requestTimeoutMs,
+    // Node closes idle kept-alive connections itself at this; the guard is the backstop.
+    keepAliveMs: fastify.server.keepAliveTimeout + 1000,
+    onRefused: (reason) => logger.debug({ reason }, reason === "cap" ? "connection refused: --max-connections reached" : "quiet connection closed"),
+  });
   let draining = false;
   const drain = createDrain();
   const sessions = options.stateless
