@@ -32,8 +32,7 @@ export function loadAssets(dir: URL = new URL("./static/", import.meta.url)): Re
     const ext = name.slice(name.lastIndexOf("."));
     const contentType = TYPES[ext];
     if (contentType === undefined || !/^[a-z0-9-]+\.[a-z]+$/.test(name)) continue;
-    // Relative to the directory itself: a URL without its trailing slash names its parent's entries.
-    assets.set(name, { body: readFileSync(new URL(name, dir.href.endsWith("/") ? dir : `${dir.href}/`)), contentType });
+    assets.set(name, { body: readFileSync(new URL(name, dir)), contentType });
   }
   return assets;
 }
