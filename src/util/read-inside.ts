@@ -21,7 +21,7 @@
  */
 import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, realpathSync } from "node:fs";
 import path from "node:path";
-import { OPEN_FLAGS, openFailure, QUIET_MS, readOpen, settled, type BoundedRead } from "./read-bounded.js";
+import { decodeUtf8, OPEN_FLAGS, openFailure, QUIET_MS, readOpen, settled, type BoundedRead } from "./read-bounded.js";
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const DIRECTORY = constants.O_DIRECTORY ?? 0;
@@ -141,4 +141,10 @@ export function realDirOf(dir: string): string {
   } catch {
     return dir;
   }
+}
+
+/** readInside of a UTF-8 text file (a leading BOM kept), or null when it cannot be read or is not UTF-8. */
+export function readInsideText(within: string, file: string, maxBytes: number): string | null {
+  const read = readInside(within, file, maxBytes);
+  return read.ok ? decodeUtf8(read.bytes) : null;
 }
