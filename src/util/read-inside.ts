@@ -19,7 +19,8 @@
  * operator's (a skill root and above), the directory is an entry anyone
  * writing the root could replace.
  */
-import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, realpathSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, realpathSync, type Dirent, type Stats } from "node:fs";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { decodeUtf8, OPEN_FLAGS, openFailure, QUIET_MS, readOpen, settled, type BoundedRead } from "./read-bounded.js";
 
@@ -147,4 +148,45 @@ export function realDirOf(dir: string): string {
 export function readInsideText(within: string, file: string, maxBytes: number): string | null {
   const read = readInside(within, file, maxBytes);
   return read.ok ? decodeUtf8(read.bytes) : null;
+}
+
+/**
+ * The entries of a directory inside `within` ("" for `within` itself),
+ * listed from a descriptor opened as files are (no link followed beneath
+ * `within`), or null when it cannot be opened or listed.
+ */
+export async function listInside(within: string, dir: string): Promise<Dirent[] | null> {
+  let fd: number;
+  if (dir === "") {
+    try {
+      fd = openSync(within, DIR_FLAGS);
+    } catch {
+      return null;
+    }
+  } else {
+    const opened = openInside(within, dir);
+    if (!opened.ok) return null;
+    fd = opened.fd;
+  }
+  try {
+    if (!fstatSync(fd).isDirectory()) return null;
+    return await readdir(FD_PATHS ? `/proc/self/fd/${fd}` : path.resolve(within, dir), { withFileTypes: true });
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The stat of a file or directory inside `within`, opened as readInside opens (a FIFO is not waited on). */
+export function statInside(within: string, file: string): Stats | Exclude<BoundedRead, { ok: true }> {
+  const opened = openInside(within, file);
+  if (!opened.ok) return opened;
+  try {
+    return fstatSync(opened.fd);
+  } catch (err) {
+    return openFailure(err);
+  } finally {
+    closeSync(opened.fd);
+  }
 }

@@ -11,6 +11,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, makeTempDir, skillMd, startServer, writeTree, type RunningServer } from "./harness.js";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import * as z from "zod/v4";
 
 const SECRET = "OUTSIDE-SECRET-BYTES";
 const INSIDE = "inside the skill\n";
@@ -31,7 +32,7 @@ beforeAll(async () => {
     "flip/sub/deep.txt": INSIDE,
   });
   await fs.writeFile(path.join(skills, "..", `${path.basename(skills)}-secret.txt`), SECRET);
-  await writeTree(outsideDir(), { "deep.txt": SECRET });
+  await writeTree(outsideDir(), { "deep.txt": SECRET, "outside-only.txt": SECRET });
   running = await startServer({ skillsPaths: [skills] });
   client = await connect(running.url);
 });
@@ -105,7 +106,28 @@ describe("regression: files outside a skill through a symlink race", () => {
   it(`${PARALLEL} parallel resources/read while a directory on the way flips to a link out of the skill read the outside file 0 times`, async () => {
     const skillDir = path.join(skills, "flip");
     expect((await client.readResource({ uri: "skill://flip/sub/deep.txt" })).contents[0]).toMatchObject({ text: INSIDE });
+    // Listings during the flip too: no name or size from the outside directory.
+    let listed = 0;
+    let leakedNames = 0;
+    let listing = true;
+    const lister = (async () => {
+      while (listing) {
+        const answers = await Promise.allSettled([
+          client.request({ method: "resources/directory/read", params: { uri: "skill://flip/sub" } }, z.object({}).passthrough()),
+          client.request({ method: "skills/get", params: { uri: "skill://flip/SKILL.md" } }, z.object({}).passthrough()),
+        ]);
+        for (const answer of answers) {
+          if (answer.status !== "fulfilled") continue;
+          listed++;
+          if (JSON.stringify(answer.value).includes("outside-only")) leakedNames++;
+        }
+      }
+    })();
     const { outside, inside, refused } = await readDuring(startFlippingDirectory(skillDir), "skill://flip/sub/deep.txt");
+    listing = false;
+    await lister;
+    console.log(`symlink flip loop (directory listings): ${leakedNames} of ${listed} answers named an outside file`);
+    expect(leakedNames).toBe(0);
     const total = ROUNDS * PARALLEL;
     console.log(`symlink flip loop (directory): ${outside} outside reads of ${total} (${inside} inside, ${refused} refused)`);
     expect(inside + refused + outside).toBe(total);
