@@ -1,35 +1,35 @@
 /**
  * The one reader for files under a skill directory: a file is read only if
- * it lies inside the directory once links are resolved, and the file read
- * is the one that was checked. Between the check and the open, whoever can
- * write into the skill directory could swap a checked file (or a directory
- * on its way) for a symbolic link to a file outside it; the open must then
- * fail rather than follow the link.
+ * the file opened lies inside the directory. Checking a path and then
+ * opening it leaves a gap: whoever can write into the skill directory can
+ * swap a checked file (or a directory on its way) for a symbolic link to a
+ * file outside between the two, and the open follows it.
  *
- * So the path is resolved once (realpath), checked against the directory,
- * and then opened one component at a time from the directory, each with
- * O_NOFOLLOW: a component that has become a link since the check fails the
- * open (ELOOP). On Linux each step opens beneath the descriptor of the
- * previous one (`/proc/self/fd/<fd>/<name>`, the openat of a runtime that
- * has none), so no step resolves a path by name again. Elsewhere the steps
- * are checked by lstat before the open and by device and inode after it,
- * which leaves a window of microseconds between the two.
+ * So the check is made on the open descriptor, not on a path. On Linux the
+ * path is opened as named (links inside the skill keep working) and the
+ * kernel is asked where the opened file is (`/proc/self/fd/<fd>`): a file
+ * outside the directory's real path is closed unread, whatever was swapped
+ * on the way. Elsewhere the path is resolved and checked, every step is
+ * lstat'ed, the file is opened with O_NOFOLLOW, and device and inode of
+ * every step are compared again after the open: a swap and a swap back
+ * within those microseconds is not seen there.
  *
- * The directory itself is opened with O_NOFOLLOW too: its parents are the
- * operator's (a skill root and above), the directory is an entry anyone
- * writing the root could replace.
+ * `within` is the directory's real path as discovery resolved it, never
+ * re-resolved at read time: a skill directory replaced by a link to
+ * another place reads nothing from there. A hard link inside the
+ * directory to a file elsewhere is that file, inside: who may write a skill
+ * directory is part of the trust model (README).
  */
-import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, realpathSync, type Dirent, type Stats } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readlinkSync, realpathSync, type Dirent, type Stats } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { decodeUtf8, OPEN_FLAGS, openFailure, QUIET_MS, readOpen, settled, type BoundedRead } from "./read-bounded.js";
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const DIRECTORY = constants.O_DIRECTORY ?? 0;
-const DIR_FLAGS = constants.O_RDONLY | DIRECTORY | NOFOLLOW;
-const FILE_FLAGS = OPEN_FLAGS | NOFOLLOW;
-/** Whether this system lets a path name a step beneath an open directory descriptor. */
-const FD_PATHS = process.platform === "linux" && existsSync("/proc/self/fd");
+const DIR_FLAGS = constants.O_RDONLY | DIRECTORY;
+/** Whether the kernel tells where an open descriptor's file is (Linux /proc). */
+const KERNEL_PATHS = process.platform === "linux" && existsSync("/proc/self/fd");
 
 /** Why a file under a skill directory is not read, beyond the reasons of any bounded read. */
 export const OUTSIDE = "outside the skill directory";
@@ -56,53 +56,57 @@ export function readInsideSettled(within: string, file: string, maxBytes: number
 
 type Opened = { readonly ok: true; readonly fd: number } | Exclude<BoundedRead, { ok: true }>;
 
+/** Is `candidate` strictly below `dir` (both absolute, resolved)? */
+function below(dir: string, candidate: string): boolean {
+  const rel = path.relative(dir, candidate);
+  return rel !== "" && rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
+}
+
 /** The file's descriptor, opened as described above, or why not. */
 export function openInside(within: string, file: string): Opened {
+  const named = path.resolve(within, file);
+  return KERNEL_PATHS ? openAndLocate(within, named) : openByChecks(within, named);
+}
+
+/**
+ * Opens the path as named, following links as the system does, then asks
+ * the kernel where the open file is (`/proc/self/fd/<fd>`): whatever was
+ * swapped on the way, the descriptor is of a file below `within` or it is
+ * closed unread. Links that stay inside the skill keep working.
+ */
+function openAndLocate(within: string, named: string): Opened {
+  let fd: number;
+  try {
+    fd = openSync(named, OPEN_FLAGS);
+  } catch (err) {
+    return openFailure(err);
+  }
+  const where = readlinkQuiet(`/proc/self/fd/${fd}`);
+  if (where !== null && path.isAbsolute(where) && below(within, where)) return { ok: true, fd };
+  closeSync(fd);
+  return { ok: false, reason: "unreadable", code: OUTSIDE };
+}
+
+/**
+ * Without /proc: resolve once, check, then open with O_NOFOLLOW after lstat
+ * of every step beneath `within`, and compare device and inode of every
+ * step again after the open. A swap and a swap back within those
+ * microseconds is not seen.
+ */
+function openByChecks(within: string, named: string): Opened {
   let real: string;
   try {
-    real = realpathSync.native(path.resolve(within, file));
+    real = realpathSync.native(named);
   } catch (err) {
     return openFailure(err);
   }
-  const rel = path.relative(within, real);
-  if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) return { ok: false, reason: "unreadable", code: OUTSIDE };
-  const steps = rel.split(path.sep);
-  return FD_PATHS ? openByDescriptors(within, steps) : openByChecks(within, steps);
-}
-
-function openByDescriptors(within: string, steps: readonly string[]): Opened {
-  let dir: number;
-  try {
-    dir = openSync(within, DIR_FLAGS);
-  } catch (err) {
-    return openFailure(err);
-  }
-  try {
-    for (let i = 0; i < steps.length; i++) {
-      const last = i === steps.length - 1;
-      const next = openSync(`/proc/self/fd/${dir}/${steps[i]}`, last ? FILE_FLAGS : DIR_FLAGS);
-      closeSync(dir);
-      dir = next;
-      if (last) {
-        const fd = dir;
-        dir = -1;
-        return { ok: true, fd };
-      }
-    }
-    return { ok: false, reason: "unreadable", code: OUTSIDE };
-  } catch (err) {
-    return openFailure(err);
-  } finally {
-    if (dir !== -1) closeSync(dir);
-  }
-}
-
-function openByChecks(within: string, steps: readonly string[]): Opened {
+  if (!below(within, real)) return { ok: false, reason: "unreadable", code: OUTSIDE };
+  const steps = path.relative(within, real).split(path.sep);
   const seen: Array<{ readonly p: string; readonly dev: number; readonly ino: number }> = [];
   let at = within;
   try {
-    for (const step of [null, ...steps]) {
-      if (step !== null) at = path.join(at, step);
+    for (const step of steps) {
+      at = path.join(at, step);
       const st = lstatSync(at);
       if (st.isSymbolicLink()) return { ok: false, reason: "unreadable", code: "ELOOP" };
       seen.push({ p: at, dev: st.dev, ino: st.ino });
@@ -112,7 +116,7 @@ function openByChecks(within: string, steps: readonly string[]): Opened {
   }
   let fd: number;
   try {
-    fd = openSync(at, FILE_FLAGS);
+    fd = openSync(at, OPEN_FLAGS | NOFOLLOW);
   } catch (err) {
     return openFailure(err);
   }
@@ -159,8 +163,12 @@ export async function listInside(within: string, dir: string): Promise<Dirent[] 
   let fd: number;
   if (dir === "") {
     try {
-      fd = openSync(within, DIR_FLAGS);
+      fd = openSync(within, DIR_FLAGS | NOFOLLOW);
     } catch {
+      return null;
+    }
+    if (KERNEL_PATHS && readlinkQuiet(`/proc/self/fd/${fd}`) !== within) {
+      closeSync(fd);
       return null;
     }
   } else {
@@ -170,7 +178,7 @@ export async function listInside(within: string, dir: string): Promise<Dirent[] 
   }
   try {
     if (!fstatSync(fd).isDirectory()) return null;
-    return await readdir(FD_PATHS ? `/proc/self/fd/${fd}` : path.resolve(within, dir), { withFileTypes: true });
+    return await readdir(KERNEL_PATHS ? `/proc/self/fd/${fd}` : path.resolve(within, dir), { withFileTypes: true });
   } catch {
     return null;
   } finally {
@@ -188,5 +196,13 @@ export function statInside(within: string, file: string): Stats | Exclude<Bounde
     return openFailure(err);
   } finally {
     closeSync(opened.fd);
+  }
+}
+
+function readlinkQuiet(p: string): string | null {
+  try {
+    return readlinkSync(p);
+  } catch {
+    return null;
   }
 }
