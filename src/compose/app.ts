@@ -3,6 +3,7 @@
  * store) per DCC → tool registry → one MCP endpoint per DCC path → HTTP.
  * `createRecipeServer` is also the library entry for embedding the daemon.
  */
+import path from "node:path";
 import pino, { type Logger } from "pino";
 import { openCatalogs, type RecipeCatalogs } from "./catalogs.js";
 import { isLoopbackHost, type Config } from "../config/resolve.js";
@@ -74,7 +75,7 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
     });
   }
 
-  // /readyz's warm-up ETA: one tracker per DCC, sampled whenever /readyz is asked.
+  // /status's warm-up ETA: one tracker per DCC, sampled whenever /status is asked.
   const warmup = new Map<string, EtaTracker>([...libraries.keys()].map((dcc) => [dcc, createEtaTracker()]));
   const endpoints: McpEndpoint[] = [];
   const first = config.dccs[0]?.name;
@@ -129,7 +130,7 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
       body: {
         version,
         dccs: [...libraries.values()].map((library) => ({
-          ...catalogSummary(library),
+          ...withoutHostPaths(catalogSummary(library), config.dccs.find((d) => d.name === library.dcc)?.privateDir),
           progress: {
             load: library.loadProgress(),
             semantic: warmup.get(library.dcc)?.observe(library.search.status()) ?? null,
@@ -183,7 +184,20 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
   };
 }
 
-/** What /readyz and /metrics report of one DCC's catalog. */
+/**
+ * A file store's location as /status shows it: under the private dir as
+ * `<private-dir>/…`, elsewhere by its last segment; a postgres location is
+ * already a URL without secrets. The answer leaves the host; its paths do not.
+ */
+function withoutHostPaths<T extends { store: { kind: string; location: string } }>(summary: T, privateDir: string | undefined): T {
+  const { kind, location } = summary.store;
+  if (kind !== "file" || !path.isAbsolute(location)) return summary;
+  const inside = privateDir === undefined ? ".." : path.relative(privateDir, location);
+  const shown = inside === "" ? "<private-dir>" : !inside.startsWith("..") && !path.isAbsolute(inside) ? `<private-dir>/${inside.split(path.sep).join("/")}` : `…/${path.basename(location)}`;
+  return { ...summary, store: { ...summary.store, location: shown } };
+}
+
+/** What /status and /metrics report of one DCC's catalog. */
 function catalogSummary(library: RecipeLibrary) {
   const snapshot = library.current();
   return {

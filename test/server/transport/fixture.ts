@@ -21,6 +21,7 @@ export const TEST_LIMITS: HttpLimits = {
   maxBatch: 4,
   maxConcurrentPerSession: 4,
   requestTimeoutMs: 2_000,
+  maxConnections: 256,
 };
 
 /** A latch tool calls wait on: `open()` releases every waiting call and every later one. */

@@ -16,8 +16,9 @@
  * than the extension's per-skill limit: that skill is not served.
  */
 import type { Dirent } from "node:fs";
-import { readdir, realpath, stat } from "node:fs/promises";
+import { realpath } from "node:fs/promises";
 import path from "node:path";
+import { listInside, statInside } from "../../../util/read-inside.js";
 import { MAX_RECIPE_FILE_BYTES } from "../../../recipes/packs/yaml-pack.js";
 
 export const MAX_FILE_BYTES = MAX_RECIPE_FILE_BYTES;
@@ -46,6 +47,8 @@ export interface SkippedFile {
 const MAX_SKIPPED = 100;
 
 export interface SkillTree {
+  /** The skill directory's real path: files are read inside it (util/read-inside.ts). */
+  readonly root: string;
   readonly files: readonly SkillFile[];
   /** Skill-relative directories, `/`-separated ("" is the skill directory). */
   readonly dirs: readonly string[];
@@ -54,23 +57,25 @@ export interface SkillTree {
   readonly overLimit: boolean;
 }
 
-export async function walkSkill(dir: string, refused: ReadonlySet<string>): Promise<SkillTree> {
+/** `realDir`: the directory's real path as discovery resolved it (see SkillInfo.realDir). */
+export async function walkSkill(dir: string, refused: ReadonlySet<string>, realDir?: string): Promise<SkillTree> {
   const files: SkillFile[] = [];
   const dirs: string[] = [""];
   const skipped: SkippedFile[] = [];
-  const root = await realpath(dir).catch(() => null);
-  if (root === null) return { files, dirs, skipped, overLimit: false };
+  const root = realDir ?? (await realpath(dir).catch(() => null));
+  if (root === null) return { root: dir, files, dirs, skipped, overLimit: false };
   const seen = new Set<string>([root]);
   let overLimit = false;
   const skip = (entry: SkippedFile): void => {
     if (skipped.length < MAX_SKIPPED) skipped.push(entry);
   };
 
+  // Directories are listed and entries stat'ed inside the skill directory
+  // (util/read-inside.ts): a directory swapped for a link out of it after
+  // the check lists and sizes nothing outside.
   const visit = async (relDir: string, absDir: string, depth: number): Promise<void> => {
-    let entries: Dirent[];
-    try {
-      entries = await readdir(absDir, { withFileTypes: true });
-    } catch {
+    const entries: Dirent[] | null = await listInside(root, path.relative(root, absDir));
+    if (entries === null) {
       skip({ path: relDir, reason: "directory cannot be listed" });
       return;
     }
@@ -95,7 +100,12 @@ export async function walkSkill(dir: string, refused: ReadonlySet<string>): Prom
         skip({ path: rel, reason: "leads outside the skill directory" });
         continue;
       }
-      const st = await stat(real).catch(() => null);
+      if (real === root) {
+        skip({ path: rel, reason: "a directory already served (link cycle)" });
+        continue;
+      }
+      const stated = statInside(root, real);
+      const st = "ok" in stated ? null : stated;
       if (st === null) {
         skip({ path: rel, reason: "cannot be read" });
       } else if (st.isDirectory()) {
@@ -118,7 +128,7 @@ export async function walkSkill(dir: string, refused: ReadonlySet<string>): Prom
     }
   };
   await visit("", root, 0);
-  return { files, dirs, skipped, overLimit };
+  return { root, files, dirs, skipped, overLimit };
 }
 
 function inside(root: string, candidate: string): boolean {

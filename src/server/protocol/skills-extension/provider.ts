@@ -8,7 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import type { CatalogSnapshot } from "../../../recipes/catalog/catalog.js";
-import { readBounded } from "../../../util/read-bounded.js";
+import { readInside } from "../../../util/read-inside.js";
 import { isRecord } from "../prompts/arguments.js";
 import { decodeCursor, encodeCursor, failure, indexAfter, INVALID_PARAMS, quoted, success, type Outcome } from "../prompts/outcome.js";
 import type { PublishedFrontmatter } from "./frontmatter.js";
@@ -102,7 +102,7 @@ export function createSkillsProvider(options: SkillsProviderOptions): SkillsProv
 
   /** A served skill with its current files, or why it is not served. */
   const load = async (published: PublishedSkill): Promise<{ tree: SkillTree } | { reason: string }> => {
-    const tree = await walkSkill(published.entry.info.dir, published.refused);
+    const tree = await walkSkill(published.entry.info.dir, published.refused, published.entry.info.realDir);
     if (tree.overLimit) return { reason: "it has more files than the Skills extension's limit of 512" };
     return { tree };
   };
@@ -125,7 +125,7 @@ export function createSkillsProvider(options: SkillsProviderOptions): SkillsProv
     let total = published.skillMd.length;
     for (const file of loaded.tree.files) {
       const uri = fileUri(published.name, file.path);
-      const read = uri === null ? null : readBounded(file.real, MAX_FILE_BYTES);
+      const read = uri === null ? null : readInside(loaded.tree.root, file.real, MAX_FILE_BYTES);
       if (uri === null || read === null || !read.ok) continue;
       total += read.bytes.length;
       resources.push({ uri, ...digestOf(read.bytes) });
@@ -178,7 +178,7 @@ export function createSkillsProvider(options: SkillsProviderOptions): SkillsProv
       }
       // Only a file the manifest can list: inside, served, and representable as a URI.
       const file = loaded.tree.files.find((f: SkillFile) => f.path === relative);
-      const read = file === undefined || fileUri(published.name, file.path) === null ? null : readBounded(file.real, MAX_FILE_BYTES);
+      const read = file === undefined || fileUri(published.name, file.path) === null ? null : readInside(loaded.tree.root, file.real, MAX_FILE_BYTES);
       if (read === null || !read.ok) return notFound(uri);
       return success({ contents: [contentsOf(uri, relative, read.bytes)] });
     },
