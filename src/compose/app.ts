@@ -10,9 +10,9 @@ import { countDiagnostics } from "../recipes/catalog/catalog.js";
 import type { RecipeLibrary } from "../recipes/catalog/library.js";
 import { withUserPlaybooks } from "../recipes/catalog/user-libraries.js";
 import { buildHttpApp, type HttpApp, type McpEndpoint } from "../server/transport/http-app.js";
-import { endpointServers } from "../server/protocol/endpoint-servers.js";
+import { endpointServers } from "../server/protocol/endpoint.js";
 import { createServerMetrics, type ServerMetrics } from "../server/metrics.js";
-import type { RecipeToolContext } from "../server/tools/context.js";
+import { recipeContext, type RecipeToolContext } from "../server/tools/context.js";
 import { recipeToolDefinitions } from "../server/tools/index.js";
 import { createToolRegistry } from "../server/tools/registry.js";
 import { isPublicUiPath, registerCatalogUi } from "../server/ui/routes.js";
@@ -87,21 +87,20 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
       name: `recipe-server-${dcc}`,
       version,
       instructions: INSTRUCTIONS,
-      registry,
       catalog: perUser === undefined ? library : withUserPlaybooks(library, perUser),
-      contextFor: () => ({ library, logger }),
-      ...(perUser !== undefined
-        ? {
-            contextForUser: (user: string): RecipeToolContext => {
-              const own = perUser.of(user);
-              return { library, logger, caller: { user, playbooks: own.library, loaded: own.loaded } };
-            },
-          }
-        : {}),
-      logger,
-      maxArgumentBytes: config.limits.maxToolArgumentBytes,
-      timeoutMs: config.limits.requestTimeoutMs,
-      onToolCall: (event) => metrics.observeToolCall(event),
+      maxPromptArgumentBytes: config.limits.maxToolArgumentBytes,
+      tools: {
+        registry,
+        contextFor: (call) => {
+          if (call.user === null || perUser === undefined) return recipeContext(library, logger, call);
+          const own = perUser.of(call.user);
+          return recipeContext(library, logger, call, { user: call.user, playbooks: own.library, loaded: own.loaded });
+        },
+        logger,
+        maxArgumentBytes: config.limits.maxToolArgumentBytes,
+        timeoutMs: config.limits.requestTimeoutMs,
+        onToolCall: (event) => metrics.observeToolCall(event),
+      },
     });
     if (dcc === first) endpoints.push({ path: "/mcp", ...servers });
     endpoints.push({ path: `/mcp/${dcc}`, ...servers });

@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import type { CatalogSnapshot } from "../../../recipes/catalog/catalog.js";
 import { readBounded } from "../../../util/read-bounded.js";
 import { isRecord } from "../prompts/arguments.js";
-import { decodeCursor, encodeCursor, failure, indexAfter, INVALID_PARAMS, quoted, success, type Outcome } from "../prompts/outcome.js";
+import { decodeCursor, encodeCursor, failure, indexAfter, INVALID_PARAMS, quoted, echoed, success, type Outcome } from "../outcome.js";
 import type { PublishedFrontmatter } from "./frontmatter.js";
 import { MAX_FILE_BYTES, SKILL_BYTE_LIMIT, walkSkill, type SkillFile, type SkillTree } from "./files.js";
 import { DIRECTORY_MIME_TYPE, mimeTypeOf } from "./mime.js";
@@ -97,8 +97,8 @@ export function createSkillsProvider(options: SkillsProviderOptions): SkillsProv
     return catalog;
   };
   const notServed = (uri: unknown): Outcome<never> =>
-    failure(INVALID_PARAMS, `No skill is served at ${quoted(String(uri), 500)}`, typeof uri === "string" ? { uri: uri.slice(0, 500) } : undefined);
-  const notFound = (uri: string): Outcome<never> => failure(INVALID_PARAMS, `Resource not found: ${quoted(uri, 500)}`, { uri: uri.slice(0, 500) });
+    failure(INVALID_PARAMS, `No skill is served at ${quoted(String(uri))}`, typeof uri === "string" ? { uri: echoed(uri) } : undefined);
+  const notFound = (uri: string): Outcome<never> => failure(INVALID_PARAMS, `Resource not found: ${quoted(uri)}`, { uri: echoed(uri) });
 
   /** A served skill with its current files, or why it is not served. */
   const load = async (published: PublishedSkill): Promise<{ tree: SkillTree } | { reason: string }> => {
@@ -174,7 +174,7 @@ export function createSkillsProvider(options: SkillsProviderOptions): SkillsProv
       const loaded = await load(published);
       if (!("tree" in loaded)) return notFound(uri);
       if (relative === "" || loaded.tree.dirs.includes(relative)) {
-        return failure(INVALID_PARAMS, `${quoted(uri, 500)} is a directory; use resources/directory/read`, { uri: uri.slice(0, 500) });
+        return failure(INVALID_PARAMS, `${quoted(uri)} is a directory; use resources/directory/read`, { uri: echoed(uri) });
       }
       // Only a file the manifest can list: inside, served, and representable as a URI.
       const file = loaded.tree.files.find((f: SkillFile) => f.path === relative);
@@ -188,7 +188,7 @@ export function createSkillsProvider(options: SkillsProviderOptions): SkillsProv
       const cursor = isRecord(params) ? params["cursor"] : undefined;
       const after = cursor === undefined ? null : decodeCursor(CHILD_CURSOR, cursor);
       if (cursor !== undefined && after === null) return failure(INVALID_PARAMS, "Invalid cursor");
-      const notDirectory = failure<never>(INVALID_PARAMS, `${quoted(String(uri), 500)} is not a directory resource`);
+      const notDirectory = failure<never>(INVALID_PARAMS, `${quoted(String(uri))} is not a directory resource`);
       const address = parseSkillUri(uri);
       const published = address === null ? undefined : current().skills.get(address.skill);
       if (address === null || published === undefined) return notDirectory;

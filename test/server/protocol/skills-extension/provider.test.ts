@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { INVALID_PARAMS } from "../../../../src/server/protocol/prompts/outcome.js";
+import { INVALID_PARAMS } from "../../../../src/server/protocol/outcome.js";
 import { createSkillsProvider, type Skill, type SkillsProvider } from "../../../../src/server/protocol/skills-extension/provider.js";
 import { libraryFixture, skillMd, type LibraryFixture } from "../surfaces/library-fixture.js";
 
