@@ -35,6 +35,8 @@ export interface SkillFile {
   /** Resolved absolute path (never sent to clients). */
   readonly real: string;
   readonly size: number;
+  /** Device, inode, size and change times as the walk saw them: equal stamps, equal bytes (for the digest cache). */
+  readonly stamp: string;
 }
 
 export interface SkippedFile {
@@ -95,7 +97,7 @@ export async function walkSkill(dir: string, refused: ReadonlySet<string>): Prom
         skip({ path: rel, reason: "leads outside the skill directory" });
         continue;
       }
-      const st = await stat(real).catch(() => null);
+      const st = await stat(real, { bigint: true }).catch(() => null);
       if (st === null) {
         skip({ path: rel, reason: "cannot be read" });
       } else if (st.isDirectory()) {
@@ -108,10 +110,10 @@ export async function walkSkill(dir: string, refused: ReadonlySet<string>): Prom
         }
       } else if (!st.isFile()) {
         skip({ path: rel, reason: "not a regular file" });
-      } else if (st.size > MAX_FILE_BYTES) {
+      } else if (st.size > BigInt(MAX_FILE_BYTES)) {
         skip({ path: rel, reason: `over ${MAX_FILE_BYTES} bytes` });
       } else {
-        files.push({ path: rel, real, size: st.size });
+        files.push({ path: rel, real, size: Number(st.size), stamp: `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}` });
         // SKILL.md takes one of the entries.
         if (files.length + 1 > SKILL_FILE_LIMIT) overLimit = true;
       }

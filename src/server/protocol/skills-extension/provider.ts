@@ -31,6 +31,8 @@ export interface SkillsProviderOptions {
   readonly pageSize?: number;
   /** Told once per snapshot of each skill the extension cannot serve, and why. */
   readonly onLeftOut?: (skill: string, reason: string) => void;
+  /** Told of each skill file read and hashed for a manifest: once per file and change, not per request. */
+  readonly onHashed?: (skill: string, path: string) => void;
 }
 
 export interface SkillResource {
@@ -85,6 +87,12 @@ const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 export function createSkillsProvider(options: SkillsProviderOptions): SkillsProvider {
   const pageSize = options.pageSize ?? 50;
   const catalogs = new WeakMap<CatalogSnapshot, PublishedCatalog>();
+  /**
+   * Digests per published skill (so per catalog revision), by file: a file
+   * is read and hashed again only when the walk sees a new stamp (it changed
+   * on disk), not on every skills/list or skills/get.
+   */
+  const digests = new WeakMap<PublishedSkill, Map<string, { readonly stamp: string; readonly digest: string; readonly size: number }>>();
   const current = (): PublishedCatalog => {
     const snapshot = options.source.current();
     if (snapshot === null) return EMPTY;
@@ -121,14 +129,34 @@ export function createSkillsProvider(options: SkillsProviderOptions): SkillsProv
     let seen = published.skillMd.length;
     for (const file of loaded.tree.files) seen += file.size;
     if (seen > SKILL_BYTE_LIMIT) return tooLarge();
-    const resources: SkillResource[] = [{ uri: published.uri, ...digestOf(published.skillMd) }];
+    let known = digests.get(published);
+    if (known === undefined) digests.set(published, (known = new Map()));
+    // The served SKILL.md is made from the snapshot: one digest per published skill.
+    let skillMd = known.get("");
+    if (skillMd === undefined) known.set("", (skillMd = { stamp: "", ...digestOf(published.skillMd) }));
+    const resources: SkillResource[] = [{ uri: published.uri, digest: skillMd.digest, size: skillMd.size }];
     let total = published.skillMd.length;
     for (const file of loaded.tree.files) {
       const uri = fileUri(published.name, file.path);
-      const read = uri === null ? null : readBounded(file.real, MAX_FILE_BYTES);
-      if (uri === null || read === null || !read.ok) continue;
-      total += read.bytes.length;
-      resources.push({ uri, ...digestOf(read.bytes) });
+      if (uri === null) continue;
+      let digest = known.get(file.path);
+      if (digest === undefined || digest.stamp !== file.stamp) {
+        const read = readBounded(file.real, MAX_FILE_BYTES);
+        if (!read.ok) {
+          known.delete(file.path);
+          continue;
+        }
+        digest = { stamp: file.stamp, ...digestOf(read.bytes) };
+        known.set(file.path, digest);
+        options.onHashed?.(published.name, file.path);
+      }
+      total += digest.size;
+      resources.push({ uri, digest: digest.digest, size: digest.size });
+    }
+    // Files gone from the disk leave the cache (a rename storm cannot grow it past the skill's files).
+    if (known.size > loaded.tree.files.length + 1) {
+      const present = new Set(loaded.tree.files.map((f) => f.path));
+      for (const key of known.keys()) if (key !== "" && !present.has(key)) known.delete(key);
     }
     if (total > SKILL_BYTE_LIMIT) return tooLarge();
     resources.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
