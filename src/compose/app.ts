@@ -116,7 +116,7 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
       ...(config.usersFile !== null ? { users: () => usersFile?.current() ?? noUsers } : {}),
       isPublic: isPublicUiPath,
     },
-    extend: (app) => registerCatalogUi(app, { libraries, registry, contextFor: (library) => ({ library, logger }) }),
+    extend: (app) => registerCatalogUi(app, { libraries, contextFor: (library) => ({ library, logger }) }),
     stateless: config.stateless,
     limits: config.limits,
     logger,

@@ -1,5 +1,5 @@
 /**
- * Hot reload (SPEC §10): the watcher's batches, and changes the store heard
+ * Hot reload (docs/skill-packs.md): the watcher's batches, and changes the store heard
  * of from other replicas, applied one at a time once the first load is done.
  * Batches that come while one is applied wait in one PendingChanges queue and
  * are applied together.

@@ -1,5 +1,5 @@
 /**
- * Incremental catalog state for hot reload (SPEC §10). It remembers, per
+ * Incremental catalog state for hot reload (docs/skill-packs.md). It remembers, per
  * skill directory, the parsed SKILL.md and the recipes of each recipe file,
  * so a change re-reads only the directories and playbooks it names and the
  * rest of the catalog is reused as is.

@@ -1,6 +1,6 @@
 /**
  * Deterministic JSON: object keys sorted, so a result window of one unchanged
- * result always cuts at the same places (SPEC §5.3).
+ * result always cuts at the same places (docs/tools.md).
  */
 export function stableStringify(value: unknown): string {
   return JSON.stringify(sortKeys(value)) ?? "null";

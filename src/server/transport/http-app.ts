@@ -1,5 +1,5 @@
 /**
- * The HTTP surface (SPEC §8): fastify serving MCP streamable HTTP at each
+ * The HTTP surface (docs/protocol.md): fastify serving MCP streamable HTTP at each
  * endpoint, plus /healthz and /readyz. Knows MCP servers and transports, not
  * recipes: endpoints hand it a factory for a ready-made SDK `Server`.
  */

@@ -1,7 +1,8 @@
 /**
  * The catalog page: `GET /` and `/ui/<dcc>` serve the page shell, `/ui/assets/*`
  * its script and style, and `/ui/api/*` a small read-only JSON API over the
- * DCC libraries (search goes through the tool registry, see tool-adapter.ts).
+ * DCC libraries (search answers what recipes__search answers: the same
+ * handler over the same search service, recipes/catalog/search.ts).
  *
  * Auth: the shell and assets hold no catalog data, so they load without the
  * token (a browser cannot send a bearer header on navigation); every
@@ -11,9 +12,8 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { RecipeLibrary } from "../../recipes/catalog/library.js";
 import type { RecipeToolContext } from "../tools/context.js";
-import type { ToolRegistry } from "../tools/registry.js";
+import { recipesSearch } from "../tools/recipes-search.js";
 import { loadAssets } from "./assets.js";
-import { callToolFully } from "./tool-adapter.js";
 import { catalogView, recipeView } from "./view.js";
 
 /** No inline script or style, nothing from elsewhere, no framing, no forms posting away. */
@@ -34,7 +34,6 @@ const SEARCH_LIMIT = 50;
 
 export interface UiOptions {
   readonly libraries: ReadonlyMap<string, RecipeLibrary>;
-  readonly registry: ToolRegistry<RecipeToolContext>;
   readonly contextFor: (library: RecipeLibrary) => RecipeToolContext;
 }
 
@@ -100,10 +99,8 @@ export function registerCatalogUi(fastify: FastifyInstance, options: UiOptions):
       return send(reply, 400, { error: "invalid_input", message: "skill: at most one skill name" });
     }
     const args = { query: q, limit: SEARCH_LIMIT, ...(typeof skill === "string" ? { skill } : {}) };
-    const answer = await callToolFully(options.registry, "recipes__search", args, options.contextFor(lib));
-    if (answer.kind !== "envelope") return send(reply, 500, { error: "internal", message: "Search answered nothing usable" });
-    const error = answer.envelope.error;
-    const status = answer.envelope.success === true ? 200 : error === "not_ready" ? 503 : error === "not_found" ? 404 : 400;
-    return send(reply, status, answer.envelope);
+    const envelope = await recipesSearch.handler(args, options.contextFor(lib));
+    const status = envelope.success ? 200 : envelope.error === "not_ready" ? 503 : envelope.error === "not_found" ? 404 : 400;
+    return send(reply, status, envelope);
   });
 }
