@@ -4,7 +4,7 @@
  * `createRecipeServer` is also the library entry for embedding the daemon.
  */
 import pino, { type Logger } from "pino";
-import { openCatalogs, type RecipeCatalogs } from "./catalogs.js";
+import { openCatalogs, recipeRegistry, type RecipeCatalogs } from "./catalogs.js";
 import { isLoopbackHost, type Config } from "../config/resolve.js";
 import { countDiagnostics } from "../recipes/catalog/catalog.js";
 import type { RecipeLibrary } from "../recipes/catalog/library.js";
@@ -14,7 +14,6 @@ import { endpointServers } from "../server/protocol/endpoint.js";
 import { createServerMetrics, type ServerMetrics } from "../server/metrics.js";
 import { recipeContext, type RecipeToolContext } from "../server/tools/context.js";
 import { recipeToolDefinitions } from "../server/tools/index.js";
-import { createToolRegistry } from "../server/tools/registry.js";
 import { isPublicUiPath, registerCatalogUi } from "../server/ui/routes.js";
 import { openUsersFile, parseUsersFile, type UsersFile, type UsersTable } from "../server/transport/users.js";
 import { createEtaTracker, type EtaTracker } from "../recipes/search/warmup-eta.js";
@@ -54,10 +53,7 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
   const version = packageVersion();
   const catalogs = options.catalogs ?? openCatalogs(config, logger);
   const libraries = catalogs.libraries;
-  const registry = createToolRegistry<RecipeToolContext>(recipeToolDefinitions(), (tool, error) =>
-    logger.error({ tool, err: error }, "tool handler failed"),
-    (context) => context.library.current()?.revision,
-  );
+  const registry = recipeRegistry(recipeToolDefinitions(), logger);
 
   const metrics = createServerMetrics({
     catalogs: () =>

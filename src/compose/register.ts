@@ -20,16 +20,15 @@ import {
 } from "@modelcontextprotocol/server";
 import pino, { type Logger } from "pino";
 import * as z from "zod/v4";
-import { RecipeLibrary } from "../recipes/catalog/library.js";
-import { createSearchEngine } from "../recipes/search/engine.js";
+import type { RecipeLibrary } from "../recipes/catalog/library.js";
+import { openLibrary, recipeRegistry } from "./catalogs.js";
 import type { SkillInfo } from "../skills/types.js";
 import { resolveDataDir } from "../skills/roots.js";
 import { answerLegacy, legacyServers } from "../server/protocol/legacy-server.js";
 import { answerModern, installModern } from "../server/protocol/modern-server.js";
 import { createSurface } from "../server/protocol/surface.js";
-import { recipeContext, type RecipeToolContext } from "../server/tools/context.js";
+import { recipeContext } from "../server/tools/context.js";
 import { coreRecipeToolDefinitions } from "../server/tools/index.js";
-import { createToolRegistry } from "../server/tools/registry.js";
 
 export interface RegisterRecipesToolsOptions {
   /** Skills to serve, e.g. from `scanSkills` (each is loaded from its directory). */
@@ -82,7 +81,7 @@ export function registerRecipesTools(server: RecipesToolsHost, options: Register
   const dcc = (options.dccName ?? "dcc").toLowerCase();
   const logger = options.logger ?? pino({ level: "silent" });
   const stateDir = options.stateDir ?? path.join(resolveDataDir(options.env ?? {}, os.homedir(), process.platform), "recipe-server", dcc);
-  const library = new RecipeLibrary({
+  const library = openLibrary({
     settings: {
       dcc,
       // A root that itself holds SKILL.md is that skill, so each skill dir
@@ -91,13 +90,10 @@ export function registerRecipesTools(server: RecipesToolsHost, options: Register
       privateDir: path.join(stateDir, "private"),
       stateDir,
     },
-    search: createSearchEngine({ provider: null, logger }),
+    embeddings: null,
     logger,
   });
-  const registry = createToolRegistry<RecipeToolContext>(coreRecipeToolDefinitions(), (tool, error) =>
-    logger.error({ tool, err: error }, "tool handler failed"),
-    (context) => context.library.current()?.revision,
-  );
+  const registry = recipeRegistry(coreRecipeToolDefinitions(), logger);
   const surface = createSurface({
     tools: { registry, contextFor: (call) => recipeContext(library, logger, call), logger, maxArgumentBytes: options.maxArgumentBytes ?? 1024 * 1024 },
   });

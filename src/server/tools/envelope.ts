@@ -1,4 +1,4 @@
-import type { ToolErrorCode } from "./errors.js";
+import type { ToolErrorCode } from "../../util/error-codes.js";
 
 /** The dcc-mcp-core result envelope; `revision` is our extra (docs/skill-packs.md). */
 export interface Envelope {

@@ -13,7 +13,6 @@ import { isRecord } from "../prompts/arguments.js";
 import { decodeCursor, encodeCursor, failure, indexAfter, INVALID_PARAMS, quoted, echoed, success, type Outcome } from "../outcome.js";
 import type { PublishedFrontmatter } from "./frontmatter.js";
 import { MAX_FILE_BYTES, SKILL_BYTE_LIMIT, walkSkill, type SkillFile, type SkillTree } from "./files.js";
-import { DIRECTORY_MIME_TYPE, mimeTypeOf } from "./mime.js";
 import { publishCatalog, type PublishedCatalog, type PublishedSkill } from "./published.js";
 import { parseSkillUri, skillUri, SKILL_SCHEME } from "./uri.js";
 
@@ -283,3 +282,39 @@ function childrenOf(published: PublishedSkill, tree: SkillTree, dir: string): Di
   return children;
 }
 
+/** MIME types of skill files by extension; unknown ones are octet streams. */
+const BY_EXTENSION: Readonly<Record<string, string>> = {
+  md: "text/markdown",
+  markdown: "text/markdown",
+  txt: "text/plain",
+  json: "application/json",
+  yaml: "application/yaml",
+  yml: "application/yaml",
+  toml: "application/toml",
+  py: "text/x-python",
+  mel: "text/plain",
+  sh: "application/x-sh",
+  js: "text/javascript",
+  mjs: "text/javascript",
+  ts: "text/typescript",
+  html: "text/html",
+  css: "text/css",
+  csv: "text/csv",
+  xml: "application/xml",
+  svg: "image/svg+xml",
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  webp: "image/webp",
+  pdf: "application/pdf",
+};
+
+export const DIRECTORY_MIME_TYPE = "inode/directory";
+
+export function mimeTypeOf(fileName: string): string {
+  const dot = fileName.lastIndexOf(".");
+  if (dot <= 0) return "application/octet-stream";
+  const extension = fileName.slice(dot + 1).toLowerCase();
+  return Object.hasOwn(BY_EXTENSION, extension) ? BY_EXTENSION[extension]! : "application/octet-stream";
+}
