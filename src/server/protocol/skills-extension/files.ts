@@ -19,6 +19,8 @@ import type { Dirent } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { MAX_RECIPE_FILE_BYTES } from "../../../recipes/packs/yaml-pack.js";
+// The watcher's own list: a file it never watches could never follow a change in a manifest.
+import { IGNORED_NAMES } from "../../../skills/watch-paths.js";
 
 export const MAX_FILE_BYTES = MAX_RECIPE_FILE_BYTES;
 /** Directory levels below the skill directory. */
@@ -27,7 +29,6 @@ export const MAX_DEPTH = 16;
 export const SKILL_FILE_LIMIT = 512;
 export const SKILL_BYTE_LIMIT = 16 * 1024 * 1024;
 
-const IGNORED_NAMES: ReadonlySet<string> = new Set(["node_modules", "__pycache__", "venv", ".venv", "site-packages"]);
 
 export interface SkillFile {
   /** Skill-relative, `/`-separated. */
