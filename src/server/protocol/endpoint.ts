@@ -12,7 +12,7 @@ import { createModernServer } from "./modern-server.js";
 import { createPromptsProvider } from "./prompts/provider.js";
 import { createSkillsProvider } from "./skills-extension/provider.js";
 import { createSurface } from "./surface.js";
-import type { ToolCallOptions } from "./tool-call.js";
+import type { ToolCallOptions } from "./surface.js";
 
 export interface EndpointOptions<C> extends ServerInfo {
   readonly tools: ToolCallOptions<C>;

@@ -114,7 +114,7 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
     const ms = Math.round(reply.elapsedTime * 100) / 100;
     const status = reply.raw.statusCode;
     // request.log already carries reqId. A tools/call answered has its own line at
-    // info (tool, outcome, ms: protocol/tool-call.ts): its request line is debug, so a call is one line.
+    // info (tool, outcome, ms: protocol/surface.ts): its request line is debug, so a call is one line.
     const line = { method: request.method, url: pathOf(request.url), status, ms };
     if (status < 400 && isToolCall(request.body)) request.log.debug(line, "request");
     else request.log.info(line, "request");

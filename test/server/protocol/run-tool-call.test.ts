@@ -7,7 +7,7 @@
 import { getEventListeners } from "node:events";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { runToolCall, type CallInfo, type ToolCallOptions } from "../../../src/server/protocol/tool-call.js";
+import { runToolCall, type CallInfo, type ToolCallOptions } from "../../../src/server/protocol/surface.js";
 import type { ToolCallOutcome, ToolRegistry } from "../../../src/server/tools/registry.js";
 
 type Context = { readonly signal: AbortSignal };

@@ -11,7 +11,7 @@ import { Writable } from "node:stream";
 import { buildHttpApp, type HttpApp, type HttpLimits } from "../../../src/server/transport/http-app.js";
 import type { GuardOptions } from "../../../src/server/transport/guard.js";
 import { endpointServers } from "../../../src/server/protocol/endpoint.js";
-import type { ToolCallObserver } from "../../../src/server/protocol/tool-call.js";
+import type { ToolCallObserver } from "../../../src/server/protocol/surface.js";
 import type { ServerMetrics } from "../../../src/server/metrics.js";
 import type { ToolCallOutcome, ToolRegistry } from "../../../src/server/tools/registry.js";
 

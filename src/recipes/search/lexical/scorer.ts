@@ -1,5 +1,5 @@
 import { B, FIELDS, K1, buildList, fieldFactor, popcount, tfNorm, unitFactor } from "./bm25.js";
-import { ensure, f64, i32 } from "./grow.js";
+import { ensure, f64, i32 } from "./postings.js";
 import type { Derived, QueryPlan } from "./plan.js";
 import type { PostingStore } from "./postings.js";
 import { TermListCache } from "./term-lists.js";
