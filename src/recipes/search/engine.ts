@@ -2,7 +2,7 @@ import type { Recipe } from "../types.js";
 import { contentHash, embeddingViews, textHash, toDocument, type SearchDocument } from "./document.js";
 import { DEFAULT_FUSION, fuse, type FusionOptions } from "./fusion.js";
 import { LexicalIndex } from "./lexical/engine.js";
-import { silentLogger } from "./logger.js";
+import { silentLogger } from "./types.js";
 import { SemanticIndex, type SemanticEntry, type SemanticView } from "./semantic.js";
 import type { SearchEngine, SearchEngineOptions } from "./engine-api.js";
 import type { SearchAnswer, SearchHit } from "./types.js";
