@@ -1,7 +1,7 @@
 /**
  * Configuration is resolved exactly once, here: built-in defaults < config
  * file (`--config` / RECIPE_SERVER_CONFIG) < environment < command-line flags
- * (SPEC §2). The result is frozen and passed down; nothing deeper reads
+ * (docs/configuration.md). The result is frozen and passed down; nothing deeper reads
  * process.env.
  */
 import os from "node:os";

@@ -1,5 +1,5 @@
 /**
- * Skill discovery (SPEC §3): a root that holds SKILL.md is a skill, otherwise
+ * Skill discovery (docs/skill-packs.md): a root that holds SKILL.md is a skill, otherwise
  * each direct child directory with SKILL.md is one. First root wins on a name clash.
  */
 import { lstatSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";

@@ -1,5 +1,5 @@
 /**
- * SKILL.md frontmatter (SPEC §3): Agent Skills top-level keys only, dcc-mcp
+ * SKILL.md frontmatter (docs/skill-packs.md): Agent Skills top-level keys only, dcc-mcp
  * extensions under `metadata.dcc-mcp` (nested) or `metadata["dcc-mcp.<key>"]` (flat).
  */
 import path from "node:path";
@@ -216,7 +216,7 @@ function describe(v: unknown): string {
 }
 
 /**
- * Keys dcc-mcp-core's loader acts on beyond SPEC 3 (apply_dcc_mcp_metadata_overrides):
+ * Keys dcc-mcp-core's loader acts on beyond docs/skill-packs.md (apply_dcc_mcp_metadata_overrides):
  * `layer`, `search-aliases` (or `search_aliases`, `aliases`), `example-prompts`
  * (or `example_prompts`, and `examplePrompts` as packs write it), `depends`, `products`.
  */

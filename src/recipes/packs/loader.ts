@@ -1,5 +1,5 @@
 /**
- * Turns one skill's recipe files into frozen Recipe objects (SPEC §4), for
+ * Turns one skill's recipe files into frozen Recipe objects (docs/skill-packs.md), for
  * the daemon's loads and reloads, lint and the Recipes API alike. Bad files
  * become diagnostics; nothing here throws for author mistakes.
  */

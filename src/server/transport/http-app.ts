@@ -1,8 +1,8 @@
 /**
- * The HTTP surface (SPEC §8): fastify serving MCP streamable HTTP at each
- * endpoint, plus /healthz, /readyz, /status and /metrics (who may ask which:
- * guard.ts). Knows MCP servers and transports, not recipes: endpoints hand it
- * a factory for a ready-made SDK `Server`.
+ * The HTTP surface (docs/protocol.md): fastify serving MCP streamable HTTP at
+ * each endpoint, plus /healthz, /readyz, /status and /metrics (who may ask
+ * which: guard.ts). Knows MCP servers and transports, not recipes: endpoints
+ * hand it a factory for a ready-made SDK `Server`.
  */
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -126,8 +126,11 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
   fastify.addHook("onResponse", (request, reply, done) => {
     const ms = Math.round(reply.elapsedTime * 100) / 100;
     const status = reply.raw.statusCode;
-    // request.log already carries reqId.
-    request.log.info({ method: request.method, url: pathOf(request.url), status, ms }, "request");
+    // request.log already carries reqId. A tools/call answered has its own line at
+    // info (tool, outcome, ms: protocol/surface.ts): its request line is debug, so a call is one line.
+    const line = { method: request.method, url: pathOf(request.url), status, ms };
+    if (status < 400 && isToolCall(request.body)) request.log.debug(line, "request");
+    else request.log.info(line, "request");
     options.onRequestDone?.({ route: request.routeOptions.url ?? "unknown", method: request.method, status, ms });
     done();
   });
@@ -237,4 +240,9 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
 /** The caller as the SDKs carry it: the user id as `clientId`, never the token. */
 function callerAuth(user: string): AuthInfo {
   return { token: "", clientId: user, scopes: [] };
+}
+
+/** A body that is one tools/call request (a batch is logged as a request, whatever it holds). */
+function isToolCall(body: unknown): boolean {
+  return typeof body === "object" && body !== null && (body as { method?: unknown }).method === "tools/call";
 }

@@ -20,6 +20,8 @@ import { realpath } from "node:fs/promises";
 import path from "node:path";
 import { listInside, statInside } from "../../../util/read-inside.js";
 import { MAX_RECIPE_FILE_BYTES } from "../../../recipes/packs/yaml-pack.js";
+// The watcher's own list: a file it never watches could never follow a change in a manifest.
+import { IGNORED_NAMES } from "../../../skills/watch-paths.js";
 
 export const MAX_FILE_BYTES = MAX_RECIPE_FILE_BYTES;
 /** Directory levels below the skill directory. */
@@ -28,7 +30,6 @@ export const MAX_DEPTH = 16;
 export const SKILL_FILE_LIMIT = 512;
 export const SKILL_BYTE_LIMIT = 16 * 1024 * 1024;
 
-const IGNORED_NAMES: ReadonlySet<string> = new Set(["node_modules", "__pycache__", "venv", ".venv", "site-packages"]);
 
 export interface SkillFile {
   /** Skill-relative, `/`-separated. */
@@ -36,6 +37,8 @@ export interface SkillFile {
   /** Resolved absolute path (never sent to clients). */
   readonly real: string;
   readonly size: number;
+  /** Device, inode, size and change times as the walk saw them: equal stamps, equal bytes (for the digest cache). */
+  readonly stamp: string;
 }
 
 export interface SkippedFile {
@@ -121,7 +124,7 @@ export async function walkSkill(dir: string, refused: ReadonlySet<string>, realD
       } else if (st.size > MAX_FILE_BYTES) {
         skip({ path: rel, reason: `over ${MAX_FILE_BYTES} bytes` });
       } else {
-        files.push({ path: rel, real, size: st.size });
+        files.push({ path: rel, real, size: Number(st.size), stamp: `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}` });
         // SKILL.md takes one of the entries.
         if (files.length + 1 > SKILL_FILE_LIMIT) overLimit = true;
       }
