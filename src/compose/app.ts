@@ -11,14 +11,18 @@ import type { RecipeLibrary } from "../recipes/catalog/library.js";
 import { withUserPlaybooks } from "../recipes/catalog/user-libraries.js";
 import { buildHttpApp, type HttpApp, type McpEndpoint } from "../server/transport/http-app.js";
 import { endpointServers } from "../server/protocol/endpoint-servers.js";
+import type { ToolCallHooks } from "../server/protocol/create-server.js";
 import { createServerMetrics, type ServerMetrics } from "../server/metrics.js";
 import type { RecipeToolContext } from "../server/tools/context.js";
-import { recipeToolDefinitions } from "../server/tools/index.js";
+import { recipeToolDefinitions, runnableToolDefinitions } from "../server/tools/index.js";
 import { createToolRegistry } from "../server/tools/registry.js";
 import { isPublicUiPath, registerCatalogUi } from "../server/ui/routes.js";
 import { openUsersFile, parseUsersFile, type UsersFile, type UsersTable } from "../server/transport/users.js";
 import { createEtaTracker, type EtaTracker } from "../recipes/search/warmup-eta.js";
 import { packageVersion } from "../util/version.js";
+import { DccRunner } from "../recipes/run/runner.js";
+import { McpDccConnection } from "../recipes/run/mcp-connection.js";
+import { DEFAULT_RUN_LIMITS } from "../recipes/run/types.js";
 
 export interface RecipeServerOptions {
   /** Defaults to a pino logger on stdout at config.logLevel. */
@@ -35,6 +39,8 @@ export interface RecipeServer {
   readonly libraries: ReadonlyMap<string, RecipeLibrary>;
   readonly http: HttpApp;
   readonly logger: Logger;
+  /** The runner of each DCC with a `--dcc-endpoint` (recipes__run). */
+  readonly runners: ReadonlyMap<string, DccRunner>;
   /** This server's Prometheus registry (also served at GET /metrics). */
   readonly metrics: ServerMetrics;
   /** Listen, then load every catalog in the background; resolves once listening. */
@@ -48,6 +54,11 @@ const INSTRUCTIONS =
   "Recipes are reusable, validated DCC playbooks. Search with recipes__search (or the grouped `recipe` tool), " +
   "read one with recipes__get, check inputs with recipes__validate, then recipes__apply returns the steps to execute " +
   "and the output_contract to check the observed result against.";
+
+const RUN_INSTRUCTIONS =
+  INSTRUCTIONS +
+  " This endpoint can also run a structured recipe on the DCC: recipes__run validates the inputs, resolves and preflights " +
+  "each step's tool, runs the steps and checks the receipt against the output_contract (dryRun: true to preview).";
 
 export function createRecipeServer(config: Config, options: RecipeServerOptions = {}): RecipeServer {
   const logger = options.logger ?? pino({ level: config.logLevel });
@@ -68,6 +79,17 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
         return { ...summary, privateRecipes, lexical: summary.search.lexical, semantic: summary.search.semantic, storeReady: summary.store.ready };
       }),
   });
+  // recipes__run: one runner (connection, one-at-a-time gate) per DCC with an endpoint, and a
+  // registry that lists the tool; the other DCCs keep the registry without it.
+  const runners = new Map<string, DccRunner>();
+  for (const endpoint of config.dccEndpoints) {
+    const connection = new McpDccConnection(endpoint.dcc, { url: endpoint.url, headers: endpoint.headers }, { name: "recipe-server", version });
+    runners.set(endpoint.dcc, new DccRunner(connection, DEFAULT_RUN_LIMITS, (event) => metrics.observeRun(event)));
+  }
+  const runnableRegistry =
+    runners.size === 0
+      ? null
+      : createToolRegistry<RecipeToolContext>(runnableToolDefinitions(), (tool, error) => logger.error({ tool, err: error }, "tool handler failed"), (context) => context.library.current()?.revision);
   for (const library of libraries.values()) {
     library.onChange((_snapshot, previous) => {
       if (previous !== null) metrics.countReload(library.dcc);
@@ -83,18 +105,22 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
   const noUsers = (parseUsersFile('{"users":[]}') as { ok: true; table: UsersTable }).table;
   for (const [dcc, library] of libraries) {
     const perUser = catalogs.users?.get(dcc);
+    const runner = runners.get(dcc);
+    // Only a runnable DCC's calls take the request's signal and progress (recipes__run uses them).
+    const callFacts = (signal: AbortSignal, hooks: ToolCallHooks): Partial<RecipeToolContext> =>
+      runner === undefined ? {} : { runner, signal, ...(hooks.progress !== undefined ? { progress: hooks.progress } : {}) };
     const servers = endpointServers<RecipeToolContext>({
       name: `recipe-server-${dcc}`,
       version,
-      instructions: INSTRUCTIONS,
-      registry,
+      instructions: runner === undefined ? INSTRUCTIONS : RUN_INSTRUCTIONS,
+      registry: runner === undefined || runnableRegistry === null ? registry : runnableRegistry,
       catalog: perUser === undefined ? library : withUserPlaybooks(library, perUser),
-      contextFor: () => ({ library, logger }),
+      contextFor: runner === undefined ? () => ({ library, logger }) : (signal, hooks) => ({ library, logger, ...callFacts(signal, hooks) }),
       ...(perUser !== undefined
         ? {
-            contextForUser: (user: string): RecipeToolContext => {
+            contextForUser: (user: string, signal: AbortSignal, hooks: ToolCallHooks): RecipeToolContext => {
               const own = perUser.of(user);
-              return { library, logger, caller: { user, playbooks: own.library, loaded: own.loaded } };
+              return { library, logger, caller: { user, playbooks: own.library, loaded: own.loaded }, ...callFacts(signal, hooks) };
             },
           }
         : {}),
@@ -134,6 +160,7 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
             load: library.loadProgress(),
             semantic: warmup.get(library.dcc)?.observe(library.search.status()) ?? null,
           },
+          ...runSummary(runners.get(library.dcc), config.dccEndpoints.find((e) => e.dcc === library.dcc)?.url),
         })),
       },
     }),
@@ -154,6 +181,7 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
   return {
     config,
     libraries,
+    runners,
     http,
     logger,
     metrics,
@@ -167,6 +195,10 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
       const address = await http.listen(config.port, config.host);
       logger.info({ url: `${address.url}/mcp`, dccs: config.dccs.map((d) => d.name) }, `serving MCP at ${address.url}/mcp`);
       catalogs.load().catch((error: unknown) => logger.error({ err: error }, "catalog load failed"));
+      // Whether each DCC endpoint answers, for /readyz and the log; a DCC started later is found by its first run.
+      for (const runner of runners.values()) {
+        void runner.probe().then((reachability) => logger.info({ dcc: runner.dcc, reachability }, "DCC endpoint probed"));
+      }
       if (config.watch) {
         for (const library of libraries.values()) {
           library.watch(config.watchPollMs !== null ? { pollMs: config.watchPollMs } : {}).catch((error: unknown) => logger.error({ err: error, dcc: library.dcc }, "file watcher failed to start"));
@@ -178,9 +210,17 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
     async stop() {
       usersFile?.close();
       await http.close();
+      await Promise.all([...runners.values()].map((runner) => runner.close()));
       await catalogs.close();
     },
   };
+}
+
+/** /readyz's word on a DCC's endpoint: whether it can run recipes and whether the endpoint answered last time. */
+function runSummary(runner: DccRunner | undefined, url: string | undefined): { run: Record<string, unknown> } {
+  if (runner === undefined || url === undefined) return { run: { enabled: false } };
+  const status = runner.status();
+  return { run: { enabled: true, endpoint: url, reachability: status.reachability, running: status.running, queued: status.queued } };
 }
 
 /** What /readyz and /metrics report of one DCC's catalog. */

@@ -44,6 +44,14 @@ export interface ToolCallEvent {
   readonly error?: string;
 }
 
+/** A finished recipes__run (outcome and step timings; never arguments or results). */
+export interface RunMetricsEvent {
+  readonly dcc: string;
+  readonly status: string;
+  readonly error?: string;
+  readonly steps: readonly { readonly status: string; readonly ms: number }[];
+}
+
 export interface ServerMetrics {
   readonly registry: Registry;
   readonly contentType: string;
@@ -51,6 +59,7 @@ export interface ServerMetrics {
   observeToolCall(event: ToolCallEvent): void;
   setSessions(count: number): void;
   countReload(dcc: string): void;
+  observeRun(event: RunMetricsEvent): void;
   render(): Promise<string>;
 }
 
@@ -99,6 +108,21 @@ export function createServerMetrics(options: ServerMetricsOptions): ServerMetric
     name: `${PREFIX}catalog_reloads_total`,
     help: "Catalog snapshots published after the first load (hot reloads and playbook writes)",
     labelNames: ["dcc"] as const,
+    registers: [registry],
+  });
+
+  const runs = new Counter({
+    name: `${PREFIX}recipe_runs_total`,
+    help: "recipes__run runs by DCC, status (succeeded | failed | dry_run | recovered | cancelled) and error code",
+    labelNames: ["dcc", "status", "error"] as const,
+    registers: [registry],
+  });
+  // Labelled by DCC and step status, not by tool: the DCC names its tools, and labels must stay bounded.
+  const stepSeconds = new Histogram({
+    name: `${PREFIX}recipe_run_step_duration_seconds`,
+    help: "Duration of one recipe step on the DCC (undo steps included), by DCC and step status",
+    labelNames: ["dcc", "status"] as const,
+    buckets: LATENCY_BUCKETS,
     registers: [registry],
   });
 
@@ -168,6 +192,10 @@ export function createServerMetrics(options: ServerMetricsOptions): ServerMetric
     },
     countReload(dcc) {
       reloads.inc({ dcc });
+    },
+    observeRun(event) {
+      runs.inc({ dcc: event.dcc, status: event.status, error: event.error ?? "" });
+      for (const step of event.steps) stepSeconds.observe({ dcc: event.dcc, status: step.status }, step.ms / 1000);
     },
     render: () => registry.metrics(),
   };

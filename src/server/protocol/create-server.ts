@@ -16,6 +16,14 @@ export interface ToolCallObserver {
   (event: { tool: string; ms: number; success: boolean; error?: string }): void;
 }
 
+/**
+ * What a tool call may use of its request beyond the arguments, in neither
+ * era's terms: `progress` is present when the client sent a progress token.
+ */
+export interface ToolCallHooks {
+  readonly progress?: (done: number, total: number, message: string) => void;
+}
+
 export interface McpServerOptions<C> {
   readonly name: string;
   readonly version: string;
@@ -26,13 +34,13 @@ export interface McpServerOptions<C> {
    * a signal aborted on timeout or client cancellation; declared without one
    * (`() => …`), no signal is made for the call.
    */
-  readonly contextFor: (signal: AbortSignal) => C;
+  readonly contextFor: (signal: AbortSignal, hooks: ToolCallHooks) => C;
   /**
    * The handler context for a call by a user the users file named (the
    * transport hands the id over as `authInfo.clientId`); without it such
    * calls get `contextFor`'s context.
    */
-  readonly contextForUser?: (user: string) => C;
+  readonly contextForUser?: (user: string, signal: AbortSignal, hooks: ToolCallHooks) => C;
   readonly logger: Logger;
   readonly maxArgumentBytes: number;
   /** A call still running after this long answers a JSON-RPC error (-32603) instead of hanging. */
@@ -66,9 +74,21 @@ export function installToolHandlers<C>(server: Server, options: ToolHandlerOptio
     if (!options.registry.has(name)) {
       throw new McpError(JSONRPC.invalidParams, `Unknown tool: ${name}`);
     }
-    return runToolCall(options, name, args, extra.signal, extra.authInfo?.clientId ?? null);
+    const token = extra._meta?.progressToken;
+    const hooks: ToolCallHooks =
+      token === undefined
+        ? NO_HOOKS
+        : {
+            progress: (done, total, message) => {
+              // Progress is advice: a client that went away must not fail the run.
+              extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: done, total, message } }).catch(() => undefined);
+            },
+          };
+    return runToolCall(options, name, args, extra.signal, extra.authInfo?.clientId ?? null, hooks);
   });
 }
+
+export const NO_HOOKS: ToolCallHooks = Object.freeze({});
 
 /**
  * One tools/call through the registry, with argument-size guard, log line and
@@ -81,6 +101,7 @@ export function runToolCall<C>(
   args: unknown,
   signal: AbortSignal,
   user: string | null = null,
+  hooks: ToolCallHooks = NO_HOOKS,
 ): MaybePromise<ToolCallResult> {
   if (args !== undefined && (args === null || typeof args !== "object" || Array.isArray(args))) {
     throw new McpError(JSONRPC.invalidParams, "Tool arguments must be an object");
@@ -91,7 +112,7 @@ export function runToolCall<C>(
   }
   const callId = randomUUID();
   const started = performance.now();
-  return thenMaybe(callWithTimeout(options, name, args ?? {}, signal, user), (outcome) => {
+  return thenMaybe(callWithTimeout(options, name, args ?? {}, signal, user, hooks), (outcome) => {
     const ms = Math.round((performance.now() - started) * 100) / 100;
     if (outcome === "timeout") {
       options.logger.warn({ callId, tool: name, ms, success: false, error: "timeout" }, "tool call");
@@ -122,15 +143,13 @@ function callWithTimeout<C>(
   args: unknown,
   signal: AbortSignal,
   user: string | null,
+  hooks: ToolCallHooks,
 ): MaybePromise<CallOutcome<C> | "timeout"> {
   const limit = options.timeoutMs;
   const forUser = user === null ? undefined : options.contextForUser;
-  if (forUser !== undefined) {
-    // A user's context takes no signal (the recipe tools use none); the call is still raced.
-    return race(options.registry.call(name, args, forUser(user as string)), limit, () => undefined);
-  }
-  if (limit === undefined) return options.registry.call(name, args, options.contextFor(signal));
-  const wantsSignal = options.contextFor.length > 0;
+  const contextFor = forUser !== undefined ? (s: AbortSignal): C => forUser(user as string, s, hooks) : (s: AbortSignal): C => options.contextFor(s, hooks);
+  if (limit === undefined) return options.registry.call(name, args, contextFor(signal));
+  const wantsSignal = (forUser ?? options.contextFor).length > 0;
   const expiry = wantsSignal ? new AbortController() : null;
   // The client's cancellation reaches the handler through the expiry signal:
   // one listener per call is far cheaper than AbortSignal.any (weak refs and
@@ -145,7 +164,7 @@ function callWithTimeout<C>(
   }
   let call: MaybePromise<CallOutcome<C>>;
   try {
-    call = options.registry.call(name, args, options.contextFor(expiry?.signal ?? signal));
+    call = options.registry.call(name, args, contextFor(expiry?.signal ?? signal));
   } catch (error) {
     unlisten();
     throw error;

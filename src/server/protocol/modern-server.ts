@@ -9,7 +9,7 @@ import { Server as ModernServer, type CacheHint, type ListToolsResult, type Serv
 import { JSONRPC } from "../transport/jsonrpc.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { listResourcesFor, readResourceFor, type CatalogSource } from "./catalog-resources.js";
-import { runToolCall, type ToolHandlerOptions } from "./create-server.js";
+import { NO_HOOKS, runToolCall, type ToolCallHooks, type ToolHandlerOptions } from "./create-server.js";
 import { thenMaybe } from "../tools/maybe-promise.js";
 import { installModernPrompts, installModernSkills } from "./modern-surfaces.js";
 import { unwrap } from "./prompts/legacy.js";
@@ -74,7 +74,16 @@ export function installModernToolHandlers<C>(server: ModernServer, options: Tool
     const { name, arguments: args } = request.params;
     // The SDK reads `code` and `data` off whatever is thrown: one error class serves both legs.
     if (!options.registry.has(name)) throw new McpError(JSONRPC.invalidParams, `Unknown tool: ${name}`);
-    return runToolCall(options, name, args, ctx.mcpReq.signal, ctx.http?.authInfo?.clientId ?? null);
+    const token = ctx.mcpReq._meta?.progressToken;
+    const hooks: ToolCallHooks =
+      token === undefined
+        ? NO_HOOKS
+        : {
+            progress: (done, total, message) => {
+              ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: token, progress: done, total, message } }).catch(() => undefined);
+            },
+          };
+    return runToolCall(options, name, args, ctx.mcpReq.signal, ctx.http?.authInfo?.clientId ?? null, hooks);
   });
 }
 

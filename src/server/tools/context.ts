@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { CatalogSnapshot } from "../../recipes/catalog/catalog.js";
 import type { RecipeLibrary } from "../../recipes/catalog/library.js";
+import type { DccRunner } from "../../recipes/run/runner.js";
 import type { ToolDefinition, ToolSchema } from "./define.js";
 import { fail, withRevision, type Envelope } from "./envelope.js";
 import { thenMaybe, type MaybePromise } from "./maybe-promise.js";
@@ -12,6 +13,12 @@ export interface RecipeToolContext {
   readonly logger: Logger;
   /** With a users file: who calls, and the library of the playbooks they own (none of anyone else's). */
   readonly caller?: RecipeCaller;
+  /** The DCC's runner, on the endpoint of a DCC with a `--dcc-endpoint` (recipes__run). */
+  readonly runner?: DccRunner;
+  /** Aborted when the client cancels the call or the server's time limit ends it. */
+  readonly signal?: AbortSignal;
+  /** Reports progress to the client, when it asked for progress (a progress token); else absent. */
+  readonly progress?: (done: number, total: number, message: string) => void;
 }
 
 export interface RecipeCaller {
