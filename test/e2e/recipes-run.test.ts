@@ -17,7 +17,7 @@ async function skillsDir(): Promise<string> {
     "run-pack/SKILL.md": skillMd("run-pack", "any", "RECIPES.yaml"),
     "run-pack/RECIPES.yaml": RUN_PACK,
     "notes/SKILL.md": skillMd("notes", "blender", "RECIPES.md"),
-    "notes/RECIPES.md": "# Tidy the scene\nDelete what you do not need.\n",
+    "notes/RECIPES.md": "# Notes\n\n## Tidy the scene\nDelete what you do not need.\n",
   });
   return dir;
 }
@@ -93,7 +93,9 @@ describe("recipes__run against a DCC double", () => {
     const bad = await call(client, "recipes__run", { skill: "run-pack", recipe: "make_bevelled", inputs: { name: "", segments: "two" } });
     expect(bad.error).toBe("invalid_input");
     expect(bad.context.errors.join(" ")).toMatch(/segments/);
-    const anchor = await call(client, "recipes__run", { skill: "notes", recipe: "Tidy the scene", inputs: {} });
+    const notes = await call(client, "recipes__list", { skill: "notes" });
+    const anchorName = notes.context.anchors[0] as string;
+    const anchor = await call(client, "recipes__run", { skill: "notes", recipe: anchorName, inputs: {} });
     expect(anchor.error).toBe("invalid_input");
     expect(anchor.message).toMatch(/Markdown anchor/);
     const playbook = await call(client, "recipes__run", { skill: "private", recipe: "my-playbook", inputs: {} });

@@ -55,7 +55,7 @@ const PRIMITIVES: Record<string, MeshObject> = {
 const vec3 = { type: "array", items: { type: "number" }, minItems: 3, maxItems: 3 };
 
 function toolList(options: DoubleOptions): Array<{ name: string; inputSchema: Record<string, unknown> }> {
-  const tools = [
+  const tools: Array<{ name: string; inputSchema: Record<string, unknown> }> = [
     {
       name: "blender_mesh_ops__create_primitive",
       inputSchema: {

@@ -18,7 +18,8 @@ export async function haveMeshOps(): Promise<boolean> {
 }
 
 function skillAt(dir: string, name: string): SkillInfo {
-  return { name, dir, root: path.dirname(dir), rootIndex: 0, description: name, dcc: "any", tags: [] } as SkillInfo;
+  // Only what the pack loader reads of a skill; the rest of SkillInfo is discovery's.
+  return { name, dir, root: path.dirname(dir), rootIndex: 0, description: name, dcc: "any", tags: [] } as unknown as SkillInfo;
 }
 
 export async function loadPack(dir: string, name: string): Promise<Map<string, YamlRecipe>> {
