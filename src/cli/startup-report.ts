@@ -11,6 +11,7 @@ import type { Logger } from "pino";
 import type { Config } from "../config/resolve.js";
 import type { RecipeLibrary } from "../recipes/catalog/library.js";
 import { reportRoots, rootState } from "./roots-report.js";
+import { publicEndpoint } from "../config/dcc-endpoints.js";
 import { createEtaTracker, formatDuration, type EtaTracker } from "../recipes/search/warmup-eta.js";
 
 const TICK_MS = 1000;
@@ -55,6 +56,11 @@ function bannerLines(config: Config, version: string, url: string): string[] {
     dcc.skillRoots.forEach((root, i) => lines.push(`    ${i + 1}. ${root}  [${rootState(root)}${builtIn.has(root) ? ", built-in default" : ""}]`));
     lines.push(`  ${dcc.name} private playbooks: ${dcc.privateDir}`);
   }
+  const runs = new Map(config.dccEndpoints.map((e) => [e.dcc, e.url]));
+  for (const dcc of config.dccs) {
+    const url = runs.get(dcc.name);
+    lines.push(url === undefined ? `  ${dcc.name} runs recipes: no (no --dcc-endpoint)` : `  ${dcc.name} runs recipes on ${url} (recipes__run; whether it answers is logged once probed)`);
+  }
   lines.push(`  auth: ${authMode(config)}`);
   if (config.configFile !== null) lines.push(`  config file: ${config.configFile}`);
   return lines;
@@ -70,6 +76,8 @@ export function startStartupReport(input: StartupReportInput): StartupReport {
         endpoints: endpointsOf(config, input.url),
         dccs: config.dccs.map((d) => ({ dcc: d.name, roots: reportRoots(d.skillRoots, null).map(({ path, state }) => ({ path, state })), privateDir: d.privateDir })),
         auth: authMode(config),
+        // Header names only: their values (a token) never reach a log.
+        dccEndpoints: config.dccEndpoints.map(publicEndpoint),
         configFile: config.configFile,
       },
     },

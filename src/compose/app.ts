@@ -197,7 +197,11 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
       catalogs.load().catch((error: unknown) => logger.error({ err: error }, "catalog load failed"));
       // Whether each DCC endpoint answers, for /readyz and the log; a DCC started later is found by its first run.
       for (const runner of runners.values()) {
-        void runner.probe().then((reachability) => logger.info({ dcc: runner.dcc, reachability }, "DCC endpoint probed"));
+        void runner.probe().then((reachability) =>
+          reachability === "answering"
+            ? logger.info({ dcc: runner.dcc, reachability }, `${runner.dcc} endpoint answers: recipes__run can run recipes there`)
+            : logger.warn({ dcc: runner.dcc, reachability }, `${runner.dcc} endpoint does not answer yet: recipes__run connects again on each run`),
+        );
       }
       if (config.watch) {
         for (const library of libraries.values()) {
