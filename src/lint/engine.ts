@@ -13,6 +13,7 @@ import type { SkillInfo } from "../skills/types.js";
 import { discoverForLint } from "./discover.js";
 import { mapLimit } from "../util/map-limit.js";
 import { contractRule } from "./rules/contracts.js";
+import { runContractRule } from "./rules/run.js";
 import { crossSkillDuplicates } from "./rules/duplicates.js";
 import { entryKeyRule } from "./rules/entry-keys.js";
 import { markdownRule } from "./rules/markdown.js";
@@ -115,6 +116,7 @@ function yamlRules(r: YamlRecipe, cache: CompileCache): RuleHit[] {
     ...placeholderRule(r),
     ...unusedInputRule(r),
     ...contractRule(r),
+    ...runContractRule(r),
   ];
 }
 
