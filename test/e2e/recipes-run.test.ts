@@ -188,6 +188,24 @@ describe("recipes__run against a DCC double", () => {
     for (let i = 0; i < order.length; i += 3) expect(new Set(order.slice(i, i + 3)).size).toBe(1);
   });
 
+  it("a YAML recipe's prompt says recipes__run where the DCC can run, recipes__apply elsewhere", async () => {
+    const maya = await connect(running.url, "/mcp/maya");
+    try {
+      const textOf = async (c: Client): Promise<string> => {
+        const { prompts } = await c.listPrompts();
+        const prompt = prompts.find((p) => p.name.includes("make_bevelled"))!;
+        const got = await c.getPrompt({ name: prompt.name, arguments: { name: "Box" } });
+        return (got.messages[0]!.content as { text: string }).text;
+      };
+      const blenderText = await textOf(client);
+      expect(blenderText).toMatch(/^Run the recipe "run-pack\/make_bevelled" on the DCC with the recipes__run tool/);
+      expect(blenderText).toContain('"recipe": "make_bevelled"');
+      expect(await textOf(maya)).toMatch(/^Apply the recipe "run-pack\/make_bevelled" with the recipes__apply tool/);
+    } finally {
+      await maya.close();
+    }
+  });
+
   it("/readyz says which DCCs can run and whether their endpoint answers", async () => {
     const body = (await (await fetch(`${running.url}/readyz`)).json()) as { dccs: Array<{ dcc: string; run: Record<string, unknown> }> };
     const blender = body.dccs.find((d) => d.dcc === "blender")!;

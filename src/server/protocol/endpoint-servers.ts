@@ -26,7 +26,7 @@ export interface EndpointServers {
 export function endpointServers<C>(options: EndpointServerOptions<C>): EndpointServers {
   // Once per endpoint, not per server: both keep per-snapshot indexes, and a
   // 2026 server lives for one request.
-  const prompts = createPromptsProvider({ source: options.catalog, maxArgumentBytes: options.maxArgumentBytes });
+  const prompts = createPromptsProvider({ source: options.catalog, maxArgumentBytes: options.maxArgumentBytes, canRun: options.registry.has("recipes__run") });
   const skills = createSkillsProvider({
     source: options.catalog,
     onLeftOut: (skill, reason) => options.logger.warn({ skill, reason }, "skill left out of the Skills extension"),
