@@ -26,8 +26,6 @@ import schema  # noqa: E402  (after the path set-up above)
 SUPPORTED_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26")
 LATEST_VERSION = SUPPORTED_VERSIONS[0]
 MAX_BODY_BYTES = 1 << 20
-# A client that connects and sends nothing must not hold the one thread forever.
-SOCKET_TIMEOUT_S = 10
 SERVER_INFO = {"name": "blender-bridge", "version": "1.0.0"}
 
 PARSE_ERROR = -32700
@@ -56,23 +54,31 @@ def parse_args(argv):
     parser.add_argument("--lying-tool", action="append", default=[],
                         help="a tool (full name or the part after __) that does nothing and reports changed: false")
     parser.add_argument("--slow-ms", type=int, default=0, help="delay every tools/call by this many milliseconds")
+    parser.add_argument("--max-sessions", type=int, default=1024,
+                        help="keep at most this many sessions; the least recently used one goes first")
+    # A client that connects and sends nothing must not hold the one thread forever.
+    parser.add_argument("--idle-timeout-s", type=float, default=10.0,
+                        help="drop a connection that sends nothing for this long")
     return parser.parse_args(args)
 
 
 class Bridge:
     """Protocol state: sessions and the tool table. Knows nothing of HTTP."""
 
-    def __init__(self, tools, implementations, lying=(), slow_ms=0):
+    def __init__(self, tools, implementations, lying=(), slow_ms=0, max_sessions=1024):
         self.tools = {tool["name"]: tool for tool in tools}
         self.implementations = implementations
         self.lying = {name if "__" in name else "blender_mesh_ops__" + name for name in lying}
         self.slow_ms = slow_ms
+        self.max_sessions = max(1, max_sessions)
+        # Insertion-ordered: the first key is the least recently used session.
+        # Clients seldom send DELETE, so without a bound sessions would pile up.
         self.sessions = {}
 
     # Answers are (status, headers, body-or-None).
     def handle_post(self, session_id, protocol_header, raw):
         try:
-            message = json.loads(raw.decode("utf-8"))
+            message = json.loads(raw.decode("utf-8"), parse_constant=reject_constant)
         except (UnicodeDecodeError, ValueError):
             return 400, {}, error_body(None, PARSE_ERROR, "Parse error: the body is not JSON")
         if isinstance(message, list):
@@ -110,9 +116,10 @@ class Bridge:
             return 400, {}, body
         if session_id is None:
             return 400, {}, error_body(request_id, INVALID_REQUEST, "Bad Request: Mcp-Session-Id header is required")
-        session = self.sessions.get(session_id)
+        session = self.sessions.pop(session_id, None)
         if session is None:
             return 404, {}, error_body(request_id, SESSION_NOT_FOUND, "Session not found")
+        self.sessions[session_id] = session
         if not has_id:
             # notifications/initialized, notifications/cancelled (a call is never
             # in flight while this runs: one request at a time), anything else.
@@ -132,6 +139,8 @@ class Bridge:
             return 400, {}, error_body(request_id, INVALID_PARAMS, "Invalid params: protocolVersion must be a string")
         version = requested if requested in SUPPORTED_VERSIONS else LATEST_VERSION
         session_id = uuid.uuid4().hex
+        while len(self.sessions) >= self.max_sessions:
+            del self.sessions[next(iter(self.sessions))]
         self.sessions[session_id] = {"protocolVersion": version, "clientInfo": params.get("clientInfo")}
         result = {
             "protocolVersion": version,
@@ -194,6 +203,12 @@ class Bridge:
         })
 
 
+def reject_constant(name):
+    # Python's json reads NaN and Infinity; JSON has neither, and a NaN width
+    # would pass every bound check.
+    raise ValueError("%s is not JSON" % name)
+
+
 def log(line):
     sys.stderr.write("bridge: %s\n" % line)
     sys.stderr.flush()
@@ -224,12 +239,12 @@ def loopback_origin(origin):
     return False
 
 
-def make_handler(bridge, path="/mcp"):
+def make_handler(bridge, idle_timeout_s, path="/mcp"):
     class Handler(BaseHTTPRequestHandler):
         # One request per connection: a kept-alive connection would hold the
         # single-threaded loop while every other client waits.
         protocol_version = "HTTP/1.0"
-        timeout = SOCKET_TIMEOUT_S
+        timeout = idle_timeout_s
         server_version = "blender-bridge/1.0"
 
         def log_message(self, format, *args):  # noqa: A002  (stdlib signature)
@@ -318,8 +333,9 @@ def main():
         full = name if "__" in name else "blender_mesh_ops__" + name
         if full not in known:
             sys.exit("bridge.py: --lying-tool %s is not one of the bridge's tools" % name)
-    bridge = Bridge(tools, mesh_tools.Implementations(ToolError), options.lying_tool, options.slow_ms)
-    server = HTTPServer(("127.0.0.1", options.port), make_handler(bridge))
+    bridge = Bridge(tools, mesh_tools.Implementations(ToolError), options.lying_tool, options.slow_ms,
+                    options.max_sessions)
+    server = HTTPServer(("127.0.0.1", options.port), make_handler(bridge, options.idle_timeout_s))
     # Blender leaves SIGTERM to the embedded interpreter, which ignores it by
     # default; end the loop so the script returns and Blender quits.
     signal.signal(signal.SIGTERM, stop_on_signal)

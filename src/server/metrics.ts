@@ -6,6 +6,7 @@
  * push them on every change.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { packageVersion } from "../util/version.js";
 
 /** One DCC's catalog as the metrics see it, read at scrape time. */
 export interface CatalogFigures {
@@ -104,6 +105,9 @@ export function createServerMetrics(options: ServerMetricsOptions): ServerMetric
     registers: [registry],
   });
   const sessions = new Gauge({ name: `${PREFIX}sessions`, help: "Live MCP sessions", registers: [registry] });
+  // Always 1; the labels say what is running (a dashboard joins on them, an alert spots a mixed rollout).
+  new Gauge({ name: `${PREFIX}build_info`, help: "The running build: package version and Node version", labelNames: ["version", "node"] as const, registers: [registry] })
+    .set({ version: packageVersion(), node: process.versions.node }, 1);
   const reloads = new Counter({
     name: `${PREFIX}catalog_reloads_total`,
     help: "Catalog snapshots published after the first load (hot reloads and playbook writes)",

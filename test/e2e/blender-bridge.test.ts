@@ -229,6 +229,27 @@ function contractErrors(pack: MeshOpsPack, recipeName: string, observed: unknown
   return result.valid ? [] : renderErrors(result.errors);
 }
 
+describe.skipIf(skipWithoutMeshOps())("tools.json against core's mesh-ops pack (no Blender needed)", () => {
+  it("each routed Blender tool takes exactly the arguments the recipes' steps pass it, with the recipes' schemas", () => {
+    const pack = yaml.load(fs.readFileSync(MESH_OPS, "utf8")) as MeshOpsPack & {
+      recipes: { inputs_schema: { required: string[]; properties: Record<string, unknown> } }[];
+    };
+    const routedTools = new Set(Object.values(pack.tool_routing.tools).map((byDcc) => byDcc.blender).filter((t): t is string => typeof t === "string"));
+    expect([...routedTools].sort()).toEqual(DEFINED.map((d) => d.name).sort());
+    for (const recipe of pack.recipes) {
+      for (const step of recipe.steps) {
+        const tool = DEFINED.find((d) => d.name === pack.tool_routing.tools[step.tool.replace(/^mesh_ops__/, "")]!.blender)!;
+        expect(Object.keys(tool.inputSchema.properties).sort(), `${recipe.name} → ${tool.name}`).toEqual(Object.keys(step.arguments).sort());
+        for (const [argument, value] of Object.entries(step.arguments)) {
+          const input = /^\$\{(\w+)\}$/.exec(String(value))![1]!;
+          expect(tool.inputSchema.properties[argument], `${tool.name}.${argument}`).toEqual(recipe.inputs_schema.properties[input]);
+          expect(tool.inputSchema.required.includes(argument), `${tool.name}.${argument} required`).toBe(recipe.inputs_schema.required.includes(input));
+        }
+      }
+    }
+  });
+});
+
 describe.skipIf(skipWithoutBlender("the mesh-ops contract tests") || skipWithoutMeshOps())("core's mesh-ops recipes against the bridge", () => {
   let bridge: BlenderBridge;
   let pack: MeshOpsPack;
@@ -305,10 +326,10 @@ describe.skipIf(skipWithoutBlender("the mesh-ops contract tests") || skipWithout
   });
 });
 
-describe.skipIf(skipWithoutBlender("the lying and slow bridge tests"))("a bridge started with --lying-tool bevel_edges --slow-ms", () => {
+describe.skipIf(skipWithoutBlender("the lying and slow bridge tests"))("a bridge started with --lying-tool bevel_edges --slow-ms --max-sessions 2", () => {
   let bridge: BlenderBridge;
   beforeAll(async () => {
-    bridge = await startBlenderBridge({ lyingTools: ["bevel_edges"], slowMs: 400 });
+    bridge = await startBlenderBridge({ lyingTools: ["bevel_edges"], slowMs: 400, maxSessions: 2 });
   }, BLENDER_TIMEOUT);
   afterAll(async () => bridge?.stop());
 
@@ -348,6 +369,18 @@ describe.skipIf(skipWithoutBlender("the lying and slow bridge tests"))("a bridge
     }
   });
 
+  it("past --max-sessions the least recently used session is dropped (404) and the others keep working", async () => {
+    const ping = { jsonrpc: "2.0", id: 1, method: "ping" };
+    const open = async (): Promise<string> => (await post(bridge.url, initialize(1))).headers.get("mcp-session-id")!;
+    const [first, second] = [await open(), await open()];
+    expect((await post(bridge.url, ping, { "mcp-session-id": first })).status).toBe(200);
+    const third = await open();
+    // `first` was used after `second`, so `second` is the one dropped.
+    expect((await post(bridge.url, ping, { "mcp-session-id": second })).status).toBe(404);
+    expect((await post(bridge.url, ping, { "mcp-session-id": first })).status).toBe(200);
+    expect((await post(bridge.url, ping, { "mcp-session-id": third })).status).toBe(200);
+  });
+
   it("a Blender that dies under the client: the next call rejects with a connection error", async () => {
     const { client, call } = await legacyClient(bridge.url);
     try {
@@ -382,7 +415,7 @@ describe.skipIf(skipWithoutBlender("the bridge's HTTP tests"))("the bridge on th
   let bridge: BlenderBridge;
   let session: string;
   beforeAll(async () => {
-    bridge = await startBlenderBridge();
+    bridge = await startBlenderBridge({ idleTimeoutS: 1 });
     const init = await post(bridge.url, initialize(1));
     session = init.headers.get("mcp-session-id")!;
   }, BLENDER_TIMEOUT);
@@ -451,6 +484,8 @@ describe.skipIf(skipWithoutBlender("the bridge's HTTP tests"))("the bridge on th
     const cases: [unknown, number, number][] = [
       ["{not json", 400, -32700],
       ["\u00ff\u00fe", 400, -32700],
+      ['{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"blender_mesh_ops__bevel_edges","arguments":{"object_name":"Cube","edge_indices":[0],"width":NaN}}}', 400, -32700],
+      ['{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":-Infinity}}', 400, -32700],
       [[{ jsonrpc: "2.0", id: 1, method: "ping" }], 400, -32600],
       [{ id: 1, method: "ping" }, 400, -32600],
       [{ jsonrpc: "2.0", id: { nested: 1 }, method: "ping" }, 400, -32600],
@@ -515,6 +550,20 @@ describe.skipIf(skipWithoutBlender("the bridge's HTTP tests"))("the bridge on th
       expect(errorText(await call("blender_mesh_ops__create_primitive", { primitive_type: "cube", name: "Inf", size: 1e309 }))).toMatch(/size/);
     } finally {
       await client.close();
+    }
+  });
+
+  it("a connection that sends nothing holds the one thread only until its socket times out; then the others are served", async () => {
+    const idle = net.connect(bridge.port, "127.0.0.1");
+    await new Promise<void>((resolve, reject) => idle.once("connect", resolve).once("error", reject));
+    const closed = new Promise<void>((resolve) => idle.once("close", () => resolve()));
+    try {
+      const ping = await post(bridge.url, { jsonrpc: "2.0", id: 1, method: "ping" }, { "mcp-session-id": session });
+      expect(ping.json).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
+      // The bridge hung up on the idle connection rather than waiting on it forever.
+      await closed;
+    } finally {
+      idle.destroy();
     }
   });
 

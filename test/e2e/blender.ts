@@ -43,7 +43,7 @@ export function blenderAvailable(): boolean {
 export function skipWithoutBlender(suite: string): boolean {
   const reason = blenderUnavailableReason();
   if (reason === null) return false;
-  if (process.env.CI) throw new Error(`${suite} needs Blender and CI is set: ${reason}`);
+  if (process.env.CI) throw new Error(`${suite}: Blender is required when CI is set, and ${reason}`);
   console.warn(`skipping ${suite}: ${reason}`);
   return true;
 }
@@ -53,6 +53,10 @@ export interface BlenderBridgeOptions {
   readonly lyingTools?: readonly string[];
   /** Delay every tools/call by this many milliseconds. */
   readonly slowMs?: number;
+  /** Keep at most this many sessions, least recently used out first (the bridge's default: 1024). */
+  readonly maxSessions?: number;
+  /** Drop a connection that sends nothing for this long (the bridge's default: 10 s). */
+  readonly idleTimeoutS?: number;
   /** Give up waiting for BRIDGE_READY after this long (default 90 s: a cold start on a busy machine). */
   readonly readyTimeoutMs?: number;
 }
@@ -80,6 +84,8 @@ export async function startBlenderBridge(options: BlenderBridgeOptions = {}): Pr
   const args = ["-b", "--factory-startup", "--python-exit-code", "1", "--python", BRIDGE_SCRIPT, "--", "--port", "0"];
   for (const tool of options.lyingTools ?? []) args.push("--lying-tool", tool);
   if (options.slowMs !== undefined) args.push("--slow-ms", String(options.slowMs));
+  if (options.maxSessions !== undefined) args.push("--max-sessions", String(options.maxSessions));
+  if (options.idleTimeoutS !== undefined) args.push("--idle-timeout-s", String(options.idleTimeoutS));
   const child = spawn(blenderBinary(), args, { stdio: ["ignore", "pipe", "pipe"], cwd: BRIDGE_DIR });
   let log = "";
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => {

@@ -167,3 +167,54 @@ describe("the silent endpoint", () => {
     }
   });
 });
+
+describe("the DCC double under load and bad input", () => {
+  for (const era of ["2025", "2026"] as const) {
+    it(`era ${era}: twenty concurrent calls from four clients each get their own receipt; malformed JSON is -32700`, async () => {
+      const double = await startDccDouble({ era, delayMs: 5 });
+      const clients = await Promise.all(Array.from({ length: 4 }, () => connect(double)));
+      try {
+        const results = await Promise.all(
+          Array.from({ length: 20 }, (_, i) => clients[i % 4]!.call(CREATE, { primitive_type: i % 2 === 0 ? "cube" : "plane", name: `N${i}` })),
+        );
+        results.forEach((r, i) => expect(r.structuredContent).toMatchObject({ object_name: `N${i}`, face_count: i % 2 === 0 ? 6 : 1 }));
+        expect(double.calls.filter((c) => c.outcome === "ok")).toHaveLength(20);
+        expect(double.scene.size).toBe(20);
+        const bad = await fetch(double.url, {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+          body: "{bad",
+        });
+        expect(bad.status).toBe(400);
+        expect(((await bad.json()) as { error: { code: number } }).error.code).toBe(-32700);
+      } finally {
+        await Promise.all(clients.map((c) => c.close()));
+        await double.stop();
+      }
+    });
+  }
+});
+
+describe("the DCC double, era both (one URL, both revisions)", () => {
+  it("a 1.32.2 client gets a 2025 session, a v2 client in auto mode negotiates 2026-07-28, and both see one scene", async () => {
+    const double = await startDccDouble({ era: "both" });
+    const legacy = new LegacyClient({ name: "old", version: "1" });
+    const modern = new Client({ name: "new", version: "1" }, { versionNegotiation: { mode: "auto" } });
+    try {
+      await legacy.connect(new LegacyTransport(new URL(double.url)));
+      await modern.connect(new StreamableHTTPClientTransport(new URL(double.url)));
+      expect(modern.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+      expect(double.sessionCount()).toBe(1);
+      await legacy.callTool({ name: CREATE, arguments: { primitive_type: "cube", name: "Shared" } });
+      const counted = (await modern.callTool({ name: COUNT, arguments: { object_name: "Shared" } })) as CallResult;
+      expect(counted.structuredContent).toMatchObject({ object_name: "Shared", face_count: 6 });
+      expect((await modern.listTools()).tools).toHaveLength(bridgeTools().length);
+      // The 2026 leg opened no session.
+      expect(double.sessionCount()).toBe(1);
+    } finally {
+      await legacy.close();
+      await modern.close();
+      await double.stop();
+    }
+  });
+});

@@ -4,7 +4,8 @@
  * SDK's own servers on a loopback port. Era "2025": the 1.32.2 low-level
  * `Server` behind a sessionful `StreamableHTTPServerTransport` (JSON
  * responses, like the bridge). Era "2026": the v2 low-level `Server` behind
- * `createMcpHandler` (2026-07-28 only). Receipts come from a small counting
+ * `createMcpHandler` (2026-07-28 only). Era "both" routes each request to one
+ * of the two by the SDK's `isLegacyRequest`. Receipts come from a small counting
  * model of the scene, not from Blender: use test/e2e/blender.ts where the
  * numbers matter. Hooks make a tool fail, hang, do nothing, or be missing.
  */
@@ -15,8 +16,8 @@ import net, { type AddressInfo, type Socket } from "node:net";
 import { Server as LegacyServer } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, isInitializeRequest, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { createMcpHandler, ProtocolError, Server as ModernServer, type ListToolsResult } from "@modelcontextprotocol/server";
-import { toNodeHandler } from "@modelcontextprotocol/node";
+import { createMcpHandler, isLegacyRequest, ProtocolError, Server as ModernServer, type ListToolsResult } from "@modelcontextprotocol/server";
+import { toNodeHandler, toWebRequest } from "@modelcontextprotocol/node";
 import { compileSchema, renderErrors, type Validator } from "../../src/jsonschema/index.js";
 import { BRIDGE_TOOLS_FILE } from "./blender.js";
 
@@ -58,8 +59,11 @@ export interface DccCall {
   outcome: "pending" | "ok" | "error" | "aborted";
 }
 
+export type DccEra = "2025" | "2026" | "both";
+
 export interface DccDoubleOptions {
-  readonly era: "2025" | "2026";
+  /** "both": 2025 clients get the sessionful leg, 2026-07-28 clients the v2 one, on one URL (an adapter that offers both). */
+  readonly era: DccEra;
   /** Default: the bridge's tools. */
   readonly tools?: readonly DccToolDefinition[];
   /** Initial hooks (names or verbs); the returned `hooks` stays mutable. */
@@ -80,13 +84,13 @@ export interface DccDoubleOptions {
 export interface DccDouble {
   readonly url: string;
   readonly port: number;
-  readonly era: "2025" | "2026";
+  readonly era: DccEra;
   readonly hooks: DccHooks;
   /** Every tools/call that reached the double, in arrival order. */
   readonly calls: DccCall[];
   /** Mesh objects in the modelled scene, by name. */
   readonly scene: Map<string, MeshCounts>;
-  /** Live 2025 sessions (0 on the 2026 era). */
+  /** Live 2025 sessions (always 0 on the 2026 era). */
   sessionCount(): number;
   stop(): Promise<void>;
 }
@@ -361,61 +365,71 @@ export async function startDccDouble(options: DccDoubleOptions): Promise<DccDoub
   }
 
   const info = { name: options.serverName ?? "blender-double", version: "1.0.0" };
-  let handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
-  let closeEra: () => Promise<void>;
   const sessions = new Map<string, StreamableHTTPServerTransport>();
 
-  if (options.era === "2025") {
-    const makeServer = (): LegacyServer => {
-      const server = new LegacyServer(info, { capabilities: { tools: {} } });
-      server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed() as never }));
-      server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
-        const { name } = request.params;
-        if (known(name) === undefined) throw new McpError(-32602, `Unknown tool: ${name}`);
-        return call(name, request.params.arguments, extra.signal);
-      });
-      return server;
-    };
-    handle = async (req, res) => {
-      const body = req.method === "POST" ? await readJson(req) : undefined;
-      const sessionId = req.headers["mcp-session-id"];
-      let transport = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
-      if (transport === undefined) {
-        if (sessionId !== undefined || req.method !== "POST" || !isInitializeRequest(body)) {
-          res.writeHead(sessionId === undefined ? 400 : 404, { "content-type": "application/json" });
-          res.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message: sessionId === undefined ? "Bad Request: no session" : "Session not found" } }));
-          return;
-        }
-        const created = new StreamableHTTPServerTransport({
-          sessionIdGenerator: randomUUID,
-          enableJsonResponse: true,
-          onsessioninitialized: (id) => void sessions.set(id, created),
-          onsessionclosed: (id) => void sessions.delete(id),
-        });
-        await makeServer().connect(created);
-        transport = created;
+  const makeLegacyServer = (): LegacyServer => {
+    const server = new LegacyServer(info, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed() as never }));
+    server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+      const { name } = request.params;
+      if (known(name) === undefined) throw new McpError(-32602, `Unknown tool: ${name}`);
+      return call(name, request.params.arguments, extra.signal);
+    });
+    return server;
+  };
+  /** The 2025 leg: one 1.32.2 transport per session, plain JSON answers like the bridge. */
+  const serveLegacy = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
+    const sessionId = req.headers["mcp-session-id"];
+    let transport = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
+    if (transport === undefined) {
+      if (sessionId !== undefined || req.method !== "POST" || !isInitializeRequest(body)) {
+        res.writeHead(sessionId === undefined ? 400 : 404, { "content-type": "application/json" });
+        res.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message: sessionId === undefined ? "Bad Request: no session" : "Session not found" } }));
+        return;
       }
-      await transport.handleRequest(req, res, body);
-    };
-    closeEra = async () => {
-      await Promise.all([...sessions.values()].map((t) => t.close()));
-      sessions.clear();
-    };
-  } else {
-    const handler = createMcpHandler(() => {
-      const server = new ModernServer(info, { capabilities: { tools: {} } });
-      server.setRequestHandler("tools/list", () => ({ tools: listed() as unknown as ListToolsResult["tools"] }));
-      server.setRequestHandler("tools/call", (request, ctx) => {
-        const { name } = request.params;
-        if (known(name) === undefined) throw new ProtocolError(-32602, `Unknown tool: ${name}`);
-        return call(name, request.params.arguments, ctx.mcpReq.signal);
+      const created = new StreamableHTTPServerTransport({
+        sessionIdGenerator: randomUUID,
+        enableJsonResponse: true,
+        onsessioninitialized: (id) => void sessions.set(id, created),
+        onsessionclosed: (id) => void sessions.delete(id),
       });
-      return server;
-    }, { legacy: "reject" });
-    const node = toNodeHandler(handler);
-    handle = async (req, res) => node(req, res);
-    closeEra = () => handler.close();
-  }
+      await makeLegacyServer().connect(created);
+      transport = created;
+    }
+    await transport.handleRequest(req, res, body);
+  };
+
+  /** The 2026-07-28 leg: a v2 server per request. */
+  const modern = createMcpHandler(() => {
+    const server = new ModernServer(info, { capabilities: { tools: {} } });
+    server.setRequestHandler("tools/list", () => ({ tools: listed() as unknown as ListToolsResult["tools"] }));
+    server.setRequestHandler("tools/call", (request, ctx) => {
+      const { name } = request.params;
+      if (known(name) === undefined) throw new ProtocolError(-32602, `Unknown tool: ${name}`);
+      return call(name, request.params.arguments, ctx.mcpReq.signal);
+    });
+    return server;
+  }, { legacy: "reject" });
+  const serveModern = toNodeHandler(modern);
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const body = req.method === "POST" ? await readJson(req) : undefined;
+    if (body === NOT_JSON) {
+      res.writeHead(400, { "content-type": "application/json" });
+      res.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: the body is not JSON" } }));
+      return;
+    }
+    let legacy = options.era === "2025";
+    // Both revisions on one endpoint: the SDK's own classification picks the leg.
+    if (options.era === "both") legacy = await isLegacyRequest(await toWebRequest(req, body), body);
+    if (legacy) await serveLegacy(req, res, body);
+    else await serveModern(req, res, body);
+  };
+  const closeEra = async (): Promise<void> => {
+    await Promise.all([...sessions.values()].map((t) => t.close()));
+    sessions.clear();
+    await modern.close();
+  };
 
   const http: HttpServer = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -447,16 +461,15 @@ export async function startDccDouble(options: DccDoubleOptions): Promise<DccDoub
   };
 }
 
+const NOT_JSON = Symbol("not JSON");
+
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString("utf8");
-  if (text === "") return undefined;
   try {
-    return JSON.parse(text) as unknown;
+    return JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown;
   } catch {
-    // The transport answers the parse error itself when handed the raw body as undefined.
-    return undefined;
+    return NOT_JSON;
   }
 }
 
