@@ -240,3 +240,33 @@ describe("recipes__run against a DCC that never answers", () => {
     }
   });
 });
+
+describe("recipes__run with a DCC endpoint that needs a token", () => {
+  it("sends the config file's headers to the DCC and never shows them in /readyz or /metrics", async () => {
+    const secret = "Bearer s3cret-run-token";
+    const dcc = await startDccDouble({ requireHeader: ["Authorization", secret] });
+    const skills = await skillsDir();
+    const config = `${skills}/config.yaml`;
+    await fs.writeFile(config, `dcc-endpoint:\n  - dcc: blender\n    url: ${dcc.url}\n    headers: {Authorization: "${secret}"}\n`);
+    const running = await startServer({ dccs: ["blender"], skillsPaths: [skills], args: ["--config", config] });
+    try {
+      const client = await connect(running.url, "/mcp/blender");
+      try {
+        const answer = await call(client, "recipes__run", { skill: "run-pack", recipe: "bevel_receipt", inputs: { name: "Tok" } });
+        expect(answer.success).toBe(true);
+        expect(JSON.stringify(answer)).not.toContain("s3cret");
+      } finally {
+        await client.close();
+      }
+      const readyz = await (await fetch(`${running.url}/readyz`)).text();
+      const metrics = await (await fetch(`${running.url}/metrics`)).text();
+      expect(readyz).toContain(dcc.url);
+      expect(readyz).not.toContain("s3cret");
+      expect(metrics).not.toContain("s3cret");
+    } finally {
+      await running.stop();
+      await dcc.close();
+      await fs.rm(skills, { recursive: true, force: true });
+    }
+  });
+});
