@@ -27,7 +27,7 @@ import { pathToFileURL } from "node:url";
 import { parse as parseYaml } from "yaml";
 import { compileSchema } from "../src/jsonschema/index.js";
 import { recipeYaml } from "./lib/generate.js";
-import { collectSchemas, findRecipeFiles } from "./lib/real-packs.js";
+import { asParsed, realPackSchemas } from "./jsonschema-instances.js";
 
 const repoRoot = path.resolve(import.meta.dirname, "..");
 const fixtures = path.join(repoRoot, "bench/fixtures/jsonschema");
@@ -245,6 +245,17 @@ function readJson(file: string): unknown {
   return JSON.parse(fs.readFileSync(path.join(fixtures, file), "utf8"));
 }
 
+function realPackScenario(): Scenario | null {
+  const packs = realPackSchemas(realSkills);
+  if (packs === null) return null;
+  return {
+    name: "real packs' inputs_schema + output_contract",
+    schemas: packs.map((p) => p.schema),
+    valid: packs.map((p) => p.valid),
+    invalid: packs.map((p) => p.invalid),
+  };
+}
+
 function recipeScenario(): Scenario {
   return {
     name: "realistic recipe inputs_schema",
@@ -252,115 +263,6 @@ function recipeScenario(): Scenario {
     valid: [readJson("recipe-inputs.valid.json")],
     invalid: [readJson("recipe-inputs.invalid.json")],
   };
-}
-
-// ---- real packs: schemas from RECIPES.yaml, instances synthesised and cross-checked ----
-
-function resolveLocal(root: unknown, ref: string): unknown {
-  let v = root;
-  for (const t of ref.replace(/^#\/?/, "").split("/").filter(Boolean)) {
-    v = (v as Record<string, unknown>)[t.replace(/~1/g, "/").replace(/~0/g, "~")];
-  }
-  return v;
-}
-
-/** A plausible valid instance: consts, first enum members, lower bounds, every property. */
-function sample(schema: unknown, root: unknown, depth = 0): unknown {
-  if (schema === true || schema === undefined || depth > 20) return null;
-  const s = schema as Record<string, unknown>;
-  if (typeof s.$ref === "string") return sample(resolveLocal(root, s.$ref), root, depth + 1);
-  if ("const" in s) return s.const;
-  if (Array.isArray(s.enum)) return s.enum[0];
-  if (Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0];
-  if ("default" in s) return s.default;
-  for (const k of ["oneOf", "anyOf"]) if (Array.isArray(s[k])) return sample((s[k] as unknown[])[0], root, depth + 1);
-  const type = Array.isArray(s.type) ? s.type[0] : s.type ?? (s.properties ? "object" : undefined);
-  switch (type) {
-    case "object": {
-      const o: Record<string, unknown> = {};
-      const props = (s.properties ?? {}) as Record<string, unknown>;
-      for (const k of Object.keys(props)) o[k] = sample(props[k], root, depth + 1);
-      for (const k of (s.required ?? []) as string[]) if (!(k in o)) o[k] = "x";
-      return o;
-    }
-    case "array": {
-      const prefix = (s.prefixItems ?? []) as unknown[];
-      const out = prefix.map((p) => sample(p, root, depth + 1));
-      const min = typeof s.minItems === "number" ? s.minItems : 1;
-      while (out.length < min && s.items !== false) out.push(sampleDistinct(s.items, root, depth, out.length));
-      return out;
-    }
-    case "string": {
-      const min = typeof s.minLength === "number" ? s.minLength : 1;
-      return "abcdefgh".repeat(Math.ceil(Math.max(min, 4) / 8)).slice(0, Math.max(min, 4));
-    }
-    case "integer":
-    case "number": {
-      const lo = typeof s.minimum === "number" ? s.minimum : typeof s.exclusiveMinimum === "number" ? s.exclusiveMinimum + 1 : 1;
-      const hi = typeof s.maximum === "number" ? s.maximum : typeof s.exclusiveMaximum === "number" ? s.exclusiveMaximum - 1 : lo;
-      return Math.min(lo, hi);
-    }
-    case "boolean":
-      return true;
-    case "null":
-      return null;
-    default:
-      return {};
-  }
-}
-
-function sampleDistinct(items: unknown, root: unknown, depth: number, i: number): unknown {
-  const v = sample(items, root, depth + 1);
-  if (typeof v === "number") return v + i;
-  if (typeof v === "string") return `${v}${i}`;
-  return v;
-}
-
-/** A plausible mistake: a required property missing, or the wrong type at the root. */
-function breakInstance(valid: unknown, schema: Record<string, unknown>): unknown {
-  if (valid !== null && typeof valid === "object" && !Array.isArray(valid)) {
-    const o = { ...(valid as Record<string, unknown>) };
-    const required = (schema.required ?? []) as string[];
-    const props = Object.keys((schema.properties ?? {}) as object);
-    if (props.length > 0) o[props[props.length - 1]!] = { wrong: [1, 2, 3] };
-    if (required.length > 0) delete o[required[0]!];
-    return o;
-  }
-  return { wrong: true };
-}
-
-function asParsed(v: unknown): unknown {
-  return JSON.parse(JSON.stringify(v));
-}
-
-function realPackScenario(): Scenario | null {
-  if (!fs.existsSync(realSkills)) {
-    console.warn(`real skill packs not found at ${realSkills}; skipping that scenario`);
-    return null;
-  }
-  const found: unknown[] = [];
-  for (const file of findRecipeFiles(realSkills)) collectSchemas(parseYaml(fs.readFileSync(file, "utf8")), found);
-  // Object schemas only: the bench synthesises instances from their keywords.
-  const raw = found.filter((v) => v !== null && typeof v === "object");
-  const ajv = new Ajv2020({ strict: false });
-  const schemas: unknown[] = [];
-  const valid: unknown[] = [];
-  const invalid: unknown[] = [];
-  let skipped = 0;
-  for (const schema of raw) {
-    const v = sample(schema, schema);
-    const bad = breakInstance(v, schema as Record<string, unknown>);
-    const f = ajv.compile(structuredClone(schema) as object);
-    if (f(v) && !f(bad)) {
-      schemas.push(schema);
-      // As the daemon receives them: parsed JSON. (`breakInstance` deletes a key, and V8
-      // keeps an object that lost a key in slow dictionary mode, which no parsed input is.)
-      valid.push(asParsed(v));
-      invalid.push(asParsed(bad));
-    } else skipped++;
-  }
-  console.log(`real packs: ${raw.length} schemas found, ${schemas.length} with synthesised instances ajv agrees on, ${skipped} skipped`);
-  return { name: "real packs' inputs_schema + output_contract", schemas, valid, invalid };
 }
 
 /**

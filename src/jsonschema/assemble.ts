@@ -15,7 +15,8 @@
  */
 import type { Annotations, Check, CompiledKeyword, Group, JsonType, LeafTest, LengthRange, NumericRange, SchemaNode, State } from "./context.js";
 import type { PatternMatcher } from "./regex.js";
-import { mergeAnnotations, newAnnotations } from "./context.js";
+import { mergeAnnotations, newAnnotations, quiet, resume } from "./context.js";
+import { childPointer } from "./pointer.js";
 import { generateNodeCheck } from "./node-fast.js";
 import { inRange } from "./keywords/numeric.js";
 import { lengthWithin } from "./keywords/string-length.js";
@@ -81,6 +82,27 @@ export function leafPasses(leaf: LeafTest, v: unknown, st: State): boolean {
   if (leaf.range !== null && !inRange(v as number, leaf.range)) return false;
   if (leaf.length !== null && !lengthWithin(v as string, leaf.length, st)) return false;
   return leaf.pattern === null || testPattern(leaf.pattern, v as string, st);
+}
+
+/**
+ * A member (property value, item) handed to its subschema. While collecting, the subschema
+ * is first asked on the fast path (a leaf test, or its check with errors off): most
+ * members pass, and then no path is built and no collecting closure runs. Only a member
+ * that fails is validated again with errors on, at its own path. The collecting pass has
+ * a budget of its own, so the repeated work on failing members stays bounded.
+ */
+export function memberPasses(node: SchemaNode, v: unknown, st: State, path: string, key: string | number): boolean {
+  if (!st.collect) return node.validate(v, st, null, path);
+  const leaf = node.leaf;
+  if (leaf !== null) {
+    if (leafPasses(leaf, v, st)) return true;
+  } else {
+    const saved = quiet(st);
+    const ok = node.validate(v, st, null, path);
+    resume(st, saved);
+    if (ok) return true;
+  }
+  return node.validate(v, st, null, childPointer(path, key));
 }
 
 const TYPE_CODES: Readonly<Record<JsonType, number>> = {

@@ -27,11 +27,14 @@ export function firstMissingOf(names: readonly string[]): FirstMissing {
   return generated ?? ((o) => firstLacking(names, o));
 }
 
-/** As a generated FirstMissing, by a loop over the names from `from`. */
-export function firstLacking(names: readonly string[], o: Readonly<Record<string, unknown>>, from = 0): number {
+/**
+ * As a generated FirstMissing, by a loop over the names from `from`. `inherited[i]` says
+ * whether Object.prototype has names[i] (asked once, where the list is compiled).
+ */
+export function firstLacking(names: readonly string[], o: Readonly<Record<string, unknown>>, from = 0, inherited?: readonly boolean[]): number {
   for (let i = from; i < names.length; i++) {
     const n = names[i]!;
-    if (n in Object.prototype ? !Object.hasOwn(o, n) : o[n] === undefined) return i;
+    if ((inherited === undefined ? n in Object.prototype : inherited[i]) ? !Object.hasOwn(o, n) : o[n] === undefined) return i;
   }
   return -1;
 }

@@ -8,7 +8,8 @@
  * alternatives that are fixed sequences of such atoms starting with pairwise disjoint sets
  * (`(Face|Edge|Vertex)`, no quantifier on it); a group of quantified atoms, plain or optional
  * (`(?:-[0-9a-z]+)?`, holding a mandatory atom); optionally opened by `^` and closed by `$`;
- * nothing nested, no assertions or Unicode properties. It is deterministic: at every choice
+ * nothing nested, no assertions. A Unicode property escape is a class of the code points V8
+ * gives it (regex-properties.ts). It is deterministic: at every choice
  * point (a variable atom; an optional group: enter or skip) the set it may consume is disjoint
  * from every atom the other side can consume first, up to the first mandatory atom (an
  * alternation counts by its first sets, an optional group by its atoms up to its first
@@ -20,6 +21,7 @@
  * each of the n attempts is short.
  */
 import { fixedEscape } from "./regex-escapes.js";
+import { propertyEscape } from "./regex-properties.js";
 
 type Ranges = Array<readonly [number, number]>;
 
@@ -36,6 +38,9 @@ interface Atom {
 
 /** Longest fixed-length unanchored pattern admitted: n attempts of this many steps each. */
 const FIXED_UNANCHORED = 64;
+
+/** Longest fixed tail after an overlapping variable atom (fixedTail): n retries of this many steps. */
+const FIXED_TAIL = 16;
 
 const DIGIT: Ranges = [[0x30, 0x39]];
 const WORD: Ranges = [[0x30, 0x39], [0x41, 0x5a], [0x5f, 0x5f], [0x61, 0x7a]];
@@ -78,6 +83,8 @@ class Outside {}
 class AtomParser {
   i = 0;
   private groups = 0;
+  /** Groups quantified by `*` or `+`: after their last atom they may start again. */
+  readonly loops = new Set<number>();
   constructor(private readonly p: string) {}
 
   atoms(): Atom[] {
@@ -119,13 +126,16 @@ class AtomParser {
     }
     this.i++;
     if (inner.length === 0) throw new Outside();
-    if (p[this.i] !== "?") {
-      if (this.i < p.length && "*+{".includes(p[this.i]!)) throw new Outside();
+    const q = p[this.i];
+    if (q !== "?" && q !== "*" && q !== "+") {
+      if (q === "{") throw new Outside();
       return inner.map((a) => ({ ...a, width: 1, group: 0 }));
     }
     this.i++;
     if (p[this.i] === "?") throw new Outside();
     const group = ++this.groups;
+    // `+` is proved as `*`: its one mandatory pass only removes a choice.
+    if (q !== "?") this.loops.add(group);
     return inner.map((a) => ({ ...a, width: 1, group }));
   }
 
@@ -180,6 +190,13 @@ class AtomParser {
 
   private classEscape(): Ranges | null {
     const e = this.p[this.i + 1]!;
+    if (e === "p" || e === "P") {
+      // One code point of a set V8 defines, like a class (regex-properties.ts).
+      const found = propertyEscape(this.p, this.i);
+      if (found === null) throw new Outside();
+      this.i = found.end;
+      return [...found.ranges];
+    }
     const base = e === "d" || e === "D" ? DIGIT : e === "w" || e === "W" ? WORD : e === "s" || e === "S" ? SPACE : null;
     if (base === null) return null;
     this.i += 2;
@@ -197,11 +214,9 @@ class AtomParser {
         throw new Outside();
       case "u":
       case "c":
-      case "p":
-      case "P":
       case "B":
       case "k":
-        // Surrogate-pair and braced forms, controls, properties, assertions, backreferences:
+        // Surrogate-pair and braced forms, controls, assertions, backreferences:
         // rare in schemas, left to re2js rather than modelled here.
         throw new Outside();
       default:
@@ -278,6 +293,40 @@ function followersDisjoint(atoms: readonly Atom[], from: number, set: Ranges, vi
   return true;
 }
 
+/**
+ * Whether the atoms from `from` on are a short fixed tail: no choice point but alternations
+ * (decided by their first character), at most FIXED_TAIL code points. The one variable atom
+ * before such a tail may overlap it (`^[a-z0-9_]*_MTL$`): it gives back one character at a
+ * time, each retry costs one pass over the tail, and the choice points before it stay
+ * deterministic, so the attempt is O(n · FIXED_TAIL).
+ */
+function fixedTail(atoms: readonly Atom[], from: number): boolean {
+  let width = 0;
+  for (let j = from; j < atoms.length; j++) {
+    const b = atoms[j]!;
+    if (b.group !== 0 || b.min !== b.max) return false;
+    width += b.min * b.width;
+  }
+  return width <= FIXED_TAIL;
+}
+
+/** Whether group `atoms[i].group` has a mandatory atom after position i. */
+function mandatoryAfter(atoms: readonly Atom[], i: number): boolean {
+  for (let j = i + 1; j < atoms.length && atoms[j]!.group === atoms[i]!.group; j++) if (atoms[j]!.min >= 1) return true;
+  return false;
+}
+
+/** What a pass through `group` can consume first: its atoms up to its first mandatory one. */
+function firstOfGroup(atoms: readonly Atom[], group: number): Ranges {
+  const out: Ranges = [];
+  for (const a of atoms) {
+    if (a.group !== group) continue;
+    out.push(...a.set);
+    if (a.min >= 1) break;
+  }
+  return out;
+}
+
 /** True when V8 runs `pattern` (already accepted with the `u` flag) in linear time, by the proof above. */
 export function linearOnBacktracking(pattern: string): boolean {
   const anchored = pattern.startsWith("^");
@@ -311,7 +360,9 @@ export function linearOnBacktracking(pattern: string): boolean {
     }
     if (a.min === a.max) continue;
     variable = true;
-    if (!followersDisjoint(atoms, i + 1, a.set, a.group)) return false;
+    if (!followersDisjoint(atoms, i + 1, a.set, a.group) && !(a.group === 0 && fixedTail(atoms, i + 1))) return false;
+    // In a loop with no mandatory atom after this one, the next pass may start right here.
+    if (parser.loops.has(a.group) && !mandatoryAfter(atoms, i) && !disjoint(a.set, firstOfGroup(atoms, a.group))) return false;
   }
   return variable ? anchored : anchored || length <= FIXED_UNANCHORED;
 }

@@ -2,8 +2,8 @@
  * ECMAScript Unicode (`u`) patterns rewritten into the RE2 syntax re2js runs in linear time
  * (SPEC §7), keeping ECMA-262 meaning where the two dialects differ: `\s` and `.` name
  * ECMA's sets (RE2's are smaller), `\v`, `\0`, `\cX`, `\uXXXX`, `[\b]`, `[^]`, `[]` become
- * code points or explicit ranges, long General_Category names and `Script=` prefixes become
- * RE2's names, and capture groups become non-capturing (only a yes/no is asked). What a
+ * code points or explicit ranges, Unicode property escapes become the ranges V8 gives them
+ * (regex-properties.ts), and capture groups become non-capturing (only a yes/no is asked). What a
  * finite automaton cannot run (backreferences, lookaround) is refused with the reason.
  *
  * Runs only on patterns `new RegExp(p, "u")` accepted, so the syntax is trusted: a u-mode
@@ -11,6 +11,7 @@
  * no class escape as a range bound.
  */
 import { fixedEscape } from "./regex-escapes.js";
+import { propertyEscape, type Ranges } from "./regex-properties.js";
 
 export type Translation = { readonly ok: true; readonly source: string } | { readonly ok: false; readonly reason: string };
 
@@ -24,19 +25,6 @@ const WHITESPACE: ReadonlyArray<readonly [number, number]> = [
 ];
 /** What `.` matches without the `s` flag: everything but the line terminators. */
 const LINE_TERMINATORS: ReadonlyArray<readonly [number, number]> = [[0x0a, 0x0a], [0x0d, 0x0d], [0x2028, 0x2029]];
-
-/** ECMA General_Category long names RE2 only knows by their short ones. */
-const CATEGORY_ALIASES: Readonly<Record<string, string>> = {
-  Letter: "L", Cased_Letter: "LC", Uppercase_Letter: "Lu", Lowercase_Letter: "Ll", Titlecase_Letter: "Lt",
-  Modifier_Letter: "Lm", Other_Letter: "Lo", Mark: "M", Combining_Mark: "M", Nonspacing_Mark: "Mn",
-  Spacing_Mark: "Mc", Enclosing_Mark: "Me", Number: "N", Decimal_Number: "Nd", digit: "Nd", Letter_Number: "Nl",
-  Other_Number: "No", Punctuation: "P", punct: "P", Connector_Punctuation: "Pc", Dash_Punctuation: "Pd",
-  Open_Punctuation: "Ps", Close_Punctuation: "Pe", Initial_Punctuation: "Pi", Final_Punctuation: "Pf",
-  Other_Punctuation: "Po", Symbol: "S", Math_Symbol: "Sm", Currency_Symbol: "Sc", Modifier_Symbol: "Sk",
-  Other_Symbol: "So", Separator: "Z", Space_Separator: "Zs", Line_Separator: "Zl", Paragraph_Separator: "Zp",
-  Other: "C", Control: "Cc", cntrl: "Cc", Format: "Cf", Surrogate: "Cs", Private_Use: "Co", Unassigned: "Cn",
-};
-const CATEGORIES = new Set([...Object.values(CATEGORY_ALIASES), "Any"]);
 
 class Refusal {
   constructor(readonly reason: string) {}
@@ -60,7 +48,7 @@ function literal(cp: number): string {
   return (cp >= 0x30 && cp <= 0x39) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a) || cp === 0x5f ? String.fromCharCode(cp) : hex(cp);
 }
 
-function rangesSource(ranges: ReadonlyArray<readonly [number, number]>): string {
+function rangesSource(ranges: Ranges): string {
   return ranges.map(([a, b]) => (a === b ? hex(a) : `${hex(a)}-${hex(b)}`)).join("");
 }
 
@@ -142,6 +130,10 @@ class Translator {
       this.i += 2;
       return `[${rangesSource(e === "s" ? WHITESPACE : NOT_WHITESPACE)}]`;
     }
+    if (e === "p" || e === "P") {
+      const ranges = this.property();
+      return ranges.length === 0 ? `[^${hex(0)}-${hex(0x10ffff)}]` : `[${rangesSource(ranges)}]`;
+    }
     return this.commonEscape();
   }
 
@@ -153,27 +145,19 @@ class Translator {
       this.i += 2;
       return `\\${e}`;
     }
-    if (e === "p" || e === "P") return this.property(e);
     return literal(this.escapedCodePoint());
   }
 
-  private property(e: string): string {
-    const end = this.p.indexOf("}", this.i);
-    const body = this.p.slice(this.i + 3, end);
-    this.i = end + 1;
-    const eq = body.indexOf("=");
-    let name: string;
-    if (eq < 0) {
-      name = CATEGORY_ALIASES[body] ?? body;
-      if (!CATEGORIES.has(name)) throw new Refusal(`the Unicode property ${body} is not supported (General_Category and Script values are)`);
-    } else {
-      const key = body.slice(0, eq);
-      const value = body.slice(eq + 1);
-      if (key === "General_Category" || key === "gc") name = CATEGORY_ALIASES[value] ?? value;
-      else if (key === "Script" || key === "sc") name = value;
-      else throw new Refusal(`the Unicode property ${key} is not supported (General_Category and Script values are)`);
-    }
-    return `\\${e}{${name}}`;
+  /**
+   * `\\p{…}` / `\\P{…}` as the code points V8 gives it (regex-properties.ts), so re2js's
+   * own Unicode tables (another version, fewer properties) never decide.
+   */
+  private property(): Ranges {
+    const found = propertyEscape(this.p, this.i);
+    // V8 accepted the pattern, so it accepts the escape: no refusal is reachable here.
+    if (found === null) throw new Refusal("this Unicode property escape is not supported");
+    this.i = found.end;
+    return found.ranges;
   }
 
   /** A single-code-point escape (the caller handled class escapes and assertions). */
@@ -252,7 +236,8 @@ class Translator {
       this.i += 2;
       return 0x08;
     }
-    if ("dDwWpP".includes(e)) return this.commonEscape();
+    if (e === "p" || e === "P") return rangesSource(this.property());
+    if ("dDwW".includes(e)) return this.commonEscape();
     return this.escapedCodePoint();
   }
 }

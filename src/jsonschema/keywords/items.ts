@@ -7,7 +7,7 @@
 import type { Annotations, Check, KeywordCompiler, SchemaNode, State } from "../context.js";
 import { own, pushError, traceChild, traceError } from "../context.js";
 import { charge } from "../steps.js";
-import { leafPasses } from "../assemble.js";
+import { leafPasses, memberPasses } from "../assemble.js";
 import { childPointer } from "../pointer.js";
 import { generateArrayFastPath, MAX_GENERATED_PREFIX, type ArrayFastPath } from "./items-fast.js";
 import { readSchemaArray } from "./util.js";
@@ -152,7 +152,7 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
       let ok = true;
       const upto = len < n ? len : n;
       for (let i = 0; i < upto; i++) {
-        if (!prefix[i]!.validate(arr[i], st, null, st.collect ? childPointer(path, i) : path)) {
+        if (!memberPasses(prefix[i]!, arr[i], st, path, i)) {
           if (st.stop) return false;
           ok = false;
         }
@@ -169,7 +169,7 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
           }
         } else {
           for (let i = n; i < len; i++) {
-            if (!items.validate(arr[i], st, null, st.collect ? childPointer(path, i) : path)) {
+            if (!memberPasses(items, arr[i], st, path, i)) {
               if (st.stop) return false;
               ok = false;
             }

@@ -11,7 +11,7 @@
  */
 import type { Check, KeywordCompiler, SchemaNode, State } from "../context.js";
 import { addProp, own, pushError, traceChild, traceError } from "../context.js";
-import { leafPasses } from "../assemble.js";
+import { leafPasses, memberPasses } from "../assemble.js";
 import { childPointer, escapeToken } from "../pointer.js";
 import { generateObjectFastPath, MAX_GENERATED_NAMES, type ObjectFastPath } from "./properties-fast.js";
 import type { PatternMatcher } from "../regex.js";
@@ -63,7 +63,8 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
     // declared name each position held last time, so most keys cost one comparison.
     // Sized for the instances this schema describes: its names plus a few extra keys.
     const cacheSize = Math.min(KEY_CACHE, keys.length + 4);
-    const seenKeys: string[] = new Array<string>(cacheSize).fill("");
+    // undefined, not "": "" may be a declared name, and no key is undefined.
+    const seenKeys: Array<string | undefined> = new Array<string | undefined>(cacheSize).fill(undefined);
     const seenIndex: number[] = new Array<number>(cacheSize).fill(-1);
 
     // One for-in pass over the instance: V8 reads `o[key]` from the enum cache there, and
@@ -74,15 +75,25 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
       // This path does not count members for the instance limits.
       if (!st.collect) st.partial = true;
       let ok = true;
+      let pos = 0;
       for (const key in o) {
         step(st);
-        const at = indexOf.get(key);
-        const node = at === undefined ? undefined : nodes[at];
+        let at: number;
+        if (pos < cacheSize) {
+          if (seenKeys[pos] === key) at = seenIndex[pos]!;
+          else {
+            at = indexOf.get(key) ?? -1;
+            seenKeys[pos] = key;
+            seenIndex[pos] = at;
+          }
+          pos++;
+        } else at = indexOf.get(key) ?? -1;
+        const node = at < 0 ? undefined : nodes[at];
         let matched = false;
         if (node !== undefined) {
           matched = true;
           if (ev !== null) addProp(ev, key);
-          if (!node.validate(o[key], st, null, st.collect ? childPointer(path, key) : path)) {
+          if (!memberPasses(node, o[key], st, path, key)) {
             if (st.trace) traceChild(st, node, o[key], childPointer("", key));
             if (st.stop) return false;
             ok = false;
@@ -93,7 +104,7 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
           if (!matched && ev !== null) addProp(ev, key);
           matched = true;
           step(st);
-          if (!patternNodes[j]!.validate(o[key], st, null, st.collect ? childPointer(path, key) : path)) {
+          if (!memberPasses(patternNodes[j]!, o[key], st, path, key)) {
             if (st.trace) traceChild(st, patternNodes[j]!, o[key], childPointer("", key));
             if (st.stop) return false;
             ok = false;
@@ -108,7 +119,7 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
           pushError(st, childPointer(path, key), additionalLoc, additionalName, UNEXPECTED);
           if (st.stop) return false;
           ok = false;
-        } else if (!additional.validate(o[key], st, null, st.collect ? childPointer(path, key) : path)) {
+        } else if (!memberPasses(additional, o[key], st, path, key)) {
           if (st.trace) traceChild(st, additional, o[key], childPointer("", key));
           if (st.stop) return false;
           ok = false;

@@ -20,6 +20,7 @@ export const compileRequired: KeywordCompiler = (kc) => {
   const keys = [...new Set(value as string[])];
   if (keys.length === 0) return null;
   const messages = keys.map((k) => `Missing required property: ${k}`);
+  const inherited = keys.map((k) => k in Object.prototype);
   let generated: FirstMissing | null = null;
   let calls = 0;
   const generateAfter = kc.generateAfter;
@@ -28,13 +29,13 @@ export const compileRequired: KeywordCompiler = (kc) => {
     let first: number;
     if (generated !== null) first = generated(o);
     else if (++calls > generateAfter) first = (generated = firstMissingOf(keys))(o);
-    else first = firstLacking(keys, o);
+    else first = firstLacking(keys, o, 0, inherited);
     if (first < 0) return true;
     if (!st.collect) {
       if (st.trace) traceHere(st, loc, "required", messages[first]!);
       return false;
     }
-    for (let j = first; j >= 0; j = firstLacking(keys, o, j + 1)) {
+    for (let j = first; j >= 0; j = firstLacking(keys, o, j + 1, inherited)) {
       pushError(st, path, loc, "required", messages[j]!);
       if (st.stop) break;
     }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { compileSchema } from "../../../src/jsonschema/index.js";
 import { accepts, errorsOf, refusal } from "../helpers.js";
 
 describe("properties / patternProperties / additionalProperties", () => {
@@ -93,5 +94,18 @@ describe("properties / patternProperties / additionalProperties", () => {
     expect(ok({})).toBe(false);
     expect(ok(JSON.parse('{"__proto__": 1}'))).toBe(false);
     expect(ok(JSON.parse('{"__proto__": 1, "toString": null}'))).toBe(true);
+  });
+
+  it("an empty property name declared under additionalProperties: false is not taken for an extra key (closure loop)", () => {
+    const schema = { properties: { "": { type: "string" } }, additionalProperties: false };
+    for (const allErrors of [false, true]) {
+      const r = compileSchema(schema, { generateAfter: Infinity, allErrors });
+      if (!r.ok) throw new Error(r.error.message);
+      for (let i = 0; i < 3; i++) {
+        expect(r.validator.validate({ "": "x" }).valid).toBe(true);
+        expect(r.validator.validate({ "": 1 }).errors[0]?.keyword).toBe("type");
+        expect(r.validator.validate({ "": "x", b: 1 }).errors[0]?.keyword).toBe("additionalProperties");
+      }
+    }
   });
 });
