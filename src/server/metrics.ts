@@ -103,20 +103,19 @@ export function createServerMetrics(options: ServerMetricsOptions): ServerMetric
     registers: [registry],
   });
 
-  const runs = new Counter({
-    name: `${PREFIX}recipe_runs_total`,
-    help: "recipes__run runs by DCC, status (succeeded | failed | dry_run | recovered | cancelled) and error code",
-    labelNames: ["dcc", "status", "error"] as const,
-    registers: [registry],
-  });
+  const runs = new LabelledCounter(
+    registry,
+    `${PREFIX}recipe_runs_total`,
+    "recipes__run runs by DCC, status (succeeded | failed | dry_run | recovered | cancelled) and error code",
+    ["dcc", "status", "error"],
+  );
   // Labelled by DCC and step status, not by tool: the DCC names its tools, and labels must stay bounded.
-  const stepSeconds = new Histogram({
-    name: `${PREFIX}recipe_run_step_duration_seconds`,
-    help: "Duration of one recipe step on the DCC (undo steps included), by DCC and step status",
-    labelNames: ["dcc", "status"] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [registry],
-  });
+  const stepSeconds = new LabelledHistogram(
+    registry,
+    `${PREFIX}recipe_run_step_duration_seconds`,
+    "Duration of one recipe step on the DCC (undo steps included), by DCC and step status",
+    ["dcc", "status"],
+  );
 
   // Scrape-time gauges: each collect() rebuilds its values from the live catalogs.
   const catalogGauge = (name: string, help: string, labelNames: readonly string[], fill: (gauge: Gauge, figures: readonly CatalogFigures[]) => void): void => {
@@ -204,8 +203,9 @@ export function createServerMetrics(options: ServerMetricsOptions): ServerMetric
       reloads.inc({ dcc });
     },
     observeRun(event) {
-      runs.inc({ dcc: event.dcc, status: event.status, error: event.error ?? "" });
-      for (const step of event.steps) stepSeconds.observe({ dcc: event.dcc, status: step.status }, step.ms / 1000);
+      // Runs are seconds apart: a child per run costs nothing worth caching.
+      runs.child([event.dcc, event.status, event.error ?? ""]).inc();
+      for (const step of event.steps) stepSeconds.child([event.dcc, step.status]).observe(step.ms / 1000);
     },
     render: () => registry.metrics(),
   };
