@@ -18,6 +18,7 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
 
 export const OPTIONS = {
   dcc: { type: "string", multiple: true },
+  "dcc-endpoint": { type: "string", multiple: true },
   port: { type: "string" },
   host: { type: "string" },
   "skills-path": { type: "string", multiple: true },
@@ -59,6 +60,9 @@ Usage:
 Options (precedence: defaults < config file < environment < flags):
   --config FILE            YAML or JSON file of flag values (keys: flag names)  [RECIPE_SERVER_CONFIG]
   --dcc NAME               DCC served (repeatable; first at /mcp, each at /mcp/<dcc>)  [RECIPE_SERVER_DCC]
+  --dcc-endpoint NAME=URL  the MCP server of DCC NAME's adapter: recipes__run runs recipes
+                           there (repeatable; headers such as a token: config file only)
+                                                              [RECIPE_SERVER_DCC_ENDPOINT]
   --port N                 port, 0 = any free port (default 8765)                   [RECIPE_SERVER_PORT]
   --host H                 bind address (default 127.0.0.1)                          [RECIPE_SERVER_HOST]
   --skills-path DIR        extra skill root, searched first (repeatable)

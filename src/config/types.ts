@@ -29,6 +29,14 @@ export interface DccConfig {
   readonly storeUrl: string | null;
 }
 
+/** `--dcc-endpoint`: the MCP server of a DCC's adapter that `recipes__run` drives. */
+export interface DccEndpointConfig {
+  readonly dcc: string;
+  readonly url: string;
+  /** From the config file only; may hold a bearer token: never log, echo or count it. */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
 /** The HTTP layer's limits, and the tool-argument bound the argument guard applies. */
 export interface Limits extends HttpLimits {
   readonly maxToolArgumentBytes: number;
@@ -36,6 +44,8 @@ export interface Limits extends HttpLimits {
 
 export interface Config {
   readonly dccs: readonly DccConfig[];
+  /** At most one per DCC, each naming one of `dccs`; empty: no DCC can run recipes. */
+  readonly dccEndpoints: readonly DccEndpointConfig[];
   readonly host: string;
   readonly port: number;
   readonly token: string | null;
