@@ -206,8 +206,8 @@ describe("recipes__run against a DCC double", () => {
     }
   });
 
-  it("/readyz says which DCCs can run and whether their endpoint answers", async () => {
-    const body = (await (await fetch(`${running.url}/readyz`)).json()) as { dccs: Array<{ dcc: string; run: Record<string, unknown> }> };
+  it("/status says which DCCs can run and whether their endpoint answers", async () => {
+    const body = (await (await fetch(`${running.url}/status`)).json()) as { dccs: Array<{ dcc: string; run: Record<string, unknown> }> };
     const blender = body.dccs.find((d) => d.dcc === "blender")!;
     expect(blender.run).toMatchObject({ enabled: true, endpoint: dcc.url, reachability: "answering" });
     expect(body.dccs.find((d) => d.dcc === "maya")!.run).toEqual({ enabled: false });
@@ -242,7 +242,7 @@ describe("recipes__run against a DCC that never answers", () => {
 });
 
 describe("recipes__run with a DCC endpoint that needs a token", () => {
-  it("sends the config file's headers to the DCC and never shows them in /readyz or /metrics", async () => {
+  it("sends the config file's headers to the DCC and never shows them in /status or /metrics", async () => {
     const secret = "Bearer s3cret-run-token";
     const dcc = await startDccDouble({ requireHeader: ["Authorization", secret] });
     const skills = await skillsDir();
@@ -258,10 +258,10 @@ describe("recipes__run with a DCC endpoint that needs a token", () => {
       } finally {
         await client.close();
       }
-      const readyz = await (await fetch(`${running.url}/readyz`)).text();
+      const status = await (await fetch(`${running.url}/status`)).text();
       const metrics = await (await fetch(`${running.url}/metrics`)).text();
-      expect(readyz).toContain(dcc.url);
-      expect(readyz).not.toContain("s3cret");
+      expect(status).toContain(dcc.url);
+      expect(status).not.toContain("s3cret");
       expect(metrics).not.toContain("s3cret");
     } finally {
       await running.stop();
