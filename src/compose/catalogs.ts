@@ -8,6 +8,7 @@ import type { Logger } from "pino";
 import type { Config } from "../config/resolve.js";
 import path from "node:path";
 import { RecipeLibrary, type LibrarySettings } from "../recipes/catalog/library.js";
+import { writeBudgetFor } from "../recipes/store/deadline.js";
 import { NO_OWNER, UserLibraries } from "../recipes/catalog/user-libraries.js";
 import { createEmbeddingProvider } from "../recipes/search/embeddings/factory.js";
 import type { EmbeddingProvider } from "../recipes/search/embeddings/types.js";
@@ -57,7 +58,7 @@ export function openCatalogs(config: Config, logger: Logger, options: OpenCatalo
       logger: logger.child({ dcc: dcc.name, component: "search" }),
     });
     const workers = options.parseWorkers !== undefined ? { parseWorkers: options.parseWorkers } : {};
-    const settings: LibrarySettings = { dcc: dcc.name, ...dcc, ...(pgConnections ? { pgConnections } : {}) };
+    const settings: LibrarySettings = { dcc: dcc.name, ...dcc, writeTimeoutMs: writeBudgetFor(config.limits.requestTimeoutMs), ...(pgConnections ? { pgConnections } : {}) };
     // With users, playbooks belong to users: the DCC library's own store is an owner nobody can be.
     const shared = users === null ? settings : { ...settings, privateDir: path.join(dcc.privateDir, NO_OWNER), owner: NO_OWNER };
     libraries.set(dcc.name, new RecipeLibrary({ settings: shared, search, logger, ...workers }));

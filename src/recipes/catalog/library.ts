@@ -13,6 +13,7 @@ import { buildSnapshot, withPlaybook, type CatalogSnapshot } from "./catalog.js"
 import { HotReload, type WatchOptions } from "./hot-reload.js";
 import { IncrementalCatalog, type ApplyResult, type ChangeSet } from "./reload.js";
 import type { CreateOptions, PlaybookStore, StoreResult } from "../store/contract.js";
+import type { WriteTiming } from "../store/deadline.js";
 import { openStores } from "../store/open-store.js";
 import type { PlaybookDraft, PlaybookPatch } from "../store/playbook-values.js";
 import type { UsageStore } from "../store/usage.js";
@@ -32,6 +33,8 @@ export interface LibrarySettings {
   readonly owner?: string;
   /** Shared PostgreSQL connections by URL (users file); absent: the library's store opens its own. */
   readonly pgConnections?: PgConnections;
+  /** How long a playbook write may take before the store gives up without committing (below the request timeout); absent: no limit. */
+  readonly writeTimeoutMs?: number;
 }
 
 export interface RecipeLibraryOptions {
@@ -86,6 +89,7 @@ export class RecipeLibrary {
       ...(options.settings.owner !== undefined ? { owner: options.settings.owner } : {}),
       logger: this.logger,
       ...(options.settings.pgConnections ? { connections: options.settings.pgConnections } : {}),
+      ...(options.settings.writeTimeoutMs !== undefined ? { writeTimeoutMs: options.settings.writeTimeoutMs } : {}),
     });
     this.store = stores.store;
     this.usage = stores.usage;
@@ -241,8 +245,8 @@ export class RecipeLibrary {
     return result;
   }
 
-  async updatePlaybook(slug: string, patch: PlaybookPatch, expectedRevision?: number): Promise<StoreResult> {
-    const result = await this.store.update(slug, patch, expectedRevision);
+  async updatePlaybook(slug: string, patch: PlaybookPatch, expectedRevision?: number, timing?: WriteTiming): Promise<StoreResult> {
+    const result = await this.store.update(slug, patch, expectedRevision, timing);
     if (result.ok) this.showPlaybook(slug, result);
     return result;
   }

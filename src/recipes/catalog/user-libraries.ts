@@ -56,6 +56,7 @@ export class UserLibraries {
         stateDir,
         storeUrl: base.storeUrl ?? null,
         owner: user,
+        ...(base.writeTimeoutMs !== undefined ? { writeTimeoutMs: base.writeTimeoutMs } : {}),
         ...(base.pgConnections ? { pgConnections: base.pgConnections } : {}),
       };
       const library = new RecipeLibrary({

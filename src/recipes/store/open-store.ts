@@ -26,6 +26,8 @@ export interface StoreSettings {
   readonly maxFileBytes?: number;
   /** The process's shared PostgreSQL connections (users file: every user's store on one pool); absent: this store opens its own. */
   readonly connections?: PgConnections;
+  /** How long a write may take before the store gives up without committing (deadline.ts). */
+  readonly writeTimeoutMs?: number;
 }
 
 export interface OpenedStores {
@@ -40,7 +42,10 @@ export function openStores(settings: StoreSettings): OpenedStores {
     ...(settings.logger ? { logger: settings.logger } : {}),
     ...(settings.now ? { now: settings.now } : {}),
   };
-  const limit = settings.maxFileBytes !== undefined ? { maxFileBytes: settings.maxFileBytes } : {};
+  const limit = {
+    ...(settings.maxFileBytes !== undefined ? { maxFileBytes: settings.maxFileBytes } : {}),
+    ...(settings.writeTimeoutMs !== undefined ? { writeTimeoutMs: settings.writeTimeoutMs } : {}),
+  };
   if (settings.storeUrl === null) {
     const store = openPrivateStore({ dir: settings.privateDir, ...common, ...limit });
     const usage = openUsageStore({ file: settings.usageFile, ...common });

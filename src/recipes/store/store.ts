@@ -19,12 +19,13 @@ import { mapLimit } from "../../util/map-limit.js";
 import type { Playbook } from "../types.js";
 import { cleanupStaleTempFiles, createFileExclusive, ensurePrivateDir, isTempFileName, writeFileAtomic } from "./atomic-write.js";
 import { acquireFileLock, cleanupStaleLocks, isLockFileName } from "./file-lock.js";
-import { failure, newPlaybook, notFound, patchedPlaybook, sizeProblem, staleRevision, type LoadAllResult, type PlaybookStore, type StoreResult, type StoreStatus } from "./contract.js";
+import { failure, newPlaybook, notFound, patchedPlaybook, reusedKey, sizeProblem, staleRevision, type KeyRecord, type LoadAllResult, type PlaybookStore, type StoreResult, type StoreStatus } from "./contract.js";
+import type { Deadline } from "./deadline.js";
 import { serialisePlaybook } from "./format.js";
 import { KeyedMutex } from "./keyed-mutex.js";
 import type { PlaybookDraft, PlaybookPatch } from "./playbook-values.js";
 import { PlaybookFileReader, PRIVATE_SKILL, type ReadOutcome } from "./reader.js";
-import { idempotencyHashOf, sortedLoad, StoreBase, type StoreBaseOptions } from "./store-base.js";
+import { idempotencyHashOf, keyMatch, requestDigestOf, sortedLoad, StoreBase, type StoreBaseOptions } from "./store-base.js";
 import { isValidSlug, slugify } from "./slug.js";
 
 export type { PlaybookDraft, PlaybookPatch } from "./playbook-values.js";
@@ -148,29 +149,31 @@ class FilePrivateStore extends StoreBase implements PrivateStore {
     return { playbook: null };
   }
 
-  protected createChecked(draft: PlaybookDraft, hash: string | null): Promise<StoreResult> {
+  protected createChecked(draft: PlaybookDraft, key: KeyRecord | null, deadline: Deadline): Promise<StoreResult> {
     // One create per key at a time, so a retry racing its original waits for it.
-    return hash === null ? this.doCreate(draft, null) : this.keyLocks.run(hash, () => this.createOnce(draft, hash));
+    return key === null ? this.doCreate(draft, null, deadline) : this.keyLocks.run(key.hash, () => this.createOnce(draft, key, deadline));
   }
 
-  private async createOnce(draft: PlaybookDraft, hash: string): Promise<StoreResult> {
+  private async createOnce(draft: PlaybookDraft, key: KeyRecord, deadline: Deadline): Promise<StoreResult> {
     if (this.keyIndex === null) await this.loadAll();
-    const slug = this.keyIndex?.get(hash);
+    const slug = this.keyIndex?.get(key.hash);
     if (slug !== undefined) {
       const earlier = await this.read(slug);
-      if (earlier.kind === "ok" && idempotencyHashOf(earlier.stored.extra) === hash) {
+      if (earlier.kind === "ok" && idempotencyHashOf(earlier.stored.extra) === key.hash) {
+        if (keyMatch(requestDigestOf(earlier.stored.extra), key) === "other") return reusedKey(key.key);
         return { ok: true, playbook: earlier.stored.playbook, replayed: true };
       }
       // The file is gone or was rewritten without the key: the key names nothing now.
-      this.keyIndex?.delete(hash);
+      this.keyIndex?.delete(key.hash);
     }
-    const result = await this.doCreate(draft, hash);
-    if (result.ok) this.keyIndex?.set(hash, result.playbook.slug);
+    if (deadline.passed()) return deadline.expired("create");
+    const result = await this.doCreate(draft, key, deadline);
+    if (result.ok) this.keyIndex?.set(key.hash, result.playbook.slug);
     return result;
   }
 
-  private async doCreate(draft: PlaybookDraft, hash: string | null): Promise<StoreResult> {
-    const plan = this.planCreate(draft, hash);
+  private async doCreate(draft: PlaybookDraft, key: KeyRecord | null, deadline: Deadline): Promise<StoreResult> {
+    const plan = this.planCreate(draft, key);
     if ("ok" in plan) return plan;
     // The slug is not part of the file, so one serialisation serves every candidate name.
     const text = serialisePlaybook(plan.first, plan.extra);
@@ -178,12 +181,16 @@ class FilePrivateStore extends StoreBase implements PrivateStore {
       await ensurePrivateDir(this.dir);
       for (;;) {
         const slug = this.claimSlug(plan.base);
-        let created: boolean;
+        let created: boolean | "late";
         try {
-          created = await createFileExclusive(this.dir, `${slug}.md`, text);
+          created = await createFileExclusive(this.dir, `${slug}.md`, text, () => !deadline.passed());
         } catch (error) {
           this.unclaim(slug);
           throw error;
+        }
+        if (created === "late") {
+          this.unclaim(slug);
+          return deadline.expired("create");
         }
         if (created) {
           this.logger?.debug?.({ slug }, "private playbook created");
@@ -196,7 +203,7 @@ class FilePrivateStore extends StoreBase implements PrivateStore {
     }
   }
 
-  protected async updateChecked(slug: string, patch: PlaybookPatch, expectedRevision: number | undefined): Promise<StoreResult> {
+  protected async updateChecked(slug: string, patch: PlaybookPatch, expectedRevision: number | undefined, deadline: Deadline): Promise<StoreResult> {
     const stale = this.knownStale(slug, expectedRevision);
     if (stale) return stale;
     try {
@@ -211,13 +218,15 @@ class FilePrivateStore extends StoreBase implements PrivateStore {
           return staleRevision(slug, early.stored.playbook.revision, expectedRevision);
         }
       }
-      const lock = await acquireFileLock(this.dir, `${slug}.md`, { timeoutMs: this.lockTimeoutMs, staleMs: this.staleTempMs });
+      const wait = Math.min(this.lockTimeoutMs, deadline.remaining());
+      const lock = await acquireFileLock(this.dir, `${slug}.md`, { timeoutMs: wait, staleMs: this.staleTempMs });
       if (lock.kind === "missing-dir") return notFound(slug);
       if (lock.kind === "timeout") {
+        if (deadline.passed()) return deadline.expired("update");
         return failure("conflict", `playbook "${slug}" is being written by another process; try again`);
       }
       try {
-        return await this.applyUpdate(slug, patch, expectedRevision);
+        return await this.applyUpdate(slug, patch, expectedRevision, deadline);
       } finally {
         await lock.release();
       }
@@ -226,7 +235,7 @@ class FilePrivateStore extends StoreBase implements PrivateStore {
     }
   }
 
-  private async applyUpdate(slug: string, patch: PlaybookPatch, expectedRevision: number | undefined): Promise<StoreResult> {
+  private async applyUpdate(slug: string, patch: PlaybookPatch, expectedRevision: number | undefined, deadline: Deadline): Promise<StoreResult> {
     const current = await this.read(slug);
     if (current.kind === "missing") return notFound(slug);
     if (current.kind === "invalid") {
@@ -240,7 +249,7 @@ class FilePrivateStore extends StoreBase implements PrivateStore {
     if (next === null) return { ok: true, playbook };
     const tooBig = sizeProblem(next, this.maxFileBytes, extra);
     if (tooBig) return failure("invalid_input", tooBig);
-    await writeFileAtomic(this.dir, `${slug}.md`, serialisePlaybook(next, extra));
+    if (!(await writeFileAtomic(this.dir, `${slug}.md`, serialisePlaybook(next, extra), () => !deadline.passed()))) return deadline.expired("update");
     this.lastSeen.set(slug, next.revision);
     return { ok: true, playbook: next };
   }

@@ -5,6 +5,7 @@
  */
 import { compileSchema, renderErrors } from "../../jsonschema/index.js";
 import type { Validator } from "../../jsonschema/types.js";
+import { PLAYBOOK_LIMITS as L } from "../../recipes/store/limits.js";
 import type { ObjectOf } from "./schema-types.js";
 
 export const RECIPE_ACTIONS = ["search", "get", "create", "update"] as const;
@@ -40,28 +41,30 @@ function text(maxLength?: number, description?: string): { readonly type: "strin
   };
 }
 
+const TAG = { type: "string", maxLength: L.tag } as const;
+
 const STEP = {
   type: "object",
-  properties: { title: text(200), detail: text(8000) },
+  properties: { title: text(L.stepTitle), detail: text(L.stepDetail) },
   required: ["title", "detail"],
   additionalProperties: false,
 } as const;
 
 /** The playbook body fields shared by create (most required) and update (all optional). */
 const PLAYBOOK_FIELDS = {
-  title: text(200, "Short name of the playbook."),
-  summary: text(2000, "One or two sentences: what the playbook achieves."),
-  whenToUse: text(8000, "The situations the playbook fits, so a later search can match them."),
-  steps: { type: "array", minItems: 1, maxItems: 80, items: STEP, description: "Ordered steps, each {title, detail}." },
+  title: text(L.title, "Short name of the playbook."),
+  summary: text(L.summary, "One or two sentences: what the playbook achieves."),
+  whenToUse: text(L.whenToUse, "The situations the playbook fits, so a later search can match them."),
+  steps: { type: "array", minItems: 1, maxItems: L.steps, items: STEP, description: "Ordered steps, each {title, detail}." },
   acceptanceCriteria: {
     type: "array",
     minItems: 1,
-    maxItems: 80,
-    items: text(),
+    maxItems: L.acceptanceCriteria,
+    items: text(L.criterion),
     description: "Checks that prove the work is done.",
   },
-  tags: { type: "array", maxItems: 40, items: { type: "string" }, default: [] },
-  document: text(80000, "The full playbook as Markdown."),
+  tags: { type: "array", maxItems: L.tags, items: TAG, default: [] },
+  document: text(L.document, "The full playbook as Markdown."),
 } as const;
 
 interface ActionSpec {
@@ -90,7 +93,7 @@ export const ACTION_SPECS = {
     properties: {
       ...PLAYBOOK_FIELDS,
       // store (#22 row "kill -9 during creates"): a retry with the same key answers the first create.
-      idempotencyKey: { ...text(200, "Optional; send the same key when retrying a create whose answer you did not get, to get the first answer instead of a duplicate."), minLength: 1 },
+      idempotencyKey: { ...text(L.idempotencyKey, "Optional; send the same key when retrying a create whose answer you did not get, to get the first answer instead of a duplicate."), minLength: 1 },
     },
     required: ["title", "summary", "whenToUse", "steps", "acceptanceCriteria", "document"],
   },
@@ -98,7 +101,7 @@ export const ACTION_SPECS = {
     properties: {
       recipeId: text(undefined, "ID of the private playbook (`private/<slug>`)."),
       ...PLAYBOOK_FIELDS,
-      tags: { type: "array", maxItems: 40, items: { type: "string" } },
+      tags: { type: "array", maxItems: L.tags, items: TAG },
       expectedRevision: {
         type: "integer",
         minimum: 1,

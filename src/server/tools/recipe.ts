@@ -49,6 +49,8 @@ type Action<A extends RecipeAction> = (
   snapshot: CatalogSnapshot,
   context: RecipeToolContext,
   continued: boolean,
+  /** performance.now() when the call reached the tool: a write's deadline counts from it. */
+  since: number,
 ) => MaybePromise<Envelope>;
 
 const SCHEMA = objectSchema(
@@ -71,10 +73,10 @@ export function createRecipeTool() {
   const actions: { readonly [A in RecipeAction]: Action<A> } = {
     search: recipeSearch,
     get: recipeGet,
-    create: (fields, _snapshot, context) => recipeCreate(fields, context),
-    update: (fields, snapshot, context) => recipeUpdate(fields, snapshot, context, updates),
+    create: (fields, _snapshot, context, _continued, since) => recipeCreate(fields, context, since),
+    update: (fields, snapshot, context, _continued, since) => recipeUpdate(fields, snapshot, context, updates, since),
   };
-  const run = <A extends RecipeAction>(action: A, fields: ChildFields<A>, args: ToolArgs<typeof SCHEMA>, context: RecipeToolContext): MaybePromise<Envelope> => {
+  const run = <A extends RecipeAction>(action: A, fields: ChildFields<A>, args: ToolArgs<typeof SCHEMA>, context: RecipeToolContext, since: number): MaybePromise<Envelope> => {
     const snapshot = context.library.current();
     // Search answers from the index; before the first catalog is indexed there is nothing to match or dedupe against.
     if (snapshot === null || context.library.search.status().revision === 0) {
@@ -82,11 +84,12 @@ export function createRecipeTool() {
     }
     // resultStart > 0 reads on in a result already produced once.
     const continued = args.resultStart !== undefined && args.resultStart > 0;
-    return thenMaybe(actions[action](fields, snapshot, context, continued), (envelope) =>
+    return thenMaybe(actions[action](fields, snapshot, context, continued, since), (envelope) =>
       envelope.revision === undefined ? withRevision(envelope, snapshot.revision) : envelope,
     );
   };
   const dispatch = <A extends RecipeAction>(action: A, args: ToolArgs<typeof SCHEMA>, context: RecipeToolContext): MaybePromise<Envelope> => {
+    const since = performance.now();
     const checked = children.check(action, args);
     if (!checked.ok) {
       return fail("invalid_input", `Invalid arguments for action=${action}: ${checked.errors.join("; ")}`, {
@@ -96,8 +99,8 @@ export function createRecipeTool() {
     }
     // A user's playbooks load on their first call: that call waits for them.
     const caller = context.caller;
-    if (caller !== undefined && caller.playbooks.current() === null) return caller.loaded.then(() => run(action, checked.fields, args, context));
-    return run(action, checked.fields, args, context);
+    if (caller !== undefined && caller.playbooks.current() === null) return caller.loaded.then(() => run(action, checked.fields, args, context, since));
+    return run(action, checked.fields, args, context, since);
   };
   return recipeTool({
     name: "recipe",

@@ -11,6 +11,7 @@ import type { PlaybookStore, StoreResult } from "../../../src/recipes/store/cont
 import { openStores, type OpenedStores } from "../../../src/recipes/store/open-store.js";
 import type { PlaybookDraft } from "../../../src/recipes/store/playbook-values.js";
 import type { Playbook } from "../../../src/recipes/types.js";
+import { PLAYBOOK_LIMITS } from "../../../src/recipes/store/limits.js";
 import { sharedPostgres } from "../../postgres.js";
 
 const cluster = await sharedPostgres();
@@ -86,7 +87,8 @@ describe.each(KINDS)("%s store contract", (kind) => {
       whenToUse: `${UNICODE}\r\n\u0000`,
       steps: [{ title: HOSTILE, detail: `\u0000${UNICODE}` }, { title: UNICODE, detail: "---\ntitle: fake\n---" }],
       acceptanceCriteria: [HOSTILE, UNICODE, "\u0000"],
-      tags: Array.from({ length: 2000 }, (_, i) => `${i} ${UNICODE} ${HOSTILE}`),
+      // As many tags as a playbook may have, each at the length bound (limits.ts).
+      tags: Array.from({ length: PLAYBOOK_LIMITS.tags }, (_, i) => `${i} ${UNICODE} ${HOSTILE}`.slice(0, PLAYBOOK_LIMITS.tag)),
       document: `${"y".repeat(80_000)}\u0000${HOSTILE}${UNICODE}`,
     });
     const created = expectOk(await s.store.create(nasty));
@@ -188,7 +190,7 @@ describe.each(KINDS)("%s store contract", (kind) => {
 
   it("a retry with the same idempotency key answers the first playbook, also after a restart", async () => {
     const first = await s.store.create(draft(), { idempotencyKey: "req-1 ' ; 日本" });
-    const again = await s.store.create(draft({ document: "different" }), { idempotencyKey: "req-1 ' ; 日本" });
+    const again = await s.store.create(draft(), { idempotencyKey: "req-1 ' ; 日本" });
     expect(again).toEqual({ ok: true, playbook: expectOk(first), replayed: true });
     const racing = await Promise.all(Array.from({ length: 12 }, () => s.store.create(draft(), { idempotencyKey: "req-2" })));
     expect(new Set(racing.map((r) => expectOk(r).slug)).size).toBe(1);
@@ -204,6 +206,61 @@ describe.each(KINDS)("%s store contract", (kind) => {
     const first = expectOk(await s.store.create(draft(), { idempotencyKey: "k" }));
     const restarted = s.another();
     expect(await restarted.create(draft(), { idempotencyKey: "k" })).toMatchObject({ ok: true, replayed: true, playbook: { slug: first.slug } });
+  });
+
+  it("regression: an idempotency key reused with a different payload is a conflict naming the key, never a silent success", async () => {
+    // The probe: create {K, document FIRST}, then create {K, another title, document SECOND}.
+    const first = expectOk(await s.store.create(draft({ document: "FIRST" }), { idempotencyKey: "K-日本" }));
+    const reused = await s.store.create(draft({ title: "Bake normals second", document: "SECOND" }), { idempotencyKey: "K-日本" });
+    expect(reused).toEqual({
+      ok: false,
+      code: "conflict",
+      message: 'idempotencyKey "K-日本" was already used for a create with different fields; send a new key for a new playbook, or the first request\'s fields unchanged to get its answer again',
+    });
+    // Any field counts, tags and step details included; the same fields are still a retry, also after a restart.
+    for (const other of [draft({ document: "FIRST", tags: ["x"] }), draft({ document: "FIRST", steps: [{ title: "Cage", detail: "other" }] })]) {
+      expect(await s.store.create(other, { idempotencyKey: "K-日本" })).toMatchObject({ ok: false, code: "conflict" });
+    }
+    const restarted = s.another();
+    expect(await restarted.create(draft({ document: "FIRST" }), { idempotencyKey: "K-日本" })).toEqual({ ok: true, playbook: first, replayed: true });
+    expect(await restarted.create(draft({ document: "SECOND" }), { idempotencyKey: "K-日本" })).toMatchObject({ ok: false, code: "conflict" });
+    // Racing reuses: one create, the rest replays or conflicts, nothing stored twice, FIRST unchanged.
+    const racing = await Promise.all(Array.from({ length: 8 }, (_, i) => s.store.create(draft({ document: i % 2 ? "A" : "B" }), { idempotencyKey: "race" })));
+    expect(racing.filter((r) => r.ok && r.replayed !== true)).toHaveLength(1);
+    const winner = racing.find((r) => r.ok && r.replayed !== true) as StoreResult & { ok: true };
+    for (const r of racing) {
+      if (r.ok) expect(r.playbook.document).toBe(winner.playbook.document);
+      else expect(r).toMatchObject({ code: "conflict" });
+    }
+    expect((await s.another().loadOne(first.slug)).playbook?.document).toBe("FIRST");
+    expect((await s.another().loadAll()).playbooks).toHaveLength(2);
+  });
+
+  it("regression: tag length is bounded — 40 tags of 20,000 characters are refused, as is every stored string past its limit", async () => {
+    const huge = Array.from({ length: 40 }, (_, i) => `${i}${"t".repeat(19_999)}`);
+    expect(await s.store.create(draft({ tags: huge }))).toEqual({ ok: false, code: "invalid_input", message: "tags[0] is 20000 characters; the limit is 64" });
+    const L = PLAYBOOK_LIMITS;
+    const over: Array<[Partial<PlaybookDraft>, string]> = [
+      [{ tags: Array.from({ length: L.tags + 1 }, (_, i) => `t${i}`) }, `tags has ${L.tags + 1} entries; the limit is ${L.tags}`],
+      [{ title: "T".repeat(L.title + 1) }, `title is ${L.title + 1} characters; the limit is ${L.title}`],
+      [{ summary: "s".repeat(L.summary + 1) }, `summary is ${L.summary + 1} characters; the limit is ${L.summary}`],
+      [{ whenToUse: "w".repeat(L.whenToUse + 1) }, `whenToUse is ${L.whenToUse + 1} characters; the limit is ${L.whenToUse}`],
+      [{ steps: [{ title: "x".repeat(L.stepTitle + 1), detail: "d" }] }, `steps[0].title is ${L.stepTitle + 1} characters; the limit is ${L.stepTitle}`],
+      [{ steps: [{ title: "x", detail: "d".repeat(L.stepDetail + 1) }] }, `steps[0].detail is ${L.stepDetail + 1} characters; the limit is ${L.stepDetail}`],
+      [{ steps: Array.from({ length: L.steps + 1 }, () => ({ title: "x", detail: "d" })) }, `steps has ${L.steps + 1} entries; the limit is ${L.steps}`],
+      [{ acceptanceCriteria: ["c".repeat(L.criterion + 1)] }, `acceptanceCriteria[0] is ${L.criterion + 1} characters; the limit is ${L.criterion}`],
+      [{ acceptanceCriteria: Array.from({ length: L.acceptanceCriteria + 1 }, () => "c") }, `acceptanceCriteria has ${L.acceptanceCriteria + 1} entries; the limit is ${L.acceptanceCriteria}`],
+    ];
+    for (const [fields, message] of over) {
+      expect(await s.store.create(draft(fields))).toEqual({ ok: false, code: "invalid_input", message });
+    }
+    const made = expectOk(await s.store.create(draft()));
+    expect(await s.store.update(made.slug, { tags: huge })).toEqual({ ok: false, code: "invalid_input", message: "tags[0] is 20000 characters; the limit is 64" });
+    expect(await s.store.update(made.slug, { title: "T".repeat(L.title + 1) })).toMatchObject({ ok: false, code: "invalid_input" });
+    // At the bounds exactly, everything is taken.
+    const full = draft({ title: "T".repeat(L.title), tags: Array.from({ length: L.tags }, (_, i) => `${i}`.padEnd(L.tag, "t")) });
+    expect(expectOk(await s.store.create(full)).tags).toEqual(full.tags);
+    expect((await s.another().loadAll()).playbooks).toHaveLength(2);
   });
 });
 

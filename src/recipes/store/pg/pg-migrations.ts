@@ -31,6 +31,8 @@ export const MIGRATIONS: readonly string[] = [
      last_used_at text NOT NULL,
      PRIMARY KEY (dcc, recipe_id)
    );`,
+  // An idempotency key remembers the request it answered (a reuse with other fields is a conflict).
+  `ALTER TABLE recipe_server_playbooks ADD COLUMN request_digest text;`,
 ];
 
 export type MigrateOutcome = { readonly ok: true; readonly applied: number } | { readonly ok: false; readonly message: string };

@@ -17,11 +17,12 @@ import type { PoolClient } from "pg";
 import type { Diagnostic } from "../../../util/diagnostics.js";
 import { diagnostic } from "../../../util/diagnostics.js";
 import type { Playbook } from "../../types.js";
-import { failure, newPlaybook, notFound, patchedPlaybook, sizeProblem, staleRevision, type LoadAllResult, type PlaybookStore, type StoreChange, type StoreResult, type StoreStatus } from "../contract.js";
+import { failure, newPlaybook, notFound, patchedPlaybook, reusedKey, sizeProblem, staleRevision, type KeyRecord, type LoadAllResult, type PlaybookStore, type StoreChange, type StoreResult, type StoreStatus } from "../contract.js";
+import type { Deadline } from "../deadline.js";
 import { freezePlaybook, playbookFields, type PlaybookDraft, type PlaybookFields, type PlaybookPatch } from "../playbook-values.js";
 import { PRIVATE_SKILL } from "../reader.js";
 import { isValidSlug } from "../slug.js";
-import { idempotencyExtra, sortedLoad, StoreBase, type StoreBaseOptions } from "../store-base.js";
+import { idempotencyExtra, keyMatch, sortedLoad, StoreBase, type StoreBaseOptions } from "../store-base.js";
 import { describe, isConnectionError, NOTIFY_CHANNEL, type PgConnection, type PgLogger } from "./pg-connection.js";
 
 export interface PgStoreOptions extends StoreBaseOptions {
@@ -39,9 +40,15 @@ interface Row {
   created_at: string;
   updated_at: string;
   idempotency_key: string | null;
+  request_digest: string | null;
 }
 
-const COLUMNS = "slug, fields, revision, created_at, updated_at, idempotency_key";
+const COLUMNS = "slug, fields, revision, created_at, updated_at, idempotency_key, request_digest";
+
+/** SQLSTATEs of a statement the server stopped at our deadline: query_canceled (statement_timeout), lock_not_available (lock_timeout). */
+const CANCELLED = new Set(["57014", "55P03"]);
+
+type Operation = "create" | "update";
 
 export function openPgStore(options: PgStoreOptions): PlaybookStore {
   return new PgPlaybookStore(options);
@@ -112,96 +119,126 @@ class PgPlaybookStore extends StoreBase {
     return playbook === null ? { playbook: null, diagnostic: badRow(slug) } : { playbook };
   }
 
-  protected createChecked(draft: PlaybookDraft, hash: string | null): Promise<StoreResult> {
-    return this.guard("create", () => this.doCreate(draft, hash));
+  protected createChecked(draft: PlaybookDraft, key: KeyRecord | null, deadline: Deadline): Promise<StoreResult> {
+    return this.guard("create", () => this.transaction("create", deadline, (tx) => this.doCreate(tx, draft, key)));
   }
 
-  protected updateChecked(slug: string, patch: PlaybookPatch, expectedRevision: number | undefined): Promise<StoreResult> {
-    return this.guard("update", () => this.doUpdate(slug, patch, expectedRevision));
+  protected updateChecked(slug: string, patch: PlaybookPatch, expectedRevision: number | undefined, deadline: Deadline): Promise<StoreResult> {
+    return this.guard("update", () => this.transaction("update", deadline, (tx) => this.doUpdate(tx, slug, patch, expectedRevision)));
   }
 
-  private async doCreate(draft: PlaybookDraft, hash: string | null): Promise<StoreResult> {
-    if (hash !== null) {
-      const earlier = await this.byKey(hash);
-      if (earlier !== null) return earlier;
-    }
-    const plan = this.planCreate(draft, hash);
-    if ("ok" in plan) return plan;
-    const { base, stamp } = plan;
-    const fields = JSON.stringify(playbookFields(draft));
-    let taken: Set<string> | undefined;
-    for (;;) {
-      const slug = this.claimSlug(base, taken);
-      const inserted = await this.db.pool.query(
-        `WITH ins AS (
-           INSERT INTO recipe_server_playbooks (dcc, owner, slug, fields, revision, created_at, updated_at, idempotency_key)
-           VALUES ($1, $2, $3, $4, 1, $5, $5, $6) ON CONFLICT DO NOTHING RETURNING slug)
-         SELECT pg_notify('${NOTIFY_CHANNEL}', $7) FROM ins`,
-        [this.dcc, this.owner, slug, fields, stamp, hash, this.payload(slug)],
-      ).catch((error: unknown) => {
-        this.unclaim(slug);
-        throw error;
-      });
-      if (inserted.rowCount === 1) return { ok: true, playbook: newPlaybook(draft, slug, stamp) };
-      // Either the slug is taken (it stays claimed) or another call with the same key won the race.
-      if (hash !== null) {
-        const earlier = await this.byKey(hash);
-        if (earlier !== null) return earlier;
-      }
-      // One look at every taken name instead of a round trip per name.
-      taken ??= await this.takenSlugs(base);
-    }
-  }
-
-  private async doUpdate(slug: string, patch: PlaybookPatch, expectedRevision: number | undefined): Promise<StoreResult> {
+  /**
+   * `work` in one transaction whose statements the server cancels at the
+   * deadline (statement_timeout and lock_timeout, set for this transaction
+   * only); COMMIT is sent only before the deadline. So a write either commits
+   * in time or is rolled back and answered as expired: a write the caller was
+   * told failed is never in the table afterwards. A failed outcome rolls back.
+   */
+  private async transaction(operation: Operation, deadline: Deadline, work: (tx: PoolClient) => Promise<StoreResult>): Promise<StoreResult> {
+    if (deadline.passed()) return deadline.expired(operation);
     const client = await this.db.pool.connect();
     let open = false;
     try {
-      if (expectedRevision === undefined) {
-        await client.query("BEGIN");
-        open = true;
-      }
-      const row = await this.select(slug, client, expectedRevision === undefined);
-      if (row === null) return notFound(slug);
-      const current = fromRow(row);
-      if (current === null) return failure("conflict", `${slug} is malformed in the store (${badRow(slug).message}); fix the row before updating it`);
-      if (expectedRevision !== undefined && current.revision !== expectedRevision) return staleRevision(slug, current.revision, expectedRevision);
-      const next = patchedPlaybook(current, patch, this.now().toISOString());
-      if (next === null) return { ok: true, playbook: current };
-      const tooBig = sizeProblem(next, this.maxFileBytes, idempotencyExtra(row.idempotency_key));
-      if (tooBig) return failure("invalid_input", tooBig);
-      const written = await client.query(
-        `WITH upd AS (
-           UPDATE recipe_server_playbooks SET fields = $4, revision = revision + 1, updated_at = $5
-           WHERE dcc = $1 AND owner = $2 AND slug = $3 AND revision = $6 RETURNING revision)
-         SELECT revision, pg_notify('${NOTIFY_CHANNEL}', $7) FROM upd`,
-        [this.dcc, this.owner, slug, JSON.stringify(playbookFields(next)), next.updatedAt, current.revision, this.payload(slug)],
-      );
-      if (open) {
+      const left = deadline.remaining();
+      if (left <= 0) return deadline.expired(operation);
+      // A simple-protocol batch (no parameters): one round trip; the number is ours, an integer.
+      const ms = Number.isFinite(left) ? Math.max(1, Math.floor(left)) : 0;
+      await client.query(`BEGIN; SET LOCAL statement_timeout = ${ms}; SET LOCAL lock_timeout = ${ms}`);
+      open = true;
+      const result = await work(client);
+      // A refusal or a replayed create wrote nothing: the finally block rolls back.
+      if (!result.ok || result.replayed === true) return result;
+      if (deadline.passed()) return deadline.expired(operation);
+      open = false;
+      try {
         await client.query("COMMIT");
-        open = false;
+      } catch (error) {
+        if (!isConnectionError(error)) throw error;
+        return outcomeUnknown(operation, this.db.location, error);
       }
-      if (written.rowCount === 1) return { ok: true, playbook: next };
-      // Another replica wrote between the read and this statement.
-      const now = await this.select(slug, client);
-      return now === null ? notFound(slug) : staleRevision(slug, now.revision, expectedRevision ?? current.revision);
+      return result;
+    } catch (error) {
+      const code = (error as { code?: unknown } | null)?.code;
+      if (typeof code === "string" && CANCELLED.has(code)) return deadline.expired(operation);
+      throw error;
     } finally {
       if (open) await client.query("ROLLBACK").catch(() => undefined);
       client.release();
     }
   }
 
-  private async byKey(hash: string): Promise<StoreResult | null> {
-    const { rows } = await this.db.pool.query<Row>(
-      `SELECT ${COLUMNS} FROM recipe_server_playbooks WHERE dcc = $1 AND owner = $2 AND idempotency_key = $3`,
-      [this.dcc, this.owner, hash],
-    );
-    const playbook = rows[0] === undefined ? null : fromRow(rows[0]);
-    return playbook === null ? null : { ok: true, playbook, replayed: true };
+  private async doCreate(tx: PoolClient, draft: PlaybookDraft, key: KeyRecord | null): Promise<StoreResult> {
+    if (key !== null) {
+      const earlier = await this.byKey(tx, key);
+      if (earlier !== null) return earlier;
+    }
+    const plan = this.planCreate(draft, key);
+    if ("ok" in plan) return plan;
+    const { base, stamp } = plan;
+    const fields = JSON.stringify(playbookFields(draft));
+    let taken: Set<string> | undefined;
+    for (;;) {
+      const slug = this.claimSlug(base, taken);
+      const inserted = await tx.query(
+        `WITH ins AS (
+           INSERT INTO recipe_server_playbooks (dcc, owner, slug, fields, revision, created_at, updated_at, idempotency_key, request_digest)
+           VALUES ($1, $2, $3, $4, 1, $5, $5, $6, $8) ON CONFLICT DO NOTHING RETURNING slug)
+         SELECT pg_notify('${NOTIFY_CHANNEL}', $7) FROM ins`,
+        [this.dcc, this.owner, slug, fields, stamp, key?.hash ?? null, this.payload(slug), key?.digest ?? null],
+      ).catch((error: unknown) => {
+        this.unclaim(slug);
+        throw error;
+      });
+      if (inserted.rowCount === 1) return { ok: true, playbook: newPlaybook(draft, slug, stamp) };
+      // Either the slug is taken (it stays claimed) or another call with the same key won the race.
+      if (key !== null) {
+        const earlier = await this.byKey(tx, key);
+        if (earlier !== null) return earlier;
+      }
+      // One look at every taken name instead of a round trip per name.
+      taken ??= await this.takenSlugs(tx, base);
+    }
   }
 
-  private async takenSlugs(base: string): Promise<Set<string>> {
-    const { rows } = await this.db.pool.query<{ slug: string }>(
+  private async doUpdate(tx: PoolClient, slug: string, patch: PlaybookPatch, expectedRevision: number | undefined): Promise<StoreResult> {
+    // Without expectedRevision the row is locked, so the update waits for another writer instead of failing.
+    const row = await this.select(slug, tx, expectedRevision === undefined);
+    if (row === null) return notFound(slug);
+    const current = fromRow(row);
+    if (current === null) return failure("conflict", `${slug} is malformed in the store (${badRow(slug).message}); fix the row before updating it`);
+    if (expectedRevision !== undefined && current.revision !== expectedRevision) return staleRevision(slug, current.revision, expectedRevision);
+    const next = patchedPlaybook(current, patch, this.now().toISOString());
+    if (next === null) return { ok: true, playbook: current };
+    const stored = row.idempotency_key === null ? null : { hash: row.idempotency_key, digest: row.request_digest };
+    const tooBig = sizeProblem(next, this.maxFileBytes, idempotencyExtra(stored));
+    if (tooBig) return failure("invalid_input", tooBig);
+    const written = await tx.query(
+      `WITH upd AS (
+         UPDATE recipe_server_playbooks SET fields = $4, revision = revision + 1, updated_at = $5
+         WHERE dcc = $1 AND owner = $2 AND slug = $3 AND revision = $6 RETURNING revision)
+       SELECT revision, pg_notify('${NOTIFY_CHANNEL}', $7) FROM upd`,
+      [this.dcc, this.owner, slug, JSON.stringify(playbookFields(next)), next.updatedAt, current.revision, this.payload(slug)],
+    );
+    if (written.rowCount === 1) return { ok: true, playbook: next };
+    // Another replica wrote between the read and this statement.
+    const now = await this.select(slug, tx);
+    return now === null ? notFound(slug) : staleRevision(slug, now.revision, expectedRevision ?? current.revision);
+  }
+
+  private async byKey(tx: PoolClient, key: KeyRecord): Promise<StoreResult | null> {
+    const { rows } = await tx.query<Row>(
+      `SELECT ${COLUMNS} FROM recipe_server_playbooks WHERE dcc = $1 AND owner = $2 AND idempotency_key = $3`,
+      [this.dcc, this.owner, key.hash],
+    );
+    const row = rows[0];
+    const playbook = row === undefined ? null : fromRow(row);
+    if (row === undefined || playbook === null) return null;
+    if (keyMatch(row.request_digest, key) === "other") return reusedKey(key.key);
+    return { ok: true, playbook, replayed: true };
+  }
+
+  private async takenSlugs(tx: PoolClient, base: string): Promise<Set<string>> {
+    const { rows } = await tx.query<{ slug: string }>(
       "SELECT slug FROM recipe_server_playbooks WHERE dcc = $1 AND owner = $2 AND (slug = $3 OR starts_with(slug, $4))",
       [this.dcc, this.owner, base, `${base}-`],
     );
@@ -263,4 +300,13 @@ function fromRow(row: Row): Playbook | null {
 
 function badRow(slug: string): Diagnostic {
   return diagnostic("error", "private_playbook_invalid", "the stored fields are not a playbook (edited outside recipe-server?)", { skill: PRIVATE_SKILL, file: `${slug}.md` });
+}
+
+/** A COMMIT whose answer was lost with the connection: it may or may not have landed, and the caller is told how to find out. */
+function outcomeUnknown(operation: Operation, location: string, error: unknown): StoreResult {
+  const check =
+    operation === "create"
+      ? "send the create again with the same idempotencyKey: if it was stored, that answers it instead of making another"
+      : "get the playbook and compare its revision with the one you updated";
+  return failure("not_ready", `the connection to the playbook store ${location} was lost while the ${operation} was committing (${describe(error)}), so whether it was stored is unknown; ${check}`);
 }
