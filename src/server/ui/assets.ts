@@ -20,7 +20,7 @@ const TYPES: Record<string, string> = {
 };
 
 /** Asset name → file, or an empty map when the files are absent (the page then answers 404). */
-export function loadAssets(dir: URL = new URL("./static", import.meta.url)): ReadonlyMap<string, Asset> {
+export function loadAssets(dir: URL = new URL("./static/", import.meta.url)): ReadonlyMap<string, Asset> {
   const assets = new Map<string, Asset>();
   let names: string[];
   try {

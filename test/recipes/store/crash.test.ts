@@ -9,7 +9,7 @@ import { openUsageStore } from "../../../src/recipes/store/usage.js";
 import type { Playbook } from "../../../src/recipes/types.js";
 
 const fixture = fileURLToPath(new URL("./fixtures/write-stream.ts", import.meta.url));
-const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
+const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
 let dir: string;
 beforeEach(async () => {

@@ -9,7 +9,7 @@ import { acquireFileLock, lockFileName } from "../../../src/recipes/store/file-l
 import { openPrivateStore, type PlaybookDraft, type StoreResult } from "../../../src/recipes/store/store.js";
 
 const fixture = fileURLToPath(new URL("./fixtures/update-stream.ts", import.meta.url));
-const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
+const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 const DEAD_PID = 2 ** 22 + 4321; // above Linux pid_max: never a live process
 
 let dir: string;
