@@ -268,6 +268,42 @@ describe("recipe tool: get", () => {
 });
 
 describe("recipe tool: create", () => {
+  it("regression: tag length is bounded — 40 tags of 20,000 characters are refused, so no answer ever carries them", async () => {
+    const f = await loaded();
+    const huge = await f.call(createArgs({ tags: Array.from({ length: 40 }, (_, i) => `${i}${"t".repeat(19_999)}`) }));
+    expect(huge).toMatchObject({ success: false, error: "invalid_input" });
+    expect(huge.message).toContain("$.tags[0]");
+    expect(huge.message.length).toBeLessThan(2000);
+    expect((await f.call(createArgs({ tags: ["t".repeat(65)] }))).error).toBe("invalid_input");
+    expect((await f.call(createArgs({ acceptanceCriteria: ["c".repeat(2001)] }))).error).toBe("invalid_input");
+    // Nothing was stored, so later creates' `similar` lists and searches stay small.
+    const fine = await f.call(createArgs({ tags: Array.from({ length: 40 }, (_, i) => `${i}`.padEnd(64, "t")) }));
+    expect(fine.success).toBe(true);
+    const found = await f.call({ action: "search", query: "retopologize scanned head", visibility: "private" });
+    expect(JSON.stringify(found).length).toBeLessThan(20_000);
+    expect(f.library.current()!.recipes.get(fine.context.recipeId)!.tags.every((t) => t.length <= 64)).toBe(true);
+  });
+
+  it("regression: an idempotency key reused with a different payload is a conflict naming the key", async () => {
+    const f = await loaded();
+    const first = await f.call(createArgs({ idempotencyKey: "K", document: "FIRST" }));
+    expect(first.success).toBe(true);
+    const second = await f.call(createArgs({ idempotencyKey: "K", title: "Retopologize a scanned head, second", document: "SECOND" }));
+    expect(second).toMatchObject({ success: false, error: "conflict" });
+    expect(second.message).toContain('idempotencyKey "K"');
+    const retry = await f.call(createArgs({ idempotencyKey: "K", document: "FIRST" }));
+    expect(retry).toMatchObject({ success: true, context: { recipeId: first.context.recipeId, revision: 1 } });
+    const got = await f.call({ action: "get", recipeId: first.context.recipeId });
+    expect(got.context.document).toBe("FIRST");
+    // A long key is named by a short prefix only.
+    const long = `L${"k".repeat(199)}`;
+    await f.call(createArgs({ idempotencyKey: long, document: "A" }));
+    const reused = await f.call(createArgs({ idempotencyKey: long, document: "B" }));
+    expect(reused.error).toBe("conflict");
+    expect(reused.message).not.toContain(long);
+    expect(reused.message).toContain(long.slice(0, 40));
+  });
+
   it("writes a private playbook, visible to the next search and get at once", async () => {
     const f = await loaded();
     const before = f.library.current()!.revision;
