@@ -17,6 +17,7 @@ import type { ToolErrorCode } from "../../util/error-codes.js";
 import type { Diagnostic } from "../../util/diagnostics.js";
 import type { Playbook } from "../types.js";
 import type { WriteTiming } from "./deadline.js";
+import type { HistoryPage, HistoryWindow } from "./history.js";
 import { serialisePlaybook } from "./format.js";
 import { echoed, lengthProblem, PLAYBOOK_LIMITS } from "./limits.js";
 import { freezePlaybook, playbookFields, unstorableText, type PlaybookDraft, type PlaybookPatch } from "./playbook-values.js";
@@ -38,6 +39,13 @@ export type StoreResult =
       /** On a revision conflict: the revision the store holds now. */
       readonly currentRevision?: number;
     };
+
+export type StoreFailure = StoreResult & { ok: false };
+
+export type HistoryResult = { readonly ok: true; readonly page: HistoryPage } | StoreFailure;
+
+/** One kept revision; `deleted` when the playbook is deleted now (its history and revisions stay readable). */
+export type RevisionResult = { readonly ok: true; readonly playbook: Playbook; readonly deleted: boolean } | StoreFailure;
 
 export interface StoreStatus {
   readonly kind: "file" | "postgres";
@@ -77,6 +85,14 @@ export interface PlaybookStore {
   create(draft: PlaybookDraft, options?: CreateOptions): Promise<StoreResult>;
   /** Applies the patch to what the store holds now and bumps revision; `expectedRevision` mismatch → conflict. */
   update(slug: string, patch: PlaybookPatch, expectedRevision?: number, timing?: WriteTiming): Promise<StoreResult>;
+  /** The kept revisions of a playbook, deleted ones included, newest first; not_found when it never existed here. */
+  history(slug: string, window: HistoryWindow): Promise<HistoryResult>;
+  /** One kept revision (a tombstone's revision answers the content it deleted). */
+  loadRevision(slug: string, revision: number): Promise<RevisionResult>;
+  /** A new revision equal to `revision`'s content (undeleting a deleted playbook); `expectedRevision` guards it like update. */
+  restore(slug: string, revision: number, expectedRevision?: number, timing?: WriteTiming): Promise<StoreResult>;
+  /** A tombstone revision: the playbook is not_found from then on, except in its history; restore brings it back. */
+  remove(slug: string, expectedRevision?: number, timing?: WriteTiming): Promise<StoreResult>;
   /** Wait for every queued write; used at shutdown. */
   flush(): Promise<void>;
   /** Release connections and timers; after flush. */
@@ -99,6 +115,19 @@ export function failure(code: StoreErrorCode, message: string): StoreResult & { 
 
 export function notFound(slug: string): StoreResult & { ok: false } {
   return failure("not_found", `no private playbook "${slug}"`);
+}
+
+export function noRevision(slug: string, revision: number): StoreResult & { ok: false } {
+  return failure("not_found", `playbook "${slug}" has no kept revision ${revision} (see its history)`);
+}
+
+export function notRestorable(slug: string, revision: number): StoreResult & { ok: false } {
+  return failure("invalid_input", `revision ${revision} of "${slug}" is a deletion; restore a revision before it`);
+}
+
+/** The playbook a restore writes: `source`'s content as the next revision of `latest`. */
+export function restoredPlaybook(source: Playbook, latestRevision: number, createdAt: string, stamp: string): Playbook {
+  return freezePlaybook({ ...source, createdAt, updatedAt: stamp, revision: latestRevision + 1 });
 }
 
 export function staleRevision(slug: string, current: number, expected: number): StoreResult & { ok: false } {

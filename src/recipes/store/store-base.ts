@@ -19,13 +19,16 @@ import {
   requestDigest,
   sizeProblem,
   type CreateOptions,
+  type HistoryResult,
   type KeyRecord,
+  type RevisionResult,
   type LoadAllResult,
   type PlaybookStore,
   type StoreResult,
   type StoreStatus,
 } from "./contract.js";
 import { Deadline, type WriteTiming } from "./deadline.js";
+import { DEFAULT_HISTORY_LIMIT, MIN_HISTORY_LIMIT, type HistoryWindow } from "./history.js";
 import { KeyedMutex } from "./keyed-mutex.js";
 import type { PlaybookDraft, PlaybookPatch } from "./playbook-values.js";
 import { isValidSlug, slugCandidate, slugify } from "./slug.js";
@@ -49,6 +52,10 @@ export interface StoreBaseOptions {
    * The server sets it below its request timeout.
    */
   readonly writeTimeoutMs?: number | null | undefined;
+  /** Revisions kept per playbook, newest first (history.ts); default 50, at least 2. */
+  readonly historyLimit?: number | undefined;
+  /** Whose playbooks (a users-file id; "" for the single user): history names it as each revision's user. */
+  readonly owner?: string | undefined;
 }
 
 /** A checked create before a slug is picked: the playbook under the title's own slug, and what the file form holds besides. */
@@ -63,6 +70,8 @@ export abstract class StoreBase implements PlaybookStore {
   protected readonly now: () => Date;
   protected readonly maxFileBytes: number;
   protected readonly writeTimeoutMs: number | null;
+  protected readonly historyLimit: number;
+  protected readonly owner: string;
   private readonly locks = new KeyedMutex();
   private readonly pending = new Set<Promise<unknown>>();
   /** Slugs this process has created or found taken; concurrent creates of one title here never try the same name. */
@@ -73,6 +82,8 @@ export abstract class StoreBase implements PlaybookStore {
     this.now = options.now ?? (() => new Date());
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     this.writeTimeoutMs = options.writeTimeoutMs ?? null;
+    this.owner = options.owner ?? "";
+    this.historyLimit = Math.max(MIN_HISTORY_LIMIT, options.historyLimit ?? DEFAULT_HISTORY_LIMIT);
   }
 
   abstract status(): StoreStatus;
@@ -91,6 +102,32 @@ export abstract class StoreBase implements PlaybookStore {
     const key = options?.idempotencyKey;
     const record = key === undefined ? null : { hash: hashIdempotencyKey(key), digest: requestDigest(draft), key };
     return this.track(this.createChecked(draft, record, deadline));
+  }
+
+  abstract history(slug: string, window: HistoryWindow): Promise<HistoryResult>;
+  abstract loadRevision(slug: string, revision: number): Promise<RevisionResult>;
+  protected abstract restoreChecked(slug: string, revision: number, expectedRevision: number | undefined, deadline: Deadline): Promise<StoreResult>;
+  protected abstract removeChecked(slug: string, expectedRevision: number | undefined, deadline: Deadline): Promise<StoreResult>;
+
+  restore(slug: string, revision: number, expectedRevision?: number, timing?: WriteTiming): Promise<StoreResult> {
+    const deadline = Deadline.start(this.writeTimeoutMs, timing);
+    if (!isValidSlug(slug)) return Promise.resolve(notFound(slug));
+    if (!Number.isSafeInteger(revision) || revision < 1) return Promise.resolve(failure("invalid_input", "revision must be a positive integer"));
+    const problem = patchProblem({}, expectedRevision);
+    if (problem) return Promise.resolve(failure("invalid_input", problem));
+    return this.queued(slug, deadline, "restore", () => this.restoreChecked(slug, revision, expectedRevision, deadline));
+  }
+
+  remove(slug: string, expectedRevision?: number, timing?: WriteTiming): Promise<StoreResult> {
+    const deadline = Deadline.start(this.writeTimeoutMs, timing);
+    if (!isValidSlug(slug)) return Promise.resolve(notFound(slug));
+    const problem = patchProblem({}, expectedRevision);
+    if (problem) return Promise.resolve(failure("invalid_input", problem));
+    return this.queued(slug, deadline, "delete", () => this.removeChecked(slug, expectedRevision, deadline));
+  }
+
+  private queued(slug: string, deadline: Deadline, operation: "restore" | "delete", work: () => Promise<StoreResult>): Promise<StoreResult> {
+    return this.track(this.locks.run(slug, () => (deadline.passed() ? Promise.resolve(deadline.expired(operation)) : work())));
   }
 
   update(slug: string, patch: PlaybookPatch, expectedRevision?: number, timing?: WriteTiming): Promise<StoreResult> {

@@ -39,7 +39,7 @@ function clock(): () => Date {
   return () => new Date((t += 1000));
 }
 
-async function openKind(kind: Kind, options: { maxFileBytes?: number } = {}): Promise<Opened> {
+async function openKind(kind: Kind, options: { maxFileBytes?: number; historyLimit?: number } = {}): Promise<Opened> {
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), "store-contract-"));
   temps.push(tmp);
   const storeUrl = kind === "postgres" && typeof cluster !== "string" ? await cluster.createDatabase() : null;
@@ -261,6 +261,115 @@ describe.each(KINDS)("%s store contract", (kind) => {
     const full = draft({ title: "T".repeat(L.title), tags: Array.from({ length: L.tags }, (_, i) => `${i}`.padEnd(L.tag, "t")) });
     expect(expectOk(await s.store.create(full)).tags).toEqual(full.tags);
     expect((await s.another().loadAll()).playbooks).toHaveLength(2);
+  });
+});
+
+describe.each(KINDS)("%s store history", (kind) => {
+  let s: Opened;
+  beforeEach(async () => {
+    s = await openKind(kind);
+  });
+  const all = { start: 0, limit: 100 };
+
+  it("keeps every revision: history newest first with events and changed fields, windowed; get by revision", async () => {
+    const made = expectOk(await s.store.create(draft()));
+    expectOk(await s.store.update(made.slug, { summary: "second" }, 1));
+    expectOk(await s.store.update(made.slug, { tags: ["x"], document: "third" }, 2));
+    const history = await s.another().history(made.slug, all);
+    expect(history).toMatchObject({ ok: true, page: { total: 3, deleted: false } });
+    const entries = history.ok ? history.page.entries : [];
+    expect(entries.map((e) => [e.revision, e.event, e.changed])).toEqual([
+      [3, "update", ["tags", "document"]],
+      [2, "update", ["summary"]],
+      [1, "create", ["title", "summary", "whenToUse", "steps", "acceptanceCriteria", "tags", "document"]],
+    ]);
+    expect(entries.every((e) => e.user === null && typeof e.at === "string")).toBe(true);
+    const window = await s.store.history(made.slug, { start: 1, limit: 1 });
+    expect(window.ok && window.page.entries.map((e) => e.revision)).toEqual([2]);
+    const second = await s.another().loadRevision(made.slug, 2);
+    expect(second).toMatchObject({ ok: true, deleted: false, playbook: { revision: 2, summary: "second", document: made.document } });
+    expect(await s.store.loadRevision(made.slug, 9)).toMatchObject({ ok: false, code: "not_found" });
+    expect(await s.store.loadRevision("nope", 1)).toMatchObject({ ok: false, code: "not_found", message: 'no private playbook "nope"' });
+    expect(await s.store.history("../../etc", all)).toMatchObject({ ok: false, code: "not_found" });
+  });
+
+  it("restore writes a new revision equal to an old one, guarded by expectedRevision", async () => {
+    const made = expectOk(await s.store.create(draft()));
+    expectOk(await s.store.update(made.slug, { summary: "bad edit", steps: [] }, 1));
+    expect(await s.store.restore(made.slug, 1, 1)).toMatchObject({ ok: false, code: "conflict", currentRevision: 2 });
+    const restored = expectOk(await s.store.restore(made.slug, 1, 2));
+    expect(restored).toMatchObject({ revision: 3, summary: made.summary, steps: made.steps, createdAt: made.createdAt });
+    expect((await s.another().loadOne(made.slug)).playbook).toEqual(restored);
+    const history = await s.store.history(made.slug, all);
+    expect(history.ok && history.page.entries[0]).toMatchObject({ revision: 3, event: "restore", restoredFrom: 1, changed: ["summary", "steps"] });
+    expect(await s.store.restore(made.slug, 7)).toMatchObject({ ok: false, code: "not_found" });
+    expect(await s.store.restore(made.slug, 0)).toMatchObject({ ok: false, code: "invalid_input" });
+  });
+
+  it("delete is a restorable tombstone: not_found everywhere but history; the slug stays taken", async () => {
+    const made = expectOk(await s.store.create(draft()));
+    expect(await s.store.remove(made.slug, 5)).toMatchObject({ ok: false, code: "conflict", currentRevision: 1 });
+    const tombstone = expectOk(await s.store.remove(made.slug, 1));
+    expect(tombstone.revision).toBe(2);
+    const other = s.another();
+    expect((await other.loadOne(made.slug)).playbook).toBeNull();
+    expect((await other.loadAll()).playbooks).toEqual([]);
+    expect(await other.update(made.slug, { summary: "x" })).toMatchObject({ ok: false, code: "not_found" });
+    expect(await other.remove(made.slug)).toMatchObject({ ok: false, code: "not_found" });
+    const history = await other.history(made.slug, all);
+    expect(history).toMatchObject({ ok: true, page: { deleted: true, total: 2 } });
+    expect(history.ok && history.page.entries[0]).toMatchObject({ revision: 2, event: "delete", changed: [] });
+    expect(await other.loadRevision(made.slug, 1)).toMatchObject({ ok: true, deleted: true, playbook: { title: made.title } });
+    expect(await other.restore(made.slug, 2)).toMatchObject({ ok: false, code: "invalid_input" });
+    // A new playbook of the same title gets its own slug: the deleted one can still come back.
+    expect(expectOk(await other.create(draft())).slug).toBe(`${made.slug}-2`);
+    const back = expectOk(await other.restore(made.slug, 1, 2));
+    expect(back).toMatchObject({ revision: 3, title: made.title, document: made.document });
+    expect((await s.another().loadAll()).playbooks.map((p) => p.slug).sort()).toEqual([made.slug, `${made.slug}-2`]);
+  });
+
+  it("retention keeps the newest revisions only", async () => {
+    const small = await openKind(kind, { historyLimit: 3 });
+    const made = expectOk(await small.store.create(draft()));
+    for (let i = 1; i <= 6; i++) expectOk(await small.store.update(made.slug, { summary: `v${i}` }));
+    const history = await small.another().history(made.slug, all);
+    expect(history.ok && history.page.entries.map((e) => e.revision)).toEqual([7, 6, 5]);
+    expect(await small.store.loadRevision(made.slug, 2)).toMatchObject({ ok: false, code: "not_found" });
+    expect(expectOk(await small.store.restore(made.slug, 5))).toMatchObject({ revision: 8, summary: "v4" });
+  });
+
+  it("2 stores × 16 clients updating and restoring concurrently lose nothing: every acknowledged revision is kept, losers get conflict", async () => {
+    const made = expectOk(await s.store.create(draft({ tags: [] })));
+    const stores = [s.store, s.another()];
+    const acknowledged = new Map<number, string>();
+    let conflicts = 0;
+    const client = async (id: number): Promise<void> => {
+      const store = stores[id % 2]!;
+      for (let done = 0; done < 2; ) {
+        const current = (await store.loadOne(made.slug)).playbook!;
+        const result = id % 4 === 3 && current.revision > 1
+          ? await store.restore(made.slug, current.revision - 1, current.revision)
+          : await store.update(made.slug, { summary: `c${id}-${done}` }, current.revision);
+        if (result.ok) {
+          acknowledged.set(result.playbook.revision, result.playbook.summary);
+          done += 1;
+        } else {
+          expect(result.code).toBe("conflict");
+          conflicts += 1;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 32 }, (_, i) => client(i)));
+    expect(acknowledged.size).toBe(64);
+    const history = await s.another().history(made.slug, { start: 0, limit: 100 });
+    const kept = history.ok ? history.page.entries : [];
+    // The newest 50 revisions are kept (the default retention), each with what was acknowledged for it.
+    expect(kept.map((e) => e.revision)).toEqual(Array.from({ length: 50 }, (_, i) => 65 - i));
+    for (const entry of kept.slice(0, 10)) {
+      const revision = await s.store.loadRevision(made.slug, entry.revision);
+      expect(revision.ok && revision.playbook.summary).toBe(acknowledged.get(entry.revision));
+    }
+    expect(conflicts).toBeGreaterThan(0);
   });
 });
 

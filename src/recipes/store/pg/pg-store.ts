@@ -17,7 +17,28 @@ import type { PoolClient } from "pg";
 import type { Diagnostic } from "../../../util/diagnostics.js";
 import { diagnostic } from "../../../util/diagnostics.js";
 import type { Playbook } from "../../types.js";
-import { failure, newPlaybook, notFound, patchedPlaybook, reusedKey, sizeProblem, staleRevision, type KeyRecord, type LoadAllResult, type PlaybookStore, type StoreChange, type StoreResult, type StoreStatus } from "../contract.js";
+import {
+  failure,
+  newPlaybook,
+  noRevision,
+  notFound,
+  notRestorable,
+  patchedPlaybook,
+  restoredPlaybook,
+  reusedKey,
+  sizeProblem,
+  staleRevision,
+  type HistoryResult,
+  type KeyRecord,
+  type LoadAllResult,
+  type PlaybookStore,
+  type RevisionResult,
+  type StoreChange,
+  type StoreFailure,
+  type StoreResult,
+  type StoreStatus,
+} from "../contract.js";
+import { historyPage, REVISION_EVENTS, withLive, type HistoryWindow, type RevisionEvent, type RevisionRecord } from "../history.js";
 import type { Deadline } from "../deadline.js";
 import { freezePlaybook, playbookFields, type PlaybookDraft, type PlaybookFields, type PlaybookPatch } from "../playbook-values.js";
 import { PRIVATE_SKILL } from "../reader.js";
@@ -41,14 +62,28 @@ interface Row {
   updated_at: string;
   idempotency_key: string | null;
   request_digest: string | null;
+  deleted: boolean;
 }
 
-const COLUMNS = "slug, fields, revision, created_at, updated_at, idempotency_key, request_digest";
+interface RevisionRow {
+  slug: string;
+  fields: string;
+  revision: number;
+  created_at: string;
+  updated_at: string;
+  event: string;
+  restored_from: number | null;
+  idempotency_key: null;
+  request_digest: null;
+}
+
+const COLUMNS = "slug, fields, revision, created_at, updated_at, idempotency_key, request_digest, deleted";
+const REVISION_COLUMNS = "slug, fields, revision, created_at, updated_at, event, restored_from";
 
 /** SQLSTATEs of a statement the server stopped at our deadline: query_canceled (statement_timeout), lock_not_available (lock_timeout). */
 const CANCELLED = new Set(["57014", "55P03"]);
 
-type Operation = "create" | "update";
+type Operation = "create" | "update" | "restore" | "delete";
 
 export function openPgStore(options: PgStoreOptions): PlaybookStore {
   return new PgPlaybookStore(options);
@@ -57,14 +92,12 @@ export function openPgStore(options: PgStoreOptions): PlaybookStore {
 class PgPlaybookStore extends StoreBase {
   private readonly db: PgConnection;
   private readonly dcc: string;
-  private readonly owner: string;
   private readonly logger: PgLogger | undefined;
 
   constructor(options: PgStoreOptions) {
     super(options);
     this.db = options.connection;
     this.dcc = options.dcc;
-    this.owner = options.owner ?? "";
     this.logger = options.logger;
   }
 
@@ -87,7 +120,7 @@ class PgPlaybookStore extends StoreBase {
     await this.db.firstAttempt;
     let rows: Row[];
     try {
-      rows = (await this.db.pool.query<Row>(`SELECT ${COLUMNS} FROM recipe_server_playbooks WHERE dcc = $1 AND owner = $2`, [this.dcc, this.owner])).rows;
+      rows = (await this.db.pool.query<Row>(`SELECT ${COLUMNS} FROM recipe_server_playbooks WHERE dcc = $1 AND owner = $2 AND NOT deleted`, [this.dcc, this.owner])).rows;
     } catch (error) {
       if (!isConnectionError(error)) throw error;
       return {
@@ -189,7 +222,11 @@ class PgPlaybookStore extends StoreBase {
         this.unclaim(slug);
         throw error;
       });
-      if (inserted.rowCount === 1) return { ok: true, playbook: newPlaybook(draft, slug, stamp) };
+      if (inserted.rowCount === 1) {
+        const playbook = newPlaybook(draft, slug, stamp);
+        await this.record(tx, { playbook, event: "create" });
+        return { ok: true, playbook };
+      }
       // Either the slug is taken (it stays claimed) or another call with the same key won the race.
       if (key !== null) {
         const earlier = await this.byKey(tx, key);
@@ -212,6 +249,8 @@ class PgPlaybookStore extends StoreBase {
     const stored = row.idempotency_key === null ? null : { hash: row.idempotency_key, digest: row.request_digest };
     const tooBig = sizeProblem(next, this.maxFileBytes, idempotencyExtra(stored));
     if (tooBig) return failure("invalid_input", tooBig);
+    // The revision being replaced is kept (rows written before history was kept have no record yet).
+    await this.record(tx, liveRecord(current), false);
     const written = await tx.query(
       `WITH upd AS (
          UPDATE recipe_server_playbooks SET fields = $4, revision = revision + 1, updated_at = $5
@@ -219,7 +258,10 @@ class PgPlaybookStore extends StoreBase {
        SELECT revision, pg_notify('${NOTIFY_CHANNEL}', $7) FROM upd`,
       [this.dcc, this.owner, slug, JSON.stringify(playbookFields(next)), next.updatedAt, current.revision, this.payload(slug)],
     );
-    if (written.rowCount === 1) return { ok: true, playbook: next };
+    if (written.rowCount === 1) {
+      await this.record(tx, { playbook: next, event: "update" });
+      return { ok: true, playbook: next };
+    }
     // Another replica wrote between the read and this statement.
     const now = await this.select(slug, tx);
     return now === null ? notFound(slug) : staleRevision(slug, now.revision, expectedRevision ?? current.revision);
@@ -245,12 +287,133 @@ class PgPlaybookStore extends StoreBase {
     return new Set(rows.map((r) => r.slug));
   }
 
-  private async select(slug: string, on: Pick<PoolClient, "query"> = this.db.pool, forUpdate = false): Promise<Row | null> {
+  private async select(slug: string, on: Pick<PoolClient, "query"> = this.db.pool, forUpdate = false, withDeleted = false): Promise<Row | null> {
     const { rows } = await on.query<Row>(
-      `SELECT ${COLUMNS} FROM recipe_server_playbooks WHERE dcc = $1 AND owner = $2 AND slug = $3${forUpdate ? " FOR UPDATE" : ""}`,
+      `SELECT ${COLUMNS} FROM recipe_server_playbooks WHERE dcc = $1 AND owner = $2 AND slug = $3${withDeleted ? "" : " AND NOT deleted"}${forUpdate ? " FOR UPDATE" : ""}`,
       [this.dcc, this.owner, slug],
     );
     return rows[0] ?? null;
+  }
+
+  async history(slug: string, window: HistoryWindow): Promise<HistoryResult> {
+    if (!isValidSlug(slug)) return notFound(slug);
+    return this.reading(async () => {
+      const row = await this.select(slug, this.db.pool, false, true);
+      if (row === null) return notFound(slug);
+      const live = row.deleted ? null : fromRow(row);
+      if (!row.deleted && live === null) return failure("conflict", `${slug} is malformed in the store (${badRow(slug).message}); fix the row before reading its history`);
+      const records = withLive(await this.records(slug), live);
+      return { ok: true, page: historyPage(records, this.owner, window) };
+    });
+  }
+
+  async loadRevision(slug: string, revision: number): Promise<RevisionResult> {
+    if (!isValidSlug(slug)) return notFound(slug);
+    return this.reading(async () => {
+      const row = await this.select(slug, this.db.pool, false, true);
+      if (row === null) return notFound(slug);
+      const live = row.deleted ? null : fromRow(row);
+      if (live !== null && live.revision === revision) return { ok: true, playbook: live, deleted: false };
+      const record = (await this.records(slug, revision))[0];
+      return record === undefined ? noRevision(slug, revision) : { ok: true, playbook: record.playbook, deleted: row.deleted };
+    });
+  }
+
+  protected restoreChecked(slug: string, revision: number, expectedRevision: number | undefined, deadline: Deadline): Promise<StoreResult> {
+    return this.guard("restore", () =>
+      this.transaction("restore", deadline, async (tx) => {
+        const row = await this.select(slug, tx, true, true);
+        if (row === null) return notFound(slug);
+        if (expectedRevision !== undefined && expectedRevision !== row.revision) return staleRevision(slug, row.revision, expectedRevision);
+        const live = row.deleted ? null : fromRow(row);
+        const source: RevisionRecord | undefined = live !== null && live.revision === revision ? { playbook: live, event: "update" } : (await this.records(slug, revision, tx))[0];
+        if (source === undefined) return noRevision(slug, revision);
+        if (source.event === "delete") return notRestorable(slug, revision);
+        if (live !== null) await this.record(tx, liveRecord(live), false);
+        const next = restoredPlaybook({ ...source.playbook, slug }, row.revision, row.created_at, this.now().toISOString());
+        const stored = row.idempotency_key === null ? null : { hash: row.idempotency_key, digest: row.request_digest };
+        const tooBig = sizeProblem(next, this.maxFileBytes, idempotencyExtra(stored));
+        if (tooBig) return failure("invalid_input", tooBig);
+        await this.rewrite(tx, next, row.revision, false);
+        await this.record(tx, { playbook: next, event: "restore", restoredFrom: revision });
+        return { ok: true, playbook: next };
+      }),
+    );
+  }
+
+  protected removeChecked(slug: string, expectedRevision: number | undefined, deadline: Deadline): Promise<StoreResult> {
+    return this.guard("delete", () =>
+      this.transaction("delete", deadline, async (tx) => {
+        const row = await this.select(slug, tx, true);
+        if (row === null) return notFound(slug);
+        const current = fromRow(row);
+        if (current === null) return failure("conflict", `${slug} is malformed in the store (${badRow(slug).message}); fix the row before deleting it`);
+        if (expectedRevision !== undefined && expectedRevision !== current.revision) return staleRevision(slug, current.revision, expectedRevision);
+        await this.record(tx, liveRecord(current), false);
+        const tombstone = freezePlaybook({ ...current, updatedAt: this.now().toISOString(), revision: current.revision + 1 });
+        await this.rewrite(tx, tombstone, current.revision, true);
+        await this.record(tx, { playbook: tombstone, event: "delete" });
+        return { ok: true, playbook: tombstone };
+      }),
+    );
+  }
+
+  /** The row as `next` (its revision follows `from`, which the row holds: the row is locked FOR UPDATE), with the notice. */
+  private async rewrite(tx: PoolClient, next: Playbook, from: number, deleted: boolean): Promise<void> {
+    const written = await tx.query(
+      `WITH upd AS (
+         UPDATE recipe_server_playbooks SET fields = $4, revision = $5, updated_at = $6, deleted = $7
+         WHERE dcc = $1 AND owner = $2 AND slug = $3 AND revision = $8 RETURNING revision)
+       SELECT revision, pg_notify('${NOTIFY_CHANNEL}', $9) FROM upd`,
+      [this.dcc, this.owner, next.slug, JSON.stringify(playbookFields(next)), next.revision, next.updatedAt, deleted, from, this.payload(next.slug)],
+    );
+    if (written.rowCount !== 1) throw new Error(`playbook row ${next.slug} changed under its row lock`);
+  }
+
+  /** Keeps one revision (replacing a record of the same number unless `replace` is false), then drops what falls past the limit. */
+  private async record(tx: PoolClient, record: RevisionRecord, replace = true): Promise<void> {
+    const p = record.playbook;
+    await tx.query(
+      `INSERT INTO recipe_server_playbook_revisions (dcc, owner, slug, revision, fields, created_at, updated_at, event, restored_from)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       ON CONFLICT (dcc, owner, slug, revision) DO ${replace ? "UPDATE SET fields = EXCLUDED.fields, updated_at = EXCLUDED.updated_at, event = EXCLUDED.event, restored_from = EXCLUDED.restored_from" : "NOTHING"}`,
+      [this.dcc, this.owner, p.slug, p.revision, JSON.stringify(playbookFields(p)), p.createdAt, p.updatedAt, record.event, record.restoredFrom ?? null],
+    );
+    if (replace) {
+      await tx.query("DELETE FROM recipe_server_playbook_revisions WHERE dcc = $1 AND owner = $2 AND slug = $3 AND revision <= $4", [
+        this.dcc,
+        this.owner,
+        p.slug,
+        p.revision - this.historyLimit,
+      ]);
+    }
+  }
+
+  /** Kept records of `slug` (one revision, or all), oldest first; rows this code cannot read are left out. */
+  private async records(slug: string, revision?: number, on: Pick<PoolClient, "query"> = this.db.pool): Promise<RevisionRecord[]> {
+    const { rows } = await on.query<RevisionRow>(
+      `SELECT ${REVISION_COLUMNS} FROM recipe_server_playbook_revisions WHERE dcc = $1 AND owner = $2 AND slug = $3${revision === undefined ? "" : " AND revision = $4"} ORDER BY revision`,
+      revision === undefined ? [this.dcc, this.owner, slug] : [this.dcc, this.owner, slug, revision],
+    );
+    const out: RevisionRecord[] = [];
+    for (const row of rows) {
+      const playbook = fromRow({ ...row, idempotency_key: null, request_digest: null, deleted: false });
+      if (playbook === null) continue;
+      const event = REVISION_EVENTS.includes(row.event as RevisionEvent) ? (row.event as RevisionEvent) : "update";
+      out.push({ playbook, event, ...(row.restored_from !== null ? { restoredFrom: row.restored_from } : {}) });
+    }
+    return out;
+  }
+
+  /** A read that answers not_ready while the database is unreachable. */
+  private async reading<T>(work: () => Promise<T>): Promise<T | StoreFailure> {
+    if (this.db.isFatal()) return failure("not_ready", this.db.notReadyMessage());
+    try {
+      return await work();
+    } catch (error) {
+      if (!isConnectionError(error)) throw error;
+      return failure("not_ready", this.db.notReadyMessage());
+    }
   }
 
   private payload(slug: string): string {
@@ -268,6 +431,11 @@ class PgPlaybookStore extends StoreBase {
       return failure("not_ready", `the playbook store ${this.db.location} is unreachable (${describe(error)}); try again shortly`);
     }
   }
+}
+
+/** A live playbook as a history record, for a revision written before history was kept. */
+function liveRecord(playbook: Playbook): RevisionRecord {
+  return { playbook, event: playbook.revision === 1 ? "create" : "update" };
 }
 
 /** A row as a playbook; null when its fields are not what this code writes (edited by hand in SQL). */
