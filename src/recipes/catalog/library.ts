@@ -251,6 +251,20 @@ export class RecipeLibrary {
     return result;
   }
 
+  /** A new revision equal to an old one (also bringing a deleted playbook back). */
+  async restorePlaybook(slug: string, revision: number, expectedRevision?: number, timing?: WriteTiming): Promise<StoreResult> {
+    const result = await this.store.restore(slug, revision, expectedRevision, timing);
+    if (result.ok) this.showPlaybook(slug, result);
+    return result;
+  }
+
+  /** A tombstone: the playbook leaves the catalog (search, list, prompts, the page) at once; its history stays. */
+  async deletePlaybook(slug: string, expectedRevision?: number, timing?: WriteTiming): Promise<StoreResult> {
+    const result = await this.store.remove(slug, expectedRevision, timing);
+    if (result.ok) await this.applyChanges({ roots: new Set(), skillDirs: [], privateAll: false, privateSlugs: new Set([slug]) });
+    return result;
+  }
+
   /** Flush pending writes (usage counts, queued playbook writes, the parse cache). */
   async flush(): Promise<void> {
     // The cache is written between loads and reload batches, when the set of

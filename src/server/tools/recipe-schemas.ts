@@ -8,7 +8,7 @@ import type { Validator } from "../../jsonschema/types.js";
 import { PLAYBOOK_LIMITS as L } from "../../recipes/store/limits.js";
 import type { ObjectOf } from "./schema-types.js";
 
-export const RECIPE_ACTIONS = ["search", "get", "create", "update"] as const;
+export const RECIPE_ACTIONS = ["search", "get", "create", "update", "history", "restore", "delete"] as const;
 export type RecipeAction = (typeof RECIPE_ACTIONS)[number];
 
 /** Keys of the advertised schema; never child fields. */
@@ -42,6 +42,13 @@ function text(maxLength?: number, description?: string): { readonly type: "strin
 }
 
 const TAG = { type: "string", maxLength: L.tag } as const;
+
+const REVISION = { type: "integer", minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
+
+const EXPECTED_REVISION = {
+  ...REVISION,
+  description: "The playbook revision you read; a newer one makes the call a conflict instead of overwriting it.",
+} as const;
 
 const STEP = {
   type: "object",
@@ -86,6 +93,7 @@ export const ACTION_SPECS = {
     properties: {
       recipeId: text(undefined, "Recipe ID returned by action=search (`<skill>/<name>` or `private/<slug>`)."),
       visibility: VISIBILITY,
+      revision: { ...REVISION, description: "Optional, private playbooks only: an earlier revision (from action=history) instead of the current one." },
     },
     required: ["recipeId"],
   },
@@ -108,6 +116,29 @@ export const ACTION_SPECS = {
         maximum: Number.MAX_SAFE_INTEGER,
         description: "The playbook revision you read; a newer one on disk makes the update a conflict instead of overwriting it.",
       },
+    },
+    required: ["recipeId"],
+  },
+  history: {
+    properties: {
+      recipeId: text(undefined, "ID of your private playbook (`private/<slug>`), deleted ones included."),
+      start: { type: "integer", minimum: 0, maximum: 100_000, default: 0, description: "Revisions to skip, newest first." },
+      limit: { type: "integer", minimum: 1, maximum: 100, default: 20 },
+    },
+    required: ["recipeId"],
+  },
+  restore: {
+    properties: {
+      recipeId: text(undefined, "ID of your private playbook (`private/<slug>`), deleted ones included."),
+      revision: { ...REVISION, description: "The revision whose content becomes the new current revision (from action=history)." },
+      expectedRevision: EXPECTED_REVISION,
+    },
+    required: ["recipeId", "revision"],
+  },
+  delete: {
+    properties: {
+      recipeId: text(undefined, "ID of your private playbook (`private/<slug>`)."),
+      expectedRevision: EXPECTED_REVISION,
     },
     required: ["recipeId"],
   },
