@@ -23,7 +23,7 @@ describe("recipe tool: registration", () => {
     expect(tool!.name).toBe("recipe");
     const schema = tool!.inputSchema as { properties: Record<string, { enum?: string[] }>; required: string[]; additionalProperties: boolean };
     expect(Object.keys(schema.properties).sort()).toEqual(["action", "resultEnd", "resultStart"]);
-    expect(schema.properties.action!.enum).toEqual(["search", "get", "create", "update"]);
+    expect(schema.properties.action!.enum).toEqual(["search", "get", "create", "update", "history", "restore", "delete"]);
     expect(schema.required).toEqual(["action"]);
     expect(schema.additionalProperties).toBe(true);
     expect(tool!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });
@@ -32,7 +32,7 @@ describe("recipe tool: registration", () => {
   it("tells an agent when to use each action and what to do while search warms up", async () => {
     const f = await loaded();
     const text = f.registry.list()[0]!.description;
-    for (const action of ["search", "get", "create", "update"]) expect(text).toContain(`action=${action}`);
+    for (const action of ["search", "get", "create", "update", "history", "restore", "delete"]) expect(text).toContain(`action=${action}`);
     expect(text).toMatch(/before tackling a substantive task/);
     expect(text).toMatch(/Search first to avoid duplicates/);
     expect(text).toMatch(/update it instead/);
@@ -45,7 +45,7 @@ describe("recipe tool: registration", () => {
     const none = await f.call({ query: "x" });
     expect(none.error).toBe("invalid_input");
     expect(none.message).toContain("action");
-    const bad = await f.call({ action: "delete", recipeId: "private/x" });
+    const bad = await f.call({ action: "destroy", recipeId: "private/x" });
     expect(bad.error).toBe("invalid_input");
     expect(bad.message).toContain("$.action");
   });
