@@ -16,7 +16,6 @@ import { createHash } from "node:crypto";
 import type { ToolErrorCode } from "../../util/error-codes.js";
 import type { Diagnostic } from "../../util/diagnostics.js";
 import type { Playbook } from "../types.js";
-import type { WriteTiming } from "./deadline.js";
 import type { HistoryPage, HistoryWindow } from "./history.js";
 import { serialisePlaybook } from "./format.js";
 import { echoed, lengthProblem, PLAYBOOK_LIMITS } from "./limits.js";
@@ -64,6 +63,12 @@ export interface LoadAllResult {
   readonly diagnostics: Diagnostic[];
   /** The store could not be read at all: keep what was loaded before instead of emptying it. */
   readonly unavailable?: boolean;
+}
+
+/** What a write is told about its time (deadline.ts): when the request started (performance.now()). */
+export interface WriteTiming {
+  /** performance.now() when the request reached the tool; default: when the store was called. */
+  readonly since?: number;
 }
 
 export interface CreateOptions extends WriteTiming {

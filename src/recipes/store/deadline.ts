@@ -11,13 +11,9 @@
  * Past the deadline the write is rolled back and answered `not_ready`
  * ("nothing was written"), before the request timeout fires.
  */
-import { failure, type StoreResult } from "./contract.js";
+import { failure, type StoreResult, type WriteTiming } from "./contract.js";
 
-/** What a write is told about its time: when the request started (performance.now()). */
-export interface WriteTiming {
-  /** performance.now() when the request reached the tool; default: when the store was called. */
-  readonly since?: number;
-}
+export type { WriteTiming } from "./contract.js";
 
 /**
  * The store's share of a request timeout: what is left after a margin for
