@@ -170,6 +170,13 @@ class PgPlaybookStore extends StoreBase {
   private async transaction(operation: Operation, deadline: Deadline, work: (tx: PoolClient) => Promise<StoreResult>): Promise<StoreResult> {
     if (deadline.passed()) return deadline.expired(operation);
     const client = await this.db.pool.connect();
+    // A checked-out client whose server goes away emits "error"; unheard it would end the process.
+    // The statement in flight rejects too, and that rejection is the answer.
+    let broken = false;
+    const onError = (): void => {
+      broken = true;
+    };
+    client.on("error", onError);
     let open = false;
     try {
       const left = deadline.remaining();
@@ -193,10 +200,13 @@ class PgPlaybookStore extends StoreBase {
     } catch (error) {
       const code = (error as { code?: unknown } | null)?.code;
       if (typeof code === "string" && CANCELLED.has(code)) return deadline.expired(operation);
+      if (isConnectionError(error)) broken = true;
       throw error;
     } finally {
-      if (open) await client.query("ROLLBACK").catch(() => undefined);
-      client.release();
+      if (open && !broken) await client.query("ROLLBACK").catch(() => undefined);
+      client.off("error", onError);
+      // A broken connection is destroyed rather than handed to the next caller.
+      client.release(broken);
     }
   }
 
