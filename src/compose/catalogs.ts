@@ -58,7 +58,7 @@ export function openCatalogs(config: Config, logger: Logger, options: OpenCatalo
       logger: logger.child({ dcc: dcc.name, component: "search" }),
     });
     const workers = options.parseWorkers !== undefined ? { parseWorkers: options.parseWorkers } : {};
-    const settings: LibrarySettings = { dcc: dcc.name, ...dcc, writeTimeoutMs: writeBudgetFor(config.limits.requestTimeoutMs), ...(pgConnections ? { pgConnections } : {}) };
+    const settings: LibrarySettings = { dcc: dcc.name, ...dcc, writeTimeoutMs: writeBudgetFor(config.limits.requestTimeoutMs), historyLimit: config.limits.historyLimit, ...(pgConnections ? { pgConnections } : {}) };
     // With users, playbooks belong to users: the DCC library's own store is an owner nobody can be.
     const shared = users === null ? settings : { ...settings, privateDir: path.join(dcc.privateDir, NO_OWNER), owner: NO_OWNER };
     libraries.set(dcc.name, new RecipeLibrary({ settings: shared, search, logger, ...workers }));

@@ -13,6 +13,7 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   maxToolArgumentBytes: 1024 * 1024,
   maxConcurrentPerSession: 16,
   requestTimeoutMs: 60_000,
+  historyLimit: 50,
 });
 
 export const OPTIONS = {
@@ -42,6 +43,7 @@ export const OPTIONS = {
   "max-tool-argument-bytes": { type: "string" },
   "max-concurrent-per-session": { type: "string" },
   "request-timeout-ms": { type: "string" },
+  "history-limit": { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const;
@@ -83,6 +85,7 @@ Options (precedence: defaults < config file < environment < flags):
   --max-tool-argument-bytes BYTES   max JSON size of one tool call's arguments (default ${DEFAULT_LIMITS.maxToolArgumentBytes})
   --max-concurrent-per-session N    concurrent requests per session (default ${DEFAULT_LIMITS.maxConcurrentPerSession})
   --request-timeout-ms MS  per-request timeout (default ${DEFAULT_LIMITS.requestTimeoutMs})
+  --history-limit N        revisions kept per private playbook (default ${DEFAULT_LIMITS.historyLimit})
   -h, --help               this text
   -V, -v, --version        print the version
 

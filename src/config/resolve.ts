@@ -166,6 +166,7 @@ function resolveOrThrow(input: ConfigInput): ConfigResult {
     maxToolArgumentBytes: optionalInt("--max-tool-argument-bytes", values["max-tool-argument-bytes"] ?? str("max-tool-argument-bytes"), 1024, 64 * 1024 * 1024, DEFAULT_LIMITS.maxToolArgumentBytes),
     maxConcurrentPerSession: optionalInt("--max-concurrent-per-session", values["max-concurrent-per-session"] ?? str("max-concurrent-per-session"), 1, 10_000, DEFAULT_LIMITS.maxConcurrentPerSession),
     requestTimeoutMs: optionalInt("--request-timeout-ms", values["request-timeout-ms"] ?? str("request-timeout-ms"), 100, 3_600_000, DEFAULT_LIMITS.requestTimeoutMs),
+    historyLimit: optionalInt("--history-limit", values["history-limit"] ?? str("history-limit"), 2, 100_000, DEFAULT_LIMITS.historyLimit),
   });
 
   const config: Config = Object.freeze({

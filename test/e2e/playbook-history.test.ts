@@ -76,3 +76,20 @@ for (const store of storeChoices(cluster)) {
     });
   });
 }
+
+describe("--history-limit", () => {
+  it("bounds the revisions the daemon keeps per playbook", async () => {
+    const running = await startServer({ args: ["--history-limit", "3"] });
+    const client = await connect(running.url);
+    try {
+      const id = (await call(client, "recipe", playbook({ title: "Kept short" }))).context.recipeId as string;
+      for (let i = 0; i < 5; i++) expect((await call(client, "recipe", { action: "update", recipeId: id, summary: `take ${i}` })).success).toBe(true);
+      const history = await call(client, "recipe", { action: "history", recipeId: id });
+      expect(history.context.entries.map((e: { revision: number }) => e.revision)).toEqual([6, 5, 4]);
+      expect(history.context.total).toBe(3);
+    } finally {
+      await client.close();
+      await running.stop();
+    }
+  });
+});

@@ -35,6 +35,8 @@ export interface LibrarySettings {
   readonly pgConnections?: PgConnections;
   /** How long a playbook write may take before the store gives up without committing (below the request timeout); absent: no limit. */
   readonly writeTimeoutMs?: number;
+  /** Revisions kept per private playbook; default 50. */
+  readonly historyLimit?: number;
 }
 
 export interface RecipeLibraryOptions {
@@ -90,6 +92,7 @@ export class RecipeLibrary {
       logger: this.logger,
       ...(options.settings.pgConnections ? { connections: options.settings.pgConnections } : {}),
       ...(options.settings.writeTimeoutMs !== undefined ? { writeTimeoutMs: options.settings.writeTimeoutMs } : {}),
+      ...(options.settings.historyLimit !== undefined ? { historyLimit: options.settings.historyLimit } : {}),
     });
     this.store = stores.store;
     this.usage = stores.usage;

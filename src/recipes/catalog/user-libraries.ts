@@ -57,6 +57,7 @@ export class UserLibraries {
         storeUrl: base.storeUrl ?? null,
         owner: user,
         ...(base.writeTimeoutMs !== undefined ? { writeTimeoutMs: base.writeTimeoutMs } : {}),
+        ...(base.historyLimit !== undefined ? { historyLimit: base.historyLimit } : {}),
         ...(base.pgConnections ? { pgConnections: base.pgConnections } : {}),
       };
       const library = new RecipeLibrary({
