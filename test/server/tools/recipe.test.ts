@@ -463,3 +463,19 @@ describe("recipe tool: update", () => {
     expect(await fs.readFile(file, "utf8")).toBe("---\ntitle: [unclosed\n---\nbody\n");
   });
 });
+
+describe("recipe tool: oversized playbooks written before the bounds", () => {
+  it("regression: a hand-written playbook with 40 tags of 20,000 characters rides in search hits only within the bounds", async () => {
+    const f = await loaded();
+    const tags = Array.from({ length: 45 }, (_, i) => `"${i}${"t".repeat(19_999)}"`).join(", ");
+    await fs.mkdir(f.privateDir, { recursive: true });
+    await fs.writeFile(path.join(f.privateDir, "huge-tags.md"), `---\ntitle: Retopologize a scanned head with huge tags\ntags: [${tags}]\n---\nbody\n`);
+    await f.library.load();
+    const found = await f.call({ action: "search", query: "retopologize scanned head huge tags", visibility: "private" });
+    const hit = found.context.recipes.find((r: { recipeId: string }) => r.recipeId === "private/huge-tags");
+    expect(hit).toBeDefined();
+    expect(hit.tags).toHaveLength(40);
+    expect(hit.tags.every((t: string) => t.length <= 64)).toBe(true);
+    expect(JSON.stringify(found).length).toBeLessThan(20_000);
+  });
+});
