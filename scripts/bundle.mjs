@@ -20,6 +20,9 @@
  * code, never in comments): one non-ASCII character makes the whole source
  * a two-byte string for V8, slower to decode and to scan.
  *
+ * Licence comments go too; the licences of every bundled package are
+ * collected into dist/THIRD_PARTY_NOTICES.md instead (scripts/notices.mjs).
+ *
  * Every other file tsc wrote stays as it is (the package's library exports
  * import them). Each bundled module keeps its own `import.meta.url`, so
  * paths it resolves relative to itself (the worker script, package.json,
@@ -29,6 +32,7 @@ import { build } from "esbuild";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeNotices } from "./notices.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dist = path.join(root, "dist");
@@ -61,6 +65,7 @@ const ownImportMetaUrl = (outfile) => ({
   },
 });
 
+const bundledInputs = new Set();
 for (const entry of entries) {
   const outfile = path.join(dist, entry);
   const result = await build({
@@ -77,6 +82,7 @@ for (const entry of entries) {
     banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
     plugins: [keepOnDemandApart(outfile), ownImportMetaUrl(outfile)],
     logLevel: "warning",
+    metafile: true,
     legalComments: "none",
     minifyWhitespace: true,
     // RECIPE_SERVER_BUNDLE_MAPS=1 writes <bundle>.map beside each bundle for
@@ -84,4 +90,6 @@ for (const entry of entries) {
     sourcemap: process.env.RECIPE_SERVER_BUNDLE_MAPS === "1" ? "external" : false,
   });
   if (result.errors.length > 0) process.exit(1);
+  for (const input of Object.keys(result.metafile.inputs)) bundledInputs.add(input);
 }
+writeNotices(path.join(dist, "THIRD_PARTY_NOTICES.md"), bundledInputs, process.cwd());

@@ -1,30 +1,29 @@
 /**
- * A protocol leg's own ceiling: fastify + one SDK leg with nothing behind it,
- * wired as recipe-server wires that leg (hijack, then the SDK), answering
- * each tool with a constant result. With a results file the constants are
- * byte-identical to what recipe-server answered for the bench's calls, so
- * the two sides write the same bytes and only the work behind them differs.
+ * An SDK line's own ceiling: fastify + that line's MCP server with nothing
+ * behind it, wired as recipe-server wires that line (hijack, then the SDK),
+ * answering each tool with a constant result. With a results file the
+ * constants are byte-identical to what recipe-server answered for the
+ * bench's calls, so the two sides write the same bytes and only the work
+ * behind them differs.
  *
  *   node bare-server.mjs legacy|modern [results.json]
  *
- * legacy: 1.32.2 StreamableHTTPServerTransport, stateful sessions.
- * legacy-v2: the v2 SDK's own session transport (NodeStreamableHTTPServerTransport)
- *   and v2 Server, stateful: the other way to serve 2025 clients.
- * modern: v2 createMcpHandler (legacy: 'reject'), one v2 Server per request.
+ * legacy: SDK 1.32.2 low-level Server + StreamableHTTPServerTransport, stateful sessions.
+ * modern: the v2 SDK's createMcpHandler (legacy: 'reject'), one v2 Server per request.
+ *
+ * bench/server.ts bundles this file into a directory holding a clean install
+ * of that line's packages (the SDK's declared dependencies at their newest
+ * matching versions), never the project's node_modules: each mode imports
+ * only its own line, so each bundle resolves against its own install.
  * Prints its URL on stdout as a JSON line.
  */
 import { readFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import Fastify from "fastify";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { CallToolRequestSchema, ListToolsRequestSchema, isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import { createMcpHandler, Server as ModernServer } from "@modelcontextprotocol/server";
-import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
 
 type Result = { content: Array<{ type: "text"; text: string }>; [key: string]: unknown };
 
-const mode = process.argv[2] === "modern" || process.argv[2] === "legacy-v2" ? process.argv[2] : "legacy";
+const mode = process.argv[2] === "modern" ? "modern" : "legacy";
 const constants: Record<string, Result> =
   process.argv[3] !== undefined
     ? (JSON.parse(readFileSync(process.argv[3], "utf8")) as Record<string, Result>)
@@ -35,22 +34,11 @@ const answer = (name: string): Result => constants[name] ?? fallback;
 
 const app = Fastify({ bodyLimit: 4 * 1024 * 1024 });
 
-const makeModernServer = (): ModernServer => {
-  const server = new ModernServer({ name: "bare", version: "1.0.0" }, { capabilities: { tools: {} } });
-  server.setRequestHandler("tools/list", () => ({ tools }));
-  server.setRequestHandler("tools/call", (request) => answer(request.params.name));
-  return server;
-};
-
-if (mode === "legacy" || mode === "legacy-v2") {
-  type SessionTransport = StreamableHTTPServerTransport | NodeStreamableHTTPServerTransport;
-  const transports = new Map<string, SessionTransport>();
-  const makeServer = (): Server => {
-    const server = new Server({ name: "bare", version: "1.0.0" }, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
-    server.setRequestHandler(CallToolRequestSchema, (request) => answer(request.params.name));
-    return server;
-  };
+if (mode === "legacy") {
+  const { Server } = await import("@modelcontextprotocol/sdk/server/index.js");
+  const { StreamableHTTPServerTransport } = await import("@modelcontextprotocol/sdk/server/streamableHttp.js");
+  const { CallToolRequestSchema, ListToolsRequestSchema, isInitializeRequest } = await import("@modelcontextprotocol/sdk/types.js");
+  const transports = new Map<string, InstanceType<typeof StreamableHTTPServerTransport>>();
   app.route({
     method: ["GET", "POST", "DELETE"],
     url: "/mcp",
@@ -62,18 +50,19 @@ if (mode === "legacy" || mode === "legacy-v2") {
           await reply.code(400).send({ jsonrpc: "2.0", error: { code: -32000, message: "no session" }, id: null });
           return;
         }
-        const options = {
+        const created = new StreamableHTTPServerTransport({
           sessionIdGenerator: () => randomUUID(),
           onsessioninitialized: (id: string) => {
             transports.set(id, created);
           },
-        };
-        const created: SessionTransport = mode === "legacy" ? new StreamableHTTPServerTransport(options) : new NodeStreamableHTTPServerTransport(options);
+        });
         created.onclose = () => {
           if (created.sessionId !== undefined) transports.delete(created.sessionId);
         };
-        if (created instanceof StreamableHTTPServerTransport) await makeServer().connect(created);
-        else await makeModernServer().connect(created);
+        const server = new Server({ name: "bare", version: "1.0.0" }, { capabilities: { tools: {} } });
+        server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+        server.setRequestHandler(CallToolRequestSchema, (request) => answer(request.params.name));
+        await server.connect(created);
         transport = created;
       }
       reply.hijack();
@@ -81,7 +70,14 @@ if (mode === "legacy" || mode === "legacy-v2") {
     },
   });
 } else {
-  const handler = createMcpHandler(makeModernServer, { legacy: "reject" });
+  const { createMcpHandler, Server } = await import("@modelcontextprotocol/server");
+  const makeServer = () => {
+    const server = new Server({ name: "bare", version: "1.0.0" }, { capabilities: { tools: {} } });
+    server.setRequestHandler("tools/list", () => ({ tools }));
+    server.setRequestHandler("tools/call", (request) => answer(request.params.name));
+    return server;
+  };
+  const handler = createMcpHandler(makeServer, { legacy: "reject" });
   app.route({
     method: ["POST"],
     url: "/mcp",

@@ -111,3 +111,85 @@ export function benchQueries(count: number): string[] {
   }
   return [...seen];
 }
+
+/**
+ * The shape studios' catalogs have: per skill a SKILL.md, one YAML pack of
+ * `recipesPerSkill` recipes (each with inputs_schema and output_contract,
+ * a longer description and notes) and one Markdown file of as many anchors.
+ * At 1,000 skills × 10: 3,000 files, about 19 MB, 20,000 recipes.
+ */
+export async function generateStudioTree(root: string, skills: number, recipesPerSkill: number): Promise<GeneratedTree> {
+  await fs.mkdir(root, { recursive: true });
+  let bytes = 0;
+  const batch = 50;
+  for (let start = 0; start < skills; start += batch) {
+    await Promise.all(
+      Array.from({ length: Math.min(batch, skills - start) }, async (_, offset) => {
+        const skill = start + offset;
+        const dir = path.join(root, `bench-skill-${skill}`);
+        await fs.mkdir(dir, { recursive: true });
+        const md = skillMarkdown(skill).replace("    recipes: RECIPES.yaml\n", "    recipes: [RECIPES.yaml, ANCHORS.md]\n") + studioSkillBody(skill);
+        let pack = "pack:\n  name: bench\ntool_routing:\n  maya: direct\nrecipes:\n";
+        for (let i = 0; i < recipesPerSkill; i += 1) pack += studioRecipeYaml(skill, i);
+        let anchors = `# Anchors of bench skill ${skill}\n\n`;
+        for (let i = 0; i < recipesPerSkill; i += 1) anchors += studioAnchor(skill, i);
+        bytes += md.length + pack.length + anchors.length;
+        await fs.writeFile(path.join(dir, "SKILL.md"), md);
+        await fs.writeFile(path.join(dir, "RECIPES.yaml"), pack);
+        await fs.writeFile(path.join(dir, "ANCHORS.md"), anchors);
+      }),
+    );
+  }
+  return { root, skills, recipes: skills * recipesPerSkill * 2, bytes };
+}
+
+function studioSkillBody(skill: number): string {
+  const verb = VERBS[skill % VERBS.length]!;
+  const noun = NOUNS[skill % NOUNS.length]!;
+  return `
+Studio playbooks to ${verb} ${noun} in production shots. Each recipe in RECIPES.yaml is
+structured (inputs checked against its schema, output against its contract); the
+sections of ANCHORS.md are prose recipes with snippets. Read one with recipes__get,
+check inputs with recipes__validate, then run the steps through the DCC's tools.
+`;
+}
+
+function studioRecipeYaml(skill: number, index: number): string {
+  const verb = VERBS[(skill + index) % VERBS.length]!;
+  const noun = NOUNS[(skill * 7 + index) % NOUNS.length]!;
+  return `${recipeYaml(skill, index)}    notes: >-
+      Use when an artist asks to ${verb} the ${noun} of a shot asset before hand-off. The recipe
+      runs inside one undo chunk, checks the target exists first, and reports the number of
+      changed nodes for the agent to verify; variant ${index}, skill ${skill}.
+    recovery:
+      - tool: maya_scene__undo
+        arguments: { steps: 1 }
+`;
+}
+
+function studioAnchor(skill: number, index: number): string {
+  const verb = VERBS[(skill + index + 3) % VERBS.length]!;
+  const noun = NOUNS[(skill * 5 + index) % NOUNS.length]!;
+  return `## ${verb} ${noun} by hand ${index}
+
+Prose recipe ${index} of skill ${skill}: ${verb} the ${noun} of a selected asset when the
+structured recipes do not fit. Check the selection first, work inside one undo chunk,
+and print what changed so the agent can report it back to the artist.
+
+\`\`\`python
+import maya.cmds as cmds
+
+target = "asset_GEO"
+cmds.undoInfo(openChunk=True, chunkName="${verb}_${noun}_${index}")
+try:
+    nodes = cmds.ls(target, long=True) or []
+    if not nodes:
+        raise RuntimeError("nothing selected to ${verb}")
+    for node in nodes:
+        print("${verb}", node)
+finally:
+    cmds.undoInfo(closeChunk=True)
+\`\`\`
+
+`;
+}

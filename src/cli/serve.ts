@@ -8,6 +8,7 @@ import type { Logger } from "pino";
 import type { Config } from "../config/resolve.js";
 import { createDaemonLogger, flushLogs } from "./logger.js";
 import { startStartupReport } from "./startup-report.js";
+import { createStatusLine } from "./status-line.js";
 import { packageVersion } from "../util/version.js";
 
 /** `recipe-server paths`: in this bundle because it loads catalogs as the server does. */
@@ -15,7 +16,9 @@ export { runPaths } from "./paths-command.js";
 
 /** Serves until SIGTERM or SIGINT; resolves with the process's exit code. */
 export async function serve(config: Config): Promise<number> {
-  const logger: Logger = createDaemonLogger(config);
+  // Progress rewrites one line only where a person watches a terminal.
+  const statusLine = config.logFormat === "pretty" && process.stderr.isTTY === true ? createStatusLine(process.stderr) : null;
+  const logger: Logger = createDaemonLogger(config, { statusLine });
   const { openCatalogs } = await import("../compose/catalogs.js");
   // The catalogs start loading before the server stack is set up, so the
   // load's file reads and parse workers overlap it; start() listens, then
@@ -49,7 +52,7 @@ export async function serve(config: Config): Promise<number> {
     }
     throw error;
   }
-  const report = startStartupReport({ config, version: packageVersion(), url, libraries: server.libraries, logger, loaded: server.ready() });
+  const report = startStartupReport({ config, version: packageVersion(), url, libraries: server.libraries, logger, loaded: server.ready(), statusLine });
   return new Promise<number>((resolve) => {
     let stopping = false;
     const onSignal = (signal: NodeJS.Signals): void => {

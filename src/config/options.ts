@@ -75,7 +75,8 @@ Options (precedence: defaults < config file < environment < flags):
   --embeddings KIND        local | none | openai (default local)
   --embeddings-url URL     OpenAI-compatible base URL (with --embeddings openai)
   --embeddings-model M     model name for the openai provider   [key: RECIPE_SERVER_EMBEDDINGS_KEY]
-  --log-level L            fatal|error|warn|info|debug|trace|silent (default info)  [LOG_LEVEL]
+  --log-level L            fatal|error|warn|info|debug|trace|silent (default info)
+                                         [RECIPE_SERVER_LOG_LEVEL, or LOG_LEVEL]
   --log-format F           pretty (on stderr) | json (on stdout); default pretty when
                            stderr is a terminal, json otherwise        [RECIPE_SERVER_LOG_FORMAT]
   --body-limit BYTES       max HTTP body (default ${DEFAULT_LIMITS.bodyLimitBytes})

@@ -9,6 +9,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { ConfigFileError, readConfigFile, type FileValues } from "./file.js";
 import { checkStoreUrl } from "../util/pg-url.js";
+import { nearest } from "../util/edit-distance.js";
 import { dccEnvName, resolveDataDir, resolveSkillRoots } from "../skills/roots.js";
 import type { Config, ConfigInput, ConfigResult, DccConfig, EmbeddingsKind, Limits, LogFormat, LogLevel } from "./types.js";
 import { DEFAULT_LIMITS, DEFAULT_PORT, OPTIONS } from "./options.js";
@@ -47,6 +48,7 @@ export function resolveConfig(input: ConfigInput): ConfigResult {
   } catch (error) {
     if (error instanceof UsageError || error instanceof ConfigFileError) return { kind: "error", message: error.message };
     if (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS")) {
+      if (error.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return { kind: "error", message: unknownOptionMessage(error.message) };
       return { kind: "error", message: error.message.split("\n")[0] ?? String(error) };
     }
     throw error;
@@ -104,7 +106,8 @@ function resolveOrThrow(input: ConfigInput): ConfigResult {
       `refusing to listen on non-loopback host ${host} without a token: set --token or RECIPE_SERVER_TOKEN (or pass --insecure-no-auth)`,
     );
   }
-  const logLevel = oneOf("--log-level", values["log-level"] ?? env.LOG_LEVEL ?? str("log-level") ?? "info", LOG_LEVELS);
+  // LOG_LEVEL: the name before the RECIPE_SERVER_ prefix, still read when the prefixed one is unset.
+  const logLevel = oneOf("--log-level", values["log-level"] ?? env.RECIPE_SERVER_LOG_LEVEL ?? env.LOG_LEVEL ?? str("log-level") ?? "info", LOG_LEVELS);
   const logFormat = oneOf(
     "--log-format",
     values["log-format"] ?? env.RECIPE_SERVER_LOG_FORMAT ?? str("log-format") ?? (input.stderrIsTTY === true ? "pretty" : "json"),
@@ -192,6 +195,21 @@ function resolveOrThrow(input: ConfigInput): ConfigResult {
     limits,
   });
   return { kind: "serve", config };
+}
+
+/**
+ * parseArgs' unknown-option message ("Unknown option '--prot'. To specify a
+ * positional argument …") as one line naming the closest known flag.
+ */
+function unknownOptionMessage(raw: string): string {
+  const given = /Unknown option '([^']*)'/.exec(raw)?.[1] ?? raw.split("\n")[0] ?? raw;
+  const name = given.replace(/^-+/, "").split("=")[0] ?? "";
+  const known = Object.keys(OPTIONS);
+  // No flag is longer than 30 characters: a longer word gets no suggestion, and is shown cut.
+  const close = name.length > 1 && name.length <= 64 ? nearest(name, known, Math.max(2, Math.floor(name.length / 3))) : undefined;
+  const hint = close !== undefined ? `; did you mean --${close.match}?` : "";
+  const shown = given.length > 64 ? `${given.slice(0, 64)}…` : given;
+  return `unknown option ${JSON.stringify(shown)}${hint} (see --help)`;
 }
 
 /** Default poll interval of `--watch poll`. */

@@ -40,6 +40,8 @@ export interface YamlRecipe extends RecipeBase {
   readonly format: "yaml";
   /** The entry exactly as written (every key, `undo`, `recovery` …). */
   readonly entry: Readonly<Record<string, unknown>>;
+  /** The same entry with keys in sorted order at every depth (frozen): what JSON answers carry without a copy. */
+  readonly sortedEntry?: Readonly<Record<string, unknown>>;
   /** `inputs_schema`, `{}` when absent. */
   readonly inputsSchema: unknown;
   readonly steps: readonly unknown[];

@@ -5,7 +5,8 @@
  * search figures are read at scrape time from a callback, so nothing has to
  * push them on every change.
  */
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Counter, Gauge, Registry, type Metric } from "prom-client";
+import { packageVersion } from "../util/version.js";
 
 /** One DCC's catalog as the metrics see it, read at scrape time. */
 export interface CatalogFigures {
@@ -68,33 +69,24 @@ export function createServerMetrics(options: ServerMetricsOptions): ServerMetric
   const registry = new Registry();
   if (options.processMetrics !== false) collectDefaultMetrics({ register: registry });
 
-  const requests = new Counter({
-    name: `${PREFIX}http_requests_total`,
-    help: "HTTP requests answered, by route, method and status",
-    labelNames: ["route", "method", "status"] as const,
-    registers: [registry],
-  });
-  const requestSeconds = new Histogram({
-    name: `${PREFIX}http_request_duration_seconds`,
-    help: "HTTP request duration (GET streams: how long the stream stayed open)",
-    labelNames: ["route", "method"] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [registry],
-  });
-  const toolCalls = new Counter({
-    name: `${PREFIX}tool_calls_total`,
-    help: "Tool calls by tool and outcome (success | error | timeout) and tool error code",
-    labelNames: ["tool", "outcome", "error"] as const,
-    registers: [registry],
-  });
-  const toolSeconds = new Histogram({
-    name: `${PREFIX}tool_call_duration_seconds`,
-    help: "Tool call duration by tool",
-    labelNames: ["tool"] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [registry],
-  });
+  const requests = new LabelledCounter(registry, `${PREFIX}http_requests_total`, "HTTP requests answered, by route, method and status", ["route", "method", "status"]);
+  const requestSeconds = new LabelledHistogram(
+    registry,
+    `${PREFIX}http_request_duration_seconds`,
+    "HTTP request duration (GET streams: how long the stream stayed open)",
+    ["route", "method"],
+  );
+  const toolCalls = new LabelledCounter(
+    registry,
+    `${PREFIX}tool_calls_total`,
+    "Tool calls by tool and outcome (success | error | timeout) and tool error code",
+    ["tool", "outcome", "error"],
+  );
+  const toolSeconds = new LabelledHistogram(registry, `${PREFIX}tool_call_duration_seconds`, "Tool call duration by tool", ["tool"]);
   const sessions = new Gauge({ name: `${PREFIX}sessions`, help: "Live MCP sessions", registers: [registry] });
+  // Always 1; the labels say what is running (a dashboard joins on them, an alert spots a mixed rollout).
+  new Gauge({ name: `${PREFIX}build_info`, help: "The running build: package version and Node version", labelNames: ["version", "node"] as const, registers: [registry] })
+    .set({ version: packageVersion(), node: process.versions.node }, 1);
   const reloads = new Counter({
     name: `${PREFIX}catalog_reloads_total`,
     help: "Catalog snapshots published after the first load (hot reloads and playbook writes)",
@@ -150,18 +142,36 @@ export function createServerMetrics(options: ServerMetricsOptions): ServerMetric
     },
   );
 
+  /** A request's two series, bound once per route, method and status (all bounded sets). */
+  const requestSeries = new Map<string, { readonly count: CounterChild; readonly seconds: HistogramChild }>();
+  /** A tool call's two series, bound once per tool, outcome and error code. */
+  const toolSeries = new Map<string, { readonly count: CounterChild; readonly seconds: HistogramChild }>();
+
   return {
     registry,
     contentType: registry.contentType,
     observeRequest(event) {
-      const route = routeLabel(event.route);
-      requests.inc({ route, method: event.method, status: String(event.status) });
-      requestSeconds.observe({ route, method: event.method }, event.ms / 1000);
+      const key = `${event.route} ${event.method} ${event.status}`;
+      let series = requestSeries.get(key);
+      if (series === undefined) {
+        const route = routeLabel(event.route);
+        series = { count: requests.child([route, event.method, String(event.status)]), seconds: requestSeconds.child([route, event.method]) };
+        requestSeries.set(key, series);
+      }
+      series.count.inc();
+      series.seconds.observe(event.ms / 1000);
     },
     observeToolCall(event) {
       const outcome = event.success ? "success" : event.error === "timeout" ? "timeout" : "error";
-      toolCalls.inc({ tool: event.tool, outcome, error: event.error ?? "" });
-      toolSeconds.observe({ tool: event.tool }, event.ms / 1000);
+      const error = event.error ?? "";
+      const key = `${event.tool} ${outcome} ${error}`;
+      let series = toolSeries.get(key);
+      if (series === undefined) {
+        series = { count: toolCalls.child([event.tool, outcome, error]), seconds: toolSeconds.child([event.tool]) };
+        toolSeries.set(key, series);
+      }
+      series.count.inc();
+      series.seconds.observe(event.ms / 1000);
     },
     setSessions(count) {
       sessions.set(count);
@@ -171,4 +181,142 @@ export function createServerMetrics(options: ServerMetricsOptions): ServerMetric
     },
     render: () => registry.metrics(),
   };
+}
+
+/*
+ * The per-call series. prom-client's Counter and Histogram hash a label
+ * object on every inc/observe, bound children included, and its histogram
+ * finds a bucket by a float-keyed property; these run on every request and
+ * every tool call. Here a child is bound once per label set and adds to
+ * plain numbers; the registry reads them at scrape time, in prom-client's
+ * text format (same names, labels, `le` buckets, _sum and _count).
+ */
+
+type Labels = Record<string, string | number>;
+
+/**
+ * What prom-client's Registry reads of a metric (registry.js: name, help,
+ * type, get(), reset()); prom-client's Metric type also asks for
+ * MetricObject members the registry never reads, hence the casts where
+ * these register.
+ */
+interface Scraped {
+  readonly name: string;
+  readonly help: string;
+  readonly type: "counter" | "histogram";
+  readonly aggregator: "sum";
+  readonly values: ReadonlyArray<{ readonly metricName?: string; readonly labels: Labels; readonly value: number }>;
+}
+
+interface CounterChild {
+  inc(): void;
+}
+
+interface HistogramChild {
+  observe(seconds: number): void;
+}
+
+function labelsOf(names: readonly string[], values: readonly string[]): Labels {
+  const labels: Labels = {};
+  names.forEach((name, i) => (labels[name] = values[i]!));
+  return labels;
+}
+
+/** A counter whose label sets are bound once (`child`) and counted in plain numbers. */
+class LabelledCounter {
+  readonly type = "counter" as const;
+  readonly aggregator = "sum" as const;
+  readonly #series = new Map<string, { readonly labels: Labels; value: number }>();
+
+  constructor(
+    registry: Registry,
+    readonly name: string,
+    readonly help: string,
+    private readonly labelNames: readonly string[],
+  ) {
+    registry.registerMetric(this as unknown as Metric);
+  }
+
+  child(values: readonly string[]): CounterChild {
+    const key = JSON.stringify(values);
+    let series = this.#series.get(key);
+    if (series === undefined) {
+      series = { labels: labelsOf(this.labelNames, values), value: 0 };
+      this.#series.set(key, series);
+    }
+    const bound = series;
+    return {
+      inc: () => {
+        bound.value += 1;
+      },
+    };
+  }
+
+  get(): Promise<Scraped> {
+    const values = [...this.#series.values()].map((s) => ({ labels: { ...s.labels }, value: s.value }));
+    return Promise.resolve({ name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values });
+  }
+
+  reset(): void {
+    for (const s of this.#series.values()) s.value = 0;
+  }
+}
+
+/** A histogram over LATENCY_BUCKETS whose label sets are bound once and counted in a typed array. */
+class LabelledHistogram {
+  readonly type = "histogram" as const;
+  readonly aggregator = "sum" as const;
+  readonly #series = new Map<string, { readonly labels: Labels; readonly counts: Float64Array; sum: number; count: number }>();
+
+  constructor(
+    registry: Registry,
+    readonly name: string,
+    readonly help: string,
+    private readonly labelNames: readonly string[],
+  ) {
+    registry.registerMetric(this as unknown as Metric);
+  }
+
+  child(values: readonly string[]): HistogramChild {
+    const key = JSON.stringify(values);
+    let series = this.#series.get(key);
+    if (series === undefined) {
+      series = { labels: labelsOf(this.labelNames, values), counts: new Float64Array(LATENCY_BUCKETS.length), sum: 0, count: 0 };
+      this.#series.set(key, series);
+    }
+    const bound = series;
+    return {
+      observe: (seconds) => {
+        // The first bucket whose bound is ≥ the value (past the last: only +Inf, i.e. count).
+        let i = 0;
+        while (i < LATENCY_BUCKETS.length && seconds > LATENCY_BUCKETS[i]!) i += 1;
+        if (i < LATENCY_BUCKETS.length) bound.counts[i]! += 1;
+        bound.sum += seconds;
+        bound.count += 1;
+      },
+    };
+  }
+
+  get(): Promise<Scraped> {
+    const values: Array<Scraped["values"][number]> = [];
+    for (const s of this.#series.values()) {
+      let cumulative = 0;
+      LATENCY_BUCKETS.forEach((le, i) => {
+        cumulative += s.counts[i]!;
+        values.push({ metricName: `${this.name}_bucket`, labels: { le, ...s.labels }, value: cumulative });
+      });
+      values.push({ metricName: `${this.name}_bucket`, labels: { le: "+Inf", ...s.labels }, value: s.count });
+      values.push({ metricName: `${this.name}_sum`, labels: { ...s.labels }, value: s.sum });
+      values.push({ metricName: `${this.name}_count`, labels: { ...s.labels }, value: s.count });
+    }
+    return Promise.resolve({ name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values });
+  }
+
+  reset(): void {
+    for (const s of this.#series.values()) {
+      s.counts.fill(0);
+      s.sum = 0;
+      s.count = 0;
+    }
+  }
 }

@@ -16,6 +16,8 @@ import type { RecipeServer } from "../../src/compose/app.js";
 const CHROMIUM = "/usr/bin/chromium";
 const ARTIFACTS = path.join(REPO_ROOT, "test-artifacts", "catalog-page");
 const hasChromium = existsSync(CHROMIUM);
+// Outside CI a missing browser skips with this reason; in CI it is a failure (.ci/run installs chromium).
+if (!hasChromium && process.env.CI) throw new Error(`${CHROMIUM} is missing in CI: .ci/run installs it`);
 if (!hasChromium) console.warn(`catalog page browser test skipped: ${CHROMIUM} is missing (apt-get install chromium; .ci/run installs it)`);
 
 const HOSTILE = [

@@ -3,7 +3,7 @@
  * process do not collide), tool outcomes are labelled, catalog figures are
  * read at scrape time.
  */
-import { register as globalRegistry } from "prom-client";
+import { Counter, Histogram, register as globalRegistry, Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
 import { createServerMetrics, type CatalogFigures } from "../../src/server/metrics.js";
 
@@ -71,5 +71,41 @@ describe("createServerMetrics", () => {
     expect(text).toMatch(/^recipe_server_http_requests_total\{route="unmatched",method="GET",status="404"\} 1$/m);
     expect(text).toMatch(/^recipe_server_sessions 3$/m);
     expect(text).toMatch(/^recipe_server_catalog_reloads_total\{dcc="maya"\} 1$/m);
+  });
+
+  it("scrapes its bound per-call series exactly as prom-client's own Counter and Histogram would", async () => {
+    const m = createServerMetrics({ catalogs: () => [], processMetrics: false });
+    const peer = new Registry();
+    const calls = new Counter({ name: "recipe_server_tool_calls_total", help: "x", labelNames: ["tool", "outcome", "error"], registers: [peer] });
+    const seconds = new Histogram({
+      name: "recipe_server_tool_call_duration_seconds",
+      help: "x",
+      labelNames: ["tool"],
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+      registers: [peer],
+    });
+    // Bucket edges, values past the last bucket, repeats, two tools and two outcomes.
+    const events = [0, 0.5, 1, 2.5, 7, 60_000, 120_000, 1, 0.25].flatMap((ms, i) => [
+      { tool: i % 2 === 0 ? "recipes__get" : "recipes__search", ms, success: true },
+      { tool: "recipe", ms, success: false, error: "not_found" as const },
+    ]);
+    for (const event of events) {
+      m.observeToolCall(event);
+      calls.inc({ tool: event.tool, outcome: event.success ? "success" : "error", error: event.error ?? "" });
+      seconds.observe({ tool: event.tool }, event.ms / 1000);
+    }
+    const series = (text: string, name: string): string[] =>
+      text
+        .split("\n")
+        .filter((line) => line.startsWith(name))
+        .sort();
+    const ours = await m.render();
+    const theirs = await peer.metrics();
+    for (const name of ["recipe_server_tool_calls_total{", "recipe_server_tool_call_duration_seconds_"]) {
+      expect(series(ours, name).length).toBeGreaterThan(0);
+      expect(series(ours, name)).toEqual(series(theirs, name));
+    }
+    expect(ours).toContain("# TYPE recipe_server_tool_call_duration_seconds histogram");
+    expect(ours).toContain("# TYPE recipe_server_tool_calls_total counter");
   });
 });

@@ -65,15 +65,36 @@ export function recipeEntry(recipe: MarkdownRecipe | YamlRecipe): RecipeEntryVie
 /**
  * The entry as written (every key: `undo`, `recovery` …) with what core's
  * `to_dict` always carries: `toolset_profiles` a list (`[]` when none),
- * `inputs_schema` and `steps` present, and `provenance`.
+ * `inputs_schema` and `steps` present, and `provenance`. Keys in sorted
+ * order; built from the recipe's sorted entry where it keeps one, so that
+ * only this top level is new.
  */
 export function wholeEntry(recipe: YamlRecipe): Record<string, unknown> {
-  const entry = recipe.entry;
-  return {
-    ...entry,
-    inputs_schema: recipe.inputsSchema,
-    steps: recipe.steps,
-    toolset_profiles: recipe.toolsetProfiles,
-    provenance: provenanceOf(recipe),
+  const entry = recipe.sortedEntry ?? recipe.entry;
+  const sorted = recipe.sortedEntry !== undefined;
+  const steps = entry["steps"];
+  // In sorted key order, as these four names sort.
+  const carried: ReadonlyArray<readonly [string, unknown]> = [
+    ["inputs_schema", sorted && entry["inputs_schema"] !== undefined ? entry["inputs_schema"] : recipe.inputsSchema],
+    ["provenance", provenanceOf(recipe)],
+    ["steps", sorted && Array.isArray(steps) ? steps : recipe.steps],
+    ["toolset_profiles", recipe.toolsetProfiles],
+  ];
+  // A merge of two sorted key lists: the answer is in sorted order (as stable-json
+  // writes it) with no copy below this level.
+  const out: Record<string, unknown> = {};
+  const put = (key: string, value: unknown): void => {
+    if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    else out[key] = value;
   };
+  let next = 0;
+  for (const key of Object.keys(entry)) {
+    while (next < carried.length && carried[next]![0] <= key) {
+      put(carried[next]![0], carried[next]![1]);
+      next += 1;
+    }
+    if (key !== "inputs_schema" && key !== "provenance" && key !== "steps" && key !== "toolset_profiles") put(key, entry[key]);
+  }
+  for (; next < carried.length; next += 1) put(carried[next]![0], carried[next]![1]);
+  return out;
 }

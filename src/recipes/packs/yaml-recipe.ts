@@ -9,6 +9,7 @@ import type { CompileResult, SchemaError, Validator } from "../../jsonschema/typ
 import { diagnostic, type Diagnostic } from "../../util/diagnostics.js";
 import type { SkillInfo } from "../../skills/types.js";
 import { deepFreeze } from "../../util/freeze.js";
+import { sortKeys } from "../../util/stable-json.js";
 import { INDEX_TEXTS, inputsSchemaOf, readIndexTexts, readPackPart, type EntrySummary, type PackRecord } from "./parsed-pack.js";
 import { skillSearchFields } from "./skill-search.js";
 import type { YamlIndexText, YamlRecipe } from "../types.js";
@@ -38,7 +39,7 @@ interface PackParts {
 }
 
 /** The recipe's own data properties (the rest are getters over the pack). */
-type OwnFields = Exclude<keyof YamlRecipe, "format" | "entry" | "inputsSchema" | "steps" | "outputContract" | "pack" | "indexText">;
+type OwnFields = Exclude<keyof YamlRecipe, "format" | "entry" | "sortedEntry" | "inputsSchema" | "steps" | "outputContract" | "pack" | "indexText">;
 
 // The own fields come from YamlRecipe (declaration merging) rather than being listed again.
 interface LazyYamlRecipe extends Pick<YamlRecipe, OwnFields> {}
@@ -55,6 +56,7 @@ class LazyYamlRecipe implements YamlRecipe {
   readonly #index: number;
   // Private fields are not properties: freezing the recipe leaves this cache writable.
   #entry: WeakRef<Readonly<Record<string, unknown>>> | null = null;
+  #sortedEntry: WeakRef<Readonly<Record<string, unknown>>> | null = null;
 
   constructor(skill: SkillInfo, file: string, summary: EntrySummary, pack: PackParts, index: number, diagnostics: Diagnostic[]) {
     const name = summary.name;
@@ -91,6 +93,15 @@ class LazyYamlRecipe implements YamlRecipe {
     return entry;
   }
 
+  /** The entry in sorted key order, for JSON answers: made once while the recipe is in use, then only serialized. */
+  get sortedEntry(): Readonly<Record<string, unknown>> {
+    const live = this.#sortedEntry?.deref();
+    if (live !== undefined) return live;
+    const sorted = deepFreeze(sortKeys(this.entry) as Record<string, unknown>);
+    this.#sortedEntry = new WeakRef(sorted);
+    return sorted;
+  }
+
   get inputsSchema(): unknown {
     return inputsSchemaOf(this.entry);
   }
@@ -125,7 +136,8 @@ export function yamlRecipes(skill: SkillInfo, file: string, record: PackRecord):
   const withSkill = (d: Diagnostic): Diagnostic => diagnostic(d.severity, d.code, d.message, { ...d, skill: skill.name });
   const diagnostics = record.diagnostics.map(withSkill);
   if (!record.ok) return { recipes: [], diagnostics };
-  const pack: PackParts = { record, pack: new Lazy(() => readPackPart(record, 0)), texts: new Lazy(() => readIndexTexts(record.text)) };
+    // Pack-level keys are read as data and sent as JSON: stored in sorted order, so answers carry them without a copy.
+  const pack: PackParts = { record, pack: new Lazy(() => sortKeys(readPackPart(record, 0)) as Record<string, unknown>), texts: new Lazy(() => readIndexTexts(record.text)) };
   const recipes = record.entries.map((summary, i): YamlRecipe => {
     const recipe = new LazyYamlRecipe(skill, file, summary, pack, i, diagnostics);
     if (summary.stepsNotList) {

@@ -10,7 +10,7 @@ import { fail, withRevision, type Envelope } from "./envelope.js";
 import type { ToolErrorCode } from "./errors.js";
 import { isPromise, type MaybePromise } from "./maybe-promise.js";
 import { deepFreeze } from "../../util/freeze.js";
-import { sortKeys } from "./stable-json.js";
+import { sortKeys } from "../../util/stable-json.js";
 import { applyWindow, DEFAULT_RESULT_END, readWindow, type WindowRequest } from "./window.js";
 
 /** Refusals of the arguments themselves are cut with the default window. */

@@ -145,3 +145,20 @@ describe("seed helpers on a temp file", () => {
     expect(await getRecipeContent(f, "x")).toBe("## x\nfirst");
   });
 });
+
+describe("parseMarkdownAnchors: trailing whitespace", () => {
+  it("right-trims an anchor's content of every Unicode space and line terminator, and only at the end", () => {
+    const tail = " \t\u00a0\u2003\u3000\ufeff\u2028\u2029\v\f";
+    const text = `## a\nbody  with\u00a0inner\tspace${tail}\n\n## b\n  indented${tail}   \n`;
+    const [a, b] = parseMarkdownAnchors(text);
+    expect(a!.content).toBe("## a\nbody  with\u00a0inner\tspace");
+    expect(b!.content).toBe("## b\n  indented");
+  });
+
+  it("keeps content ending in many whitespace runs whole up to its last visible character", () => {
+    const body = Array.from({ length: 2000 }, (_, i) => `w${i} \t `).join("\n");
+    const [a] = parseMarkdownAnchors(`## many\n${body}\n\n   \n`);
+    expect(a!.content).toBe(`## many\n${body}`.replace(/\s+$/, ""));
+    expect(a!.content.endsWith("w1999")).toBe(true);
+  });
+});

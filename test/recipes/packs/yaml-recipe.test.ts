@@ -4,6 +4,8 @@ import { parsePack } from "../../../src/recipes/packs/parsed-pack.js";
 import type { YamlRecipe } from "../../../src/recipes/types.js";
 import { toDocument, yamlEntryText } from "../../../src/recipes/search/document.js";
 import { yamlRecipes } from "../../../src/recipes/packs/yaml-recipe.js";
+import { wholeEntry } from "../../../src/recipes/api/entry-view.js";
+import { sortKeys } from "../../../src/util/stable-json.js";
 import type { SkillInfo } from "../../../src/skills/types.js";
 
 const skill = {
@@ -114,5 +116,38 @@ describe("yamlRecipes", () => {
     const bare = { ...skill, searchHint: undefined } as unknown as SkillInfo;
     const [bevel] = yamlRecipes(bare, "RECIPES.yaml", parsePack(PACK, "RECIPES.yaml")).recipes;
     expect(Object.hasOwn(bevel!, "searchHint")).toBe(false);
+  });
+
+  it("keeps a sorted, frozen copy of the entry, so the whole entry a get answers is in key order with nothing left to copy", () => {
+    const [bevel, bare] = load();
+    const sorted = bevel!.sortedEntry!;
+    expect(Object.isFrozen(sorted)).toBe(true);
+    expect(Object.keys(sorted)).toEqual([...Object.keys(bevel!.entry)].sort());
+    // The entry as written keeps its authors' order (the YAML text of a get is written from it).
+    expect(Object.keys(bevel!.entry)[0]).toBe("name");
+    expect(bevel!.sortedEntry).toBe(sorted);
+    for (const recipe of [bevel!, bare!]) {
+      const whole = wholeEntry(recipe);
+      // Already as stable-json writes it: returned as it is, not copied.
+      expect(sortKeys(whole)).toBe(whole);
+      expect(JSON.stringify(whole)).toBe(
+        JSON.stringify(
+          sortKeys({ ...recipe.entry, inputs_schema: recipe.inputsSchema, steps: recipe.steps, toolset_profiles: recipe.toolsetProfiles, provenance: whole["provenance"] }),
+        ),
+      );
+    }
+    expect(wholeEntry(bare!)["steps"]).toEqual([]);
+    expect(Object.keys(bevel!.pack)).toEqual(["pack", "tool_routing"]);
+  });
+
+  it("builds the whole entry with a __proto__ key as own data, in order, never as its prototype", () => {
+    const PROTO_PACK = `recipes:\n  - name: odd\n    "__proto__": { polluted: true }\n    zeta: 1\n    steps: []\n`;
+    const [odd] = yamlRecipes(skill, "RECIPES.yaml", parsePack(PROTO_PACK, "RECIPES.yaml")).recipes as YamlRecipe[];
+    const whole = wholeEntry(odd!);
+    expect(Object.getPrototypeOf(whole)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
+    expect(Object.hasOwn(whole, "__proto__")).toBe(Object.hasOwn(odd!.entry, "__proto__"));
+    expect(sortKeys(whole)).toBe(whole);
+    expect(JSON.parse(JSON.stringify(whole))).toEqual(JSON.parse(JSON.stringify(sortKeys({ ...odd!.entry, inputs_schema: odd!.inputsSchema, steps: odd!.steps, toolset_profiles: odd!.toolsetProfiles, provenance: whole["provenance"] }))));
   });
 });

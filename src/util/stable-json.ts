@@ -1,7 +1,10 @@
 /**
  * Deterministic JSON: object keys sorted, so a result window of one unchanged
- * result always cuts at the same places (SPEC §5.3).
+ * result always cuts at the same places (SPEC §5.3). Recipes keep the parts
+ * answers carry in this order already (yaml-recipe.ts), so that a call only
+ * walks and serializes them.
  */
+
 export function stableStringify(value: unknown): string {
   return JSON.stringify(sortKeys(value)) ?? "null";
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sortKeys, stableStringify } from "../../../src/server/tools/stable-json.js";
+import { sortKeys, stableStringify } from "../../src/util/stable-json.js";
 
 describe("sortKeys / stableStringify", () => {
   it("sorts keys at every depth, inside arrays too, and drops undefined members", () => {
