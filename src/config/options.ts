@@ -14,6 +14,7 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   maxConcurrentPerSession: 16,
   requestTimeoutMs: 60_000,
   maxConnections: 1024,
+  historyLimit: 50,
 });
 
 export const OPTIONS = {
@@ -45,6 +46,7 @@ export const OPTIONS = {
   "max-tool-argument-bytes": { type: "string" },
   "max-concurrent-per-session": { type: "string" },
   "request-timeout-ms": { type: "string" },
+  "history-limit": { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const;
@@ -92,6 +94,7 @@ Options (precedence: defaults < config file < environment < flags):
   --request-timeout-ms MS  per-request timeout; also how long a connection may stay
                            silent or half-sent (default ${DEFAULT_LIMITS.requestTimeoutMs})
   --max-connections N      open connections at once; past it 503 (default ${DEFAULT_LIMITS.maxConnections})
+  --history-limit N        revisions kept per private playbook (default ${DEFAULT_LIMITS.historyLimit})
   -h, --help               this text
   -V, -v, --version        print the version
 

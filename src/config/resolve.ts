@@ -180,6 +180,7 @@ function resolveOrThrow(input: ConfigInput): ConfigResult {
     maxConcurrentPerSession: optionalInt("--max-concurrent-per-session", values["max-concurrent-per-session"] ?? str("max-concurrent-per-session"), 1, 10_000, DEFAULT_LIMITS.maxConcurrentPerSession),
     requestTimeoutMs: optionalInt("--request-timeout-ms", values["request-timeout-ms"] ?? str("request-timeout-ms"), 100, 3_600_000, DEFAULT_LIMITS.requestTimeoutMs),
     maxConnections: optionalInt("--max-connections", values["max-connections"] ?? str("max-connections"), 1, 1_000_000, DEFAULT_LIMITS.maxConnections),
+    historyLimit: optionalInt("--history-limit", values["history-limit"] ?? str("history-limit"), 2, 100_000, DEFAULT_LIMITS.historyLimit),
   });
 
   const config: Config = Object.freeze({

@@ -40,6 +40,8 @@ export interface DccEndpointConfig {
 /** The HTTP layer's limits, and the tool-argument bound the argument guard applies. */
 export interface Limits extends HttpLimits {
   readonly maxToolArgumentBytes: number;
+  /** Revisions of each private playbook the store keeps (its history). */
+  readonly historyLimit: number;
 }
 
 export interface Config {

@@ -56,6 +56,8 @@ export class UserLibraries {
         stateDir,
         storeUrl: base.storeUrl ?? null,
         owner: user,
+        ...(base.writeTimeoutMs !== undefined ? { writeTimeoutMs: base.writeTimeoutMs } : {}),
+        ...(base.historyLimit !== undefined ? { historyLimit: base.historyLimit } : {}),
         ...(base.pgConnections ? { pgConnections: base.pgConnections } : {}),
       };
       const library = new RecipeLibrary({
