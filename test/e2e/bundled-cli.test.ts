@@ -11,7 +11,7 @@ import fs from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { call, connect, eventually, makeTempDir, REPO_ROOT, skillMd, writeTree } from "./harness.js";
+import { call, connect, until, makeTempDir, REPO_ROOT, skillMd, writeTree } from "./harness.js";
 
 const CLI = path.join(REPO_ROOT, "dist/cli.js");
 const SERVE = path.join(REPO_ROOT, "dist/cli/serve.js");
@@ -117,7 +117,7 @@ describe.skipIf(!built)("the bundled CLI", () => {
     const warm = await startCli(tmp);
     try {
       // Log lines are written in batches, a little after the fact.
-      await eventually(() => warm.logs.some((l) => l.msg === "catalog loaded"));
+      await until(() => warm.logs.some((l) => l.msg === "catalog loaded"));
       expect(warm.logs.find((l) => l.msg === "catalog loaded")).toMatchObject({
         recipes: SKILLS,
         parseCache: { hits: SKILLS, misses: 0 },

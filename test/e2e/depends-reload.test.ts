@@ -10,7 +10,7 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRecipeServer, type RecipeServer } from "../../src/compose/app.js";
 import { resolveConfig } from "../../src/config/resolve.js";
-import { call, connect, eventually, makeTempDir, skillMd, writeTree } from "./harness.js";
+import { call, connect, until, makeTempDir, skillMd, writeTree } from "./harness.js";
 
 let tmp = "";
 let server: RecipeServer;
@@ -51,10 +51,10 @@ describe("metadata/depends.md", () => {
   it("an edit to it alone is merged into depends on reload, and its removal undone", async () => {
     expect(await depends()).toEqual(["analysis"]);
     await writeTree(path.join(tmp, "skills"), { "fem/metadata/depends.md": "# Depends\n\n- mesh-tools\n- analysis\nprose line\n" });
-    await eventually(async () => JSON.stringify(await depends()) === JSON.stringify(["analysis", "mesh-tools"]));
+    await until(async () => JSON.stringify(await depends()) === JSON.stringify(["analysis", "mesh-tools"]));
     await writeFile(path.join(tmp, "skills/fem/metadata/depends.md"), "- solver\n");
-    await eventually(async () => JSON.stringify(await depends()) === JSON.stringify(["analysis", "solver"]));
+    await until(async () => JSON.stringify(await depends()) === JSON.stringify(["analysis", "solver"]));
     await rm(path.join(tmp, "skills/fem/metadata"), { recursive: true });
-    await eventually(async () => JSON.stringify(await depends()) === JSON.stringify(["analysis"]));
+    await until(async () => JSON.stringify(await depends()) === JSON.stringify(["analysis"]));
   });
 });

@@ -147,15 +147,7 @@ export function skillMd(name: string, dcc: string, recipes: string | string[], e
   return `---\nname: ${name}\ndescription: ${name} test skill\nmetadata:\n  dcc-mcp:\n    dcc: ${dcc}\n    recipes: ${list}\n${extra}---\n# ${name}\n`;
 }
 
-/** Polls `probe` until it returns true (generous bound; never a fixed sleep). */
-export async function eventually(probe: () => Promise<boolean> | boolean, timeoutMs = 15_000, stepMs = 50): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await probe()) return;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, stepMs));
-  }
-}
+export { until } from "../helpers/until.js";
 
 export async function sharedAvailable(): Promise<boolean> {
   try {

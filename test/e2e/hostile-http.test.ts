@@ -5,6 +5,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, connect, EXAMPLE_SKILLS, startServer, type RunningServer } from "./harness.js";
+import { until } from "../helpers/until.js";
 
 const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 const INITIALIZE = JSON.stringify({
@@ -178,11 +179,13 @@ describe("hostile sessions", () => {
     expect((await call(fresh, "recipes__list", {})).success).toBe(true);
     await fresh.close();
     // Abandoned sessions expire (idle 5 s, swept every 1.25 s); the polite one stays because it is used.
-    const deadline = Date.now() + 30_000;
-    while (sessions.size > 1 && Date.now() < deadline) {
-      await stillServing();
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await until(
+      async () => {
+        await stillServing();
+        return sessions.size <= 1;
+      },
+      { timeoutMs: 30_000, stepMs: 200 },
+    );
     expect(sessions.size).toBe(1);
     await stillServing();
   }, 90_000);

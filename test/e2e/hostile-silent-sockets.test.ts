@@ -7,7 +7,7 @@
  */
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, connect, EXAMPLE_SKILLS, eventually, startServer, type RunningServer } from "./harness.js";
+import { call, connect, EXAMPLE_SKILLS, until, startServer, type RunningServer } from "./harness.js";
 
 const TIMEOUT_MS = 2000;
 const EACH = 100;
@@ -69,7 +69,7 @@ describe("regression: silent connections are never closed", () => {
     await stillServing(running);
     const openAt = (): number => probes.filter((p) => !p.closed).length;
     // Three timeouts: the timeout itself, the interval the server checks at, and a loaded machine.
-    await eventually(() => openAt() === 0, 3 * TIMEOUT_MS + 5000, 100).catch(() => undefined);
+    await until(() => openAt() === 0, { timeoutMs: 3 * TIMEOUT_MS + 5000, stepMs: 100 }).catch(() => undefined);
     const left = openAt();
     console.log(`silent sockets: ${left} of ${probes.length} left open after the request timeout (${TIMEOUT_MS} ms)`);
     expect(left).toBe(0);
@@ -99,11 +99,11 @@ describe("connection cap (--max-connections)", () => {
     for (let i = 0; i < CAP; i++) probes.push(await open(running.port, ""));
     const over = await open(running.port, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
     probes.push(over);
-    await eventually(() => over.closed, 10_000);
+    await until(() => over.closed, { timeoutMs: 10_000 });
     expect(over.received).toMatch(/^HTTP\/1\.1 503 /);
     expect(over.received).toMatch(/retry-after: \d+/i);
     expect(over.received).toContain('"code":-32004');
-    await eventually(() => probes.every((p) => p.closed), 3 * TIMEOUT_MS + 5000, 100);
+    await until(() => probes.every((p) => p.closed), { timeoutMs: 3 * TIMEOUT_MS + 5000, stepMs: 100 });
     await stillServing(running);
   }, 60_000);
 });

@@ -8,7 +8,7 @@ import { ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk
 import { mkdir, open, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, connect, eventually, makeTempDir, skillMd, startDaemonIn, writeTree } from "./harness.js";
+import { call, connect, until, makeTempDir, skillMd, startDaemonIn, writeTree } from "./harness.js";
 import type { RecipeServer } from "../../src/compose/app.js";
 
 interface Daemon {
@@ -39,10 +39,6 @@ async function recipeIds(skill?: string, c: Client = client): Promise<string[]> 
 async function listed(): Promise<{ skills: Array<{ name: string; recipe_count: number }>; diagnostics: Array<{ code: string; skill?: string; file?: string }> }> {
   return (await call(client, "recipes__list")).context;
 }
-async function until(probe: () => Promise<boolean>): Promise<void> {
-  await eventually(probe, 20_000, 25);
-}
-
 beforeAll(async () => {
   tmp = await makeTempDir("hot-reload-");
   skills = path.join(tmp, "skills");

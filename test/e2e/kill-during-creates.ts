@@ -7,7 +7,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { expect } from "vitest";
-import { call, connect, eventually, REPO_ROOT } from "./harness.js";
+import { call, connect, until, REPO_ROOT } from "./harness.js";
 import { playbook } from "./playbook-args.js";
 
 export interface CliRun {
@@ -46,7 +46,7 @@ export async function killDuringKeyedCreates(args: readonly string[], atLeast = 
       if (m) resolve(`http://127.0.0.1:${m[1]}`);
     });
   });
-  await eventually(async () => (await fetch(`${url}/readyz`)).ok);
+  await until(async () => (await fetch(`${url}/readyz`)).ok);
   const client = await connect(url);
   const acknowledged = new Map<string, string>();
   const sent: string[] = [];
@@ -62,7 +62,7 @@ export async function killDuringKeyedCreates(args: readonly string[], atLeast = 
     }
   };
   const writers = Promise.all([0, 1, 2, 3].map(writer));
-  await eventually(() => acknowledged.size >= atLeast);
+  await until(() => acknowledged.size >= atLeast);
   victim.child.kill("SIGKILL");
   const output = await victim.exit;
   await writers;

@@ -14,7 +14,7 @@ import { cp, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod/v4";
-import { call, connect, eventually, EXAMPLE_SKILLS, makeTempDir, REAL_SKILLS, sharedAvailable, startDaemonIn } from "./harness.js";
+import { call, connect, until, EXAMPLE_SKILLS, makeTempDir, REAL_SKILLS, sharedAvailable, startDaemonIn } from "./harness.js";
 import type { RecipeServer } from "../../src/compose/app.js";
 
 interface Daemon {
@@ -229,7 +229,7 @@ describe("prompts list_changed after an edit", () => {
     const next = text.replace(/^recipes:\n/m, "recipes:\n  - name: added_by_edit\n    description: Added while serving.\n    steps: [{tool: maya_run}]\n");
     expect(next).not.toBe(text);
     await writeFile(pack, next);
-    await eventually(() => changes > 0, 20_000, 25);
+    await until(() => changes > 0, { stepMs: 25 });
     // One prompts notice per change, beside its resources notice (sent first, on the same stream).
     expect(changes).toBe(resourceChanges);
     const after = await allPrompts(client);
@@ -245,11 +245,11 @@ describe("prompts list_changed after an edit", () => {
     await writeFile(file, next);
     type Listing = { skills: Array<{ uri: string; frontmatter: { description: string }; resources: Array<{ uri: string; size: number }> }> };
     let entry: Listing["skills"][number] | undefined;
-    await eventually(async () => {
+    await until(async () => {
       const listing = (await client.request({ method: "skills/list", params: {} }, Loose)) as unknown as Listing;
       entry = listing.skills.find((s) => s.uri === "skill://scene-qa/SKILL.md");
       return entry?.frontmatter.description === "Edited while serving.";
-    }, 20_000, 25);
+    }, { stepMs: 25 });
     const served = await client.readResource({ uri: "skill://scene-qa/SKILL.md" });
     const bytes = Buffer.byteLength((served.contents[0] as { text: string }).text);
     expect(entry!.resources.find((r) => r.uri === "skill://scene-qa/SKILL.md")!.size).toBe(bytes);

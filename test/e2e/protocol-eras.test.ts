@@ -9,7 +9,7 @@ import { ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connect, eventually, skillMd, startServer, writeTree, type RunningServer } from "./harness.js";
+import { connect, until, skillMd, startServer, writeTree, type RunningServer } from "./harness.js";
 
 const anchors = (...names: string[]): string => names.map((n) => `## ${n}\n\nHow to ${n.toLowerCase()}.\n`).join("\n");
 const pack = (...names: string[]): string =>
@@ -160,7 +160,7 @@ describe("2026-07-28 clients (v2 SDK)", () => {
     try {
       expect(subscriptions[0]!.honoredFilter.resourcesListChanged).toBe(true);
       await edit({ "rig/RECIPES.md": anchors("Bind skin", "Paint weights") });
-      await eventually(() => heard.maya >= 1 && heard.prompts >= 1);
+      await until(() => heard.maya >= 1 && heard.prompts >= 1);
       expect((await maya.listResources()).resources.map((r) => r.name)).toContain("rig/Paint weights");
       expect((await maya.listPrompts()).prompts).toHaveLength(3);
       expect(heard.houdini).toBe(0);
@@ -193,9 +193,9 @@ describe("2025-era clients keep today's behaviour", () => {
       const got = await client.getPrompt({ name: prompts[0]!.name, arguments: {} });
       expect(got.messages.length).toBeGreaterThan(0);
       // The GET stream opens after initialize: wait until the session has it.
-      await eventually(() => [...(running.server.http.sessions as unknown as { sessions: Map<string, { streams: number }> }).sessions.values()].some((s) => s.streams > 0));
+      await until(() => [...(running.server.http.sessions as unknown as { sessions: Map<string, { streams: number }> }).sessions.values()].some((s) => s.streams > 0));
       await edit({ "rig/RECIPES.md": anchors("Bind skin", "Paint weights", "Mirror") });
-      await eventually(() => heard >= 1);
+      await until(() => heard >= 1);
     } finally {
       await client.close();
     }

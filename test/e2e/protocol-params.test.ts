@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod/v4";
 import { resolveConfig } from "../../src/config/resolve.js";
 import { createRecipeServer, type RecipeServer } from "../../src/compose/app.js";
-import { eventually, EXAMPLE_SKILLS, makeTempDir } from "./harness.js";
+import { until, EXAMPLE_SKILLS, makeTempDir } from "./harness.js";
 
 const ENVELOPE = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -130,18 +130,18 @@ describe("regression: a client-supplied name is echoed to its first 64 character
 describe("regression: one tool call is one log line at info (its request line is debug)", () => {
   it("a tools/call on a session writes its tool-call line at info and its request line at debug", async () => {
     await legacy.listTools();
-    await eventually(() => lines.some((l) => l.msg === "request"));
+    await until(() => lines.some((l) => l.msg === "request"));
     const before = lines.length;
     await legacy.callTool({ name: "recipes__list", arguments: {} });
     // The request line is written when the response has ended, which may be after the client has read it.
-    await eventually(() => lines.slice(before).some((l) => l.msg === "request"));
+    await until(() => lines.slice(before).some((l) => l.msg === "request"));
     const written = lines.slice(before);
     expect(written.filter((l) => (l.level as number) >= 30)).toEqual([expect.objectContaining({ msg: "tool call", level: 30, tool: "recipes__list", success: true })]);
     expect(written.filter((l) => l.msg === "request")).toEqual([expect.objectContaining({ level: 20, method: "POST", status: 200 })]);
     // Other requests keep their line at info.
     const next = lines.length;
     await legacy.listTools();
-    await eventually(() => lines.slice(next).some((l) => l.msg === "request"));
+    await until(() => lines.slice(next).some((l) => l.msg === "request"));
     expect(lines.slice(next).filter((l) => l.msg === "request")).toEqual([expect.objectContaining({ level: 30 })]);
   });
 });

@@ -7,7 +7,7 @@ import { Client as ModernClient, StreamableHTTPClientTransport as ModernTranspor
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import fs from "node:fs/promises";
-import { call, connect, eventually, makeTempDir, skillMd, startServer, writeTree, type RunningServer } from "./harness.js";
+import { call, connect, until, makeTempDir, skillMd, startServer, writeTree, type RunningServer } from "./harness.js";
 import { startDccDouble, startHungPort, type DccDouble } from "../recipes/run/dcc-double.js";
 import { RUN_PACK } from "../recipes/run/fixtures.js";
 
@@ -166,10 +166,10 @@ describe("recipes__run against a DCC double", () => {
     dcc.options = { delays: { blender_mesh_ops__create_primitive: 400 } };
     const controller = new AbortController();
     const pending = client.callTool({ name: "recipes__run", arguments: { skill: "run-pack", recipe: "make_bevelled", inputs: { name: "K" } } }, undefined, { signal: controller.signal });
-    await eventually(() => dcc.calls.length > 0);
+    await until(() => dcc.calls.length > 0);
     controller.abort();
     await expect(pending).rejects.toThrow();
-    await eventually(() => dcc.calls.some((c) => c.name === "blender_mesh_ops__delete_object"));
+    await until(() => dcc.calls.some((c) => c.name === "blender_mesh_ops__delete_object"));
     expect(dcc.calls.map((c) => c.name)).toEqual(["blender_mesh_ops__create_primitive", "blender_mesh_ops__delete_object"]);
     const metrics = await (await fetch(`${running.url}/metrics`)).text();
     expect(metrics).toMatch(/recipe_server_recipe_runs_total\{dcc="blender",status="cancelled",error="cancelled"\} 1/);

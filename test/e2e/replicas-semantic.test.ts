@@ -12,7 +12,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "../../src/server/transport/users.js";
 import { sharedPostgres } from "../postgres.js";
-import { call, connect, eventually, EXAMPLE_SKILLS, makeTempDir, startServer, type RunningServer } from "./harness.js";
+import { call, connect, until, EXAMPLE_SKILLS, makeTempDir, startServer, type RunningServer } from "./harness.js";
 import { CAT, DOG, RAIN, TYRE } from "./paraphrases.js";
 
 const cluster = await sharedPostgres();
@@ -79,9 +79,9 @@ for (const users of [false, true]) {
 
       // All three, each published and embedded by B on its own: waiting for one alone raced the others.
       // Before the update the dog (an animal's care) is the best answer to the cat's paraphrase.
-      await eventually(
+      await until(
         async () => (await firstFor(clientB, TYRE.query)) === tyreId && (await firstFor(clientB, RAIN.query)) === rainId && (await firstFor(clientB, CAT.query)) === dogId,
-        SEMANTIC_WAIT_MS,
+        { timeoutMs: SEMANTIC_WAIT_MS },
       );
 
       const updated = await call(clientA, "recipe", { action: "update", recipeId: tyreId, ...CAT.patch, expectedRevision: 1 });
@@ -89,7 +89,7 @@ for (const users of [false, true]) {
       for (const q of [TYRE.query, CAT.query, RAIN.query]) expect(await ranked(clientA, q)).toEqual({ mode: "lexical", ids: [] });
 
       // Only the update's vectors can put the playbook above the dog (its id still says "repair a flat tyre").
-      await eventually(async () => (await firstFor(clientB, CAT.query)) === tyreId, SEMANTIC_WAIT_MS);
+      await until(async () => (await firstFor(clientB, CAT.query)) === tyreId, { timeoutMs: SEMANTIC_WAIT_MS });
       expect(await firstFor(clientB, RAIN.query)).toBe(rainId);
     }, 2 * SEMANTIC_WAIT_MS);
   });

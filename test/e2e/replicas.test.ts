@@ -8,7 +8,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sharedPostgres } from "../postgres.js";
-import { call, connect, eventually, EXAMPLE_SKILLS, startServer, type RunningServer } from "./harness.js";
+import { call, connect, until, EXAMPLE_SKILLS, startServer, type RunningServer } from "./harness.js";
 import { playbook } from "./playbook-args.js";
 
 const cluster = await sharedPostgres();
@@ -42,11 +42,11 @@ describe.skipIf(typeof cluster === "string")("replicas sharing a PostgreSQL stor
     const created = await call(clientA, "recipe", playbook({ title: "Zebra stripe decals 7431" }));
     expect(created.success).toBe(true);
     const id = created.context.recipeId as string;
-    await eventually(async () => {
+    await until(async () => {
       const found = await call(clientB, "recipe", { action: "search", query: "zebra stripe decals 7431", visibility: "private" });
       return found.context.recipes.some((r: { recipeId: string }) => r.recipeId === id);
     });
-    await eventually(() => announcedOnB > before);
+    await until(() => announcedOnB > before);
     const got = await call(clientB, "recipe", { action: "get", recipeId: id });
     expect(got.context.title).toBe("Zebra stripe decals 7431");
   });
@@ -54,18 +54,18 @@ describe.skipIf(typeof cluster === "string")("replicas sharing a PostgreSQL stor
   it("an update on B reaches A; a stale expectedRevision on A is a conflict with B's revision", async () => {
     const created = await call(clientA, "recipe", playbook({ title: "Unwrap the crate" }));
     const id = created.context.recipeId as string;
-    await eventually(async () => (await call(clientB, "recipe", { action: "get", recipeId: id })).success);
+    await until(async () => (await call(clientB, "recipe", { action: "get", recipeId: id })).success);
     const updated = await call(clientB, "recipe", { action: "update", recipeId: id, summary: "Seams on hard edges only.", expectedRevision: 1 });
     expect(updated.context.revision).toBe(2);
     const stale = await call(clientA, "recipe", { action: "update", recipeId: id, summary: "lost", expectedRevision: 1 });
     expect(stale).toMatchObject({ success: false, error: "conflict", context: { currentRevision: 2, expectedRevision: 1 } });
-    await eventually(async () => (await call(clientA, "recipe", { action: "get", recipeId: id })).context.summary === "Seams on hard edges only.");
+    await until(async () => (await call(clientA, "recipe", { action: "get", recipeId: id })).context.summary === "Seams on hard edges only.");
   });
 
   it("2 replicas × 16 clients updating one playbook lose nothing; losers get conflict with the current revision", async () => {
     const created = await call(clientA, "recipe", playbook({ title: "Contended playbook", tags: [] }));
     const id = created.context.recipeId as string;
-    await eventually(async () => (await call(clientB, "recipe", { action: "get", recipeId: id })).success);
+    await until(async () => (await call(clientB, "recipe", { action: "get", recipeId: id })).success);
     const clients = await Promise.all(Array.from({ length: 32 }, (_, i) => connect(i % 2 ? a.url : b.url)));
     let conflicts = 0;
     try {
@@ -86,7 +86,7 @@ describe.skipIf(typeof cluster === "string")("replicas sharing a PostgreSQL stor
     } finally {
       await Promise.all(clients.map((c) => c.close()));
     }
-    await eventually(async () => (await call(clientA, "recipe", { action: "get", recipeId: id })).context.revision === 33);
+    await until(async () => (await call(clientA, "recipe", { action: "get", recipeId: id })).context.revision === 33);
     const final = await call(clientB, "recipe", { action: "get", recipeId: id });
     expect([...(final.context.tags as string[])].sort()).toEqual(Array.from({ length: 32 }, (_, i) => `c${i}`).sort());
     expect(conflicts).toBeGreaterThan(0);

@@ -9,6 +9,7 @@ import net from "node:net";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { connect, EXAMPLE_SKILLS, makeTempDir, REPO_ROOT } from "./harness.js";
+import { until } from "../helpers/until.js";
 
 const CLI = path.join(REPO_ROOT, "src/cli.ts");
 const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
@@ -51,24 +52,22 @@ async function startDaemon(extra: string[] = []): Promise<Daemon> {
   });
   let stderr = "";
   child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
-  const deadline = Date.now() + 30_000;
   // The CLI starts loading before it listens: either line may come first.
   const serves = (l: Record<string, unknown>): boolean => typeof l.msg === "string" && l.msg.startsWith("serving MCP at");
-  while (!parsed.some((l) => l.msg === "catalog loaded") || !parsed.some(serves)) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`daemon did not load: ${stderr}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await until(
+    () => {
+      if (child.exitCode !== null) throw new Error(`daemon did not load: ${stderr}`);
+      return parsed.some((l) => l.msg === "catalog loaded") && parsed.some(serves);
+    },
+    { timeoutMs: 30_000, stepMs: 50, explain: () => `daemon did not load: ${stderr}` },
+  );
   const serving = parsed.find(serves);
   const url = String(serving?.url).replace(/\/mcp$/, "");
   return { child, url, tmp, privateDir, exited, lines: () => parsed };
 }
 
 async function waitForLog(daemon: Daemon, msg: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!daemon.lines().some((l) => l.msg === msg)) {
-    if (Date.now() > deadline) throw new Error(`no "${msg}" log line`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await until(() => daemon.lines().some((l) => l.msg === msg), { explain: () => `no "${msg}" log line` });
 }
 
 function playbook(i: number): Record<string, unknown> {

@@ -10,7 +10,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIGRATIONS } from "../../src/recipes/store/pg/pg-migrations.js";
 import { PG_PASSWORD, startPostgres, type PostgresCluster } from "../postgres.js";
-import { call, connect, eventually, EXAMPLE_SKILLS, makeTempDir, startServer, type RunningServer } from "./harness.js";
+import { call, connect, until, EXAMPLE_SKILLS, makeTempDir, startServer, type RunningServer } from "./harness.js";
 import { cli, killDuringKeyedCreates, retryEveryKey } from "./kill-during-creates.js";
 import { playbook } from "./playbook-args.js";
 
@@ -60,7 +60,7 @@ describe.skipIf(cluster === null)("PostgreSQL store faults", () => {
       expect(await (await fetch(`${server.url}/metrics`)).text()).toMatch(/recipe_server_store_ready\{dcc="maya"\} 0/);
 
       await cluster!.start();
-      await eventually(async () => (await readyz(server)).dccs[0]!.store.ready, 20_000);
+      await until(async () => (await readyz(server)).dccs[0]!.store.ready, { timeoutMs: 20_000 });
       const created = await call(client, "recipe", playbook({ title: "After recovery" }));
       expect(created.success).toBe(true);
     } finally {
@@ -88,12 +88,12 @@ describe.skipIf(cluster === null)("PostgreSQL store faults", () => {
     };
     try {
       const writers = Promise.all([0, 1, 2, 3].map(writer));
-      await eventually(() => acknowledged.length >= 20);
+      await until(() => acknowledged.length >= 20);
       await cluster!.stop();
       await new Promise((r) => setTimeout(r, 500));
       await cluster!.start();
       const afterRestart = acknowledged.length;
-      await eventually(() => acknowledged.length >= afterRestart + 20, 20_000);
+      await until(() => acknowledged.length >= afterRestart + 20, { timeoutMs: 20_000 });
       stop = true;
       await writers;
       const rows = await rowsWith(url, "SELECT slug FROM recipe_server_playbooks");

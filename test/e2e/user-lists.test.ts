@@ -21,7 +21,7 @@ import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/cl
 import { PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sharedPostgres } from "../postgres.js";
-import { call, connect, eventually, EXAMPLE_SKILLS, makeTempDir, startServer, writeTree, type RunningServer, type ToolAnswer } from "./harness.js";
+import { call, connect, until, EXAMPLE_SKILLS, makeTempDir, startServer, writeTree, type RunningServer, type ToolAnswer } from "./harness.js";
 import { playbook } from "./playbook-args.js";
 import { ALICE, BOB, bearer, storeChoices, usersFile } from "./users-fixture.js";
 
@@ -49,7 +49,7 @@ async function listenAs(running: RunningServer, user: User): Promise<Ears> {
   const subscription = await modern.listen({ resourcesListChanged: true, promptsListChanged: true });
   // The 2025 GET stream opens after initialize, on its own: wait until the session has it.
   const sessionId = (legacy.transport as StreamableHTTPClientTransport).sessionId as string;
-  await eventually(() => (running.server.http.sessions?.get(sessionId)?.streams ?? 0) > 0);
+  await until(() => (running.server.http.sessions?.get(sessionId)?.streams ?? 0) > 0);
   return {
     legacy,
     modern,
@@ -73,9 +73,9 @@ async function round(ears: Record<User, Ears>, marker: RunningServer, owned: Rec
   const all = (["alice", "bob"] as const).flatMap((user) => [ears[user].logs.legacy, ears[user].logs.modern].map((log) => ({ user, log })));
   for (const { log } of all) log.length = 0;
   await change();
-  await eventually(() => all.every(({ user, log }) => log.filter((heard) => heard === "r").length >= owned[user]));
+  await until(() => all.every(({ user, log }) => log.filter((heard) => heard === "r").length >= owned[user]));
   await marker.server.libraries.get("maya")!.load();
-  await eventually(() => all.every(({ log }) => log.includes("p")));
+  await until(() => all.every(({ log }) => log.includes("p")));
   for (const { user, log } of all) {
     if (owned[user] === 0) expect(log, user).toEqual(["r", "p"]);
     else expect(log.join(""), user).toMatch(new RegExp(`^r{${owned[user] + 1},}p$`));

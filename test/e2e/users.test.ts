@@ -16,6 +16,7 @@ import { sharedPostgres } from "../postgres.js";
 import { call, connect, EXAMPLE_SKILLS, makeTempDir, startServer, type RunningServer, type ToolAnswer } from "./harness.js";
 import { playbook } from "./playbook-args.js";
 import { ALICE, BOB, bearer, storeChoices, usersFile } from "./users-fixture.js";
+import { until } from "../helpers/until.js";
 
 const OPERATOR = "operator-token";
 
@@ -181,11 +182,8 @@ describe("the users file at run time", () => {
     try {
       await expect(connect(running.url, "/mcp", bearer(BOB))).rejects.toThrow();
       await usersFile(dir, [["alice", ALICE], ["bob", BOB]]);
-      let bob: Client | null = null;
-      for (let i = 0; i < 100 && bob === null; i += 1) {
-        bob = await connect(running.url, "/mcp", bearer(BOB)).catch(() => null);
-        if (bob === null) await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      let bob = null as Client | null; // assigned by the probe below
+      await until(async () => (bob = await connect(running.url, "/mcp", bearer(BOB)).catch(() => null)) !== null, { stepMs: 100 });
       expect(bob).not.toBeNull();
       await bob?.close();
 

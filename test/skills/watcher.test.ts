@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { classifyPath, watchSkills, type SkillWatcher, type WatchBatch } from "../../src/skills/watcher.js";
+import { until } from "../helpers/until.js";
 
 let tmp = "";
 let watcher: SkillWatcher | null = null;
@@ -17,13 +18,7 @@ async function put(file: string, text = "x"): Promise<void> {
   await writeFile(file, text);
 }
 
-async function eventually(probe: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; batches: ${JSON.stringify(batches.map(show))}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const eventually = (probe: () => boolean): Promise<void> => until(probe, { explain: () => `batches: ${JSON.stringify(batches.map(show))}` });
 
 function show(b: WatchBatch): unknown {
   return { roots: [...b.roots], dirs: b.skillDirs.map((d) => path.relative(tmp, d.dir)), priv: [...b.privateFiles], all: b.privateAll, events: b.events };

@@ -3,7 +3,6 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compileSchema } from "../../../src/jsonschema/index.js";
 import { loadRecipeFile, loadSkillRecipes, markdownDescription } from "../../../src/recipes/packs/loader.js";
 import type { MarkdownRecipe, Recipe, YamlRecipe } from "../../../src/recipes/types.js";
 import { loadSkill } from "../../../src/skills/discover.js";
@@ -12,9 +11,6 @@ import type { SkillInfo } from "../../../src/skills/types.js";
 const realRoot = path.resolve(import.meta.dirname, "../../../../shared/data/real-skills");
 const hasReal = existsSync(realRoot);
 if (!hasReal) console.warn(`skipping real recipe loading tests: ${realRoot} not found`);
-// While src/jsonschema is a fail-closed stub, "{}" does not compile; real-schema assertions wait for it.
-const validatorReady = compileSchema({}).ok;
-if (!validatorReady) console.warn("skipping compiled-schema assertions: compileSchema({}) fails closed (validator not built yet)");
 
 async function skillAt(dir: string): Promise<SkillInfo> {
   const r = await loadSkill(dir, path.dirname(dir), 0);
@@ -46,8 +42,7 @@ describe.skipIf(!hasReal)("real skill packs", () => {
     expect(ys[0]!.description).toBe("Create a named mesh primitive with bounded transform parameters.");
     expect(typeof ys[0]!.outputContract).toBe("object");
     expect(ys.every((r) => r.outputValidator !== null)).toBe(true);
-    if (validatorReady) expect(diagnostics).toEqual([]);
-    else expect(diagnostics.every((d) => d.code === "schema_fails_closed")).toBe(true);
+    expect(diagnostics).toEqual([]);
   });
 
   it("maya-mesh-ops: 4 YAML recipes with unquoted placeholders", async () => {
@@ -95,7 +90,7 @@ describe.skipIf(!hasReal)("real skill packs", () => {
     for (const k of ["undo", "undo_steps", "recovery", "examplePrompts", "side_effects"]) expect(r!.entry).toHaveProperty(k);
   });
 
-  it.skipIf(!validatorReady)("every real schema compiles (no schema_fails_closed)", async () => {
+  it("every real schema compiles (no schema_fails_closed)", async () => {
     const dirs = [
       path.join(realRoot, "dcc-mcp-core/skills/mesh-ops"),
       path.join(maya, "maya-mesh-ops"),
@@ -198,11 +193,7 @@ describe("hostile recipe files", () => {
   });
   afterAll(async () => rm(tmp, { recursive: true, force: true }));
 
-  // While the validator is a stub every schema fails closed; only the file built for that keeps the code.
-  const codesFor = (file: string) =>
-    result.diagnostics
-      .filter((d) => d.file === file && (validatorReady || d.code !== "schema_fails_closed" || file === "r/m-fails-closed.yaml"))
-      .map((d) => d.code);
+  const codesFor = (file: string) => result.diagnostics.filter((d) => d.file === file).map((d) => d.code);
 
   it("no diagnostic message contains the temp dir", () => {
     expect(result.diagnostics.length).toBeGreaterThan(10);
@@ -283,7 +274,7 @@ describe("hostile recipe files", () => {
   it("loadRecipeFile reads one file; a vanished one is a diagnostic", async () => {
     const one = await loadRecipeFile(skill, path.join(dir, "r/b-dup-in-file.yaml"));
     expect(one.recipes.map((r) => r.name)).toEqual(["twin"]);
-    expect(one.diagnostics.map((d) => d.code).filter((c) => validatorReady || c !== "schema_fails_closed")).toEqual(["duplicate_recipe"]);
+    expect(one.diagnostics.map((d) => d.code)).toEqual(["duplicate_recipe"]);
     const gone = await loadRecipeFile(skill, path.join(dir, "r/gone.md"));
     expect(gone.diagnostics.map((d) => d.code)).toEqual(["recipe_path_missing"]);
     expect(gone.diagnostics[0]!.message).not.toContain(tmp);

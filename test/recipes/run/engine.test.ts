@@ -6,6 +6,7 @@ import { DEFAULT_RUN_LIMITS, type RunLimits, type RunPlan } from "../../../src/r
 import type { YamlRecipe } from "../../../src/recipes/types.js";
 import { startDccDouble, startHungPort, type DccDouble } from "./dcc-double.js";
 import { haveMeshOps, loadPack, MESH_OPS_DIR, RUN_PACK, writePack } from "./fixtures.js";
+import { until } from "../../helpers/until.js";
 
 const LIMITS: RunLimits = { ...DEFAULT_RUN_LIMITS, connectTimeoutMs: 1_500, stepTimeoutMs: 5_000, runTimeoutMs: 20_000 };
 
@@ -196,7 +197,7 @@ describe("DccRunner against an SDK-server DCC double", () => {
     const controller = new AbortController();
     const running = make(dcc.url).run({ plan: plan("make_bevelled", { name: "C" }), contract: null, dryRun: false, signal: controller.signal });
     // Cancel once the first step is on the DCC.
-    while (dcc.calls.length === 0) await new Promise((r) => setTimeout(r, 10));
+    await until(() => dcc.calls.length > 0, { stepMs: 10 });
     controller.abort();
     const outcome = await running;
     expect(outcome.error).toBe("cancelled");

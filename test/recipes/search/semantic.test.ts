@@ -7,6 +7,7 @@ import { embeddingViews, toDocument } from "../../../src/recipes/search/document
 import { createHashingProvider } from "../../../src/recipes/search/embeddings/hashing.js";
 import type { Recipe } from "../../../src/recipes/types.js";
 import { md, yaml } from "./fixtures.js";
+import { until } from "../../helpers/until.js";
 
 let cacheDir: string;
 beforeEach(async () => {
@@ -59,7 +60,7 @@ describe("vector cache through the engine", () => {
     await first.engine.whenSemanticReady();
     // whenSemanticReady resolves at once when already ready; wait for the queue.
     // Only the view holding the changed body is new; the name view is reused.
-    await waitFor(() => first.provider.texts === 20 * VIEWS + 1);
+    await until(() => first.provider.texts === 20 * VIEWS + 1);
     expect(first.engine.status()).toMatchObject({ embedded: 20, revision: 2 });
     await first.engine.close();
     const restarted = await warm(changed);
@@ -76,12 +77,12 @@ describe("vector cache through the engine", () => {
     const changed = catalog(20);
     changed[3] = md("skill", "recipe 3", "A rewritten body about cloth.");
     first.engine.update(changed, 2);
-    await waitFor(() => first.engine.status().embedded === 20 && first.provider.texts === 20 * VIEWS + 1);
+    await until(() => first.engine.status().embedded === 20 && first.provider.texts === 20 * VIEWS + 1);
     // The next change is embedded too: before the fix, only once the first change's save had finished.
     const again = [...changed];
     again[4] = md("skill", "recipe 4", "Another rewritten body, about hair.");
     first.engine.update(again, 3);
-    await waitFor(() => first.engine.status().embedded === 20 && first.provider.texts === 20 * VIEWS + 2);
+    await until(() => first.engine.status().embedded === 20 && first.provider.texts === 20 * VIEWS + 2);
     expect(await readFile(path.join(cacheDir, file!))).toEqual(written);
     await first.engine.close();
     const restarted = await warm(again);
@@ -206,7 +207,7 @@ describe("warm-up", () => {
     engine.update(catalog(30), 2);
     engine.update([...catalog(30), yaml("mesh-ops", "bevel_edges", "Bevel edges", [])], 3);
     await engine.whenSemanticReady();
-    await waitFor(() => engine.status().embedded === 31);
+    await until(() => engine.status().embedded === 31);
     expect(engine.status()).toMatchObject({ total: 31, revision: 3, semantic: "ready" });
     await engine.close();
   });
@@ -320,7 +321,7 @@ describe("multi-view embeddings", () => {
     await engine.whenSemanticReady();
     expect(provider.texts).toBe(4);
     engine.update([yaml("mesh-ops", "bevel_edges", "Round off hard edges", steps), before[1]!], 2);
-    await waitFor(() => provider.texts === 6);
+    await until(() => provider.texts === 6);
     expect(engine.status()).toMatchObject({ embedded: 2, total: 2 });
     await engine.close();
   });
@@ -339,8 +340,3 @@ describe("multi-view embeddings", () => {
     await engine.close();
   });
 });
-
-async function waitFor(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(cond()).toBe(true);
-}

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openUsageStore } from "../../../src/recipes/store/usage.js";
+import { until } from "../../helpers/until.js";
 
 let root: string;
 let file: string;
@@ -15,14 +16,6 @@ afterEach(async () => {
 });
 
 const fixedNow = (iso: string) => () => new Date(iso);
-
-async function waitFor(predicate: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (await predicate()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error("condition never became true");
-}
 
 describe("usage store", () => {
   it("counts uses per recipeId and survives a restart after flush", async () => {
@@ -77,7 +70,7 @@ describe("usage store", () => {
     for (let i = 0; i < 1000; i++) usage.record("a/b");
     // Nothing on disk yet: record never touches the file itself.
     await expect(fs.stat(file)).rejects.toMatchObject({ code: "ENOENT" });
-    await waitFor(async () => (await fs.stat(file).catch(() => null)) !== null);
+    await until(async () => (await fs.stat(file).catch(() => null)) !== null);
     const saved = JSON.parse(await fs.readFile(file, "utf8")) as { usage: Record<string, { count: number }> };
     expect(saved.usage["a/b"]?.count).toBe(1000);
     await usage.flush();
@@ -105,7 +98,7 @@ describe("usage store", () => {
     const flushing = usage.flush();
     usage.record("skill/late");
     await flushing;
-    await waitFor(async () => (await fs.readFile(file, "utf8")).includes("skill/late"));
+    await until(async () => (await fs.readFile(file, "utf8")).includes("skill/late"));
     await usage.flush();
   });
 

@@ -10,6 +10,7 @@ import type { FastifyInstance } from "fastify";
 import { createDrain } from "../../../src/server/transport/drain.js";
 import { createFastify } from "../../../src/server/transport/fastify-setup.js";
 import { Gate, TEST_LIMITS } from "./fixture.js";
+import { until } from "../../helpers/until.js";
 
 let app: FastifyInstance | null = null;
 afterEach(async () => {
@@ -34,10 +35,6 @@ async function served(gate: Gate): Promise<{ url: string; drain: ReturnType<type
   });
   const address = await app.listen({ port: 0, host: "127.0.0.1" });
   return { url: address, drain };
-}
-
-async function until(test: () => boolean): Promise<void> {
-  while (!test()) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
 describe("createDrain", () => {

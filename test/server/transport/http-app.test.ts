@@ -9,6 +9,7 @@ import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { createServerMetrics } from "../../../src/server/metrics.js";
 import { connectClient, MCP_HEADERS, rawInitialize, rpcError, startTestApp, type TestApp } from "./fixture.js";
+import { until } from "../../helpers/until.js";
 
 let running: TestApp[] = [];
 afterEach(async () => {
@@ -20,14 +21,6 @@ async function start(options: Parameters<typeof startTestApp>[0] = {}): Promise<
   const app = await startTestApp(options);
   running.push(app);
   return app;
-}
-
-async function until(probe: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error("condition not met");
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 function text(result: unknown): string {

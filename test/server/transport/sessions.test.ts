@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { clientIdentity } from "../../../src/server/transport/sessions.js";
 import { connectClient, INITIALIZE, MCP_HEADERS, rawInitialize, rpcError, startTestApp, type TestApp } from "./fixture.js";
+import { until } from "../../helpers/until.js";
 
 let t: TestApp | null = null;
 afterEach(async () => {
@@ -18,14 +19,6 @@ afterEach(async () => {
 });
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(probe: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error("condition not met");
-    await pause(10);
-  }
-}
 
 const ping = (sessionId: string) =>
   fetch(`${t!.url}/mcp`, {
