@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileSchema, renderErrors } from "../../src/jsonschema/index.js";
 import { BRIDGE_TOOLS_FILE, skipWithoutBlender, startBlenderBridge, type BlenderBridge } from "./blender.js";
 import { REAL_SKILLS } from "./harness.js";
+import { requireShared } from "../helpers/shared.js";
 
 const BLENDER_TIMEOUT = 120_000;
 
@@ -201,12 +202,7 @@ interface MeshOpsPack {
   }[];
 }
 
-function skipWithoutMeshOps(): boolean {
-  if (fs.existsSync(MESH_OPS)) return false;
-  if (process.env.CI) throw new Error(`the mesh-ops contract tests need ${MESH_OPS} and CI is set`);
-  console.warn(`skipping the mesh-ops contract tests: ${MESH_OPS} is absent (no ../shared beside this clone)`);
-  return true;
-}
+const haveMeshOps = requireShared(MESH_OPS, "the mesh-ops contract tests");
 
 /** A recipe's steps as the dispatch contract says: placeholders from the inputs or the schema default, the verb routed to Blender's tool. */
 function materialize(pack: MeshOpsPack, recipeName: string, inputs: Record<string, unknown>): { tool: string; arguments: Record<string, unknown> }[] {
@@ -229,7 +225,7 @@ function contractErrors(pack: MeshOpsPack, recipeName: string, observed: unknown
   return result.valid ? [] : renderErrors(result.errors);
 }
 
-describe.skipIf(skipWithoutMeshOps())("tools.json against core's mesh-ops pack (no Blender needed)", () => {
+describe.skipIf(!haveMeshOps)("tools.json against core's mesh-ops pack (no Blender needed)", () => {
   it("each routed Blender tool takes exactly the arguments the recipes' steps pass it, with the recipes' schemas", () => {
     const pack = yaml.load(fs.readFileSync(MESH_OPS, "utf8")) as MeshOpsPack & {
       recipes: { inputs_schema: { required: string[]; properties: Record<string, unknown> } }[];
@@ -250,7 +246,7 @@ describe.skipIf(skipWithoutMeshOps())("tools.json against core's mesh-ops pack (
   });
 });
 
-describe.skipIf(skipWithoutBlender("the mesh-ops contract tests") || skipWithoutMeshOps())("core's mesh-ops recipes against the bridge", () => {
+describe.skipIf(skipWithoutBlender("the mesh-ops contract tests") || !haveMeshOps)("core's mesh-ops recipes against the bridge", () => {
   let bridge: BlenderBridge;
   let pack: MeshOpsPack;
   beforeAll(async () => {

@@ -13,8 +13,7 @@ import { createRecipeServer, type RecipeServer } from "../../src/compose/app.js"
 import { resolveConfig } from "../../src/config/resolve.js";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-export const SHARED_DIR = path.resolve(REPO_ROOT, "../shared");
-export const REAL_SKILLS = path.join(SHARED_DIR, "data/real-skills");
+export { REAL_SKILLS, SHARED_DIR } from "../helpers/shared.js";
 export const EXAMPLE_SKILLS = path.join(REPO_ROOT, "skills-example");
 
 export interface RunningServer {
@@ -149,11 +148,3 @@ export function skillMd(name: string, dcc: string, recipes: string | string[], e
 
 export { until } from "../helpers/until.js";
 
-export async function sharedAvailable(): Promise<boolean> {
-  try {
-    await fs.access(REAL_SKILLS);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -14,7 +14,8 @@ import { cp, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod/v4";
-import { call, connect, until, EXAMPLE_SKILLS, makeTempDir, REAL_SKILLS, sharedAvailable, startDaemonIn } from "./harness.js";
+import { call, connect, until, EXAMPLE_SKILLS, makeTempDir, REAL_SKILLS, startDaemonIn } from "./harness.js";
+import { requireShared } from "../helpers/shared.js";
 import type { RecipeServer } from "../../src/compose/app.js";
 
 interface Daemon {
@@ -161,12 +162,10 @@ describe("prompts and skills, skills-example", () => {
   });
 });
 
+const haveShared = requireShared(REAL_SKILLS, "loading the real skill packs with the v2 SkillsClient");
+
 describe("the real skill packs under ../shared", () => {
-  it("loads every skill of every pack with the v2 SkillsClient", async (context) => {
-    if (!(await sharedAvailable())) {
-      console.log(`skipped: ${REAL_SKILLS} is absent`);
-      context.skip();
-    }
+  it.skipIf(!haveShared)("loads every skill of every pack with the v2 SkillsClient", async () => {
     const roots = [
       "dcc-mcp-maya/src/dcc_mcp_maya/skills",
       "dcc-mcp-maya@aa6ca922/src/dcc_mcp_maya/skills",

@@ -4,18 +4,17 @@
  * SDK Client over streamable HTTP.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, REAL_SKILLS, startServer, type RunningServer, type ToolAnswer } from "./harness.js";
+import { requireShared } from "../helpers/shared.js";
 
 const ROOTS = [
   "dcc-mcp-freecad@e9a1209a/src/dcc_mcp_freecad/skills",
   "dcc-mcp-maya@aa6ca922/src/dcc_mcp_maya/skills",
   "dcc-mcp-maya/src/dcc_mcp_maya/skills",
 ].map((r) => path.join(REAL_SKILLS, r));
-const present = ROOTS.every((r) => existsSync(r));
-if (!present) console.warn(`skipping real-pack e2e tests: ${REAL_SKILLS} (newer freecad/maya versions) is absent`);
+const present = ROOTS.every((r) => requireShared(r, "real-pack e2e tests"));
 
 /** The whole answer, read window by window (SPEC §5.3): real recipes are longer than one window. */
 async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> {

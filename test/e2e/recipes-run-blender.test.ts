@@ -7,17 +7,14 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { call, connect, REAL_SKILLS, sharedAvailable, startServer, type RunningServer } from "./harness.js";
+import { call, connect, REAL_SKILLS, startServer, type RunningServer } from "./harness.js";
+import { requireShared } from "../helpers/shared.js";
 import { skipWithoutBlender, startBlenderBridge, type BlenderBridge } from "./blender.js";
 
 const CORE_SKILLS = path.join(REAL_SKILLS, "dcc-mcp-core/skills");
 const SUITE = "recipes__run against Blender";
 
-const noShared = !(await sharedAvailable());
-if (noShared) {
-  if (process.env.CI) throw new Error(`${SUITE} needs ../shared (core's mesh-ops pack at ${CORE_SKILLS}) and CI is set`);
-  console.warn(`skipping ${SUITE}: ../shared is absent (core's mesh-ops pack is read in place from ${CORE_SKILLS})`);
-}
+const noShared = !requireShared(path.join(CORE_SKILLS, "mesh-ops"), SUITE);
 const skip = noShared || skipWithoutBlender(SUITE);
 
 async function daemonFor(bridge: BlenderBridge): Promise<{ running: RunningServer; client: Client }> {

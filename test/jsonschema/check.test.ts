@@ -14,14 +14,12 @@ import { checkSchema, compileSchema } from "../../src/jsonschema/index.js";
 import type { CompileOptions, SchemaError } from "../../src/jsonschema/index.js";
 import { DEFS, schema as randomSchema } from "./arbitraries.js";
 import { OPERANDS } from "./operands.js";
+import { JSON_SCHEMA_SUITE, REAL_SKILLS, requireShared } from "../helpers/shared.js";
 
-const repoRoot = path.resolve(import.meta.dirname, "../..");
-const suiteDir = path.resolve(repoRoot, "../shared/data/json-schema-test-suite/tests/draft2020-12");
-const realSkills = path.resolve(repoRoot, "../shared/data/real-skills");
-const hasSuite = fs.existsSync(suiteDir);
-const hasPacks = fs.existsSync(realSkills);
-if (!hasSuite) console.warn(`JSON-Schema-Test-Suite not found at ../shared (${suiteDir}); its checkSchema cases are skipped`);
-if (!hasPacks) console.warn(`real skill packs not found at ../shared (${realSkills}); their checkSchema cases are skipped`);
+const suiteDir = path.join(JSON_SCHEMA_SUITE, "tests/draft2020-12");
+const realSkills = REAL_SKILLS;
+const hasSuite = requireShared(suiteDir, "checkSchema on the JSON-Schema-Test-Suite");
+const hasPacks = requireShared(realSkills, "checkSchema on the real packs");
 
 function compileVerdict(schema: unknown, options?: CompileOptions): SchemaError | null {
   const r = compileSchema(schema, options);

@@ -16,7 +16,8 @@ import type { State } from "../../src/jsonschema/context.js";
 import { measure } from "../../src/jsonschema/limits.js";
 import { DEFS, instance, schema } from "./arbitraries.js";
 import { FAST_PATHS } from "./helpers.js";
-import { readGroups, suiteExists, suiteFiles } from "./suite-files.js";
+import { readGroups, suiteDir, suiteFiles } from "./suite-files.js";
+import { requireShared } from "../helpers/shared.js";
 
 /** The answer without the shortcut: limits, then a collecting pass from the root. */
 function reference(root: unknown, x: unknown, options: CompileOptions): ValidationResult {
@@ -252,6 +253,8 @@ describe.each(FAST_PATHS)("first-error mode (traced fast pass), $mode", ({ gener
     ]);
   });
 });
+
+const suiteExists = requireShared(suiteDir, "first-error mode on the official suite");
 
 describe.skipIf(!suiteExists).each(FAST_PATHS)("first-error mode on the official suite, $mode", ({ generateAfter }) => {
   it("reports exactly the collecting pass's first error for every in-scope case", () => {

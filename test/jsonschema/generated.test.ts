@@ -13,7 +13,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { compileSchema } from "../../src/jsonschema/index.js";
 import type { ValidationResult } from "../../src/jsonschema/index.js";
 import { childPointer } from "../../src/jsonschema/pointer.js";
-import { readGroups, suiteExists, suiteFiles } from "./suite-files.js";
+import { readGroups, suiteDir, suiteFiles } from "./suite-files.js";
+import { requireShared } from "../helpers/shared.js";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 const fixture = fileURLToPath(new URL("./fixtures/validate-batch.ts", import.meta.url));
@@ -201,7 +202,8 @@ function childAnswers(batchFile: string): Promise<{ codegen: boolean; answers: (
 }
 
 describe("without code generation from strings", () => {
-  if (!suiteExists) console.warn("generated.test.ts: ../shared/data/json-schema-test-suite is absent; the closure fallback runs on this file's own schemas only");
+  // Without the suite the closure fallback runs on this file's own schemas only.
+  const suiteExists = requireShared(suiteDir, "the JSON-Schema-Test-Suite's schemas in the closure-fallback comparison");
 
   it("every schema gets the answers it gets with generated code, in both modes", async () => {
     const batches: { schema: unknown; instances: unknown[] }[] = [];

@@ -4,10 +4,9 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { JSON_SCHEMA_SUITE } from "../helpers/shared.js";
 
-const repoRoot = path.resolve(import.meta.dirname, "../..");
-export const suiteDir = path.resolve(repoRoot, "../shared/data/json-schema-test-suite/tests/draft2020-12");
-export const suiteExists = fs.existsSync(suiteDir);
+export const suiteDir = path.join(JSON_SCHEMA_SUITE, "tests/draft2020-12");
 
 export interface SuiteCase {
   description: string;
@@ -26,7 +25,7 @@ const OUT_OF_SCOPE_DIRS = ["optional/format/"];
 
 /** In-scope suite files, relative to suiteDir, sorted; none when the suite is absent. */
 export function suiteFiles(): string[] {
-  if (!suiteExists) return [];
+  if (!fs.existsSync(suiteDir)) return [];
   const out: string[] = [];
   const walk = (dir: string, rel: string): void => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {

@@ -7,9 +7,10 @@ import { describe, expect, it } from "vitest";
 import { compileSchema } from "../../src/jsonschema/index.js";
 import type { SchemaErrorCode } from "../../src/jsonschema/index.js";
 import { FAST_PATHS } from "./helpers.js";
-import { readGroups, suiteDir, suiteExists as exists, suiteFiles } from "./suite-files.js";
+import { readGroups, suiteDir, suiteFiles } from "./suite-files.js";
+import { requireShared } from "../helpers/shared.js";
 
-if (!exists) console.warn(`JSON-Schema-Test-Suite not found at ../shared (${suiteDir}); suite tests skipped`);
+const exists = requireShared(suiteDir, "the JSON-Schema-Test-Suite tests");
 
 /** A refusal is legitimate only when the schema text shows the refused feature. */
 const REFUSAL_EVIDENCE: Partial<Record<SchemaErrorCode, (text: string) => boolean>> = {

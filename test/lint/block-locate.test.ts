@@ -1,11 +1,12 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import fg from "fast-glob";
 import { describe, expect, it } from "vitest";
 import { blockLocate } from "../../src/lint/block-locate.js";
 import { entrySlice, YamlSource } from "../../src/lint/yaml-locate.js";
 import { parseRecipePack } from "../../src/recipes/packs/yaml-pack.js";
-import { repoRoot, sharedDir } from "./helpers.js";
+import { repoRoot } from "./helpers.js";
+import { REAL_SKILLS, requireShared } from "../helpers/shared.js";
 
 function paths(value: unknown, prefix: (string | number)[], out: (string | number)[][], depth = 0): void {
   if (depth > 40) return;
@@ -20,7 +21,7 @@ function paths(value: unknown, prefix: (string | number)[], out: (string | numbe
 
 const packFiles = [
   ...fg.sync("skills-example/**/*.{yaml,yml}", { cwd: repoRoot, absolute: true }),
-  ...(existsSync(sharedDir) ? fg.sync("data/real-skills/**/*.{yaml,yml}", { cwd: sharedDir, absolute: true }) : []),
+  ...(requireShared(REAL_SKILLS, "blockLocate on the real packs") ? fg.sync("**/*.{yaml,yml}", { cwd: REAL_SKILLS, absolute: true }) : []),
 ];
 
 describe("blockLocate agrees with the yaml package", () => {

@@ -1,9 +1,9 @@
-import { existsSync } from "node:fs";
 import path from "node:path";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runLint } from "../../src/lint/command.js";
-import { goodRecipe, makeTree, pack, sharedDir, skillMd } from "./helpers.js";
+import { goodRecipe, makeTree, pack, skillMd } from "./helpers.js";
+import { REAL_SKILLS, requireShared } from "../helpers/shared.js";
 
 class Sink extends Writable {
   text = "";
@@ -156,10 +156,9 @@ describe("runLint concurrency", () => {
   });
 });
 
-const realSkills = path.join(sharedDir, "data/real-skills");
+const realSkills = REAL_SKILLS;
 const NEWER = ["dcc-mcp-freecad@e9a1209a/src/dcc_mcp_freecad/skills", "dcc-mcp-maya@aa6ca922/src/dcc_mcp_maya/skills"];
-const hasNewer = NEWER.every((r) => existsSync(path.join(realSkills, r)));
-if (!hasNewer) console.warn(`skipping the real-pack lint exit-code test: ${realSkills} lacks the newer packs`);
+const hasNewer = NEWER.every((r) => requireShared(path.join(realSkills, r), "the real-pack lint exit-code test"));
 
 describe.skipIf(!hasNewer)("recipe-server lint on the packs dcc-mcp-core serves and their authors consider correct", () => {
   it.each(NEWER)("exits 0 with no problem on %s, even with --max-warnings 0", async (root) => {

@@ -1,15 +1,14 @@
-import { existsSync } from "node:fs";
 import { symlink } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { discoverForLint } from "../../src/lint/discover.js";
 import { lintRoots } from "../../src/lint/engine.js";
 import { discoverSkills } from "../../src/skills/discover.js";
-import { goodRecipe, lintTree, makeTree, pack, repoRoot, sharedDir, skillMd, withCode } from "./helpers.js";
+import { goodRecipe, lintTree, makeTree, pack, repoRoot, skillMd, withCode } from "./helpers.js";
+import { REAL_SKILLS, requireShared } from "../helpers/shared.js";
 
-const realDir = path.join(sharedDir, "data/real-skills");
-const hasReal = existsSync(realDir);
-if (!hasReal) console.warn(`skipping real-skills lint tests: ${realDir} is absent`);
+const realDir = REAL_SKILLS;
+const hasReal = requireShared(realDir, "real-skills lint tests");
 
 const REAL_ROOTS = [
   "dcc-mcp-core/skills",

@@ -7,7 +7,6 @@ import { lintRoots } from "../../src/lint/engine.js";
 import type { LintFinding, LintReport } from "../../src/lint/types.js";
 
 export const repoRoot = path.resolve(import.meta.dirname, "../..");
-export const sharedDir = path.resolve(repoRoot, "../shared");
 
 export function skillMd(name: string, recipes: string | string[] = "RECIPES.yaml", dcc = "maya"): string {
   const r = Array.isArray(recipes) ? `[${recipes.map((x) => JSON.stringify(x)).join(", ")}]` : JSON.stringify(recipes);

@@ -1,9 +1,9 @@
-import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { discoverSkills, loadSkill } from "../../src/skills/discover.js";
+import { REAL_SKILLS, requireShared } from "../helpers/shared.js";
 
 let tmp = "";
 const skillMd = (name: string, extra = "") => `---\nname: ${name}\ndescription: d\n${extra}---\nbody\n`;
@@ -102,9 +102,8 @@ describe("discoverSkills", () => {
   });
 });
 
-const realRoot = path.resolve(import.meta.dirname, "../../../shared/data/real-skills");
-const hasReal = existsSync(realRoot);
-if (!hasReal) console.warn(`skipping real discovery tests: ${realRoot} not found`);
+const realRoot = REAL_SKILLS;
+const hasReal = requireShared(realRoot, "real discovery tests");
 
 describe.skipIf(!hasReal)("discover the real skill trees", () => {
   it("current maya skills win over the legacy copy; the legacy one is refused", async () => {

@@ -1,8 +1,8 @@
-import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseSkillMarkdown } from "../../src/skills/frontmatter.js";
+import { REAL_SKILLS, requireShared } from "../helpers/shared.js";
 
 function ok(text: string, dir = "dir-name") {
   const r = parseSkillMarkdown(text, dir);
@@ -110,9 +110,8 @@ describe("parseSkillMarkdown", () => {
   });
 });
 
-const realRoot = path.resolve(import.meta.dirname, "../../../shared/data/real-skills");
-const hasReal = existsSync(realRoot);
-if (!hasReal) console.warn(`skipping real SKILL.md tests: ${realRoot} not found`);
+const realRoot = REAL_SKILLS;
+const hasReal = requireShared(realRoot, "real SKILL.md tests");
 
 describe.skipIf(!hasReal)("real SKILL.md files", () => {
   const read = (p: string) => readFile(path.join(realRoot, p), "utf8");
@@ -152,10 +151,9 @@ describe.skipIf(!hasReal)("real SKILL.md files", () => {
   });
 });
 
-const realSkills = path.resolve(import.meta.dirname, "../../../shared/data/real-skills");
+const realSkills = REAL_SKILLS;
 const femSkillMd = path.join(realSkills, "dcc-mcp-freecad@e9a1209a/src/dcc_mcp_freecad/skills/freecad-fem-review/SKILL.md");
-const hasFem = existsSync(femSkillMd);
-if (!hasFem) console.warn(`skipping real SKILL.md metadata tests: ${femSkillMd} is absent`);
+const hasFem = requireShared(femSkillMd, "real SKILL.md metadata tests");
 
 describe("allowed_tools alias (dcc-mcp-core accepts the underscore spelling)", () => {
   it("no longer refuses the skill with non_spec_top_level_keys, and reads the value", () => {

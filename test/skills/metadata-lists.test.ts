@@ -1,14 +1,13 @@
-import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadSkill } from "../../src/skills/discover.js";
 import { mergeDependsText, promptList, stringList } from "../../src/skills/metadata-lists.js";
+import { REAL_SKILLS, requireShared } from "../helpers/shared.js";
 
-const femDir = path.resolve(import.meta.dirname, "../../../shared/data/real-skills/dcc-mcp-freecad@e9a1209a/src/dcc_mcp_freecad/skills/freecad-fem-review");
-const hasFem = existsSync(femDir);
-if (!hasFem) console.warn(`skipping the real metadata/depends.md test: ${femDir} is absent`);
+const femDir = path.join(REAL_SKILLS, "dcc-mcp-freecad@e9a1209a/src/dcc_mcp_freecad/skills/freecad-fem-review");
+const hasFem = requireShared(femDir, "the real metadata/depends.md test");
 
 describe("mergeDependsText (core's merge_depends_from_metadata)", () => {
   it("appends list items and bare slugs once, skipping headings, prose and blank lines", () => {

@@ -9,7 +9,8 @@ import fg from "fast-glob";
 import { isSeq, LineCounter, parseDocument } from "yaml";
 import { describe, expect, it } from "vitest";
 import { parsePackFast, parsePlainFast } from "../../src/skills/yaml-fast.js";
-import { EXAMPLE_SKILLS, REAL_SKILLS } from "../e2e/harness.js";
+import { EXAMPLE_SKILLS } from "../e2e/harness.js";
+import { REAL_SKILLS, requireShared } from "../helpers/shared.js";
 
 function exact(text: string): { data: unknown; lines: number[] | null } {
   const lineCounter = new LineCounter();
@@ -22,7 +23,10 @@ function exact(text: string): { data: unknown; lines: number[] | null } {
 /** A pack opening with a multi-line plain description (what a plain-subset parser would not cover). */
 const OUTSIDE_SUBSET = "recipes:\n  - name: x\n    description: a\n      b\n";
 
-const packs = fg.sync(["**/*.yaml", "**/*.yml"], { cwd: REAL_SKILLS, absolute: true }).concat(
+const hasReal = requireShared(REAL_SKILLS, "the fast parsers on the real packs");
+const realFiles = (patterns: string[]): string[] => (hasReal ? fg.sync(patterns, { cwd: REAL_SKILLS, absolute: true }) : []);
+
+const packs = realFiles(["**/*.yaml", "**/*.yml"]).concat(
   fg.sync(["**/*.yaml", "**/*.yml"], { cwd: EXAMPLE_SKILLS, absolute: true }),
 );
 
@@ -96,9 +100,7 @@ function frontmatterOf(file: string): string | null {
   return end > 0 ? lines.slice(1, end).join("\n") : null;
 }
 
-const skillFiles = fg
-  .sync(["**/SKILL.md"], { cwd: REAL_SKILLS, absolute: true })
-  .concat(fg.sync(["**/SKILL.md"], { cwd: EXAMPLE_SKILLS, absolute: true }));
+const skillFiles = realFiles(["**/SKILL.md"]).concat(fg.sync(["**/SKILL.md"], { cwd: EXAMPLE_SKILLS, absolute: true }));
 
 describe("parsePlainFast", () => {
   it.each(skillFiles.map((p) => [path.relative(path.dirname(path.dirname(p)), p), p]))(

@@ -1,10 +1,10 @@
-import { existsSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadSkillRecipes } from "../../../src/recipes/packs/loader.js";
 import { materializeSteps } from "../../../src/recipes/api/materialize.js";
 import type { YamlRecipe } from "../../../src/recipes/types.js";
 import { loadSkill } from "../../../src/skills/discover.js";
+import { REAL_SKILLS, requireShared } from "../../helpers/shared.js";
 
 const schema = {
   type: "object",
@@ -171,9 +171,8 @@ function minimalInputs(s: unknown): unknown {
   }
 }
 
-const realRoot = path.resolve(import.meta.dirname, "../../../../shared/data/real-skills");
-const hasReal = existsSync(realRoot);
-if (!hasReal) console.warn(`skipping real-pack materialization tests: ${realRoot} not found`);
+const realRoot = REAL_SKILLS;
+const hasReal = requireShared(realRoot, "real-pack materialization tests");
 
 async function packRecipes(rel: string): Promise<YamlRecipe[]> {
   const dir = path.join(realRoot, rel);

@@ -14,10 +14,10 @@ import {
   validateRecipeInputs,
   type SkillInfo,
 } from "../../../src/index.js";
-import { EXAMPLE_SKILLS, makeTempDir, REAL_SKILLS, sharedAvailable, skillMd, writeTree } from "../../e2e/harness.js";
+import { EXAMPLE_SKILLS, makeTempDir, skillMd, writeTree } from "../../e2e/harness.js";
+import { REAL_SKILLS, requireShared } from "../../helpers/shared.js";
 
-const haveShared = await sharedAvailable();
-if (!haveShared) console.warn(`skipping real-pack API tests: ${REAL_SKILLS} is absent (no ../shared beside this clone)`);
+const haveShared = requireShared(REAL_SKILLS, "real-pack API tests");
 
 const MAYA_ROOT = path.join(REAL_SKILLS, "dcc-mcp-maya/src/dcc_mcp_maya/skills");
 const CORE_ROOT = path.join(REAL_SKILLS, "dcc-mcp-core/skills");

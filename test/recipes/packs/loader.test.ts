@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -7,10 +6,10 @@ import { loadRecipeFile, loadSkillRecipes, markdownDescription } from "../../../
 import type { MarkdownRecipe, Recipe, YamlRecipe } from "../../../src/recipes/types.js";
 import { loadSkill } from "../../../src/skills/discover.js";
 import type { SkillInfo } from "../../../src/skills/types.js";
+import { REAL_SKILLS, requireShared } from "../../helpers/shared.js";
 
-const realRoot = path.resolve(import.meta.dirname, "../../../../shared/data/real-skills");
-const hasReal = existsSync(realRoot);
-if (!hasReal) console.warn(`skipping real recipe loading tests: ${realRoot} not found`);
+const realRoot = REAL_SKILLS;
+const hasReal = requireShared(realRoot, "real recipe loading tests");
 
 async function skillAt(dir: string): Promise<SkillInfo> {
   const r = await loadSkill(dir, path.dirname(dir), 0);

@@ -1,9 +1,9 @@
-import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getRecipeContent, parseMarkdownAnchors, parseRecipeAnchors } from "../../../src/recipes/packs/markdown.js";
+import { REAL_SKILLS, requireShared } from "../../helpers/shared.js";
 
 const names = (md: string): string[] => parseMarkdownAnchors(md).map((a) => a.name);
 
@@ -96,10 +96,9 @@ describe("parseMarkdownAnchors: fences", () => {
   });
 });
 
-const realRoot = path.resolve(import.meta.dirname, "../../../../shared/data/real-skills");
+const realRoot = REAL_SKILLS;
 const maya = path.join(realRoot, "dcc-mcp-maya/src/dcc_mcp_maya/skills");
-const hasReal = existsSync(realRoot);
-if (!hasReal) console.warn(`skipping real-skill Markdown tests: ${realRoot} not found`);
+const hasReal = requireShared(realRoot, "real-skill Markdown tests");
 
 describe.skipIf(!hasReal)("real Markdown recipe files", () => {
   it("maya-scripting RECIPES.md: the ## sections, not the # comments inside python fences", async () => {

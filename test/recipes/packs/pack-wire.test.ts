@@ -3,7 +3,6 @@
  * arrives must equal what the calling thread would have parsed itself, for
  * every pack a load can meet, good or bad.
  */
-import { existsSync } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -13,10 +12,10 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parsePackFile } from "../../../src/recipes/packs/pack-file.js";
 import { fileResultFromWire, fileResultToWire, recordFromWire, recordToWire } from "../../../src/recipes/packs/pack-wire.js";
 import { parsePack } from "../../../src/recipes/packs/parsed-pack.js";
-import { EXAMPLE_SKILLS, REAL_SKILLS } from "../../e2e/harness.js";
+import { EXAMPLE_SKILLS } from "../../e2e/harness.js";
+import { REAL_SKILLS, requireShared } from "../../helpers/shared.js";
 
-const hasReal = existsSync(REAL_SKILLS);
-if (!hasReal) console.warn(`pack-wire tests on the real packs skipped: ${REAL_SKILLS} not found`);
+const hasReal = requireShared(REAL_SKILLS, "pack-wire tests on the real packs");
 
 /** What a thread hop does to a value: a structured clone (v8's serializer is the same one). */
 const hop = <T>(value: T): T => deserialize(serialize(value)) as T;

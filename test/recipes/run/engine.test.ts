@@ -1,3 +1,4 @@
+import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { planRun } from "../../../src/recipes/run/resolve.js";
 import { DccRunner, type RunEvent } from "../../../src/recipes/run/runner.js";
@@ -5,10 +6,12 @@ import { McpDccConnection } from "../../../src/recipes/run/mcp-connection.js";
 import { DEFAULT_RUN_LIMITS, type RunLimits, type RunPlan } from "../../../src/recipes/run/types.js";
 import type { YamlRecipe } from "../../../src/recipes/types.js";
 import { startDccDouble, startHungPort, type DccDouble } from "./dcc-double.js";
-import { haveMeshOps, loadPack, MESH_OPS_DIR, RUN_PACK, writePack } from "./fixtures.js";
+import { loadPack, MESH_OPS_DIR, RUN_PACK, writePack } from "./fixtures.js";
+import { requireShared } from "../../helpers/shared.js";
 import { until } from "../../helpers/until.js";
 
 const LIMITS: RunLimits = { ...DEFAULT_RUN_LIMITS, connectTimeoutMs: 1_500, stepTimeoutMs: 5_000, runTimeoutMs: 20_000 };
+const haveMeshOps = requireShared(path.join(MESH_OPS_DIR, "RECIPES.yaml"), "planning core's mesh-ops pack");
 
 let pack: Awaited<ReturnType<typeof writePack>>;
 const recipe = (name: string): YamlRecipe => pack.recipes.get(name)!;
@@ -62,13 +65,7 @@ describe("planRun: resolving steps for a DCC", () => {
     expect(plan("bevel_receipt", { name: "B" }).receiptStep).toBe(1);
   });
 
-  it("plans core's unmodified mesh-ops pack for Blender", async (ctx) => {
-    if (!(await haveMeshOps())) {
-      if (process.env.CI === "true") throw new Error(`mesh-ops pack missing at ${MESH_OPS_DIR}`);
-      console.log(`skipped: core's mesh-ops pack is not at ${MESH_OPS_DIR} (../shared is absent outside CI)`);
-      ctx.skip();
-      return;
-    }
+  it.skipIf(!haveMeshOps)("plans core's unmodified mesh-ops pack for Blender", async () => {
     const meshOps = await loadPack(MESH_OPS_DIR, "mesh-ops");
     const planned = planRun(meshOps.get("bevel_edges")!, { object_name: "Cube", edge_indices: [0, 1], width: 0.1 }, "blender");
     expect(planned.ok && planned.plan.steps[0]).toMatchObject({ resolvedTool: "blender_mesh_ops__bevel_edges", arguments: { object_name: "Cube", edge_indices: [0, 1], width: 0.1, segments: 1 } });

@@ -2,20 +2,12 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { loadRecipeFile } from "../../../src/recipes/packs/loader.js";
 import type { YamlRecipe } from "../../../src/recipes/types.js";
 import type { SkillInfo } from "../../../src/skills/types.js";
+import { REAL_SKILLS } from "../../helpers/shared.js";
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-export const MESH_OPS_DIR = path.resolve(HERE, "../../../../shared/data/real-skills/dcc-mcp-core/skills/mesh-ops");
-
-export async function haveMeshOps(): Promise<boolean> {
-  return fs.access(path.join(MESH_OPS_DIR, "RECIPES.yaml")).then(
-    () => true,
-    () => false,
-  );
-}
+export const MESH_OPS_DIR = path.join(REAL_SKILLS, "dcc-mcp-core/skills/mesh-ops");
 
 function skillAt(dir: string, name: string): SkillInfo {
   // Only what the pack loader reads of a skill; the rest of SkillInfo is discovery's.

@@ -1,10 +1,10 @@
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
+import { readFileSync } from "node:fs";
 import fg from "fast-glob";
 import jsyaml from "js-yaml";
 import { describe, expect, it } from "vitest";
 import YAML from "yaml";
 import { entryAsYaml, isPlainScalar } from "../../../src/server/tools/yaml-text.js";
+import { REAL_SKILLS, requireShared } from "../../helpers/shared.js";
 
 /** Read back as the daemon reads packs (YAML 1.2 core) and as a YAML 1.1 reader would. */
 function readBack(text: string): { core: unknown; v11: unknown; js: unknown } {
@@ -91,9 +91,8 @@ describe("entryAsYaml", () => {
     for (let i = 0; i < 400; i++) expectRoundTrip({ root: value(0) });
   });
 
-  const realSkills = path.resolve(import.meta.dirname, "../../../../shared/data/real-skills");
-  const haveShared = existsSync(realSkills);
-  if (!haveShared) console.warn(`skipping the real-pack round trip: ${realSkills} is absent (a clone outside the workspace)`);
+  const realSkills = REAL_SKILLS;
+  const haveShared = requireShared(realSkills, "the real-pack round trip");
   it.skipIf(!haveShared)("round-trips every entry of the real packs", () => {
     const files = fg.sync("**/*.{yaml,yml}", { cwd: realSkills, absolute: true });
     let entries = 0;
