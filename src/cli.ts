@@ -34,7 +34,8 @@ async function main(argv: readonly string[]): Promise<number> {
     return runPaths(argv.slice(1), { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
   }
   if (argv[0] === "promote") {
-    const { runPromote } = await import("./cli/promote-command.js");
+    // Through the server bundle, as paths: the command line bundle stays small (scripts/bundle.mjs).
+    const { runPromote } = await import("./cli/serve.js");
     return runPromote(argv.slice(1), { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
   }
   const resolved = resolveConfig({ argv, env: process.env, stderrIsTTY: process.stderr.isTTY === true });
