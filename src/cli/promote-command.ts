@@ -36,7 +36,7 @@ import { renderPlaybook, type Rendered } from "./promote-render.js";
 export const PROMOTE_HELP = `recipe-server promote — a private playbook becomes a recipe of a skill pack
 
 Usage:
-  recipe-server promote private/<slug> --to SKILL_DIR [--revision N] [--dcc NAME] [server options]
+  recipe-server promote private/<slug> --to SKILL_DIR [--revision N] [--user ID] [--dcc NAME] [server options]
 
 Reads the playbook (its latest revision, or revision N of its history) from
 the DCC's playbook store (--private-dir, --store and --config resolve as for
@@ -46,6 +46,7 @@ of one of the DCC's skill roots: a Markdown recipe <slug>.md, or a YAML pack
 output_contract or tool steps). The file goes where the skill's
 metadata.dcc-mcp.recipes glob picks it up, is linted with the skill before
 it is written, and records the playbook and revision it came from.
+With --users-file, --user ID names whose playbook it is.
 
 Refuses (exit 1) when the playbook or skill is missing, the file or a recipe
 of that name exists, no recipe glob of the skill takes a new file, or lint
@@ -63,6 +64,7 @@ interface OwnOptions {
   readonly id: string | undefined;
   readonly to: string | undefined;
   readonly revision: number | undefined;
+  readonly user: string | undefined;
   readonly help: boolean;
   readonly rest: string[];
 }
@@ -94,7 +96,9 @@ export async function runPromote(argv: readonly string[], io: PromoteIo): Promis
   if (resolved.kind !== "serve") return usage(resolved.kind === "error" ? resolved.message : "--version is not a promote option");
   const dcc = pickDcc(resolved.config);
   if (typeof dcc === "string") return usage(dcc);
-  const outcome = await promote({ dcc, slug: match[1]!, revision: own.revision, skillDir: path.resolve(io.cwd, own.to), historyLimit: resolved.config.limits.historyLimit });
+  if (resolved.config.usersFile !== null && own.user === undefined) return usage("with --users-file every playbook is a user's: name the user with --user ID");
+  if (resolved.config.usersFile === null && own.user !== undefined) return usage("--user needs --users-file (without it there is one user)");
+  const outcome = await promote({ dcc, slug: match[1]!, revision: own.revision, user: own.user, skillDir: path.resolve(io.cwd, own.to), historyLimit: resolved.config.limits.historyLimit });
   if (outcome.ok) {
     io.stdout.write(`${printable(outcome.line)}\n`);
     return 0;
@@ -108,18 +112,23 @@ function takeOwnOptions(argv: readonly string[]): OwnOptions | string {
   let id: string | undefined;
   let to: string | undefined;
   let revision: number | undefined;
+  let user: string | undefined;
   let help = false;
   const rest: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
     const [name, inline] = eq > 0 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, undefined];
-    if (name === "--to" || name === "--revision") {
+    if (name === "--to" || name === "--revision" || name === "--user") {
       const value = inline ?? argv[++i];
       if (value === undefined || value === "" || (inline === undefined && value.startsWith("-"))) return `${name} needs a value`;
       if (name === "--to") {
         if (to !== undefined) return "--to is given twice";
         to = value;
+      } else if (name === "--user") {
+        // A users-file id, which is also a directory name under the private dir.
+        if (!USER_ID.test(value)) return `--user must be a users-file id (1–64 of a-z 0-9 . _ - starting with a letter or digit), got "${value}"`;
+        user = value;
       } else {
         if (!/^[1-9]\d{0,14}$/.test(value)) return `--revision must be a positive integer, got "${value}"`;
         revision = Number(value);
@@ -135,9 +144,10 @@ function takeOwnOptions(argv: readonly string[]): OwnOptions | string {
       if (eq < 0 && !BOOLEAN_FLAGS.has(arg) && argv[i + 1] !== undefined) rest.push(argv[++i]!);
     }
   }
-  return { id, to, revision, help, rest };
+  return { id, to, revision, user, help, rest };
 }
 
+const USER_ID = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 const BOOLEAN_FLAGS = new Set(["--insecure-no-auth", "--stateless", "--no-watch", "-v", "-V", "--version"]);
 
 function pickDcc(config: Config): DccConfig | string {
@@ -149,6 +159,8 @@ interface PromoteRequest {
   readonly dcc: DccConfig;
   readonly slug: string;
   readonly revision: number | undefined;
+  /** A users-file id: that user's playbooks (their own directory, or their rows). */
+  readonly user: string | undefined;
   readonly skillDir: string;
   readonly historyLimit: number;
 }
@@ -217,11 +229,14 @@ async function targetSkill(dir: string, dcc: DccConfig): Promise<{ skill: SkillI
 }
 
 async function readPlaybook(request: PromoteRequest): Promise<Playbook | string> {
+  const user = request.user;
+  // Where the server keeps a user's playbooks (recipes/catalog/user-libraries.ts).
   const stores = openStores({
     dcc: request.dcc.name,
-    privateDir: request.dcc.privateDir,
-    usageFile: stateFiles(request.dcc.stateDir).usage,
+    privateDir: user === undefined ? request.dcc.privateDir : path.join(request.dcc.privateDir, user),
+    usageFile: stateFiles(user === undefined ? request.dcc.stateDir : path.join(request.dcc.stateDir, "users", user)).usage,
     storeUrl: request.dcc.storeUrl,
+    ...(user !== undefined ? { owner: user } : {}),
     historyLimit: request.historyLimit,
   });
   try {

@@ -274,6 +274,32 @@ describe("recipe-server promote: refusals", () => {
     expect(await fs.readdir(path.join(s.root, "rig")).then((f) => f.sort())).toEqual(["RECIPES.md", "SKILL.md"]);
   });
 
+  it("with a users file, promotes the named user's playbook and no one else's", async () => {
+    const s = await setup();
+    const users = path.join(s.tmp, "users.json");
+    await fs.writeFile(users, JSON.stringify({ users: [] }));
+    // The server keeps a user's playbooks in <private dir>/<user> (owner = user).
+    const store = openPrivateStore({ dir: path.join(s.privateDir, "alice"), owner: "alice" });
+    const created = await store.create(draft());
+    await store.close();
+    expect(created.ok).toBe(true);
+    const rig = path.join(s.root, "rig");
+    const noUser = await promote(s, ["private/bake-normals", "--to", rig, "--users-file", users]);
+    expect(noUser.code).toBe(2);
+    expect(noUser.err).toMatch(/name the user with --user ID/);
+    const bob = await promote(s, ["private/bake-normals", "--to", rig, "--users-file", users, "--user", "bob"]);
+    expect(bob.code).toBe(1);
+    expect(bob.err).toMatch(/no private playbook private\/bake-normals/);
+    const hostile = await promote(s, ["private/bake-normals", "--to", rig, "--users-file", users, "--user", "../alice"]);
+    expect(hostile.code).toBe(2);
+    const alice = await promote(s, ["private/bake-normals", "--to", rig, "--users-file", users, "--user", "alice"]);
+    expect(alice.err).toBe("");
+    expect(alice.code).toBe(0);
+    const single = await promote(s, ["private/bake-normals", "--to", rig, "--user", "alice"]);
+    expect(single.code).toBe(2);
+    expect(single.err).toMatch(/--user needs --users-file/);
+  });
+
   it("refuses a skill of another DCC", async () => {
     const s = await setup({ "hou/SKILL.md": skillMd("hou", "houdini", "*.md") });
     const slug = await playbook(s);
