@@ -8,6 +8,7 @@ import path from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { runPromote } from "../../src/cli/promote-command.js";
+import { promotePlaybook } from "../../src/cli/promote.js";
 import { lintRoots } from "../../src/lint/engine.js";
 import { loadSkill } from "../../src/skills/discover.js";
 import { loadSkillRecipes } from "../../src/recipes/packs/loader.js";
@@ -314,5 +315,24 @@ describe("recipe-server promote: refusals", () => {
     const [a, b] = await Promise.all([0, 1].map(() => promote(s, [`private/${slug}`, "--to", path.join(s.root, "rig")])));
     expect([a!.code, b!.code].sort()).toEqual([0, 1]);
     expect((await fs.readdir(path.join(s.root, "rig/recipes"))).sort()).toEqual(["bake-normals.md", "bind.md"]);
+  });
+});
+
+describe("promotePlaybook: refusals as data, with the tool table's codes", () => {
+  it("not_found for a playbook or skill, conflict for an existing recipe, invalid_input for the rest", async () => {
+    const s = await setup();
+    const slug = await playbook(s);
+    const dcc = { name: "maya", skillRoots: [s.root], builtInRoots: [], privateDir: s.privateDir, stateDir: path.join(s.tmp, "state"), storeUrl: null };
+    const rig = path.join(s.root, "rig");
+    const ask = (over: { slug?: string; skillDir?: string; revision?: number }) =>
+      promotePlaybook({ dcc, slug: over.slug ?? slug, revision: over.revision, user: undefined, skillDir: over.skillDir ?? rig, historyLimit: 50 });
+    expect(await ask({ slug: "missing" })).toMatchObject({ ok: false, code: "not_found" });
+    expect(await ask({ revision: 7 })).toMatchObject({ ok: false, code: "not_found" });
+    expect(await ask({ skillDir: path.join(s.root, "none") })).toMatchObject({ ok: false, code: "not_found" });
+    expect(await ask({})).toMatchObject({ ok: true, recipeId: "rig/Bake normals", format: "markdown", revision: 1, from: `private/${slug}` });
+    expect(await ask({})).toMatchObject({ ok: false, code: "conflict" });
+    const outside = path.join(s.tmp, "outside");
+    await writeTree(outside, { "SKILL.md": skillMd("outside", "maya", "*.md") });
+    expect(await ask({ skillDir: outside })).toMatchObject({ ok: false, code: "invalid_input", findings: [] });
   });
 });
