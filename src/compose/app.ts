@@ -243,7 +243,7 @@ function catalogSummary(library: RecipeLibrary) {
     recipes: snapshot?.recipes.size ?? 0,
     diagnostics: countDiagnostics(snapshot?.diagnostics ?? []),
     search: library.search.status(),
-    // store (#24): where private playbooks live and whether it answers; public recipes are served either way.
+    // Where private playbooks live and whether it answers; public recipes are served either way.
     store: library.store.status(),
   };
 }

@@ -25,7 +25,7 @@ export interface DccConfig {
   readonly privateDir: string;
   /** `<data dir>/recipe-server/<dcc>`: vectors, usage counts. */
   readonly stateDir: string;
-  /** store (#24): postgres://… keeps playbooks and usage counts in PostgreSQL; null: files. Holds the password: never log it. */
+  /** postgres://… keeps playbooks and usage counts in PostgreSQL; null: files. Holds the password: never log it. */
   readonly storeUrl: string | null;
 }
 
@@ -51,7 +51,7 @@ export interface Config {
   readonly host: string;
   readonly port: number;
   readonly token: string | null;
-  /** `--users-file`: bearer token hashes to user ids (#24 item 5); null = one user, today's behaviour. */
+  /** `--users-file`: bearer token hashes to user ids; null = one user. */
   readonly usersFile: string | null;
   readonly allowedOrigins: readonly string[];
   readonly insecureNoAuth: boolean;

@@ -21,7 +21,7 @@ export interface CatalogFigures {
   readonly lexical: string;
   /** Semantic index state ("off" | "warming" | "ready" | "failed"). */
   readonly semantic: string;
-  /** store (#24): the private playbook store answers (always true for the file store). */
+  /** The private playbook store answers (always true for the file store). */
   readonly storeReady?: boolean;
 }
 

@@ -100,7 +100,7 @@ export const ACTION_SPECS = {
   create: {
     properties: {
       ...PLAYBOOK_FIELDS,
-      // store (#22 row "kill -9 during creates"): a retry with the same key answers the first create.
+      // A retry with the same key (after a timeout, a lost answer, a kill -9) answers the first create.
       idempotencyKey: { ...text(L.idempotencyKey, "Optional; send the same key when retrying a create whose answer you did not get, to get the first answer instead of a duplicate."), minLength: 1 },
     },
     required: ["title", "summary", "whenToUse", "steps", "acceptanceCriteria", "document"],
