@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `recipe-server` entry point: resolve config once, serve until a signal;
- * `recipe-server lint …` runs the pack author's check instead.
+ * `recipe-server lint …` runs the pack author's check instead, `paths` and
+ * `promote` the TD's (each loaded only when asked for).
  *
  * Kept small, and bundled apart from the server (scripts/bundle.mjs): help,
  * version and usage errors answer without loading the server's modules.
@@ -31,6 +32,11 @@ async function main(argv: readonly string[]): Promise<number> {
   if (argv[0] === "paths") {
     const { runPaths } = await import("./cli/serve.js");
     return runPaths(argv.slice(1), { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
+  }
+  if (argv[0] === "promote") {
+    // Through the server bundle, as paths: the command line bundle stays small (scripts/bundle.mjs).
+    const { runPromote } = await import("./cli/serve.js");
+    return runPromote(argv.slice(1), { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
   }
   const resolved = resolveConfig({ argv, env: process.env, stderrIsTTY: process.stderr.isTTY === true });
   switch (resolved.kind) {

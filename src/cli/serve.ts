@@ -13,6 +13,7 @@ import { packageVersion } from "../util/version.js";
 
 /** `recipe-server paths`: in this bundle because it loads catalogs as the server does. */
 export { runPaths } from "./paths-command.js";
+export { runPromote } from "./promote-command.js";
 
 /** Serves until SIGTERM or SIGINT; resolves with the process's exit code. */
 export async function serve(config: Config): Promise<number> {

@@ -56,6 +56,7 @@ export const HELP_TEXT = `recipe-server — serves DCC recipes to AI agents over
 Usage:
   recipe-server --dcc NAME [--dcc NAME]... [options]
   recipe-server paths --dcc NAME [--skills-path DIR]... [--config FILE] [--format text|json]
+  recipe-server promote private/<slug> --to SKILL_DIR [--revision N] [--dcc NAME] [options]
   recipe-server lint [PATH ...] [--dcc NAME] [--format text|json|github] [--max-warnings N]
   recipe-server --help | --version
 
