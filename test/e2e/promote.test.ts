@@ -11,7 +11,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RecipeServer } from "../../src/compose/app.js";
-import { call, connect, eventually, makeTempDir, REPO_ROOT, skillMd, startDaemonIn, writeTree } from "./harness.js";
+import { call, connect, until, makeTempDir, REPO_ROOT, skillMd, startDaemonIn, writeTree } from "./harness.js";
 
 const CLI = path.join(REPO_ROOT, "src/cli.ts");
 
@@ -80,10 +80,10 @@ describe("recipe-server promote, end to end", () => {
 
     const publicId = "lookdev/Calibrate hero shader exposure";
     let hits: Array<{ recipeId: string; skill: string; format: string; description: string }> = [];
-    await eventually(async () => {
+    await until(async () => {
       hits = (await call(client, "recipes__search", { query: "calibrate hero shader exposure grey card", limit: 10 })).context.recipes;
       return hits.some((h) => h.recipeId === publicId);
-    }, 20_000, 50);
+    }, { timeoutMs: 20_000, stepMs: 50 });
     const hit = hits.find((h) => h.recipeId === publicId)!;
     expect({ skill: hit.skill, format: hit.format, description: hit.description }).toEqual({
       skill: "lookdev",
