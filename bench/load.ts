@@ -423,7 +423,7 @@ async function loadPhase(tmp: string, skillsDir: string): Promise<boolean> {
   const elapsed = (Date.now() - started) / 1000;
   const floodStatuses = await abusers.flood;
   const rewrite = await abusers.rewrite;
-  const ready = (await fetch(`${daemon.url}/readyz`).then((r) => r.json(), () => ({}))) as { sessions?: number };
+  const ready = (await fetch(`${daemon.url}/status`).then((r) => r.json(), () => ({}))) as { sessions?: number };
   await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
   daemon.child.kill("SIGTERM");
   const code = await daemon.exited;

@@ -4,7 +4,7 @@
  * Proves, printing one line per check:
  *   - a create on A is searchable on B (p50/p99 of the delay) and B's session hears list_changed;
  *   - 2 replicas × 16 clients updating one playbook lose nothing; losers get conflict;
- *   - PostgreSQL stopped: private writes answer not_ready naming the store, /readyz says so;
+ *   - PostgreSQL stopped: private writes answer not_ready naming the store, /status says so;
  *     restarted: the replicas recover by themselves;
  *   - replica B kill -9'd during keyed creates: every acknowledged create is there, and
  *     retries with the same idempotencyKey on A make no duplicate.
@@ -49,7 +49,7 @@ async function startReplica(cluster: PostgresCluster, store: string): Promise<Re
     });
     child.on("exit", (code) => reject(new Error(`replica exited ${code}: ${out}`)));
   });
-  await until(async () => (await fetch(`${url}/readyz`, { headers: auth() })).ok);
+  await until(async () => (await fetch(`${url}/readyz`)).ok);
   return { url, child };
 }
 
@@ -128,8 +128,8 @@ try {
 
   await cluster.stop();
   const refused = await recipe(ca, create("Smoke while down"));
-  const ready = (await (await fetch(`${a.url}/readyz`, { headers: auth() })).json()) as { dccs: Array<{ store: { ready: boolean } }> };
-  check(refused.error === "not_ready" && /postgres:\/\/postgres@127\.0\.0\.1/.test(refused.message) && ready.dccs[0]!.store.ready === false, `PostgreSQL stopped: create answers not_ready ("${refused.message}"), /readyz store.ready=false`);
+  const ready = (await (await fetch(`${a.url}/status`, { headers: auth() })).json()) as { dccs: Array<{ store: { ready: boolean } }> };
+  check(refused.error === "not_ready" && /postgres:\/\/postgres@127\.0\.0\.1/.test(refused.message) && ready.dccs[0]!.store.ready === false, `PostgreSQL stopped: create answers not_ready ("${refused.message}"), /status store.ready=false`);
   await cluster.start();
   await until(async () => (await recipe(ca, create("Smoke after restart"))).success && (await recipe(cb, create("Smoke after restart B"))).success);
   check(true, "PostgreSQL restarted: both replicas write again without a restart of their own");

@@ -136,7 +136,7 @@ describe("recipe-server CLI", () => {
     expect(await exited).toBe(0);
   });
 
-  it("--log-format pretty: a banner with every endpoint, a warning for a misspelt root, the ready summary, on stderr; /readyz reports progress", async () => {
+  it("--log-format pretty: a banner with every endpoint, a warning for a misspelt root, the ready summary, on stderr; /status reports progress", async () => {
     const tmp = await makeTempDir();
     const typo = path.join(tmp, "skils");
     const child = startCli(["--dcc", "maya", "--dcc", "houdini", "--port", "0", "--embeddings", "none", "--no-watch", "--private-dir", tmp, "--skills-path", path.join(ROOT, "skills-example"), "--skills-path", typo, "--log-format", "pretty"], {
@@ -162,7 +162,7 @@ describe("recipe-server CLI", () => {
     expect(stderr).toMatch(/maya ready: 2 skills, 13 recipes/);
     expect(stderr).not.toMatch(/^\{/m);
     expect(stdout).toBe("");
-    const ready = (await (await fetch(`${url}/readyz`)).json()) as { dccs: { dcc: string; progress: { load: { loading: boolean; skills: number }; semantic: unknown } }[] };
+    const ready = (await (await fetch(`${url}/status`)).json()) as { dccs: { dcc: string; progress: { load: { loading: boolean; skills: number }; semantic: unknown } }[] };
     expect(ready.dccs[0]?.progress).toEqual({ load: { loading: false, skills: 2, recipes: 13 }, semantic: null });
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     child.kill("SIGTERM");

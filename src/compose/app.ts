@@ -3,18 +3,18 @@
  * store) per DCC → tool registry → one MCP endpoint per DCC path → HTTP.
  * `createRecipeServer` is also the library entry for embedding the daemon.
  */
+import path from "node:path";
 import pino, { type Logger } from "pino";
-import { openCatalogs, type RecipeCatalogs } from "./catalogs.js";
+import { openCatalogs, recipeRegistry, type RecipeCatalogs } from "./catalogs.js";
 import { isLoopbackHost, type Config } from "../config/resolve.js";
 import { countDiagnostics } from "../recipes/catalog/catalog.js";
 import type { RecipeLibrary } from "../recipes/catalog/library.js";
 import { withUserPlaybooks } from "../recipes/catalog/user-libraries.js";
 import { buildHttpApp, type HttpApp, type McpEndpoint } from "../server/transport/http-app.js";
-import { endpointServers } from "../server/protocol/endpoint-servers.js";
+import { endpointServers } from "../server/protocol/endpoint.js";
 import { createServerMetrics, type ServerMetrics } from "../server/metrics.js";
-import type { RecipeToolContext } from "../server/tools/context.js";
+import { recipeContext, type RecipeToolContext } from "../server/tools/context.js";
 import { recipeToolDefinitions } from "../server/tools/index.js";
-import { createToolRegistry } from "../server/tools/registry.js";
 import { isPublicUiPath, registerCatalogUi } from "../server/ui/routes.js";
 import { openUsersFile, parseUsersFile, type UsersFile, type UsersTable } from "../server/transport/users.js";
 import { createEtaTracker, type EtaTracker } from "../recipes/search/warmup-eta.js";
@@ -54,10 +54,7 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
   const version = packageVersion();
   const catalogs = options.catalogs ?? openCatalogs(config, logger);
   const libraries = catalogs.libraries;
-  const registry = createToolRegistry<RecipeToolContext>(recipeToolDefinitions(), (tool, error) =>
-    logger.error({ tool, err: error }, "tool handler failed"),
-    (context) => context.library.current()?.revision,
-  );
+  const registry = recipeRegistry(recipeToolDefinitions(), logger);
 
   const metrics = createServerMetrics({
     catalogs: () =>
@@ -74,7 +71,7 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
     });
   }
 
-  // /readyz's warm-up ETA: one tracker per DCC, sampled whenever /readyz is asked.
+  // /status's warm-up ETA: one tracker per DCC, sampled whenever /status is asked.
   const warmup = new Map<string, EtaTracker>([...libraries.keys()].map((dcc) => [dcc, createEtaTracker()]));
   const endpoints: McpEndpoint[] = [];
   const first = config.dccs[0]?.name;
@@ -87,21 +84,20 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
       name: `recipe-server-${dcc}`,
       version,
       instructions: INSTRUCTIONS,
-      registry,
       catalog: perUser === undefined ? library : withUserPlaybooks(library, perUser),
-      contextFor: () => ({ library, logger }),
-      ...(perUser !== undefined
-        ? {
-            contextForUser: (user: string): RecipeToolContext => {
-              const own = perUser.of(user);
-              return { library, logger, caller: { user, playbooks: own.library, loaded: own.loaded } };
-            },
-          }
-        : {}),
-      logger,
-      maxArgumentBytes: config.limits.maxToolArgumentBytes,
-      timeoutMs: config.limits.requestTimeoutMs,
-      onToolCall: (event) => metrics.observeToolCall(event),
+      maxPromptArgumentBytes: config.limits.maxToolArgumentBytes,
+      tools: {
+        registry,
+        contextFor: (call) => {
+          if (call.user === null || perUser === undefined) return recipeContext(library, logger, call);
+          const own = perUser.of(call.user);
+          return recipeContext(library, logger, call, { user: call.user, playbooks: own.library, loaded: own.loaded });
+        },
+        logger,
+        maxArgumentBytes: config.limits.maxToolArgumentBytes,
+        timeoutMs: config.limits.requestTimeoutMs,
+        onToolCall: (event) => metrics.observeToolCall(event),
+      },
     });
     if (dcc === first) endpoints.push({ path: "/mcp", ...servers });
     endpoints.push({ path: `/mcp/${dcc}`, ...servers });
@@ -117,7 +113,7 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
       ...(config.usersFile !== null ? { users: () => usersFile?.current() ?? noUsers } : {}),
       isPublic: isPublicUiPath,
     },
-    extend: (app) => registerCatalogUi(app, { libraries, registry, contextFor: (library) => ({ library, logger }) }),
+    extend: (app) => registerCatalogUi(app, { libraries, contextFor: (library) => ({ library, logger }) }),
     stateless: config.stateless,
     limits: config.limits,
     logger,
@@ -129,7 +125,7 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
       body: {
         version,
         dccs: [...libraries.values()].map((library) => ({
-          ...catalogSummary(library),
+          ...withoutHostPaths(catalogSummary(library), config.dccs.find((d) => d.name === library.dcc)?.privateDir),
           progress: {
             load: library.loadProgress(),
             semantic: warmup.get(library.dcc)?.observe(library.search.status()) ?? null,
@@ -183,7 +179,20 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
   };
 }
 
-/** What /readyz and /metrics report of one DCC's catalog. */
+/**
+ * A file store's location as /status shows it: under the private dir as
+ * `<private-dir>/…`, elsewhere by its last segment; a postgres location is
+ * already a URL without secrets. The answer leaves the host; its paths do not.
+ */
+function withoutHostPaths<T extends { store: { kind: string; location: string } }>(summary: T, privateDir: string | undefined): T {
+  const { kind, location } = summary.store;
+  if (kind !== "file" || !path.isAbsolute(location)) return summary;
+  const inside = privateDir === undefined ? ".." : path.relative(privateDir, location);
+  const shown = inside === "" ? "<private-dir>" : !inside.startsWith("..") && !path.isAbsolute(inside) ? `<private-dir>/${inside.split(path.sep).join("/")}` : `…/${path.basename(location)}`;
+  return { ...summary, store: { ...summary.store, location: shown } };
+}
+
+/** What /status and /metrics report of one DCC's catalog. */
 function catalogSummary(library: RecipeLibrary) {
   const snapshot = library.current();
   return {

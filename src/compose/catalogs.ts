@@ -14,6 +14,59 @@ import type { EmbeddingProvider } from "../recipes/search/embeddings/types.js";
 import { createSearchEngine } from "../recipes/search/engine.js";
 import { stateFiles } from "../recipes/catalog/state-files.js";
 import { PgConnections } from "../recipes/store/pg/pg-connections.js";
+import type { DccConfig } from "../config/types.js";
+import type { RecipeToolContext } from "../server/tools/context.js";
+import type { ToolDefinition } from "../server/tools/define.js";
+import { createToolRegistry, type ToolRegistry } from "../server/tools/registry.js";
+
+/**
+ * The one way a recipe library is made (the daemon's DCCs, each user's
+ * playbooks, registerRecipesTools): its settings, and a search engine over
+ * the shared embedding model with its vector cache in `vectorDir` (none:
+ * memory only).
+ */
+export function openLibrary(options: {
+  readonly settings: LibrarySettings;
+  readonly embeddings: EmbeddingProvider | null;
+  readonly vectorDir?: string;
+  readonly logger: Logger;
+  /** The search engine's logger (default `logger`). */
+  readonly searchLogger?: Logger;
+  /** Parse worker threads per large load; default parseWorkerCount(), 0 = the calling thread only. */
+  readonly parseWorkers?: number;
+}): RecipeLibrary {
+  return new RecipeLibrary({
+    settings: options.settings,
+    search: searchFor(options.embeddings, options.vectorDir, options.searchLogger ?? options.logger),
+    logger: options.logger,
+    ...(options.parseWorkers !== undefined ? { parseWorkers: options.parseWorkers } : {}),
+  });
+}
+
+function searchFor(embeddings: EmbeddingProvider | null, vectorDir: string | undefined, logger: Logger) {
+  return createSearchEngine({ provider: embeddings, ...(vectorDir !== undefined ? { cacheDir: vectorDir } : {}), logger });
+}
+
+/** The one way the tool registry is made: handler bugs logged, answers to bad arguments stamped with the catalog revision. */
+export function recipeRegistry(definitions: readonly ToolDefinition<RecipeToolContext>[], logger: Logger): ToolRegistry<RecipeToolContext> {
+  return createToolRegistry<RecipeToolContext>(
+    definitions,
+    (tool, error) => logger.error({ tool, err: error }, "tool handler failed"),
+    (context) => context.library.current()?.revision,
+  );
+}
+
+/** A DCC's configuration as a library's settings: the fields a library takes, named one by one. */
+function librarySettings(dcc: DccConfig, pgConnections: PgConnections | undefined): LibrarySettings {
+  return {
+    dcc: dcc.name,
+    skillRoots: dcc.skillRoots,
+    privateDir: dcc.privateDir,
+    stateDir: dcc.stateDir,
+    storeUrl: dcc.storeUrl,
+    ...(pgConnections !== undefined ? { pgConnections } : {}),
+  };
+}
 
 export interface RecipeCatalogs {
   readonly libraries: ReadonlyMap<string, RecipeLibrary>;
@@ -51,28 +104,27 @@ export function openCatalogs(config: Config, logger: Logger, options: OpenCatalo
   // database sees replicas × URLs connections, not replicas × users. Single-user: as before.
   const pgConnections = users === null ? undefined : new PgConnections(logger.child({ component: "store" }));
   for (const dcc of config.dccs) {
-    const search = createSearchEngine({
-      provider: embeddings,
-      cacheDir: stateFiles(dcc.stateDir).vectors,
-      logger: logger.child({ dcc: dcc.name, component: "search" }),
-    });
-    const workers = options.parseWorkers !== undefined ? { parseWorkers: options.parseWorkers } : {};
-    const settings: LibrarySettings = { dcc: dcc.name, ...dcc, ...(pgConnections ? { pgConnections } : {}) };
+    const settings = librarySettings(dcc, pgConnections);
     // With users, playbooks belong to users: the DCC library's own store is an owner nobody can be.
     const shared = users === null ? settings : { ...settings, privateDir: path.join(dcc.privateDir, NO_OWNER), owner: NO_OWNER };
-    libraries.set(dcc.name, new RecipeLibrary({ settings: shared, search, logger, ...workers }));
+    libraries.set(
+      dcc.name,
+      openLibrary({
+        settings: shared,
+        embeddings,
+        vectorDir: stateFiles(dcc.stateDir).vectors,
+        logger,
+        searchLogger: logger.child({ dcc: dcc.name, component: "search" }),
+        ...(options.parseWorkers !== undefined ? { parseWorkers: options.parseWorkers } : {}),
+      }),
+    );
     users?.set(
       dcc.name,
       new UserLibraries({
         settings,
         logger: logger.child({ dcc: dcc.name }),
         watch: config.watch ? (config.watchPollMs !== null ? { pollMs: config.watchPollMs } : {}) : null,
-        createSearch: (stateDir, user) =>
-          createSearchEngine({
-            provider: embeddings,
-            cacheDir: stateFiles(stateDir).vectors,
-            logger: logger.child({ dcc: dcc.name, user, component: "search" }),
-          }),
+        createSearch: (stateDir, user) => searchFor(embeddings, stateFiles(stateDir).vectors, logger.child({ dcc: dcc.name, user, component: "search" })),
       }),
     );
   }

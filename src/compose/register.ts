@@ -20,15 +20,15 @@ import {
 } from "@modelcontextprotocol/server";
 import pino, { type Logger } from "pino";
 import * as z from "zod/v4";
-import { RecipeLibrary } from "../recipes/catalog/library.js";
-import { createSearchEngine } from "../recipes/search/engine.js";
+import type { RecipeLibrary } from "../recipes/catalog/library.js";
+import { openLibrary, recipeRegistry } from "./catalogs.js";
 import type { SkillInfo } from "../skills/types.js";
 import { resolveDataDir } from "../skills/roots.js";
-import { installToolHandlers, runToolCall, type ToolHandlerOptions } from "../server/protocol/create-server.js";
-import { installModernToolHandlers } from "../server/protocol/modern-server.js";
-import type { RecipeToolContext } from "../server/tools/context.js";
+import { answerLegacy, legacyServers } from "../server/protocol/legacy-server.js";
+import { answerModern, installModern } from "../server/protocol/modern-server.js";
+import { createSurface } from "../server/protocol/surface.js";
+import { recipeContext } from "../server/tools/context.js";
 import { coreRecipeToolDefinitions } from "../server/tools/index.js";
-import { createToolRegistry } from "../server/tools/registry.js";
 
 export interface RegisterRecipesToolsOptions {
   /** Skills to serve, e.g. from `scanSkills` (each is loaded from its directory). */
@@ -81,7 +81,7 @@ export function registerRecipesTools(server: RecipesToolsHost, options: Register
   const dcc = (options.dccName ?? "dcc").toLowerCase();
   const logger = options.logger ?? pino({ level: "silent" });
   const stateDir = options.stateDir ?? path.join(resolveDataDir(options.env ?? {}, os.homedir(), process.platform), "recipe-server", dcc);
-  const library = new RecipeLibrary({
+  const library = openLibrary({
     settings: {
       dcc,
       // A root that itself holds SKILL.md is that skill, so each skill dir
@@ -90,19 +90,15 @@ export function registerRecipesTools(server: RecipesToolsHost, options: Register
       privateDir: path.join(stateDir, "private"),
       stateDir,
     },
-    search: createSearchEngine({ provider: null, logger }),
+    embeddings: null,
     logger,
   });
-  const registry = createToolRegistry<RecipeToolContext>(coreRecipeToolDefinitions(), (tool, error) =>
-    logger.error({ tool, err: error }, "tool handler failed"),
-    (context) => context.library.current()?.revision,
-  );
-  const handlerOptions: ToolHandlerOptions<RecipeToolContext> = {
-    registry,
-    contextFor: () => ({ library, logger }),
-    logger,
-    maxArgumentBytes: options.maxArgumentBytes ?? 1024 * 1024,
-  };
+  const registry = recipeRegistry(coreRecipeToolDefinitions(), logger);
+  const surface = createSurface({
+    tools: { registry, contextFor: (call) => recipeContext(library, logger, call), logger, maxArgumentBytes: options.maxArgumentBytes ?? 1024 * 1024 },
+  });
+  const toolCall = surface.methods.get("tools/call")!;
+  const legacy = legacyServers(surface, { name: "recipes", version: "1" });
 
   const attach = (host: RecipesToolsHost): void => {
     if (host instanceof McpServer) {
@@ -114,7 +110,7 @@ export function registerRecipesTools(server: RecipesToolsHost, options: Register
         host.registerTool(
           tool.name,
           { title: tool.title, description: tool.description, inputSchema, annotations: tool.annotations },
-          (args, extra) => runToolCall(handlerOptions, tool.name, args, extra.signal),
+          (args, extra) => answerLegacy(toolCall, { name: tool.name, arguments: args }, extra) as never,
         );
       }
     } else if (host instanceof ModernMcpServer) {
@@ -127,15 +123,14 @@ export function registerRecipesTools(server: RecipesToolsHost, options: Register
             inputSchema: fromJsonSchema<Record<string, unknown>>(tool.inputSchema as JsonSchemaType, PASS_THROUGH),
             annotations: tool.annotations,
           },
-          (args, ctx) => runToolCall(handlerOptions, tool.name, args, ctx.mcpReq.signal),
+          (args, ctx) => answerModern(toolCall, { name: tool.name, arguments: args }, ctx) as never,
         );
       }
     } else if (host instanceof ModernServer) {
       host.registerCapabilities({ tools: { listChanged: true } });
-      installModernToolHandlers(host, handlerOptions);
+      installModern(host, surface);
     } else {
-      host.registerCapabilities({ tools: { listChanged: true } });
-      installToolHandlers(host, handlerOptions);
+      legacy.install(host);
     }
   };
   attach(server);

@@ -13,6 +13,7 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   maxToolArgumentBytes: 1024 * 1024,
   maxConcurrentPerSession: 16,
   requestTimeoutMs: 60_000,
+  maxConnections: 1024,
 });
 
 export const OPTIONS = {
@@ -37,6 +38,7 @@ export const OPTIONS = {
   config: { type: "string" },
   "body-limit": { type: "string" },
   "max-sessions": { type: "string" },
+  "max-connections": { type: "string" },
   "session-idle-ms": { type: "string" },
   "max-batch": { type: "string" },
   "max-tool-argument-bytes": { type: "string" },
@@ -83,7 +85,9 @@ Options (precedence: defaults < config file < environment < flags):
   --max-batch N            max JSON-RPC batch size (default ${DEFAULT_LIMITS.maxBatch})
   --max-tool-argument-bytes BYTES   max JSON size of one tool call's arguments (default ${DEFAULT_LIMITS.maxToolArgumentBytes})
   --max-concurrent-per-session N    concurrent requests per session (default ${DEFAULT_LIMITS.maxConcurrentPerSession})
-  --request-timeout-ms MS  per-request timeout (default ${DEFAULT_LIMITS.requestTimeoutMs})
+  --request-timeout-ms MS  per-request timeout; also how long a connection may stay
+                           silent or half-sent (default ${DEFAULT_LIMITS.requestTimeoutMs})
+  --max-connections N      open connections at once; past it 503 (default ${DEFAULT_LIMITS.maxConnections})
   -h, --help               this text
   -V, -v, --version        print the version
 

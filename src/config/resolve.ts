@@ -1,7 +1,7 @@
 /**
  * Configuration is resolved exactly once, here: built-in defaults < config
  * file (`--config` / RECIPE_SERVER_CONFIG) < environment < command-line flags
- * (SPEC §2). The result is frozen and passed down; nothing deeper reads
+ * (docs/configuration.md). The result is frozen and passed down; nothing deeper reads
  * process.env.
  */
 import os from "node:os";
@@ -169,6 +169,7 @@ function resolveOrThrow(input: ConfigInput): ConfigResult {
     maxToolArgumentBytes: optionalInt("--max-tool-argument-bytes", values["max-tool-argument-bytes"] ?? str("max-tool-argument-bytes"), 1024, 64 * 1024 * 1024, DEFAULT_LIMITS.maxToolArgumentBytes),
     maxConcurrentPerSession: optionalInt("--max-concurrent-per-session", values["max-concurrent-per-session"] ?? str("max-concurrent-per-session"), 1, 10_000, DEFAULT_LIMITS.maxConcurrentPerSession),
     requestTimeoutMs: optionalInt("--request-timeout-ms", values["request-timeout-ms"] ?? str("request-timeout-ms"), 100, 3_600_000, DEFAULT_LIMITS.requestTimeoutMs),
+    maxConnections: optionalInt("--max-connections", values["max-connections"] ?? str("max-connections"), 1, 1_000_000, DEFAULT_LIMITS.maxConnections),
   });
 
   const config: Config = Object.freeze({

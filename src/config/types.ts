@@ -8,6 +8,8 @@ export interface HttpLimits {
   readonly maxBatch: number;
   readonly maxConcurrentPerSession: number;
   readonly requestTimeoutMs: number;
+  /** Open TCP connections at once; past it a new one is answered 503 and closed. */
+  readonly maxConnections: number;
 }
 
 export type EmbeddingsKind = "local" | "none" | "openai";

@@ -50,7 +50,7 @@ function dynamicRefused(k: string, pointer: string): SchemaError {
   return schemaFault("dynamic_ref_unsupported", `${k} is not supported`, `${pointer}/${k}`);
 }
 
-/** Keywords that decide whether this schema can be evaluated here at all (SPEC §7). */
+/** Keywords that decide whether this schema can be evaluated here at all (docs/jsonschema.md). */
 export function refusedCoreKeyword(schema: Readonly<Record<string, unknown>>, pointer: string): SchemaError | null {
   if (Object.hasOwn(schema, "$id")) {
     return schemaFault("id_unsupported", "$id is not supported: schemas are single, anonymous documents", `${pointer}/$id`);

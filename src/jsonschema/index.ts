@@ -1,5 +1,5 @@
 /**
- * Public entry of the project's Draft 2020-12 validator (SPEC §7).
+ * Public entry of the project's Draft 2020-12 validator (docs/jsonschema.md).
  * Compile once, validate many times; errors are data and never echo instance values.
  * `checkSchema` gives compileSchema's verdict alone, for callers that only need to know
  * whether a schema is usable (loading a catalog) and compile lazily on first use.

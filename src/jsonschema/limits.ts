@@ -1,5 +1,5 @@
 /**
- * Size bounds for schemas and instances (SPEC §7): nesting levels of containers, total
+ * Size bounds for schemas and instances (docs/jsonschema.md): nesting levels of containers, total
  * number of JSON values, and for schemas the UTF-8 size of their JSON text. Each walk stops
  * as soon as a bound is crossed, so a 10,000-level document never recurses past the limit.
  */

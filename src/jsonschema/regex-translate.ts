@@ -1,6 +1,6 @@
 /**
  * ECMAScript Unicode (`u`) patterns rewritten into the RE2 syntax re2js runs in linear time
- * (SPEC §7), keeping ECMA-262 meaning where the two dialects differ: `\s` and `.` name
+ * (docs/jsonschema.md), keeping ECMA-262 meaning where the two dialects differ: `\s` and `.` name
  * ECMA's sets (RE2's are smaller), `\v`, `\0`, `\cX`, `\uXXXX`, `[\b]`, `[^]`, `[]` become
  * code points or explicit ranges, Unicode property escapes become the ranges V8 gives them
  * (regex-properties.ts), and capture groups become non-capturing (only a yes/no is asked). What a

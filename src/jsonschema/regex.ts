@@ -1,5 +1,5 @@
 /**
- * Compiles `pattern` / `patternProperties` regexes once per schema (SPEC §7): the pattern
+ * Compiles `pattern` / `patternProperties` regexes once per schema (docs/jsonschema.md): the pattern
  * must be a valid ECMAScript Unicode regex, and it runs in time linear in the input by
  * construction: on V8 itself when it is in the deterministic class regex-linear.ts proves
  * linear (most schema patterns: `^[A-Za-z_][A-Za-z0-9_]{0,63}$`, `^[0-9a-f]{64}$`), else on

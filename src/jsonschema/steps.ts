@@ -1,5 +1,5 @@
 /**
- * The bound on evaluation steps per validation (SPEC §7, issue 22). Every subschema visit
+ * The bound on evaluation steps per validation (docs/jsonschema.md, issue 22). Every subschema visit
  * is a step: an in-place application (`$ref`, each `allOf` / `anyOf` / `oneOf` branch tried,
  * `not`, `if` / `then` / `else`, `dependentSchemas`) and every instance member handed to a
  * subschema (`properties`, `patternProperties`, `additionalProperties`, `prefixItems`,

@@ -1,4 +1,4 @@
-/** Public types of the project's Draft 2020-12 validator (SPEC §7). */
+/** Public types of the project's Draft 2020-12 validator (docs/jsonschema.md). */
 
 export interface ValidationError {
   /** JSON Pointer into the instance ("" = root, "/a/b/1"). */

@@ -4,13 +4,14 @@
  * over what loaded. Positions come from re-parsing a file only when a finding
  * needs one.
  */
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { loadSkillRecipes } from "../recipes/packs/loader.js";
 import type { MarkdownRecipe, YamlRecipe } from "../recipes/types.js";
 import type { Diagnostic } from "../util/diagnostics.js";
 import type { SkillInfo } from "../skills/types.js";
 import { discoverForLint } from "./discover.js";
+import { MAX_RECIPE_FILE_BYTES } from "../recipes/packs/yaml-pack.js";
+import { readInsideText, realDirOf } from "../util/read-inside.js";
 import { mapLimit } from "../util/map-limit.js";
 import { contractRule } from "./rules/contracts.js";
 import { crossSkillDuplicates } from "./rules/duplicates.js";
@@ -45,6 +46,8 @@ class FindingSink {
   readonly findings: LintFinding[] = [];
   /** Absolute file of each finding, same index: suppressions are read from it. */
   readonly files: string[] = [];
+  /** The skill directory of each finding, same index: its files are read inside it. */
+  readonly dirs: string[] = [];
   constructor(private readonly cwd: string) {}
 
   add(
@@ -68,6 +71,7 @@ class FindingSink {
     if (pos?.column !== undefined) out.column = pos.column;
     this.findings.push(out);
     this.files.push(abs);
+    this.dirs.push(skillDir);
   }
 
   /** Drops findings an in-file `recipe-lint-disable` comment covers; returns how many. */
@@ -83,10 +87,8 @@ class FindingSink {
       const abs = this.files[i]!;
       let s = byFile.get(abs);
       if (s === undefined) {
-        s = readFile(abs, "utf8").then(
-          (t) => parseSuppressions(t, /\.ya?ml$/i.test(abs)),
-          () => null,
-        );
+        const text = readInsideText(realDirOf(this.dirs[i]!), abs, MAX_RECIPE_FILE_BYTES);
+        s = Promise.resolve(text === null ? null : parseSuppressions(text, /\.ya?ml$/i.test(abs)));
         byFile.set(abs, s);
       }
       const sup = await s;
@@ -96,6 +98,7 @@ class FindingSink {
     const dropped = this.findings.length - kept.length;
     this.findings.splice(0, this.findings.length, ...kept);
     this.files.length = 0;
+    this.dirs.length = 0;
     return dropped;
   }
 }
@@ -126,7 +129,7 @@ interface SkillLint {
 
 async function lintSkill(skill: SkillInfo, sink: FindingSink, cache: CompileCache): Promise<SkillLint> {
   const loaded = await loadSkillRecipes(skill);
-  const sources = new SourceCache();
+  const sources = new SourceCache(skill.dir);
   let skillMd: Promise<SkillMdSource | null> | undefined;
   const md = (): Promise<SkillMdSource | null> => (skillMd ??= SkillMdSource.read(skill.dir));
 
@@ -206,7 +209,12 @@ export async function lintRoots(roots: readonly string[], options: LintOptions):
   const perSkill = await mapLimit(found.skills, 16, (s) => lintSkill(s, sink, cache));
   const allYaml = perSkill.flatMap((p) => p.yaml);
   const dirOf = new Map(found.skills.map((s) => [s.name, s.dir]));
-  const dupSources = new SourceCache();
+  const dupSources = new Map<string, SourceCache>();
+  const sourcesOf = (dir: string): SourceCache => {
+    let sources = dupSources.get(dir);
+    if (sources === undefined) dupSources.set(dir, (sources = new SourceCache(dir)));
+    return sources;
+  };
   for (const hit of crossSkillDuplicates(allYaml)) {
     sink.add(
       {
@@ -218,7 +226,7 @@ export async function lintRoots(roots: readonly string[], options: LintOptions):
       },
       dirOf.get(hit.recipe.skill)!,
       hit.recipe.file,
-      await entryPos(dupSources, path.join(dirOf.get(hit.recipe.skill)!, hit.recipe.file), hit.recipe.line ?? 1, ["name"], false, hit.recipe.name),
+      await entryPos(sourcesOf(dirOf.get(hit.recipe.skill)!), path.join(dirOf.get(hit.recipe.skill)!, hit.recipe.file), hit.recipe.line ?? 1, ["name"], false, hit.recipe.name),
     );
   }
 

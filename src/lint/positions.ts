@@ -1,5 +1,6 @@
 /** Turning a path inside a recipe entry into a line and column, as cheaply as the layout allows. */
-import { readFile } from "node:fs/promises";
+import { MAX_RECIPE_FILE_BYTES } from "../recipes/packs/yaml-pack.js";
+import { readInsideText, realDirOf } from "../util/read-inside.js";
 import { blockLocate } from "./block-locate.js";
 import type { EntryPath } from "./types.js";
 import { entrySlice, YamlSource, type SourcePos } from "./yaml-locate.js";
@@ -19,14 +20,20 @@ interface EntrySource {
   readonly name: string | undefined;
 }
 
+/** The files of one skill, read inside its directory (util/read-inside.ts). */
 export class SourceCache {
   private readonly texts = new Map<string, Promise<string | null>>();
   private readonly entries = new Map<string, EntrySource | null>();
+  private readonly within: string;
+
+  constructor(skillDir: string) {
+    this.within = realDirOf(skillDir);
+  }
 
   private text(abs: string): Promise<string | null> {
     let p = this.texts.get(abs);
     if (p === undefined) {
-      p = readFile(abs, "utf8").catch(() => null);
+      p = Promise.resolve(readInsideText(this.within, abs, MAX_RECIPE_FILE_BYTES));
       this.texts.set(abs, p);
     }
     return p;

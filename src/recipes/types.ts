@@ -63,7 +63,7 @@ export interface PlaybookStep {
   readonly detail: string;
 }
 
-/** A private playbook as stored in the private dir (SPEC §9). */
+/** A private playbook as stored in the private dir (docs/tools.md). */
 export interface Playbook {
   readonly slug: string;
   readonly title: string;

@@ -1,14 +1,15 @@
 /**
- * Skill discovery (SPEC §3): a root that holds SKILL.md is a skill, otherwise
+ * Skill discovery (docs/skill-packs.md): a root that holds SKILL.md is a skill, otherwise
  * each direct child directory with SKILL.md is one. First root wins on a name clash.
  */
-import { lstatSync, statSync, type Dirent, type Stats } from "node:fs";
+import { lstatSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { diagnostic, type Diagnostic } from "../util/diagnostics.js";
 import { deepFreeze } from "../util/freeze.js";
 import { parseSkillMarkdown, withDependsFile } from "./frontmatter.js";
-import { decodeUtf8, readSettled, statQuiet } from "../util/read-bounded.js";
+import { decodeUtf8, statQuiet } from "../util/read-bounded.js";
+import { OUTSIDE, readInsideSettled } from "../util/read-inside.js";
 import type { SkillInfo } from "./types.js";
 
 /** SKILL.md over this size is refused. */
@@ -79,8 +80,18 @@ export async function loadSkill(dir: string, root: string, rootIndex: number): P
   const file = path.join(dir, "SKILL.md");
   const refused = refusedSkillMd(file, where);
   if (refused !== null) return { skill: null, diagnostics: [refused] };
-  const read = await readSettled(file, MAX_SKILL_MD_BYTES);
+  let realDir: string;
+  try {
+    realDir = realpathSync.native(dir);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? "unknown error";
+    return { skill: null, diagnostics: [diagnostic("error", "file_unreadable", `the skill directory cannot be read (${code})`, where)] };
+  }
+  const read = await readInsideSettled(realDir, file, MAX_SKILL_MD_BYTES);
   if (!read.ok) {
+    if (read.reason === "unreadable" && read.code === OUTSIDE) {
+      return { skill: null, diagnostics: [diagnostic("error", "file_unreadable", `SKILL.md leads ${OUTSIDE}`, where)] };
+    }
     if (read.reason === "changing") {
       return { skill: null, diagnostics: [diagnostic("error", "file_unreadable", "SKILL.md kept changing while it was read; it is read again at its next change", where)] };
     }
@@ -111,7 +122,7 @@ export async function loadSkill(dir: string, root: string, rootIndex: number): P
       dirName,
     );
   }
-  const skill: SkillInfo = deepFreeze({ ...withDependsFile(parsed.skill, dir), dir: path.resolve(dir), root: path.resolve(root), rootIndex });
+  const skill: SkillInfo = deepFreeze({ ...withDependsFile(parsed.skill, realDir), dir: path.resolve(dir), realDir, root: path.resolve(root), rootIndex });
   return { skill, diagnostics: parsed.diagnostics };
 }
 

@@ -1,5 +1,5 @@
 /**
- * SKILL.md frontmatter (SPEC §3): Agent Skills top-level keys only, dcc-mcp
+ * SKILL.md frontmatter (docs/skill-packs.md): Agent Skills top-level keys only, dcc-mcp
  * extensions under `metadata.dcc-mcp` (nested) or `metadata["dcc-mcp.<key>"]` (flat).
  */
 import path from "node:path";
@@ -8,7 +8,8 @@ import { parsePlainFast } from "./yaml-fast.js";
 import { diagnostic, type Diagnostic, type DiagnosticCode } from "../util/diagnostics.js";
 import type { SkillInfo } from "./types.js";
 import { firstKey, mergeDependsText, promptList, stringList } from "./metadata-lists.js";
-import { decodeUtf8, readBounded } from "../util/read-bounded.js";
+import { decodeUtf8 } from "../util/read-bounded.js";
+import { readInside } from "../util/read-inside.js";
 import { isPlainObject as isRecord } from "../jsonschema/json.js";
 
 export const ALLOWED_TOP_LEVEL_KEYS: readonly string[] = Object.freeze([
@@ -215,7 +216,7 @@ function describe(v: unknown): string {
 }
 
 /**
- * Keys dcc-mcp-core's loader acts on beyond SPEC 3 (apply_dcc_mcp_metadata_overrides):
+ * Keys dcc-mcp-core's loader acts on beyond docs/skill-packs.md (apply_dcc_mcp_metadata_overrides):
  * `layer`, `search-aliases` (or `search_aliases`, `aliases`), `example-prompts`
  * (or `example_prompts`, and `examplePrompts` as packs write it), `depends`, `products`.
  */
@@ -242,8 +243,9 @@ function newerMetadata(
 /** Core merges `metadata/depends.md` into `depends`; bounded like SKILL.md, and silent when absent or unreadable (as core). */
 const MAX_DEPENDS_BYTES = 64 * 1024;
 
-export function withDependsFile(skill: SkillFields, dir: string): SkillFields {
-  const read = readBounded(path.join(dir, "metadata", "depends.md"), MAX_DEPENDS_BYTES);
+/** `realDir`: the skill directory's real path (see util/read-inside.ts). */
+export function withDependsFile(skill: SkillFields, realDir: string): SkillFields {
+  const read = readInside(realDir, path.join("metadata", "depends.md"), MAX_DEPENDS_BYTES);
   if (!read.ok) return skill;
   const text = decodeUtf8(read.bytes);
   if (text === null) return skill;

@@ -1,5 +1,5 @@
 /**
- * `metadata.dcc-mcp.recipes` → files (SPEC §3). Every path must stay inside
+ * `metadata.dcc-mcp.recipes` → files (docs/skill-packs.md). Every path must stay inside
  * the skill directory after following symbolic links.
  */
 import fs, { realpathSync } from "node:fs";

@@ -1,5 +1,5 @@
 /**
- * Skill roots in priority order (SPEC §2), compatible with dcc-mcp-core.
+ * Skill roots in priority order (docs/configuration.md), compatible with dcc-mcp-core.
  * Pure: the caller passes env, home dir and platform.
  */
 import path from "node:path";

@@ -4,6 +4,12 @@ export interface SkillInfo {
   readonly name: string;
   /** Absolute path of the skill directory (never sent to clients). */
   readonly dir: string;
+  /**
+   * The skill directory's real path as resolved when SKILL.md was read from
+   * it: every file of the skill is read inside it (util/read-inside.ts).
+   * Absent only in skills built by hand; readers then resolve `dir`.
+   */
+  readonly realDir?: string;
   /** Absolute path of the skill root it was found under. */
   readonly root: string;
   /** Position of that root in priority order (0 = highest). */

@@ -8,7 +8,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 
 /** Never worth watching inside a skill pack, and often huge. */
-const IGNORED_NAMES: ReadonlySet<string> = new Set(["node_modules", "__pycache__", "venv", ".venv", "site-packages"]);
+export const IGNORED_NAMES: ReadonlySet<string> = new Set(["node_modules", "__pycache__", "venv", ".venv", "site-packages"]);
 
 export type Target = { readonly kind: "root"; readonly index: number } | { readonly kind: "private" };
 

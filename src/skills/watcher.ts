@@ -1,6 +1,6 @@
 /**
  * Watches skill roots and the private playbook directory with chokidar and
- * reports debounced batches of what to re-read (SPEC §10). It does not read
+ * reports debounced batches of what to re-read (docs/skill-packs.md). It does not read
  * skills itself: a batch names roots to re-list, skill directories to re-read
  * and private files, and the reader goes to disk for the truth. That makes
  * lost, duplicated or reordered events harmless as long as one arrives after

@@ -1,5 +1,5 @@
 /**
- * Structured problems met while loading skills and recipes (SPEC §3).
+ * Structured problems met while loading skills and recipes (docs/skill-packs.md).
  * Every loader reports through these; nothing that a pack author can get
  * wrong is an exception.
  */

@@ -1,5 +1,5 @@
 /**
- * The one table of tool error codes (SPEC §5.1), with what each means. It
+ * The one table of tool error codes (docs/tools.md), with what each means. It
  * lives below both the tool layer and the recipe stores so that the stores'
  * outcome codes are a subset of it by type, not a copy.
  */

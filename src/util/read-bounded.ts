@@ -13,7 +13,7 @@ import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Sta
  * otherwise block the daemon until a writer appears. No effect on regular
  * files; fstat then refuses anything that is not one.
  */
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+export const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
@@ -54,9 +54,27 @@ export function readBounded(file: string, maxBytes: number, quietMs = 0): Bounde
   try {
     fd = openSync(file, OPEN_FLAGS);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? "unknown error";
-    return { ok: false, reason: code === "ENOENT" || code === "ENOTDIR" ? "missing" : "unreadable", code };
+    return openFailure(err);
   }
+  try {
+    return readOpen(fd, maxBytes, quietMs);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** An open's failure as a BoundedRead. */
+export function openFailure(err: unknown): Exclude<BoundedRead, { ok: true }> {
+  const code = (err as NodeJS.ErrnoException).code ?? "unknown error";
+  return { ok: false, reason: code === "ENOENT" || code === "ENOTDIR" ? "missing" : "unreadable", code };
+}
+
+/**
+ * readBounded's checks and read on a descriptor the caller opened (and
+ * closes): a regular file, within `maxBytes`, settled for `quietMs`,
+ * unchanged during the read.
+ */
+export function readOpen(fd: number, maxBytes: number, quietMs = 0): BoundedRead {
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) return { ok: false, reason: "not_file", code: "EISDIR" };
@@ -88,8 +106,6 @@ export function readBounded(file: string, maxBytes: number, quietMs = 0): Bounde
     return { ok: true, bytes: buffer.subarray(0, length) };
   } catch (err) {
     return { ok: false, reason: "unreadable", code: (err as NodeJS.ErrnoException).code ?? "unknown error" };
-  } finally {
-    closeSync(fd);
   }
 }
 
@@ -99,11 +115,16 @@ export function readBounded(file: string, maxBytes: number, quietMs = 0): Bounde
  * is reported "changing", and the caller keeps what it had (keep-last-good).
  */
 export async function readSettled(file: string, maxBytes: number, quietMs = QUIET_MS, maxMs = SETTLE_MAX_MS): Promise<BoundedRead> {
+  return settled(() => readBounded(file, maxBytes, quietMs), maxMs);
+}
+
+/** Runs `read` until it reports something other than "changing", or until `maxMs` would pass. */
+export async function settled(read: () => BoundedRead, maxMs = SETTLE_MAX_MS): Promise<BoundedRead> {
   const deadline = Date.now() + maxMs;
   for (;;) {
-    const read = readBounded(file, maxBytes, quietMs);
-    if (read.ok || read.reason !== "changing" || Date.now() + read.waitMs > deadline) return read;
-    await new Promise((resolve) => setTimeout(resolve, read.waitMs));
+    const result = read();
+    if (result.ok || result.reason !== "changing" || Date.now() + result.waitMs > deadline) return result;
+    await new Promise((resolve) => setTimeout(resolve, result.waitMs));
   }
 }
 

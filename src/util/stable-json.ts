@@ -1,6 +1,6 @@
 /**
  * Deterministic JSON: object keys sorted, so a result window of one unchanged
- * result always cuts at the same places (SPEC §5.3). Recipes keep the parts
+ * result always cuts at the same places (docs/tools.md). Recipes keep the parts
  * answers carry in this order already (yaml-recipe.ts), so that a call only
  * walks and serializes them.
  */

@@ -28,10 +28,10 @@ afterAll(async () => {
 });
 
 describe("with a token (from RECIPE_SERVER_TOKEN)", () => {
-  it("refuses missing and wrong tokens with 401, WWW-Authenticate and a JSON-RPC body, on every route but /healthz", async () => {
+  it("refuses missing and wrong tokens with 401, WWW-Authenticate and a JSON-RPC body, on every route but the probes", async () => {
     const wrong: Array<Record<string, string>> = [{}, { authorization: "Bearer nope" }, { authorization: `Basic ${TOKEN}` }, { authorization: `Bearer ${TOKEN}x` }];
     for (const headers of wrong) {
-      for (const [method, route] of [["POST", "/mcp"], ["POST", "/mcp/maya"], ["GET", "/mcp"], ["DELETE", "/mcp"], ["GET", "/readyz"], ["GET", "/metrics"], ["GET", "/nope"]] as const) {
+      for (const [method, route] of [["POST", "/mcp"], ["POST", "/mcp/maya"], ["GET", "/mcp"], ["DELETE", "/mcp"], ["GET", "/status"], ["GET", "/metrics"], ["GET", "/nope"]] as const) {
         const response = await fetch(`${running.url}${route}`, {
           method,
           headers: { ...MCP_HEADERS, ...headers },
@@ -44,11 +44,17 @@ describe("with a token (from RECIPE_SERVER_TOKEN)", () => {
       }
     }
     expect((await fetch(`${running.url}/healthz`)).status).toBe(200);
+    // A probe needs no token and learns ready or not, nothing more.
+    const ready = await fetch(`${running.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ ready: true });
   });
 
-  it("serves /readyz and /metrics with the token", async () => {
+  it("serves /status and /metrics with the token", async () => {
     const auth = { authorization: `Bearer ${TOKEN}` };
-    expect((await fetch(`${running.url}/readyz`, { headers: auth })).status).toBe(200);
+    const status = await fetch(`${running.url}/status`, { headers: auth });
+    expect(status.status).toBe(200);
+    expect(await status.json()).toMatchObject({ ready: true, dccs: [{ dcc: "maya" }] });
     const metrics = await fetch(`${running.url}/metrics`, { headers: auth });
     expect(metrics.status).toBe(200);
     expect(await metrics.text()).toMatch(/^recipe_server_catalog_ready\{dcc="maya"\} 1$/m);

@@ -111,8 +111,8 @@ describe.skipIf(typeof cluster === "string")("replicas sharing a PostgreSQL stor
     expect(found.context.recipes.filter((r: { title: string }) => r.title === "Retried create")).toHaveLength(1);
   });
 
-  it("/readyz and /metrics name the store and say it is ready", async () => {
-    const ready = (await (await fetch(`${a.url}/readyz`)).json()) as { dccs: Array<{ store: Record<string, unknown> }> };
+  it("/status and /metrics name the store and say it is ready", async () => {
+    const ready = (await (await fetch(`${a.url}/status`)).json()) as { dccs: Array<{ store: Record<string, unknown> }> };
     expect(ready.dccs[0]!.store).toMatchObject({ kind: "postgres", ready: true });
     expect(String(ready.dccs[0]!.store.location)).not.toContain("s3cret");
     const metrics = await (await fetch(`${a.url}/metrics`)).text();

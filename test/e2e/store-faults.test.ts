@@ -32,7 +32,7 @@ async function rowsWith(url: string, sql: string, params: unknown[] = []): Promi
 }
 
 async function readyz(server: RunningServer): Promise<{ ready: boolean; dccs: Array<{ store: { ready: boolean; location: string; problem?: string } }> }> {
-  return (await (await fetch(`${server.url}/readyz`)).json()) as never;
+  return (await (await fetch(`${server.url}/status`)).json()) as never;
 }
 
 describe.skipIf(cluster === null)("PostgreSQL store faults", () => {

@@ -187,13 +187,20 @@ describe("DNS rebinding and malformed requests", () => {
     await rpcError(response);
   });
 
-  it("reports readiness with counts and diagnostics", async () => {
-    const response = await fetch(`${running.url}/readyz`);
+  it("/readyz answers ready alone; /status the counts and diagnostics, with no absolute host path", async () => {
+    const probe = await fetch(`${running.url}/readyz`);
+    expect(probe.status).toBe(200);
+    expect(await probe.json()).toEqual({ ready: true });
+    const response = await fetch(`${running.url}/status`);
     expect(response.status).toBe(200);
     const body = (await response.json()) as { ready: boolean; dccs: Array<{ recipes: number; diagnostics: { errors: number } }> };
     expect(body.ready).toBe(true);
     expect(body.dccs[0]!.recipes).toBeGreaterThan(0);
     expect(body.dccs[0]!.diagnostics.errors).toBe(0);
+    const text = JSON.stringify(body);
+    expect(text).not.toContain(running.tmp);
+    expect(text).not.toContain(EXAMPLE_SKILLS);
+    expect(text).not.toMatch(/"\/(tmp|home|work|var|srv)\//);
   });
 
   it("keeps serving after all of that", async () => {

@@ -141,7 +141,7 @@ for (const store of stores) {
       expect(await response.text()).not.toContain("Alice bakes");
     });
 
-    it("MCP needs a user's token: none is 401, the operator's is 403; /readyz takes the operator's, /healthz none", async () => {
+    it("MCP needs a user's token: none is 401, the operator's is 403; /status and /metrics take the operator's alone (a user's is 403), the probes none", async () => {
       const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } };
       const post = (headers: Record<string, string>) =>
         fetch(`${running.url}/mcp`, { method: "POST", headers: { ...headers, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify(init) });
@@ -149,9 +149,15 @@ for (const store of stores) {
       expect((await post(bearer("not-a-token"))).status).toBe(401);
       expect((await post(bearer(hashToken(ALICE)))).status).toBe(401);
       expect((await post(bearer(OPERATOR))).status).toBe(403);
-      expect((await fetch(`${running.url}/readyz`, { headers: bearer(OPERATOR) })).status).toBe(200);
+      for (const route of ["/status", "/metrics"]) {
+        expect((await fetch(`${running.url}${route}`, { headers: bearer(OPERATOR) })).status, route).toBe(200);
+        const refused = await fetch(`${running.url}${route}`, { headers: bearer(ALICE) });
+        expect(refused.status, route).toBe(403);
+        expect(await refused.text()).not.toMatch(/recipe_server_|"dccs"/);
+        expect((await fetch(`${running.url}${route}`)).status, route).toBe(401);
+      }
+      expect(await (await fetch(`${running.url}/readyz`)).json()).toEqual({ ready: true });
       expect((await fetch(`${running.url}/readyz`, { headers: bearer(ALICE) })).status).toBe(200);
-      expect((await fetch(`${running.url}/readyz`)).status).toBe(401);
       expect((await fetch(`${running.url}/healthz`)).status).toBe(200);
     });
 

@@ -14,7 +14,7 @@ const KNOWN_ENTRY_KEYS: readonly string[] = [
   "toolset_profile",
 ];
 
-/** Extension keys real packs use (SPEC §4.2 keeps them); never reported as typos. */
+/** Extension keys real packs use (docs/skill-packs.md keeps them); never reported as typos. */
 const KNOWN_EXTENSION_KEYS: readonly string[] = [
   "undo",
   "undo_steps",

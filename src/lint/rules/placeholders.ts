@@ -1,5 +1,5 @@
 /**
- * `${name}` / `${a.b}` placeholders (SPEC §4.4, seed 001): the caller fills
+ * `${name}` / `${a.b}` placeholders (docs/skill-packs.md, seed 001): the caller fills
  * each from the inputs or else the schema default, so every one must name an
  * input that is required or has a default. Scanned where the materializer
  * substitutes (step `arguments` and `inputs`); prose and `undo_steps` count

@@ -1,6 +1,6 @@
 /**
  * `default` values and `required` names checked against the schema they sit in.
- * Callers materialize `${x}` from defaults (SPEC §4.4), so a default its own
+ * Callers materialize `${x}` from defaults (docs/skill-packs.md), so a default its own
  * schema refuses ships an invalid argument to a tool.
  */
 import { compileSchema, type CompileResult } from "../../jsonschema/index.js";

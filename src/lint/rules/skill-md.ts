@@ -3,9 +3,9 @@
  * `metadata.dcc-mcp.recipes` for path problems, and for legacy top-level keys
  * the exact `metadata.dcc-mcp` block to write instead.
  */
-import { readFile } from "node:fs/promises";
-import path from "node:path";
 import { parse, stringify } from "yaml";
+import { MAX_SKILL_MD_BYTES } from "../../skills/discover.js";
+import { readInsideText, realDirOf } from "../../util/read-inside.js";
 import { ALLOWED_TOP_LEVEL_KEYS } from "../../skills/frontmatter.js";
 import { isRecord } from "../schema-walk.js";
 import { YamlSource, type SourcePos } from "../yaml-locate.js";
@@ -20,12 +20,8 @@ export class SkillMdSource {
 
   /** null when SKILL.md has no frontmatter to point into (the loader already said why). */
   static async read(dir: string): Promise<SkillMdSource | null> {
-    let text: string;
-    try {
-      text = await readFile(path.join(dir, "SKILL.md"), "utf8");
-    } catch {
-      return null;
-    }
+    const text = readInsideText(realDirOf(dir), "SKILL.md", MAX_SKILL_MD_BYTES);
+    if (text === null) return null;
     const lines = text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n").split("\n");
     if (lines[0]?.trimEnd() !== "---") return null;
     const end = lines.findIndex((l, i) => i > 0 && l.trimEnd() === "---");

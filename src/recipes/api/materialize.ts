@@ -1,5 +1,5 @@
 /**
- * Step materialization (SPEC §4.4), offered by `recipes__apply` with
+ * Step materialization (docs/skill-packs.md), offered by `recipes__apply` with
  * `materialize: true`. The verbatim steps stay the contract; this is a service.
  *
  * What is materialized: the parameters of each step (`arguments`, `inputs`,

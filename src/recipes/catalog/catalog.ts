@@ -1,5 +1,5 @@
 /**
- * The immutable catalog snapshot of one DCC (SPEC §10: a request sees one
+ * The immutable catalog snapshot of one DCC (docs/skill-packs.md: a request sees one
  * consistent version). Builders return a new frozen snapshot; nothing mutates
  * one after it is published.
  */
@@ -109,7 +109,7 @@ export function countDiagnostics(diagnostics: readonly Diagnostic[]): { errors: 
 
 export { skillServesDcc } from "../../skills/discover.js";
 
-/** Clients see skill-relative, `/`-separated paths only (SPEC §3). */
+/** Clients see skill-relative, `/`-separated paths only (docs/skill-packs.md). */
 function skillRelativePath(skillDir: string, file: string): string {
   return path.isAbsolute(file) ? path.relative(skillDir, file).split(path.sep).join("/") : file;
 }

@@ -1,13 +1,30 @@
 /**
- * Hot reload (SPEC §10): the watcher's batches, and changes the store heard
+ * Hot reload (docs/skill-packs.md): the watcher's batches, and changes the store heard
  * of from other replicas, applied one at a time once the first load is done.
  * Batches that come while one is applied wait in one PendingChanges queue and
  * are applied together.
  */
 import type { Logger } from "pino";
 import { PendingChanges, type ChangeBatch } from "../../skills/pending-changes.js";
+
+/**
+ * A watcher batch with its private files named by playbook slug: roots to
+ * re-list, skill directories to re-read (one that is not, or no longer, a
+ * skill is fine), playbooks to re-read, or the whole private directory.
+ */
+export interface ChangeSet extends Pick<ChangeBatch, "roots" | "skillDirs" | "privateAll"> {
+  readonly privateSlugs: ReadonlySet<string>;
+}
+
+export interface ApplyResult {
+  /** Anything in the snapshot (skills, recipes, diagnostics) differs. */
+  readonly changed: boolean;
+  /** Skills or recipes a client can see differ (not only diagnostics). */
+  readonly visible: boolean;
+  /** Skill directories whose recipe files were re-read (for logs and tests). */
+  readonly reloadedSkills: readonly string[];
+}
 import { watchSkills, type SkillWatcher, type SkillWatcherOptions } from "../../skills/watcher.js";
-import type { ChangeSet } from "./change-set.js";
 
 export type WatchOptions = Pick<SkillWatcherOptions, "debounceMs" | "maxWaitMs" | "depth" | "pollMs">;
 

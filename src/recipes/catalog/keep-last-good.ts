@@ -1,5 +1,5 @@
 /**
- * Keep-last-good (SPEC §10): a file that turns malformed keeps the
+ * Keep-last-good (docs/skill-packs.md): a file that turns malformed keeps the
  * recipes of its last good read, with a `reload_kept_last_good` warning
  * beside the loader's own error, until it is fixed.
  */

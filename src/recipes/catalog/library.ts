@@ -4,7 +4,7 @@
  * and work on that snapshot; every change publishes a new one, so a request
  * that started on revision N finishes on N whatever is published meanwhile.
  *
- * Hot reload (SPEC §10): `watch()` starts a file watcher whose batches are
+ * Hot reload (docs/skill-packs.md): `watch()` starts a file watcher whose batches are
  * applied one at a time by the incremental catalog; a batch that changes
  * nothing publishes nothing.
  */

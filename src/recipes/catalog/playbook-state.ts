@@ -4,7 +4,7 @@
  * which a read that raced them must not undo.
  */
 import type { Diagnostic } from "../../util/diagnostics.js";
-import type { ChangeSet } from "./change-set.js";
+import type { ChangeSet } from "./hot-reload.js";
 import { isMalformed, kept, sameJson } from "./keep-last-good.js";
 import type { PlaybookStore as PrivateStore } from "../store/contract.js";
 import { PRIVATE_SKILL } from "../store/reader.js";

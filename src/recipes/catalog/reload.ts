@@ -1,5 +1,5 @@
 /**
- * Incremental catalog state for hot reload (SPEC §10). It remembers, per
+ * Incremental catalog state for hot reload (docs/skill-packs.md). It remembers, per
  * skill directory, the parsed SKILL.md and the recipes of each recipe file,
  * so a change re-reads only the directories and playbooks it names and the
  * rest of the catalog is reused as is.
@@ -18,7 +18,7 @@ import { assembleDiscovery, compareDirNames, hasSkillMd, loadSkill, skillDirsOf,
 import { mapLimit } from "../../util/map-limit.js";
 import { createPacer, statQuiet } from "../../util/read-bounded.js";
 import type { SkillInfo } from "../../skills/types.js";
-import type { ApplyResult, ChangeSet } from "./change-set.js";
+import type { ApplyResult, ChangeSet } from "./hot-reload.js";
 import { skillServesDcc, type SnapshotInputs } from "./catalog.js";
 import type { ParseCache } from "../packs/parse-cache.js";
 import { createPackParser, inlineParser, type PackParser } from "../packs/parse-pool.js";
@@ -30,7 +30,7 @@ import { PlaybookState } from "./playbook-state.js";
 import type { PlaybookStore as PrivateStore } from "../store/contract.js";
 import type { Playbook, PrivateRecipe, Recipe } from "../types.js";
 
-export type { ApplyResult, ChangeSet } from "./change-set.js";
+export type { ApplyResult, ChangeSet } from "./hot-reload.js";
 
 /** Skills read at once during a (re)load: enough to overlap file I/O, few enough to bound peak memory. */
 const LOAD_CONCURRENCY = 8;

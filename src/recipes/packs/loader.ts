@@ -1,11 +1,12 @@
 /**
- * Turns one skill's recipe files into frozen Recipe objects (SPEC §4), for
+ * Turns one skill's recipe files into frozen Recipe objects (docs/skill-packs.md), for
  * the daemon's loads and reloads, lint and the Recipes API alike. Bad files
  * become diagnostics; nothing here throws for author mistakes.
  */
 import { skillSearchFields } from "./skill-search.js";
 import { capDiagnostics, diagnostic, type Diagnostic } from "../../util/diagnostics.js";
-import { decodeUtf8, QUIET_MS, readSettled, type BoundedRead } from "../../util/read-bounded.js";
+import { decodeUtf8, QUIET_MS, type BoundedRead } from "../../util/read-bounded.js";
+import { OUTSIDE, readInsideSettled, realDirOf } from "../../util/read-inside.js";
 import { resolveRecipePaths, skillRelative } from "../../skills/recipe-paths.js";
 import type { SkillInfo } from "../../skills/types.js";
 import type { LoadedSkill } from "../catalog/catalog.js";
@@ -134,9 +135,10 @@ export async function loadRecipeFile(skill: SkillInfo, absPath: string, sources:
   const file = skillRelative(skill.dir, absPath);
   const where = { skill: skill.name, file };
   const fail = (d: Diagnostic): RecipeFileResult => ({ recipes: [], diagnostics: [d] });
+  const within = skill.realDir ?? realDirOf(skill.dir);
 
   if (sources.readWhereParsed === true && isYamlFile(absPath)) {
-    const outcome = await (sources.parser ?? inlineParser).parseFile(absPath, file, sources.cache?.keyFingerprint ?? "", QUIET_MS);
+    const outcome = await (sources.parser ?? inlineParser).parseFile(within, absPath, file, sources.cache?.keyFingerprint ?? "", QUIET_MS);
     // A file still being written is waited for below, where waiting costs no worker.
     if (outcome.kind === "unreadable" && outcome.read.reason !== "changing") return fail(readFailure(outcome.read, file, where));
     if (outcome.kind === "not_utf8") return fail(notUtf8Diagnostic(file, where));
@@ -145,7 +147,7 @@ export async function loadRecipeFile(skill: SkillInfo, absPath: string, sources:
       return packResult(skill, file, outcome.record, sources.cache !== undefined ? outcome.key : undefined);
     }
   }
-  const read = await readSettled(absPath, MAX_RECIPE_FILE_BYTES);
+  const read = await readInsideSettled(within, absPath, MAX_RECIPE_FILE_BYTES);
   if (!read.ok) return fail(readFailure(read, file, where));
   const bytes = read.bytes;
   const decode = (): string | null => decodeUtf8(bytes);
@@ -185,6 +187,8 @@ function readFailure(read: Exclude<BoundedRead, { ok: true }>, file: string, whe
     case "changing":
       return diagnostic("error", "file_unreadable", `${file} kept changing while it was read; it is read again at its next change`, where);
     default:
+      // Inside when the paths were listed; a link leads out of the skill now.
+      if (read.code === OUTSIDE) return diagnostic("error", "recipe_path_escapes", `recipe path ${file} resolves ${OUTSIDE}`, where);
       return diagnostic("error", "file_unreadable", `${file} cannot be read (${read.code})`, where);
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Markdown recipe anchors (SPEC §4.1): level-2 ATX headings outside fenced
+ * Markdown recipe anchors (docs/skill-packs.md): level-2 ATX headings outside fenced
  * code blocks, read the way CommonMark reads them. Only the block structure
  * that decides "is this line a heading" is modelled: ATX headings and fences.
  */

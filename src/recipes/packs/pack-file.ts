@@ -5,7 +5,8 @@
  * the text; the worker's failures come back as the same data the calling
  * thread would have produced.
  */
-import { decodeUtf8, readBounded, type BoundedRead } from "../../util/read-bounded.js";
+import { decodeUtf8, type BoundedRead } from "../../util/read-bounded.js";
+import { readInside } from "../../util/read-inside.js";
 import { packCacheKey } from "./parse-cache.js";
 import { parsePack, type PackRecord } from "./parsed-pack.js";
 import { MAX_RECIPE_FILE_BYTES } from "./yaml-pack.js";
@@ -24,10 +25,11 @@ export function isYamlFile(file: string): boolean {
  * `quietMs` (see read-bounded.ts QUIET_MS): a file modified more recently
  * comes back unreadable as "changing", for the caller to wait for
  * (readSettled) where waiting costs no worker; so does one written to
- * while it was read, whatever `quietMs`.
+ * while it was read, whatever `quietMs`. `within`: the skill directory's
+ * real path; the file is read only inside it (util/read-inside.ts).
  */
-export function parsePackFile(absPath: string, file: string, fingerprint: string, quietMs = 0): PackFileResult {
-  const read = readBounded(absPath, MAX_RECIPE_FILE_BYTES, quietMs);
+export function parsePackFile(within: string, absPath: string, file: string, fingerprint: string, quietMs = 0): PackFileResult {
+  const read = readInside(within, absPath, MAX_RECIPE_FILE_BYTES, quietMs);
   if (!read.ok) return { kind: "unreadable", read };
   const text = decodeUtf8(read.bytes);
   if (text === null) return { kind: "not_utf8" };

@@ -46,7 +46,7 @@ export function fileResultFromWire(wire: PackFileResultWire): PackFileResult {
 /** What the calling thread hands a parse worker: a pack's text, or its path to read and key there. */
 export type ParseRequest =
   | { readonly id: number; readonly kind: "text"; readonly text: string; readonly file: string }
-  | { readonly id: number; readonly kind: "file"; readonly path: string; readonly file: string; readonly fingerprint: string; readonly quietMs: number };
+  | { readonly id: number; readonly kind: "file"; readonly within: string; readonly path: string; readonly file: string; readonly fingerprint: string; readonly quietMs: number };
 
 /** A worker's answer to request `id`: its wire value, or the message of the bug it hit. */
 export interface ParseReply {

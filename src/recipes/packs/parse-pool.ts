@@ -19,9 +19,9 @@ export interface PackParser {
   /**
    * Reads, keys (see packCacheKey) and parses the pack at `absPath` where
    * it parses: on a worker, the calling thread neither reads nor hashes it.
-   * `quietMs`: see parsePackFile.
+   * `within`, `quietMs`: see parsePackFile.
    */
-  parseFile(absPath: string, file: string, fingerprint: string, quietMs?: number): Promise<PackFileResult>;
+  parseFile(within: string, absPath: string, file: string, fingerprint: string, quietMs?: number): Promise<PackFileResult>;
   /** Starts the workers now rather than on the first parse (a load sure to parse many packs). */
   prestart(): void;
   /** Workers this parser has started so far. */
@@ -46,7 +46,7 @@ interface Job {
 /** The calling thread only. */
 export const inlineParser: PackParser = {
   parse: (text, file) => Promise.resolve(parsePack(text, file)),
-  parseFile: (absPath, file, fingerprint, quietMs = 0) => Promise.resolve(parsePackFile(absPath, file, fingerprint, quietMs)),
+  parseFile: (within, absPath, file, fingerprint, quietMs = 0) => Promise.resolve(parsePackFile(within, absPath, file, fingerprint, quietMs)),
   prestart: () => undefined,
   workers: () => 0,
   close: () => Promise.resolve(),
@@ -146,10 +146,10 @@ export function createPackParser(workers: number, options: PackParserOptions = {
         () => parsePack(text, file),
         (value) => recordFromWire(value as PackRecordWire),
       ),
-    parseFile: (absPath, file, fingerprint, quietMs = 0) =>
+    parseFile: (within, absPath, file, fingerprint, quietMs = 0) =>
       submit(
-        (id) => ({ id, kind: "file", path: absPath, file, fingerprint, quietMs }),
-        () => parsePackFile(absPath, file, fingerprint, quietMs),
+        (id) => ({ id, kind: "file", within, path: absPath, file, fingerprint, quietMs }),
+        () => parsePackFile(within, absPath, file, fingerprint, quietMs),
         (value) => fileResultFromWire(value as PackFileResultWire),
       ),
     async close() {

@@ -15,7 +15,7 @@ if (port !== null) {
     let reply: ParseReply;
     try {
       const value =
-        request.kind === "text" ? recordToWire(parsePack(request.text, request.file)) : fileResultToWire(parsePackFile(request.path, request.file, request.fingerprint, request.quietMs));
+        request.kind === "text" ? recordToWire(parsePack(request.text, request.file)) : fileResultToWire(parsePackFile(request.within, request.path, request.file, request.fingerprint, request.quietMs));
       reply = { id: request.id, value };
     } catch (err) {
       reply = { id: request.id, error: err instanceof Error ? err.message : String(err) };

@@ -165,7 +165,7 @@ export function readIndexTexts(bytes: Uint8Array): readonly string[] {
 }
 
 /**
- * A schema the validator accepted under a Draft-07 `$schema` (SPEC 7 as
+ * A schema the validator accepted under a Draft-07 `$schema` (docs/jsonschema.md as
  * amended by issue 23): served, and the author told once per schema that it
  * is read as 2020-12. Refused schemas already carry schema_fails_closed.
  */

@@ -1,5 +1,5 @@
 /**
- * The placeholder grammar shared by the materializer and lint (SPEC §4.4):
+ * The placeholder grammar shared by the materializer and lint (docs/skill-packs.md):
  * `${name}`, dotted `${a.b}`, and indexes into arrays as real packs write
  * them, `${a.faces[0]}` or `${a.faces.0}`. One grammar in one place, so lint
  * flags exactly what apply would leave as a literal.

@@ -1,5 +1,5 @@
 /**
- * YAML recipe packs (SPEC §4.2): a top-level mapping with a `recipes:` list.
+ * YAML recipe packs (docs/skill-packs.md): a top-level mapping with a `recipes:` list.
  * Parsing is bounded (size, aliases) and strict (duplicate keys are errors);
  * a pack that is not a pack contributes nothing and is never re-read as Markdown.
  */

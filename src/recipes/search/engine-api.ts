@@ -4,7 +4,7 @@
  */
 import type { EmbeddingProvider } from "./embeddings/types.js";
 import type { FusionOptions } from "./fusion.js";
-import type { SearchLogger } from "./logger.js";
+import type { SearchLogger } from "./types.js";
 import type { Recipe } from "../types.js";
 import type { SearchAnswer, SearchHit, SearchQuery } from "./types.js";
 

@@ -1,5 +1,5 @@
 /**
- * The private playbook store (SPEC §9): one Markdown file per playbook in the
+ * The private playbook store (docs/tools.md): one Markdown file per playbook in the
  * private dir, written atomically, with updates to one playbook serialized.
  *
  * The files are the truth. Every call looks at the file (a parse is reused

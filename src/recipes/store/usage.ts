@@ -1,5 +1,5 @@
 /**
- * Basic usage of recipes (SPEC §5.2 `get`): how often each recipeId was
+ * Basic usage of recipes (docs/tools.md `get`): how often each recipeId was
  * fetched and when last. `record` is synchronous and only touches memory; the
  * counts reach disk in one small JSON file, written atomically and debounced,
  * so a burst of gets costs one write. `flush` (shutdown) makes them durable.

@@ -5,12 +5,17 @@
  * change when recipes do, so `tools/list_changed` would send every client to
  * re-read an identical tool list.
  */
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { ListResourcesRequestSchema, McpError, ReadResourceRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { CatalogSnapshot } from "../../recipes/catalog/catalog.js";
 import type { Recipe } from "../../recipes/types.js";
-import { JSONRPC } from "../transport/jsonrpc.js";
 import { thenMaybe, type MaybePromise } from "../tools/maybe-promise.js";
+import { echoed, failure, INVALID_PARAMS, success, type Outcome } from "./outcome.js";
+
+/**
+ * "Resource not found" (2025-11-25). The 2026-07-28 revision answers a
+ * missing resource with -32602 and `data.uri`; the v2 SDK maps this code to
+ * that on the 2026 leg.
+ */
+export const RESOURCE_NOT_FOUND = -32002;
 
 export interface CatalogSource {
   readonly dcc: string;
@@ -75,16 +80,14 @@ export function ownPlaybooks(source: CatalogSource, user: string | null | undefi
  * One page of resources/list (cursor: the offset as a decimal string); with
  * `own`, the caller's playbooks sorted in among the public recipes.
  */
-export function listRecipeResources(source: CatalogSource, cursor: string | undefined, own: CatalogSnapshot | null = null): ListedResources {
+export function listRecipeResources(source: CatalogSource, cursor: unknown, own: CatalogSnapshot | null = null): Outcome<ListedResources> {
+  const start = cursor === undefined ? 0 : typeof cursor === "string" && cursor.length <= 16 ? Number.parseInt(cursor, 10) : Number.NaN;
+  if (!Number.isSafeInteger(start) || start < 0 || String(start) !== (cursor ?? "0")) return failure(INVALID_PARAMS, "Invalid cursor");
   const snapshot = source.current();
-  if (snapshot === null) return { resources: [] };
+  if (snapshot === null) return success({ resources: [] });
   const ids = own === null ? [...snapshot.recipes.keys()].sort() : [...new Set([...snapshot.recipes.keys(), ...own.recipes.keys()])].sort();
-  const start = cursor === undefined ? 0 : Number.parseInt(cursor, 10);
-  if (!Number.isSafeInteger(start) || start < 0 || String(start) !== (cursor ?? "0")) {
-    throw new McpError(JSONRPC.invalidParams, "Invalid cursor");
-  }
   const page = ids.slice(start, start + PAGE_SIZE);
-  return {
+  return success({
     resources: page.map((id) => {
       const recipe = own?.recipes.get(id) ?? snapshot.recipes.get(id)!;
       return {
@@ -95,27 +98,27 @@ export function listRecipeResources(source: CatalogSource, cursor: string | unde
       };
     }),
     ...(start + PAGE_SIZE < ids.length ? { nextCursor: String(start + PAGE_SIZE) } : {}),
-  };
+  });
 }
 
 /** resources/list as `user` (the users file's id, or none) sees it. */
-export function listResourcesFor(source: CatalogSource, cursor: string | undefined, user: string | undefined): MaybePromise<ListedResources> {
+export function listResourcesFor(source: CatalogSource, cursor: unknown, user: string | null | undefined): MaybePromise<Outcome<ListedResources>> {
   return thenMaybe(ownPlaybooks(source, user), (own) => listRecipeResources(source, cursor, own));
 }
 
 /** resources/read as `user` (the users file's id, or none) may read. */
-export function readResourceFor(source: CatalogSource, uri: string, user: string | undefined): MaybePromise<ReadRecipe> {
+export function readResourceFor(source: CatalogSource, uri: string, user: string | null | undefined): MaybePromise<Outcome<ReadRecipe>> {
   return thenMaybe(ownPlaybooks(source, user), (own) => readRecipeResource(source, uri, own));
 }
 
 /**
  * resources/read of one recipe URI: a public recipe, or one of `own` (the
- * caller's playbooks). A miss throws RESOURCE_NOT_FOUND with `data.uri`: the
+ * caller's playbooks). A miss is RESOURCE_NOT_FOUND with `data.uri`: the
  * 2025 answer; the v2 SDK turns it into the 2026 one (-32602). Another
  * user's playbook is a miss like any unknown URI: it is in no snapshot the
  * caller can reach, whatever the URI's encoding.
  */
-export function readRecipeResource(source: CatalogSource, uri: string, own: CatalogSnapshot | null = null): ReadRecipe {
+export function readRecipeResource(source: CatalogSource, uri: string, own: CatalogSnapshot | null = null): Outcome<ReadRecipe> {
   const snapshot = source.current();
   const match = /^recipe:\/\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(uri);
   let recipe: Recipe | undefined;
@@ -127,14 +130,6 @@ export function readRecipeResource(source: CatalogSource, uri: string, own: Cata
       recipe = undefined; // malformed percent-encoding: not a resource of ours
     }
   }
-  if (recipe === undefined) throw new McpError(JSONRPC.RESOURCE_NOT_FOUND, "Resource not found", { uri: uri.slice(0, 500) });
-  return { contents: [{ uri, mimeType: mimeType(recipe), text: text(recipe) }] };
-}
-
-/** Declares `resources.listChanged` and answers resources/list and resources/read. Call before connect. */
-export function attachCatalogResources(server: Server, source: CatalogSource): Server {
-  server.registerCapabilities({ resources: { listChanged: true } });
-  server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => listResourcesFor(source, request.params?.cursor, extra.authInfo?.clientId));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => readResourceFor(source, request.params.uri, extra.authInfo?.clientId));
-  return server;
+  if (recipe === undefined) return failure(RESOURCE_NOT_FOUND, "Resource not found", { uri: echoed(uri) });
+  return success({ contents: [{ uri, mimeType: mimeType(recipe), text: text(recipe) }] });
 }

@@ -1,20 +1,32 @@
 /**
- * The 2026-07-28 face of an endpoint: a low-level v2 SDK `Server` per request
- * whose tools/list, tools/call, resources/list and resources/read read the
- * same registry and catalog as the 2025 leg (create-server.ts). Tool input
- * schemas go out as the Draft 2020-12 JSON Schema they are; arguments are
- * validated by the registry with src/jsonschema, never by the SDK.
+ * The 2026-07-28 installer: every entry of a surface table (surface.ts) on a
+ * v2 SDK `Server`, one per request. Tool input schemas go out as the Draft
+ * 2020-12 JSON Schema they are; arguments are validated by the registry with
+ * src/jsonschema, never by the SDK. Methods other than tools/call are
+ * registered with a params schema that takes any object, so their params
+ * reach the table as sent (a malformed cursor is the table's -32602, not a
+ * codec failure); tools/call keeps the SDK's own wire check of the request
+ * and the result. Outcomes become ProtocolErrors here and nowhere else; this
+ * leg imports nothing of the 2025 one.
  */
-import { Server as ModernServer, type CacheHint, type ListToolsResult, type ServerCapabilities } from "@modelcontextprotocol/server";
-import { JSONRPC } from "../transport/jsonrpc.js";
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { listResourcesFor, readResourceFor, type CatalogSource } from "./catalog-resources.js";
-import { runToolCall, type ToolHandlerOptions } from "./create-server.js";
-import { thenMaybe } from "../tools/maybe-promise.js";
-import { installModernPrompts, installModernSkills } from "./modern-surfaces.js";
-import { unwrap } from "./prompts/legacy.js";
-import type { PromptsProvider } from "./prompts/provider.js";
-import type { SkillsProvider } from "./skills-extension/provider.js";
+import {
+  ProtocolError,
+  Server as ModernServer,
+  type CacheHint,
+  type ServerCapabilities,
+  type ServerContext,
+  type StandardSchemaV1,
+} from "@modelcontextprotocol/server";
+import { thenMaybe, type MaybePromise } from "../tools/maybe-promise.js";
+import type { Outcome } from "./outcome.js";
+import { SKILLS_CAPABILITY, SKILLS_EXTENSION_ID } from "./skills-extension/provider.js";
+import type { CallInfo, MethodHandler, Surface } from "./surface.js";
+
+export interface ServerInfo {
+  readonly name: string;
+  readonly version: string;
+  readonly instructions?: string;
+}
 
 /** An hour: the tool list is fixed for the life of the process and the same for every caller. */
 const TOOLS_CACHE: CacheHint = { ttlMs: 3_600_000, cacheScope: "public" };
@@ -23,30 +35,23 @@ const TOOLS_CACHE: CacheHint = { ttlMs: 3_600_000, cacheScope: "public" };
  * playbooks): a short, private lifetime, and a list_changed on every change.
  */
 const CATALOG_CACHE: CacheHint = { ttlMs: 5_000, cacheScope: "private" };
+/** A skill's files follow hot reload like the recipe lists: short and private. */
+const SKILLS_CACHE = { ttlMs: 5_000, cacheScope: "private" } as const;
 
-export interface ModernServerOptions<C> extends ToolHandlerOptions<C> {
-  readonly name: string;
-  readonly version: string;
-  readonly instructions?: string;
-  /** Serve the catalog as resources too (the daemon does; the library entry does not). */
-  readonly catalog?: CatalogSource;
-  /** Recipes as prompts (made once per endpoint: providers keep per-snapshot indexes). */
-  readonly prompts?: PromptsProvider;
-  /** The Skills extension; its files are resources beside the recipes. */
-  readonly skills?: SkillsProvider;
-}
+/** The extension's own results carry their cache fields in the result itself (the SDK adds none to a custom method's). */
+const EXTENSION_METHODS: ReadonlySet<string> = new Set(["skills/list", "skills/get", "resources/directory/read"]);
 
-export function createModernMcpServer<C>(options: ModernServerOptions<C>): ModernServer {
-  // No tools.listChanged here: the tool list never changes while the process
-  // lives, and a 2026 client would otherwise ask a listen stream for changes
-  // that cannot come. (The 2025 leg keeps declaring it, as it always has.)
-  const capabilities: ServerCapabilities = { tools: {} };
-  if (options.catalog !== undefined) capabilities.resources = { listChanged: true };
+/** Params of any object shape, passed on as they are: the table checks them. */
+const ANY_PARAMS: StandardSchemaV1<Record<string, unknown>> = {
+  "~standard": { version: 1, vendor: "recipe-server", validate: (value) => ({ value: value as Record<string, unknown> }) },
+};
+
+export function createModernServer(surface: Surface, info: ServerInfo): ModernServer {
   const server = new ModernServer(
-    { name: options.name, version: options.version },
+    { name: info.name, version: info.version },
     {
-      capabilities,
-      ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
+      capabilities: modernCapabilities(surface),
+      ...(info.instructions !== undefined ? { instructions: info.instructions } : {}),
       cacheHints: {
         "tools/list": TOOLS_CACHE,
         "server/discover": TOOLS_CACHE,
@@ -57,44 +62,58 @@ export function createModernMcpServer<C>(options: ModernServerOptions<C>): Moder
       },
     },
   );
-  installModernToolHandlers(server, options);
-  if (options.catalog !== undefined) installModernResources(server, options.catalog, options.skills);
-  if (options.prompts !== undefined) installModernPrompts(server, options.prompts);
-  if (options.skills !== undefined) installModernSkills(server, options.skills);
+  installModern(server, surface);
   return server;
 }
 
-/** tools/list and tools/call on a v2 low-level server, answered from the registry. */
-export function installModernToolHandlers<C>(server: ModernServer, options: ToolHandlerOptions<C>): void {
-  // The registry's schemas are JSON Schema objects with `type: "object"` (each
-  // compiled at start-up); the SDK's type spells that out, ours keeps them opaque.
-  const tools = (): ListToolsResult["tools"] => [...options.registry.list()] as unknown as ListToolsResult["tools"];
-  server.setRequestHandler("tools/list", () => ({ tools: tools() }));
-  server.setRequestHandler("tools/call", (request, ctx) => {
-    const { name, arguments: args } = request.params;
-    // The SDK reads `code` and `data` off whatever is thrown: one error class serves both legs.
-    if (!options.registry.has(name)) throw new McpError(JSONRPC.invalidParams, `Unknown tool: ${name}`);
-    return runToolCall(options, name, args, ctx.mcpReq.signal, ctx.http?.authInfo?.clientId ?? null);
-  });
+/** Every method of `surface` on a v2 server (capabilities are declared by the caller, or by createModernServer). */
+export function installModern(server: ModernServer, surface: Surface): void {
+  for (const [method, handler] of surface.methods) {
+    if (method === "tools/call") {
+      server.setRequestHandler("tools/call", (request, ctx) => answerModern(handler, request.params, ctx) as never);
+    } else if (EXTENSION_METHODS.has(method)) {
+      server.setRequestHandler(method, { params: ANY_PARAMS }, (params, ctx) => thenMaybe(answerModern(handler, params, ctx), (result) => ({ ...result, ...SKILLS_CACHE })));
+    } else {
+      server.setRequestHandler(method, { params: ANY_PARAMS }, (params, ctx) => answerModern(handler, params, ctx) as never);
+    }
+  }
 }
 
 /**
- * Recipes (`recipe://`) and, with the Skills extension, each served skill's
- * SKILL.md on the first page and every skill file readable (`skill://`).
+ * 2026-07-28 capabilities: no tools.listChanged (the tool list never changes
+ * while the process lives, and a 2026 client would otherwise ask a listen
+ * stream for changes that cannot come); list changes for the catalog.
  */
-function installModernResources(server: ModernServer, source: CatalogSource, skills?: SkillsProvider): void {
-  server.setRequestHandler("resources/list", (request, ctx) => {
-    const cursor = request.params?.cursor;
-    return thenMaybe(listResourcesFor(source, cursor, ctx.http?.authInfo?.clientId), (recipes) => {
-      if (skills === undefined || cursor !== undefined) return recipes;
-      return { ...recipes, resources: [...skills.listResources(), ...recipes.resources] };
-    });
+export function modernCapabilities(surface: Surface): ServerCapabilities {
+  const { features } = surface;
+  return {
+    ...(features.tools ? { tools: {} } : {}),
+    ...(features.resources ? { resources: { listChanged: true } } : {}),
+    ...(features.prompts ? { prompts: { listChanged: true } } : {}),
+    ...(features.skills ? { extensions: { [SKILLS_EXTENSION_ID]: { ...SKILLS_CAPABILITY } } } : {}),
+  };
+}
+
+/** One table entry answered on the v2 line: the result, or a ProtocolError the SDK sends as the JSON-RPC error. */
+export function answerModern(handler: MethodHandler, params: unknown, ctx: ServerContext): MaybePromise<object> {
+  // Params are checked by the table (surface.ts): anything but an object is its -32602.
+  const outcome = handler((params ?? {}) as Record<string, unknown>, callOf(ctx));
+  return thenMaybe(outcome, (settled: Outcome<object>) => {
+    if (settled.ok) return settled.result;
+    throw new ProtocolError(settled.error.code, settled.error.message, settled.error.data);
   });
-  // Recipes have fixed URIs: no templates, but a declared `resources` owes the method an answer.
-  server.setRequestHandler("resources/templates/list", () => ({ resourceTemplates: [] }));
-  server.setRequestHandler("resources/read", async (request, ctx) => {
-    const { uri } = request.params;
-    if (skills?.handles(uri) === true) return unwrap(await skills.read(request.params)) as never;
-    return readResourceFor(source, uri, ctx.http?.authInfo?.clientId);
-  });
+}
+
+function callOf(ctx: ServerContext): CallInfo {
+  const user = ctx.http?.authInfo?.clientId ?? null;
+  const token = ctx.mcpReq._meta?.progressToken;
+  if (token === undefined) return { user, signal: ctx.mcpReq.signal };
+  return {
+    user,
+    signal: ctx.mcpReq.signal,
+    progress: (done, total, message) => {
+      const params = { progressToken: token, progress: done, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) };
+      ctx.mcpReq.notify({ method: "notifications/progress", params }).catch(() => undefined);
+    },
+  };
 }

@@ -5,13 +5,17 @@ import type { ToolDefinition, ToolSchema } from "./define.js";
 import { fail, withRevision, type Envelope } from "./envelope.js";
 import { thenMaybe, type MaybePromise } from "./maybe-promise.js";
 
-/** What a recipe tool handler may use: the DCC's library and a logger. */
+/** What a recipe tool handler may use: the DCC's library, a logger, and its call's cancellation and progress. */
 export interface RecipeToolContext {
   /** The DCC's recipes: public ones, and (no users file) the private playbooks too. */
   readonly library: RecipeLibrary;
   readonly logger: Logger;
   /** With a users file: who calls, and the library of the playbooks they own (none of anyone else's). */
   readonly caller?: RecipeCaller;
+  /** Aborted when the client cancels or the server's time limit passes (made on first read). */
+  readonly signal?: AbortSignal;
+  /** Tells the client how far the call is, when it asked to be told (a progress token); absent otherwise. */
+  readonly progress?: (done: number, total?: number, message?: string) => void;
 }
 
 export interface RecipeCaller {
@@ -19,6 +23,28 @@ export interface RecipeCaller {
   readonly playbooks: RecipeLibrary;
   /** The playbooks' first load (a user's library is made on their first call). */
   readonly loaded: Promise<unknown>;
+}
+
+/** The call a context is made for: its cancellation and its progress (from the protocol layer). */
+export interface CallControls {
+  readonly signal: AbortSignal;
+  readonly progress?: (done: number, total?: number, message?: string) => void;
+}
+
+/**
+ * A recipe tool's context for one call: the call's signal read through (it
+ * is made on first read, and most tools never read it) and its progress.
+ */
+export function recipeContext(library: RecipeLibrary, logger: Logger, call: CallControls, caller?: RecipeCaller): RecipeToolContext {
+  return {
+    library,
+    logger,
+    ...(caller !== undefined ? { caller } : {}),
+    ...(call.progress !== undefined ? { progress: call.progress } : {}),
+    get signal() {
+      return call.signal;
+    },
+  };
 }
 
 /** A recipe tool, as written: its handler's arguments are typed from its inputSchema. */

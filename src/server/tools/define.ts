@@ -40,7 +40,7 @@ export interface ToolDefinition<C, S extends ToolSchema = ToolSchema> {
 
 const DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";
 
-/** The window fields every tool accepts (SPEC §5.3). */
+/** The window fields every tool accepts (docs/tools.md). */
 export const WINDOW_PROPERTIES = {
   resultStart: {
     type: "integer",

@@ -1,6 +1,6 @@
-import type { ToolErrorCode } from "./errors.js";
+import type { ToolErrorCode } from "../../util/error-codes.js";
 
-/** The dcc-mcp-core result envelope; `revision` is our extra (SPEC §10). */
+/** The dcc-mcp-core result envelope; `revision` is our extra (docs/skill-packs.md). */
 export interface Envelope {
   readonly success: boolean;
   readonly message: string;

@@ -1,6 +1,6 @@
 /**
  * Every recipe, public or private, seen through the playbook shape of the
- * `recipe` tool (SPEC §5.2): public Markdown anchors and YAML recipes are
+ * `recipe` tool (docs/tools.md): public Markdown anchors and YAML recipes are
  * mapped onto title/summary/whenToUse/steps/acceptanceCriteria/tags/document.
  */
 import { entryAsYaml } from "./yaml-text.js";

@@ -1,5 +1,5 @@
 /**
- * The child fields of each `recipe` action (SPEC §5.2, seed 000): the
+ * The child fields of each `recipe` action (docs/tools.md, seed 000): the
  * advertised schema is a passthrough, so these schemas are what actually
  * constrains a call. Constraints are the seed's, verbatim.
  */

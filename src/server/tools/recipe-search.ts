@@ -1,5 +1,6 @@
 /** `recipe` action=search: the same engine as recipes__search, over public and private recipes. */
 import type { CatalogSnapshot } from "../../recipes/catalog/catalog.js";
+import { searchSnapshot } from "../../recipes/catalog/search.js";
 import type { SearchHit } from "../../recipes/search/types.js";
 import type { RecipeToolContext } from "./context.js";
 import { ok, type Envelope } from "./envelope.js";
@@ -21,17 +22,15 @@ export function recipeSearch(
   const limit = Math.floor(fields.limit ?? DEFAULT_SEARCH_LIMIT);
   const caller = context.caller;
   if (caller === undefined) {
-    return thenMaybe(context.library.search.search({ text: query, limit, visibility }), (answer) =>
-      found(resolve(answer.hits, snapshot), answer.mode),
-    );
+    return thenMaybe(searchSnapshot(context.library.search, snapshot, { text: query, limit, visibility }), (answer) => found(summaries(answer.hits), answer.mode));
   }
   // A users file: public hits from the DCC's library, private ones from the caller's own playbooks only.
   const own = caller.playbooks.current();
-  const publicAnswer = visibility === "private" ? null : context.library.search.search({ text: query, limit, visibility: "public" });
-  const ownAnswer = visibility === "public" || own === null ? null : caller.playbooks.search.search({ text: query, limit, visibility: "private" });
+  const publicAnswer = visibility === "private" ? null : searchSnapshot(context.library.search, snapshot, { text: query, limit, visibility: "public" });
+  const ownAnswer = visibility === "public" || own === null ? null : searchSnapshot(caller.playbooks.search, own, { text: query, limit, visibility: "private" });
   return thenMaybe(publicAnswer, (pub) =>
     thenMaybe(ownAnswer, (mine) => {
-      const merged = mergeByScore([resolve(pub?.hits ?? [], snapshot), own === null ? [] : resolve(mine?.hits ?? [], own)], limit);
+      const merged = mergeByScore([summaries(pub?.hits ?? []), summaries(mine?.hits ?? [])], limit);
       return found(merged, pub?.mode ?? mine?.mode ?? "lexical");
     }),
   );
@@ -41,15 +40,9 @@ function found(recipes: RecipeSummary[], mode: string): Envelope {
   return ok(`${recipes.length} recipe(s) found`, { recipes, mode });
 }
 
-/**
- * The index may be one publish ahead of the snapshot this request holds:
- * answer with that snapshot's version of each hit, or drop it.
- */
-function resolve(hits: readonly SearchHit[], snapshot: CatalogSnapshot): RecipeSummary[] {
-  return hits.flatMap((hit) => {
-    const recipe = snapshot.recipes.get(hit.recipe.recipeId);
-    return recipe === undefined ? [] : [summarize(recipe, hit.score)];
-  });
+/** Hits already resolved against their snapshot (recipes/catalog/search.ts), as summaries. */
+function summaries(hits: readonly SearchHit[]): RecipeSummary[] {
+  return hits.map((hit) => summarize(hit.recipe, hit.score));
 }
 
 /** Two ranked lists as one, best score first (ties: the earlier list), at most `limit`. */

@@ -1,5 +1,5 @@
 /**
- * The grouped `recipe` tool (SPEC §5.2, seed 000): search / get / create /
+ * The grouped `recipe` tool (docs/tools.md, seed 000): search / get / create /
  * update over public recipes and private playbooks. The advertised schema is
  * a passthrough (only `action` and the window); each action's child fields are
  * checked here against the seed's schemas before the action runs.

@@ -25,7 +25,7 @@ export const recipesGet = recipeTool({
       const found = findPublicRecipe(snapshot, skill, anchor);
       if (!found.ok) return found.envelope;
       const recipe = found.value;
-      // A later window of the same answer (SPEC §5.3) is the same read, not another use.
+      // A later window of the same answer (docs/tools.md) is the same read, not another use.
       if ((args.resultStart ?? 0) === 0) context.library.usage.record(recipe.recipeId);
       if (recipe.format === "markdown") {
         // Keys in sorted order, as the envelope's (see envelope.ts).

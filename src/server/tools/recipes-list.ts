@@ -10,7 +10,7 @@ import { skillFacts } from "./skill-facts.js";
 /**
  * recipes__list. Its answer depends on the snapshot alone, and a long one
  * (every skill of a large catalog: ~200 KB at 1,000 skills) is read a window
- * at a time (SPEC §5.3), one call per window. So each snapshot's answers
+ * at a time (docs/tools.md), one call per window. So each snapshot's answers
  * for every skill and for a served skill are kept, frozen, and the registry
  * renders each once (keepsAnswers): building and rendering the full list
  * took ~9 ms of every window's call.

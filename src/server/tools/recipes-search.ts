@@ -1,7 +1,5 @@
 import { objectSchema, READ_ONLY } from "./define.js";
-import type { CatalogSnapshot } from "../../recipes/catalog/catalog.js";
-import type { SearchAnswer, SearchHit } from "../../recipes/search/types.js";
-import { layerRank } from "../../recipes/packs/skill-search.js";
+import { searchSnapshot, type ResolvedAnswer } from "../../recipes/catalog/search.js";
 import { LAYER_FILTER } from "./recipe-schemas.js";
 import { ok, type Envelope } from "./envelope.js";
 import { recipeTool, withSnapshot } from "./context.js";
@@ -26,7 +24,7 @@ export const recipesSearch = recipeTool({
   handler: (args, context) =>
     withSnapshot(context, (snapshot) => {
       const { query = "", limit = 10, dcc, skill, layer } = args;
-      const searching = context.library.search.search({
+      const searching = searchSnapshot(context.library.search, snapshot, {
         text: query,
         limit,
         visibility: "public",
@@ -34,41 +32,22 @@ export const recipesSearch = recipeTool({
         ...(skill !== undefined ? { skill } : {}),
         ...(layer !== undefined ? { layer } : {}),
       });
-      return thenMaybe(searching, (answer) => answerEnvelope(snapshot, query, answer));
+      return thenMaybe(searching, (answer) => answerEnvelope(query, answer));
     }),
 });
 
-/**
- * Hits are resolved against this request's snapshot: a reload that lands
- * mid-search must not mix a newer recipe into an older revision's answer.
- */
-function answerEnvelope(snapshot: CatalogSnapshot, query: string, answer: SearchAnswer): Envelope {
+/** The answer as the tool gives it; hits come resolved and ranked (recipes/catalog/search.ts). */
+function answerEnvelope(query: string, answer: ResolvedAnswer): Envelope {
   // Keys in sorted order, as the envelope's (see envelope.ts).
-  const recipes: Array<Record<string, unknown>> = [];
-  // Browsing (no query) keeps its recipeId order: there is no ranking to break ties in.
-  for (const { recipe: hit, score } of query.trim() === "" ? answer.hits : byScoreThenLayer(answer.hits)) {
-    const recipe = snapshot.recipes.get(hit.recipeId);
-    if (recipe === undefined) continue;
-    recipes.push({
-      dcc: recipe.dcc,
-      description: recipe.description,
-      format: recipe.format,
-      layer: recipe.layer ?? null,
-      name: recipe.name,
-      recipeId: recipe.recipeId,
-      score,
-      skill: recipe.skill,
-    });
-  }
-  return ok(`${recipes.length} recipe(s) found`, { mode: answer.mode, query, recipes });
-}
-
-/**
- * Equal scores rank by layer as dcc-mcp-core's rank policy orders layers
- * (domain, infrastructure, thin-harness, example); otherwise the engine's
- * order stands (a stable sort).
- */
-function byScoreThenLayer(hits: readonly SearchHit[]): readonly SearchHit[] {
-  if (!hits.some((h) => h.recipe.layer !== undefined)) return hits;
-  return [...hits].sort((a, b) => b.score - a.score || layerRank(a.recipe.layer) - layerRank(b.recipe.layer));
+  const recipes = answer.hits.map(({ recipe, score }) => ({
+    dcc: recipe.dcc,
+    description: recipe.description,
+    format: recipe.format,
+    layer: recipe.layer ?? null,
+    name: recipe.name,
+    recipeId: recipe.recipeId,
+    score,
+    skill: recipe.skill,
+  }));
+  return ok(`${recipes.length} recipe(s) found`, { mode: answer.mode, query, recipes }, answer.revision);
 }

@@ -7,7 +7,7 @@ import { compileSchema, renderErrors } from "../../jsonschema/index.js";
 import type { Validator } from "../../jsonschema/types.js";
 import type { ToolAnnotations, ToolDefinition } from "./define.js";
 import { fail, withRevision, type Envelope } from "./envelope.js";
-import type { ToolErrorCode } from "./errors.js";
+import type { ToolErrorCode } from "../../util/error-codes.js";
 import { isPromise, type MaybePromise } from "./maybe-promise.js";
 import { deepFreeze } from "../../util/freeze.js";
 import { sortKeys } from "../../util/stable-json.js";

@@ -1,5 +1,5 @@
 /**
- * What `recipes__list` shows of a skill beyond SPEC 3 (dcc-mcp-core's
+ * What `recipes__list` shows of a skill beyond docs/skill-packs.md (dcc-mcp-core's
  * SkillMetadata fields): its `layer`, the skills it `depends` on
  * (`metadata/depends.md` merged) and the `products` it is for. Always
  * present so a client reads one shape: `null` / `[]` when not set.

@@ -1,4 +1,4 @@
-/** Result windows (SPEC §5.3): every tool's text can be paged by the caller. */
+/** Result windows (docs/tools.md): every tool's text can be paged by the caller. */
 export const WINDOW_MAX = 8000;
 export const DEFAULT_RESULT_END = 8000;
 

@@ -14,7 +14,7 @@ import { isPlainObject as isRecord } from "../../jsonschema/json.js";
 
 /**
  * Levels a value inside `params` (tool arguments above all) may nest: `{}`
- * is one level. The same bound SPEC 7 puts on schemas and instances, so an
+ * is one level. The same bound docs/jsonschema.md puts on schemas and instances, so an
  * argument that passes here is never too deep for the validator either.
  */
 export const MAX_NESTING = 128;

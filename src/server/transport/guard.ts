@@ -2,6 +2,11 @@
  * Request guards that run before any MCP handling: DNS-rebinding protection
  * (Host and Origin compared by hostname, as the MCP spec requires servers to
  * validate Origin) and bearer-token auth.
+ *
+ * Routes by who may ask: /healthz and /readyz answer anyone who passes Host
+ * and Origin (probes carry no token; /readyz says only ready or not);
+ * /status and /metrics are the operator's (--token): a user's token from
+ * the users file gets 403 there, as the operator's token does on MCP.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import { JSONRPC, type JsonRpcCode } from "./jsonrpc.js";
@@ -18,10 +23,10 @@ export interface GuardOptions {
   /**
    * With a users file: its current table (re-read on change, so asked per
    * request). A user's token passes as that user; --token, when also set,
-   * still passes but as no user (the operator: probes, metrics, the page).
+   * still passes but as no user (the operator: status, metrics, the page).
    */
   readonly users?: () => UsersTable;
-  /** Paths served without the token (besides /healthz): pages that hold no data. Host and Origin still apply. */
+  /** Paths served without the token (besides the probes): pages that hold no data. Host and Origin still apply. */
   readonly isPublic?: (path: string) => boolean;
 }
 
@@ -43,7 +48,13 @@ export interface RequestGuard {
   check(headers: GuardHeaders, path: string): GuardVerdict;
 }
 
+/** Served without a token: liveness and a bare ready/not ready. */
+export const PROBE_PATHS: ReadonlySet<string> = new Set(["/healthz", "/readyz"]);
+/** The operator's: never opened by a user's token. */
+export const OPERATOR_PATHS: ReadonlySet<string> = new Set(["/status", "/metrics"]);
+
 const OK: GuardVerdict = Object.freeze({ ok: true });
+const OPERATOR_ONLY: GuardVerdict = Object.freeze({ ok: false, status: 403, code: JSONRPC.forbidden, message: "Forbidden: this route needs the operator's token (--token)" });
 const UNAUTHORIZED: GuardVerdict = Object.freeze({ ok: false, status: 401, code: JSONRPC.unauthorized, message: "Unauthorized: a valid bearer token is required" });
 /** Distinct header values whose verdict is remembered; past this a memo starts over. */
 const MEMO_LIMIT = 256;
@@ -117,14 +128,14 @@ export function createRequestGuard(options: GuardOptions): RequestGuard {
       if (headers.origin !== undefined && headers.origin !== "" && !isOriginAllowed(headers.origin)) {
         return { ok: false, status: 403, code: JSONRPC.forbidden, message: "Forbidden: Origin is not allowed" };
       }
-      if ((expected !== null || users !== undefined) && path !== "/healthz" && options.isPublic?.(path) !== true) {
+      if ((expected !== null || users !== undefined) && !PROBE_PATHS.has(path) && options.isPublic?.(path) !== true) {
         const given = bearerToken(headers.authorization);
         if (given === null) return UNAUTHORIZED;
         if (users !== undefined) {
           // Both compares always run: which one matched is not timed either.
           const user = users().authenticate(given);
           const operator = expected !== null && timingSafeEqual(digest(given), expected);
-          if (user !== null) return { ok: true, user };
+          if (user !== null) return OPERATOR_PATHS.has(path) ? OPERATOR_ONLY : { ok: true, user };
           return operator ? OK : UNAUTHORIZED;
         }
         if (expected !== null && !timingSafeEqual(digest(given), expected)) return UNAUTHORIZED;

@@ -1,12 +1,14 @@
 /**
- * The HTTP surface (SPEC §8): fastify serving MCP streamable HTTP at each
- * endpoint, plus /healthz and /readyz. Knows MCP servers and transports, not
- * recipes: endpoints hand it a factory for a ready-made SDK `Server`.
+ * The HTTP surface (docs/protocol.md): fastify serving MCP streamable HTTP at
+ * each endpoint, plus /healthz, /readyz, /status and /metrics (who may ask
+ * which: guard.ts). Knows MCP servers and transports, not recipes: endpoints
+ * hand it a factory for a ready-made SDK `Server`.
  */
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import { installMessageChecks } from "./argument-limits.js";
+import { installConnectionGuard } from "./connections.js";
 import { createDrain } from "./drain.js";
 import type { HttpLimits, ListChange, McpEndpoint } from "./endpoint.js";
 import { createFastify } from "./fastify-setup.js";
@@ -27,12 +29,16 @@ export interface HttpAppOptions {
   readonly stateless: boolean;
   readonly limits: HttpLimits;
   readonly logger: Logger;
+  /**
+   * Ready or not, for /readyz (that alone), and the details /status adds
+   * (the operator's): no absolute host path in them, the answer leaves the host.
+   */
   readonly readiness: () => { ready: boolean; body: Record<string, unknown> };
   /** Extra routes (metrics …) registered before listen. */
   readonly extend?: (app: FastifyInstance) => void;
   readonly onRequestDone?: (event: { route: string; method: string; status: number; ms: number }) => void;
   readonly onSessionCount?: (count: number) => void;
-  /** Serves `GET /metrics` (behind the same guard as every route but /healthz). */
+  /** Serves `GET /metrics` (the operator's, as /status). */
   readonly metrics?: { readonly contentType: string; render(): Promise<string> };
 }
 
@@ -62,6 +68,13 @@ const MAX_GRACE_MS = 10_000;
 export function buildHttpApp(options: HttpAppOptions): HttpApp {
   const { limits, logger } = options;
   const fastify = createFastify(limits, logger);
+  installConnectionGuard(fastify.server, {
+    maxConnections: limits.maxConnections,
+    quietMs: limits.requestTimeoutMs,
+    // Node closes idle kept-alive connections itself at this; the guard is the backstop.
+    keepAliveMs: fastify.server.keepAliveTimeout + 1000,
+    onRefused: (reason) => logger.debug({ reason }, reason === "cap" ? "connection refused: --max-connections reached" : "quiet connection closed"),
+  });
   let draining = false;
   const drain = createDrain();
   const sessions = options.stateless
@@ -113,16 +126,23 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
   fastify.addHook("onResponse", (request, reply, done) => {
     const ms = Math.round(reply.elapsedTime * 100) / 100;
     const status = reply.raw.statusCode;
-    // request.log already carries reqId.
-    request.log.info({ method: request.method, url: pathOf(request.url), status, ms }, "request");
+    // request.log already carries reqId. A tools/call answered has its own line at
+    // info (tool, outcome, ms: protocol/surface.ts): its request line is debug, so a call is one line.
+    const line = { method: request.method, url: pathOf(request.url), status, ms };
+    if (status < 400 && isToolCall(request.body)) request.log.debug(line, "request");
+    else request.log.info(line, "request");
     options.onRequestDone?.({ route: request.routeOptions.url ?? "unknown", method: request.method, status, ms });
     done();
   });
 
   fastify.get("/healthz", async () => ({ status: "ok" }));
   fastify.get("/readyz", async (_request, reply) => {
+    const { ready } = options.readiness();
+    await reply.code(ready ? 200 : 503).send({ ready });
+  });
+  fastify.get("/status", async (_request, reply) => {
     const { ready, body } = options.readiness();
-    await reply.code(ready ? 200 : 503).send({ ready, ...body, sessions: sessions?.size ?? 0 });
+    await reply.send({ ready, ...body, sessions: sessions?.size ?? 0 });
   });
 
   const metrics = options.metrics;
@@ -220,4 +240,9 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
 /** The caller as the SDKs carry it: the user id as `clientId`, never the token. */
 function callerAuth(user: string): AuthInfo {
   return { token: "", clientId: user, scopes: [] };
+}
+
+/** A body that is one tools/call request (a batch is logged as a request, whatever it holds). */
+function isToolCall(body: unknown): boolean {
+  return typeof body === "object" && body !== null && (body as { method?: unknown }).method === "tools/call";
 }

@@ -7,6 +7,8 @@ import type { Socket } from "node:net";
 import type { FastifyReply } from "fastify";
 import { JSONRPC, jsonRpcErrorBody, type JsonRpcCode } from "./jsonrpc.js";
 
+export const REQUEST_TIMEOUT_MESSAGE = "Request timeout: the request was not received in time";
+
 /**
  * Errors before a request exists (slow or malformed request line/headers):
  * fastify's default body is not JSON-RPC shaped. The socket is closed after.
@@ -15,7 +17,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   if (error.code === "ECONNRESET" || socket.destroyed) return;
   const [status, code, message] =
     error.code === "ERR_HTTP_REQUEST_TIMEOUT"
-      ? [408, JSONRPC.invalidRequest, "Request timeout: the request was not received in time"]
+      ? [408, JSONRPC.invalidRequest, REQUEST_TIMEOUT_MESSAGE]
       : error.code === "HPE_HEADER_OVERFLOW"
         ? [431, JSONRPC.invalidRequest, "Request headers too large"]
         : [400, JSONRPC.invalidRequest, "Bad Request: malformed HTTP request"];

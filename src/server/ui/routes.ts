@@ -1,7 +1,8 @@
 /**
  * The catalog page: `GET /` and `/ui/<dcc>` serve the page shell, `/ui/assets/*`
  * its script and style, and `/ui/api/*` a small read-only JSON API over the
- * DCC libraries (search goes through the tool registry, see tool-adapter.ts).
+ * DCC libraries (search answers what recipes__search answers: the same
+ * handler over the same search service, recipes/catalog/search.ts).
  *
  * Auth: the shell and assets hold no catalog data, so they load without the
  * token (a browser cannot send a bearer header on navigation); every
@@ -11,9 +12,9 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { RecipeLibrary } from "../../recipes/catalog/library.js";
 import type { RecipeToolContext } from "../tools/context.js";
-import type { ToolRegistry } from "../tools/registry.js";
-import { loadAssets } from "./assets.js";
-import { callToolFully } from "./tool-adapter.js";
+import { recipesSearch } from "../tools/recipes-search.js";
+import { readdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { catalogView, recipeView } from "./view.js";
 
 /** No inline script or style, nothing from elsewhere, no framing, no forms posting away. */
@@ -34,7 +35,6 @@ const SEARCH_LIMIT = 50;
 
 export interface UiOptions {
   readonly libraries: ReadonlyMap<string, RecipeLibrary>;
-  readonly registry: ToolRegistry<RecipeToolContext>;
   readonly contextFor: (library: RecipeLibrary) => RecipeToolContext;
 }
 
@@ -100,10 +100,45 @@ export function registerCatalogUi(fastify: FastifyInstance, options: UiOptions):
       return send(reply, 400, { error: "invalid_input", message: "skill: at most one skill name" });
     }
     const args = { query: q, limit: SEARCH_LIMIT, ...(typeof skill === "string" ? { skill } : {}) };
-    const answer = await callToolFully(options.registry, "recipes__search", args, options.contextFor(lib));
-    if (answer.kind !== "envelope") return send(reply, 500, { error: "internal", message: "Search answered nothing usable" });
-    const error = answer.envelope.error;
-    const status = answer.envelope.success === true ? 200 : error === "not_ready" ? 503 : error === "not_found" ? 404 : 400;
-    return send(reply, status, answer.envelope);
+    const envelope = await recipesSearch.handler(args, options.contextFor(lib));
+    const status = envelope.success ? 200 : envelope.error === "not_ready" ? 503 : envelope.error === "not_found" ? 404 : 400;
+    return send(reply, status, envelope);
   });
+}
+
+/**
+ * The catalog page's static files, read once at start from the directory
+ * beside this module: src/server/ui/static when run from the sources,
+ * dist/server/ui/static as scripts/build-ui.mjs copies it. No CDN, nothing
+ * fetched at run time.
+ */
+
+export interface Asset {
+  readonly body: Buffer;
+  readonly contentType: string;
+}
+
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+};
+
+/** Asset name → file, or an empty map when the files are absent (the page then answers 404). */
+export function loadAssets(dir: URL = new URL("./static/", import.meta.url)): ReadonlyMap<string, Asset> {
+  const assets = new Map<string, Asset>();
+  let names: string[];
+  try {
+    names = readdirSync(fileURLToPath(dir));
+  } catch {
+    return assets;
+  }
+  for (const name of names) {
+    const ext = name.slice(name.lastIndexOf("."));
+    const contentType = TYPES[ext];
+    if (contentType === undefined || !/^[a-z0-9-]+\.[a-z]+$/.test(name)) continue;
+    assets.set(name, { body: readFileSync(new URL(name, dir)), contentType });
+  }
+  return assets;
 }

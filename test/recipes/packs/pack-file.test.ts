@@ -28,7 +28,7 @@ describe("parsePackFile", () => {
     const file = path.join(tmp, "RECIPES.yaml");
     await fs.writeFile(file, PACK);
     const cache = new ParseCache(null);
-    const outcome = parsePackFile(file, "RECIPES.yaml", cache.keyFingerprint);
+    const outcome = parsePackFile(tmp, file, "RECIPES.yaml", cache.keyFingerprint);
     expect(outcome.kind).toBe("parsed");
     if (outcome.kind !== "parsed") return;
     expect(outcome.key).toBe(cache.keyOf("RECIPES.yaml", Buffer.from(PACK)));
@@ -42,23 +42,23 @@ describe("parsePackFile", () => {
   });
 
   it("reports a missing file, a directory and an oversized file as read failures", async () => {
-    expect(parsePackFile(path.join(tmp, "nope.yaml"), "nope.yaml", "")).toEqual({ kind: "unreadable", read: { ok: false, reason: "missing", code: "ENOENT" } });
+    expect(parsePackFile(tmp, path.join(tmp, "nope.yaml"), "nope.yaml", "")).toEqual({ kind: "unreadable", read: { ok: false, reason: "missing", code: "ENOENT" } });
     await fs.mkdir(path.join(tmp, "dir.yaml"));
-    expect(parsePackFile(path.join(tmp, "dir.yaml"), "dir.yaml", "")).toMatchObject({ kind: "unreadable", read: { reason: "not_file" } });
+    expect(parsePackFile(tmp, path.join(tmp, "dir.yaml"), "dir.yaml", "")).toMatchObject({ kind: "unreadable", read: { reason: "not_file" } });
     await fs.writeFile(path.join(tmp, "big.yaml"), `# ${"x".repeat(MAX_RECIPE_FILE_BYTES)}\n`);
-    expect(parsePackFile(path.join(tmp, "big.yaml"), "big.yaml", "")).toMatchObject({ kind: "unreadable", read: { reason: "too_large" } });
+    expect(parsePackFile(tmp, path.join(tmp, "big.yaml"), "big.yaml", "")).toMatchObject({ kind: "unreadable", read: { reason: "too_large" } });
   });
 
   it("accepts a pack of exactly the size limit", async () => {
     const text = `${PACK}#${"x".repeat(MAX_RECIPE_FILE_BYTES - PACK.length - 2)}\n`;
     expect(Buffer.byteLength(text)).toBe(MAX_RECIPE_FILE_BYTES);
     await fs.writeFile(path.join(tmp, "edge.yaml"), text);
-    expect(parsePackFile(path.join(tmp, "edge.yaml"), "edge.yaml", "").kind).toBe("parsed");
+    expect(parsePackFile(tmp, path.join(tmp, "edge.yaml"), "edge.yaml", "").kind).toBe("parsed");
   });
 
   it("refuses bytes that are not UTF-8 without parsing them", async () => {
     await fs.writeFile(path.join(tmp, "latin1.yaml"), Buffer.concat([Buffer.from(PACK), Buffer.from([0xe9, 0x0a])]));
-    expect(parsePackFile(path.join(tmp, "latin1.yaml"), "latin1.yaml", "")).toEqual({ kind: "not_utf8" });
+    expect(parsePackFile(tmp, path.join(tmp, "latin1.yaml"), "latin1.yaml", "")).toEqual({ kind: "not_utf8" });
   });
 
   it("does not block on a FIFO planted where a pack should be", async () => {
@@ -69,12 +69,12 @@ describe("parsePackFile", () => {
       console.warn("FIFO case skipped: mkfifo is not available here");
       return;
     }
-    expect(parsePackFile(fifo, "fifo.yaml", "")).toMatchObject({ kind: "unreadable", read: { reason: "not_file" } });
+    expect(parsePackFile(tmp, fifo, "fifo.yaml", "")).toMatchObject({ kind: "unreadable", read: { reason: "not_file" } });
   });
 
   it("keeps a parse error as a parsed record with its diagnostic (it is cached like any parse)", async () => {
     await fs.writeFile(path.join(tmp, "bad.yaml"), "recipes: [unclosed\n");
-    const outcome = parsePackFile(path.join(tmp, "bad.yaml"), "bad.yaml", "");
+    const outcome = parsePackFile(tmp, path.join(tmp, "bad.yaml"), "bad.yaml", "");
     expect(outcome.kind).toBe("parsed");
     if (outcome.kind === "parsed") expect(outcome.record.diagnostics.map((d) => d.code)).toEqual(["yaml_parse_error"]);
   });

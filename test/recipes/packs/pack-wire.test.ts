@@ -61,7 +61,7 @@ describe("pack wire", () => {
     await fs.mkdir(path.join(tmp, "dir.yaml"));
     const kinds: string[] = [];
     for (const name of ["good.yaml", "latin1.yaml", "dir.yaml", "missing.yaml"]) {
-      const result = parsePackFile(path.join(tmp, name), name, "fp");
+      const result = parsePackFile(tmp, path.join(tmp, name), name, "fp");
       kinds.push(result.kind);
       expect(fileResultFromWire(hop(fileResultToWire(result))), name).toEqual(result);
     }
@@ -73,7 +73,7 @@ describe("pack wire", () => {
     files.push(...(await fg(["**/*.{yaml,yml}"], { cwd: EXAMPLE_SKILLS, absolute: true })));
     expect(files.length).toBeGreaterThanOrEqual(5);
     for (const file of files) {
-      const result = parsePackFile(file, path.basename(file), "fp");
+      const result = parsePackFile(path.dirname(file), file, path.basename(file), "fp");
       expect(fileResultFromWire(hop(fileResultToWire(result))), file).toEqual(result);
     }
   });

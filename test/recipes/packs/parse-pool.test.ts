@@ -80,12 +80,12 @@ describe("parse pool", () => {
       await fs.mkdir(path.join(dir, "dir.yaml"));
       names.push("dir.yaml");
       parser.prestart();
-      const outcomes = await Promise.all(names.map((n) => parser.parseFile(path.join(dir, n), n, "fp")));
-      outcomes.forEach((outcome, i) => expectSameAs(outcome, parsePackFile(path.join(dir, names[i]!), names[i]!, "fp")));
+      const outcomes = await Promise.all(names.map((n) => parser.parseFile(dir, path.join(dir, n), n, "fp")));
+      outcomes.forEach((outcome, i) => expectSameAs(outcome, parsePackFile(dir, path.join(dir, names[i]!), names[i]!, "fp")));
       expect(outcomes.map((o) => o.kind).filter((k) => k !== "parsed")).toEqual(["not_utf8", "unreadable", "unreadable"]);
       await parser.close();
       // Once closed, the calling thread does the same work.
-      expect((await parser.parseFile(path.join(dir, "p1.yaml"), "p1.yaml", "fp")).kind).toBe("parsed");
+      expect((await parser.parseFile(dir, path.join(dir, "p1.yaml"), "p1.yaml", "fp")).kind).toBe("parsed");
     } finally {
       await parser.close();
       await fs.rm(dir, { recursive: true, force: true });

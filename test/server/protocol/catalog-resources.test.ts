@@ -4,12 +4,15 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildSnapshot, type CatalogSnapshot } from "../../../src/recipes/catalog/catalog.js";
 import type { MarkdownRecipe } from "../../../src/recipes/types.js";
-import { attachCatalogResources, listResourcesFor, readResourceFor, recipeUri, type CatalogSource } from "../../../src/server/protocol/catalog-resources.js";
+import { listResourcesFor, readResourceFor, recipeUri, type CatalogSource } from "../../../src/server/protocol/catalog-resources.js";
+import { legacyServers } from "../../../src/server/protocol/legacy-server.js";
+import type { Outcome } from "../../../src/server/protocol/outcome.js";
+import { createSurface } from "../../../src/server/protocol/surface.js";
 import type { SkillInfo } from "../../../src/skills/types.js";
 
 function md(skill: string, name: string): MarkdownRecipe {
@@ -28,8 +31,14 @@ function snapshot(count: number): CatalogSnapshot {
 
 let client: Client | null = null;
 
+/** A neutral outcome as the 1.32.2 leg answers it: the result, or the McpError it sends. */
+function answered<T>(outcome: Outcome<T>): T {
+  if (outcome.ok) return outcome.result;
+  throw new McpError(outcome.error.code, outcome.error.message, outcome.error.data);
+}
+
 async function connect(current: CatalogSnapshot | null): Promise<{ client: Client; server: Server }> {
-  const server = attachCatalogResources(new Server({ name: "t", version: "1" }, { capabilities: { tools: {} } }), { dcc: "maya", current: () => current });
+  const server = legacyServers(createSurface({ catalog: { dcc: "maya", current: () => current } }), { name: "t", version: "1" }).create();
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);
   client = new Client({ name: "c", version: "1" });
@@ -100,7 +109,7 @@ describe("catalog resources with a users file (each user's own playbooks)", () =
     const names: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = await listResourcesFor(from, cursor, user);
+      const page = answered(await listResourcesFor(from, cursor, user));
       names.push(...page.resources.map((r) => r.name));
       cursor = page.nextCursor;
     } while (cursor !== undefined);
@@ -120,10 +129,10 @@ describe("catalog resources with a users file (each user's own playbooks)", () =
 
   it("reads the caller's own playbook; another user's URI, however spelled, is the unknown-URI answer", async () => {
     const uri = recipeUri("maya", { skill: "private", name: "alice one" });
-    expect((await readResourceFor(source(), uri, "alice")).contents[0]?.text).toBe("## alice one\n\nBody of alice one.");
+    expect(answered(await readResourceFor(source(), uri, "alice")).contents[0]?.text).toBe("## alice one\n\nBody of alice one.");
     for (const spelling of [uri, uri.replace("private", "%70rivate"), uri.replace("/private/", "/private/..%2Falice%2F"), uri.replace("recipe://maya", "recipe://alice@maya")]) {
       const error = await Promise.resolve()
-        .then(() => readResourceFor(source(), spelling, "bob"))
+        .then(async () => answered(await readResourceFor(source(), spelling, "bob")))
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(McpError);
       expect({ code: (error as McpError).code, message: (error as McpError).message }).toEqual({ code: -32002, message: "MCP error -32002: Resource not found" });
@@ -136,6 +145,6 @@ describe("catalog resources with a users file (each user's own playbooks)", () =
     const pending = listResourcesFor(source(gate, false), undefined, "alice");
     expect(pending).toBeInstanceOf(Promise);
     release();
-    expect((await pending).resources.map((r) => r.name)).toContain("private/alice one");
+    expect(answered(await pending).resources.map((r) => r.name)).toContain("private/alice one");
   });
 });

@@ -7,15 +7,17 @@
 import { getEventListeners } from "node:events";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { runToolCall, type ToolHandlerOptions } from "../../../src/server/protocol/create-server.js";
+import { runToolCall, type CallInfo, type ToolCallOptions } from "../../../src/server/protocol/surface.js";
 import type { ToolCallOutcome, ToolRegistry } from "../../../src/server/tools/registry.js";
 
 type Context = { readonly signal: AbortSignal };
 
 const answer = (text: string): ToolCallOutcome => ({ kind: "result", success: true, result: { content: [{ type: "text", text }], isError: false } });
 
-function options(seen: AbortSignal[]): ToolHandlerOptions<Context> {
+/** The client's side of one call: its signal, no user. */
+const from = (signal: AbortSignal): CallInfo => ({ user: null, signal });
+
+function options(seen: AbortSignal[]): ToolCallOptions<Context> {
   const registry: ToolRegistry<Context> = {
     list: () => [],
     has: () => true,
@@ -35,7 +37,7 @@ function options(seen: AbortSignal[]): ToolHandlerOptions<Context> {
   };
   return {
     registry,
-    contextFor: (signal) => ({ signal }),
+    contextFor: (call) => ({ signal: call.signal }),
     logger: pino({ level: "silent" }),
     maxArgumentBytes: 1024,
     timeoutMs: 100,
@@ -46,9 +48,9 @@ describe("runToolCall", () => {
   it("answers a synchronous call synchronously and leaves no listener on the client's signal", () => {
     const seen: AbortSignal[] = [];
     const client = new AbortController();
-    const result = runToolCall(options(seen), "now", {}, client.signal);
+    const result = runToolCall(options(seen), "now", {}, from(client.signal));
     expect(result).not.toBeInstanceOf(Promise);
-    expect(result).toMatchObject({ content: [{ text: "now" }] });
+    expect(result).toMatchObject({ ok: true, result: { content: [{ text: "now" }] } });
     expect(getEventListeners(client.signal, "abort")).toHaveLength(0);
     // The handler saw its own signal, not the client's, and it was never aborted.
     expect(seen[0]).not.toBe(client.signal);
@@ -58,13 +60,13 @@ describe("runToolCall", () => {
   it("leaves no listener after an answer that came later, a throw, or the time limit", async () => {
     const seen: AbortSignal[] = [];
     const client = new AbortController();
-    await expect(runToolCall(options(seen), "later", {}, client.signal)).resolves.toMatchObject({ content: [{ text: "later" }] });
+    await expect(runToolCall(options(seen), "later", {}, from(client.signal))).resolves.toMatchObject({ ok: true, result: { content: [{ text: "later" }] } });
     expect(getEventListeners(client.signal, "abort")).toHaveLength(0);
-    expect(() => runToolCall(options(seen), "throws", {}, client.signal)).toThrow("a bug in the registry");
+    expect(() => runToolCall(options(seen), "throws", {}, from(client.signal))).toThrow("a bug in the registry");
     expect(getEventListeners(client.signal, "abort")).toHaveLength(0);
-    const timedOut = await Promise.resolve(runToolCall(options(seen), "hangs", {}, client.signal)).catch((error: unknown) => error);
-    expect(timedOut).toBeInstanceOf(McpError);
-    expect((timedOut as McpError).message).toMatch(/time limit of 100 ms/);
+    const timedOut = await runToolCall(options(seen), "hangs", {}, from(client.signal));
+    expect(timedOut).toMatchObject({ ok: false, error: { code: -32603 } });
+    expect(!timedOut.ok && timedOut.error.message).toMatch(/time limit of 100 ms/);
     expect(getEventListeners(client.signal, "abort")).toHaveLength(0);
     expect(seen.at(-1)!.aborted).toBe(true);
   });
@@ -72,7 +74,7 @@ describe("runToolCall", () => {
   it("passes the client's cancellation on to a call still running", async () => {
     const seen: AbortSignal[] = [];
     const client = new AbortController();
-    const running = Promise.resolve(runToolCall(options(seen), "hangs", {}, client.signal)).catch(() => "ended");
+    const running = Promise.resolve(runToolCall(options(seen), "hangs", {}, from(client.signal))).then(() => "ended", () => "ended");
     client.abort(new Error("client went away"));
     expect(seen[0]!.aborted).toBe(true);
     expect(await running).toBe("ended");

@@ -10,7 +10,8 @@ import pino, { type Logger } from "pino";
 import { Writable } from "node:stream";
 import { buildHttpApp, type HttpApp, type HttpLimits } from "../../../src/server/transport/http-app.js";
 import type { GuardOptions } from "../../../src/server/transport/guard.js";
-import { createMcpServer, type ToolCallObserver } from "../../../src/server/protocol/create-server.js";
+import { endpointServers } from "../../../src/server/protocol/endpoint.js";
+import type { ToolCallObserver } from "../../../src/server/protocol/surface.js";
 import type { ServerMetrics } from "../../../src/server/metrics.js";
 import type { ToolCallOutcome, ToolRegistry } from "../../../src/server/tools/registry.js";
 
@@ -21,6 +22,7 @@ export const TEST_LIMITS: HttpLimits = {
   maxBatch: 4,
   maxConcurrentPerSession: 4,
   requestTimeoutMs: 2_000,
+  maxConnections: 256,
 };
 
 /** A latch tool calls wait on: `open()` releases every waiting call and every later one. */
@@ -107,17 +109,18 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const gate = new Gate();
   const registry = testRegistry(gate);
   const limits = { ...TEST_LIMITS, ...options.limits };
-  const createServer = () =>
-    createMcpServer({
-      name: "test",
-      version: "0.0.0",
+  const { createServer } = endpointServers({
+    name: "test",
+    version: "0.0.0",
+    tools: {
       registry,
-      contextFor: options.signallessContext === true ? () => ({ signal: NEVER_ABORTED }) : (signal) => ({ signal }),
+      contextFor: options.signallessContext === true ? () => ({ signal: NEVER_ABORTED }) : (call) => ({ signal: call.signal }),
       logger,
       maxArgumentBytes: 4096,
       ...(options.toolTimeoutMs !== undefined ? { timeoutMs: options.toolTimeoutMs } : {}),
       ...(options.onToolCall !== undefined ? { onToolCall: options.onToolCall } : {}),
-    });
+    },
+  });
   const metrics = options.metrics;
   const app = buildHttpApp({
     endpoints: [{ path: "/mcp", createServer }],

@@ -66,15 +66,20 @@ describe("bearer token", () => {
     expect(guard.check({ host: "127.0.0.1", authorization }, "/mcp")).toEqual({ ok: true });
   });
   it.each([undefined, "", "Bearer", "Bearer ", "Bearer s3cre", "Bearer s3cret ", "Bearer s3cretX", "Bearer S3CRET", "Bearer s3 cret", "Basic s3cret", "s3cret", "Bearer " + "s".repeat(10_000)])(
-    "refuses %j with 401 on every route but /healthz",
+    "refuses %j with 401 on every route but the probes /healthz and /readyz",
     (authorization) => {
       const headers = { host: "127.0.0.1", ...(authorization !== undefined ? { authorization } : {}) };
-      for (const path of ["/mcp", "/mcp/maya", "/readyz", "/metrics", "/nope"]) {
+      for (const path of ["/mcp", "/mcp/maya", "/status", "/metrics", "/nope"]) {
         expect(guard.check(headers, path)).toMatchObject({ ok: false, status: 401 });
       }
       expect(guard.check(headers, "/healthz")).toEqual({ ok: true });
+      expect(guard.check(headers, "/readyz")).toEqual({ ok: true });
     },
   );
+  it("the probes still check Host and Origin", () => {
+    expect(guard.check({ host: "evil.example" }, "/readyz")).toMatchObject({ ok: false, status: 403 });
+    expect(guard.check({ host: "127.0.0.1", origin: "http://evil.example" }, "/healthz")).toMatchObject({ ok: false, status: 403 });
+  });
   it("checks Host and Origin before the token (a foreign page learns nothing about the token)", () => {
     expect(guard.check({ host: "evil.example" }, "/mcp")).toMatchObject({ status: 403 });
   });

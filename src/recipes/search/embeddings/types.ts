@@ -1,4 +1,4 @@
-/** One small interface for every embedding backend (SPEC §6). */
+/** One small interface for every embedding backend (docs/configuration.md). */
 export interface EmbeddingProvider {
   /** Stable identity of model + settings; part of the vector cache key. */
   readonly id: string;

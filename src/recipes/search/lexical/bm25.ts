@@ -1,6 +1,6 @@
 import { FIELD_BOOST, SEARCH_FIELDS } from "../document.js";
 import type { PostingStore } from "./postings.js";
-import type { TermList } from "./term-lists.js";
+import type { TermList } from "./plan.js";
 
 /**
  * BM25+ as MiniSearch 7 scores it (the index this one replaced; the ranking

@@ -1,5 +1,5 @@
 import { SEARCH_FIELDS, type SearchDocument } from "../document.js";
-import { ensure, i32 } from "./grow.js";
+import { ensure, i32 } from "./postings.js";
 import { ExpansionCache, planQuery } from "./plan.js";
 import { PostingStore } from "./postings.js";
 import { Scorer } from "./scorer.js";

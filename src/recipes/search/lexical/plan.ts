@@ -1,6 +1,87 @@
-import { GenerationCache } from "./generation-cache.js";
-import type { PostingStore } from "./postings.js";
-import type { TermDictionary } from "./terms.js";
+import { type PostingStore } from "./postings.js";
+import { type TermDictionary } from "./terms.js";
+
+/**
+ * Values derived from a posting store, kept for one store generation (any
+ * put, removal or compaction starts afresh), within a budget of weighed
+ * values and evicted least recently used first. A value heavier than the
+ * whole budget is handed back without being kept.
+ */
+export class GenerationCache<K, V> {
+  private store: PostingStore | null = null;
+  private generation = -1;
+  private readonly values = new Map<K, V>();
+  private held = 0;
+
+  constructor(
+    private readonly budget: number,
+    private readonly weigh: (value: V) => number = () => 1,
+  ) {}
+
+  /** The value for `key` in the store's current generation, built by `build` when absent. */
+  get(store: PostingStore, key: K, build: () => V): V {
+    if (this.store !== store || this.generation !== store.generation) {
+      this.values.clear();
+      this.held = 0;
+      this.store = store;
+      this.generation = store.generation;
+    }
+    const known = this.values.get(key);
+    if (known !== undefined) {
+      // Map order is insertion order: re-inserting marks it most recently used.
+      this.values.delete(key);
+      this.values.set(key, known);
+      return known;
+    }
+    const value = build();
+    const weight = this.weigh(value);
+    if (weight > this.budget) return value;
+    for (const [oldest, evicted] of this.values) {
+      if (this.held + weight <= this.budget) break;
+      this.values.delete(oldest);
+      this.held -= this.weigh(evicted);
+    }
+    this.values.set(key, value);
+    this.held += weight;
+    return value;
+  }
+
+  get size(): number {
+    return this.values.size;
+  }
+}
+
+/**
+ * A term's live documents with the term's whole contribution to each (its
+ * fields' BM25 parts summed): what scoring a long posting list computes on
+ * every query, kept for the store generation it was computed in.
+ */
+export interface TermList {
+  /** In ascending order. */
+  readonly slots: Int32Array;
+  readonly scores: Float64Array;
+  /** The largest of scores (0 when empty): bounds what the term adds to any document. */
+  readonly max: number;
+}
+
+/**
+ * Term lists of long posting lists, for one store generation at a time (any
+ * put, removal or compaction starts afresh), bounded in documents held and
+ * evicted least recently used first. The cost of a query is its terms'
+ * posting lengths, and the long lists are the common words that recur from
+ * one query to the next: those are worth keeping; a rare word's short list
+ * is scored directly.
+ */
+export class TermListCache extends GenerationCache<number, TermList> {
+  constructor(
+    /** Postings (fields included) from which a term's list is kept. */
+    readonly minPostings = 512,
+    /** Documents held over all lists: 12 bytes each. */
+    maxDocs = 262_144,
+  ) {
+    super(maxDocs, (list) => list.slots.length);
+  }
+}
 
 /** Prefix expansion below this length fans out over most of the vocabulary. */
 const PREFIX_MIN = 3;

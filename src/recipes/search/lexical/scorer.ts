@@ -1,9 +1,9 @@
 import { B, FIELDS, K1, buildList, fieldFactor, popcount, tfNorm, unitFactor } from "./bm25.js";
-import { ensure, f64, i32 } from "./grow.js";
+import { ensure, f64, i32 } from "./postings.js";
 import type { Derived, QueryPlan } from "./plan.js";
 import type { PostingStore } from "./postings.js";
-import { TermListCache } from "./term-lists.js";
-import { TopK } from "./topk.js";
+import { TermListCache } from "./plan.js";
+import { TopK } from "./walk.js";
 import { WALKED, walk, type WalkScratch, type Walked } from "./walk.js";
 
 /** What the scorer returns per match (LexicalMatch's shape). */

@@ -22,7 +22,7 @@ import {
   quoted,
   success,
   type Outcome,
-} from "./outcome.js";
+} from "../outcome.js";
 
 export interface CatalogReader {
   current(): CatalogSnapshot | null;

@@ -16,9 +16,12 @@
  * than the extension's per-skill limit: that skill is not served.
  */
 import type { Dirent } from "node:fs";
-import { readdir, realpath, stat } from "node:fs/promises";
+import { realpath } from "node:fs/promises";
 import path from "node:path";
+import { listInside, statInside } from "../../../util/read-inside.js";
 import { MAX_RECIPE_FILE_BYTES } from "../../../recipes/packs/yaml-pack.js";
+// The watcher's own list: a file it never watches could never follow a change in a manifest.
+import { IGNORED_NAMES } from "../../../skills/watch-paths.js";
 
 export const MAX_FILE_BYTES = MAX_RECIPE_FILE_BYTES;
 /** Directory levels below the skill directory. */
@@ -27,7 +30,6 @@ export const MAX_DEPTH = 16;
 export const SKILL_FILE_LIMIT = 512;
 export const SKILL_BYTE_LIMIT = 16 * 1024 * 1024;
 
-const IGNORED_NAMES: ReadonlySet<string> = new Set(["node_modules", "__pycache__", "venv", ".venv", "site-packages"]);
 
 export interface SkillFile {
   /** Skill-relative, `/`-separated. */
@@ -35,6 +37,8 @@ export interface SkillFile {
   /** Resolved absolute path (never sent to clients). */
   readonly real: string;
   readonly size: number;
+  /** Device, inode, size and change times as the walk saw them: equal stamps, equal bytes (for the digest cache). */
+  readonly stamp: string;
 }
 
 export interface SkippedFile {
@@ -46,6 +50,8 @@ export interface SkippedFile {
 const MAX_SKIPPED = 100;
 
 export interface SkillTree {
+  /** The skill directory's real path: files are read inside it (util/read-inside.ts). */
+  readonly root: string;
   readonly files: readonly SkillFile[];
   /** Skill-relative directories, `/`-separated ("" is the skill directory). */
   readonly dirs: readonly string[];
@@ -54,23 +60,25 @@ export interface SkillTree {
   readonly overLimit: boolean;
 }
 
-export async function walkSkill(dir: string, refused: ReadonlySet<string>): Promise<SkillTree> {
+/** `realDir`: the directory's real path as discovery resolved it (see SkillInfo.realDir). */
+export async function walkSkill(dir: string, refused: ReadonlySet<string>, realDir?: string): Promise<SkillTree> {
   const files: SkillFile[] = [];
   const dirs: string[] = [""];
   const skipped: SkippedFile[] = [];
-  const root = await realpath(dir).catch(() => null);
-  if (root === null) return { files, dirs, skipped, overLimit: false };
+  const root = realDir ?? (await realpath(dir).catch(() => null));
+  if (root === null) return { root: dir, files, dirs, skipped, overLimit: false };
   const seen = new Set<string>([root]);
   let overLimit = false;
   const skip = (entry: SkippedFile): void => {
     if (skipped.length < MAX_SKIPPED) skipped.push(entry);
   };
 
+  // Directories are listed and entries stat'ed inside the skill directory
+  // (util/read-inside.ts): a directory swapped for a link out of it after
+  // the check lists and sizes nothing outside.
   const visit = async (relDir: string, absDir: string, depth: number): Promise<void> => {
-    let entries: Dirent[];
-    try {
-      entries = await readdir(absDir, { withFileTypes: true });
-    } catch {
+    const entries: Dirent[] | null = await listInside(root, path.relative(root, absDir));
+    if (entries === null) {
       skip({ path: relDir, reason: "directory cannot be listed" });
       return;
     }
@@ -95,7 +103,12 @@ export async function walkSkill(dir: string, refused: ReadonlySet<string>): Prom
         skip({ path: rel, reason: "leads outside the skill directory" });
         continue;
       }
-      const st = await stat(real).catch(() => null);
+      if (real === root) {
+        skip({ path: rel, reason: "a directory already served (link cycle)" });
+        continue;
+      }
+      const stated = statInside(root, real);
+      const st = "ok" in stated ? null : stated;
       if (st === null) {
         skip({ path: rel, reason: "cannot be read" });
       } else if (st.isDirectory()) {
@@ -111,14 +124,14 @@ export async function walkSkill(dir: string, refused: ReadonlySet<string>): Prom
       } else if (st.size > MAX_FILE_BYTES) {
         skip({ path: rel, reason: `over ${MAX_FILE_BYTES} bytes` });
       } else {
-        files.push({ path: rel, real, size: st.size });
+        files.push({ path: rel, real, size: Number(st.size), stamp: `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}` });
         // SKILL.md takes one of the entries.
         if (files.length + 1 > SKILL_FILE_LIMIT) overLimit = true;
       }
     }
   };
   await visit("", root, 0);
-  return { files, dirs, skipped, overLimit };
+  return { root, files, dirs, skipped, overLimit };
 }
 
 function inside(root: string, candidate: string): boolean {

@@ -8,12 +8,11 @@
  */
 import { createHash } from "node:crypto";
 import type { CatalogSnapshot } from "../../../recipes/catalog/catalog.js";
-import { readBounded } from "../../../util/read-bounded.js";
+import { readInside } from "../../../util/read-inside.js";
 import { isRecord } from "../prompts/arguments.js";
-import { decodeCursor, encodeCursor, failure, indexAfter, INVALID_PARAMS, quoted, success, type Outcome } from "../prompts/outcome.js";
+import { decodeCursor, encodeCursor, failure, indexAfter, INVALID_PARAMS, quoted, echoed, success, type Outcome } from "../outcome.js";
 import type { PublishedFrontmatter } from "./frontmatter.js";
 import { MAX_FILE_BYTES, SKILL_BYTE_LIMIT, walkSkill, type SkillFile, type SkillTree } from "./files.js";
-import { DIRECTORY_MIME_TYPE, mimeTypeOf } from "./mime.js";
 import { publishCatalog, type PublishedCatalog, type PublishedSkill } from "./published.js";
 import { parseSkillUri, skillUri, SKILL_SCHEME } from "./uri.js";
 
@@ -31,6 +30,8 @@ export interface SkillsProviderOptions {
   readonly pageSize?: number;
   /** Told once per snapshot of each skill the extension cannot serve, and why. */
   readonly onLeftOut?: (skill: string, reason: string) => void;
+  /** Told of each skill file read and hashed for a manifest: once per file and change, not per request. */
+  readonly onHashed?: (skill: string, path: string) => void;
 }
 
 export interface SkillResource {
@@ -85,6 +86,12 @@ const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 export function createSkillsProvider(options: SkillsProviderOptions): SkillsProvider {
   const pageSize = options.pageSize ?? 50;
   const catalogs = new WeakMap<CatalogSnapshot, PublishedCatalog>();
+  /**
+   * Digests per published skill (so per catalog revision), by file: a file
+   * is read and hashed again only when the walk sees a new stamp (it changed
+   * on disk), not on every skills/list or skills/get.
+   */
+  const digests = new WeakMap<PublishedSkill, Map<string, { readonly stamp: string; readonly digest: string; readonly size: number }>>();
   const current = (): PublishedCatalog => {
     const snapshot = options.source.current();
     if (snapshot === null) return EMPTY;
@@ -97,12 +104,12 @@ export function createSkillsProvider(options: SkillsProviderOptions): SkillsProv
     return catalog;
   };
   const notServed = (uri: unknown): Outcome<never> =>
-    failure(INVALID_PARAMS, `No skill is served at ${quoted(String(uri), 500)}`, typeof uri === "string" ? { uri: uri.slice(0, 500) } : undefined);
-  const notFound = (uri: string): Outcome<never> => failure(INVALID_PARAMS, `Resource not found: ${quoted(uri, 500)}`, { uri: uri.slice(0, 500) });
+    failure(INVALID_PARAMS, `No skill is served at ${quoted(String(uri))}`, typeof uri === "string" ? { uri: echoed(uri) } : undefined);
+  const notFound = (uri: string): Outcome<never> => failure(INVALID_PARAMS, `Resource not found: ${quoted(uri)}`, { uri: echoed(uri) });
 
   /** A served skill with its current files, or why it is not served. */
   const load = async (published: PublishedSkill): Promise<{ tree: SkillTree } | { reason: string }> => {
-    const tree = await walkSkill(published.entry.info.dir, published.refused);
+    const tree = await walkSkill(published.entry.info.dir, published.refused, published.entry.info.realDir);
     if (tree.overLimit) return { reason: "it has more files than the Skills extension's limit of 512" };
     return { tree };
   };
@@ -121,14 +128,34 @@ export function createSkillsProvider(options: SkillsProviderOptions): SkillsProv
     let seen = published.skillMd.length;
     for (const file of loaded.tree.files) seen += file.size;
     if (seen > SKILL_BYTE_LIMIT) return tooLarge();
-    const resources: SkillResource[] = [{ uri: published.uri, ...digestOf(published.skillMd) }];
+    let known = digests.get(published);
+    if (known === undefined) digests.set(published, (known = new Map()));
+    // The served SKILL.md is made from the snapshot: one digest per published skill.
+    let skillMd = known.get("");
+    if (skillMd === undefined) known.set("", (skillMd = { stamp: "", ...digestOf(published.skillMd) }));
+    const resources: SkillResource[] = [{ uri: published.uri, digest: skillMd.digest, size: skillMd.size }];
     let total = published.skillMd.length;
     for (const file of loaded.tree.files) {
       const uri = fileUri(published.name, file.path);
-      const read = uri === null ? null : readBounded(file.real, MAX_FILE_BYTES);
-      if (uri === null || read === null || !read.ok) continue;
-      total += read.bytes.length;
-      resources.push({ uri, ...digestOf(read.bytes) });
+      if (uri === null) continue;
+      let digest = known.get(file.path);
+      if (digest === undefined || digest.stamp !== file.stamp) {
+        const read = readInside(loaded.tree.root, file.real, MAX_FILE_BYTES);
+        if (!read.ok) {
+          known.delete(file.path);
+          continue;
+        }
+        digest = { stamp: file.stamp, ...digestOf(read.bytes) };
+        known.set(file.path, digest);
+        options.onHashed?.(published.name, file.path);
+      }
+      total += digest.size;
+      resources.push({ uri, digest: digest.digest, size: digest.size });
+    }
+    // Files gone from the disk leave the cache (a rename storm cannot grow it past the skill's files).
+    if (known.size > loaded.tree.files.length + 1) {
+      const present = new Set(loaded.tree.files.map((f) => f.path));
+      for (const key of known.keys()) if (key !== "" && !present.has(key)) known.delete(key);
     }
     if (total > SKILL_BYTE_LIMIT) return tooLarge();
     resources.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
@@ -174,11 +201,11 @@ export function createSkillsProvider(options: SkillsProviderOptions): SkillsProv
       const loaded = await load(published);
       if (!("tree" in loaded)) return notFound(uri);
       if (relative === "" || loaded.tree.dirs.includes(relative)) {
-        return failure(INVALID_PARAMS, `${quoted(uri, 500)} is a directory; use resources/directory/read`, { uri: uri.slice(0, 500) });
+        return failure(INVALID_PARAMS, `${quoted(uri)} is a directory; use resources/directory/read`, { uri: echoed(uri) });
       }
       // Only a file the manifest can list: inside, served, and representable as a URI.
       const file = loaded.tree.files.find((f: SkillFile) => f.path === relative);
-      const read = file === undefined || fileUri(published.name, file.path) === null ? null : readBounded(file.real, MAX_FILE_BYTES);
+      const read = file === undefined || fileUri(published.name, file.path) === null ? null : readInside(loaded.tree.root, file.real, MAX_FILE_BYTES);
       if (read === null || !read.ok) return notFound(uri);
       return success({ contents: [contentsOf(uri, relative, read.bytes)] });
     },
@@ -188,7 +215,7 @@ export function createSkillsProvider(options: SkillsProviderOptions): SkillsProv
       const cursor = isRecord(params) ? params["cursor"] : undefined;
       const after = cursor === undefined ? null : decodeCursor(CHILD_CURSOR, cursor);
       if (cursor !== undefined && after === null) return failure(INVALID_PARAMS, "Invalid cursor");
-      const notDirectory = failure<never>(INVALID_PARAMS, `${quoted(String(uri), 500)} is not a directory resource`);
+      const notDirectory = failure<never>(INVALID_PARAMS, `${quoted(String(uri))} is not a directory resource`);
       const address = parseSkillUri(uri);
       const published = address === null ? undefined : current().skills.get(address.skill);
       if (address === null || published === undefined) return notDirectory;
@@ -255,3 +282,39 @@ function childrenOf(published: PublishedSkill, tree: SkillTree, dir: string): Di
   return children;
 }
 
+/** MIME types of skill files by extension; unknown ones are octet streams. */
+const BY_EXTENSION: Readonly<Record<string, string>> = {
+  md: "text/markdown",
+  markdown: "text/markdown",
+  txt: "text/plain",
+  json: "application/json",
+  yaml: "application/yaml",
+  yml: "application/yaml",
+  toml: "application/toml",
+  py: "text/x-python",
+  mel: "text/plain",
+  sh: "application/x-sh",
+  js: "text/javascript",
+  mjs: "text/javascript",
+  ts: "text/typescript",
+  html: "text/html",
+  css: "text/css",
+  csv: "text/csv",
+  xml: "application/xml",
+  svg: "image/svg+xml",
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  webp: "image/webp",
+  pdf: "application/pdf",
+};
+
+export const DIRECTORY_MIME_TYPE = "inode/directory";
+
+export function mimeTypeOf(fileName: string): string {
+  const dot = fileName.lastIndexOf(".");
+  if (dot <= 0) return "application/octet-stream";
+  const extension = fileName.slice(dot + 1).toLowerCase();
+  return Object.hasOwn(BY_EXTENSION, extension) ? BY_EXTENSION[extension]! : "application/octet-stream";
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { LexicalIndex } from "../../../../src/recipes/search/lexical/engine.js";
 import { PostingStore } from "../../../../src/recipes/search/lexical/postings.js";
-import { TermListCache, type TermList } from "../../../../src/recipes/search/lexical/term-lists.js";
+import { TermListCache, type TermList } from "../../../../src/recipes/search/lexical/plan.js";
 import type { SearchDocument } from "../../../../src/recipes/search/document.js";
 
 function list(docs: number): TermList {

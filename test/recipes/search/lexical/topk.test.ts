@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { TopK } from "../../../../src/recipes/search/lexical/topk.js";
+import { TopK } from "../../../../src/recipes/search/lexical/walk.js";
 
 describe("TopK", () => {
   it("keeps the k best by score, ties by id, in order", () => {

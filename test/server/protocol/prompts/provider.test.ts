@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPromptsProvider, promptIndex, type Prompt } from "../../../../src/server/protocol/prompts/provider.js";
-import { INTERNAL_ERROR, INVALID_PARAMS } from "../../../../src/server/protocol/prompts/outcome.js";
+import { INTERNAL_ERROR, INVALID_PARAMS } from "../../../../src/server/protocol/outcome.js";
 import { libraryFixture, skillMd, type LibraryFixture } from "../surfaces/library-fixture.js";
 
 const PACK = `pack: modeling-pack

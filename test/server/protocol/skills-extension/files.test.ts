@@ -55,6 +55,6 @@ describe("walkSkill", () => {
   });
 
   it("serves nothing of a directory that is gone", async () => {
-    expect(await walkSkill(path.join(tmp, "missing"), new Set())).toEqual({ files: [], dirs: [""], skipped: [], overLimit: false });
+    expect(await walkSkill(path.join(tmp, "missing"), new Set())).toEqual({ root: path.join(tmp, "missing"), files: [], dirs: [""], skipped: [], overLimit: false });
   });
 });

@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { INVALID_PARAMS } from "../../../../src/server/protocol/prompts/outcome.js";
+import { INVALID_PARAMS } from "../../../../src/server/protocol/outcome.js";
 import { createSkillsProvider, type Skill, type SkillsProvider } from "../../../../src/server/protocol/skills-extension/provider.js";
 import { libraryFixture, skillMd, type LibraryFixture } from "../surfaces/library-fixture.js";
 
@@ -202,6 +202,22 @@ describe("skills/get and resources/directory/read", () => {
 });
 
 describe("manifests follow the disk and hot reload", () => {
+  it("regression: skills/list and skills/get hash a file once per change, not once per call (was every file on every call)", async () => {
+    const hashed: string[] = [];
+    const counting = createSkillsProvider({ source: fx.library, onHashed: (skill, file) => hashed.push(`${skill}/${file}`) });
+    const first = (await counting.list()).ok ? hashed.length : -1;
+    expect(first).toBeGreaterThan(0);
+    await Promise.all(Array.from({ length: 8 }, () => counting.list()));
+    await counting.get({ uri: "skill://rigging/SKILL.md" });
+    expect(hashed).toHaveLength(first);
+    await fx.write({ "rigging/scripts/tool.py": "print('changed again')\n" });
+    const after = await counting.get({ uri: "skill://rigging/SKILL.md" });
+    // alias.py is a link to tool.py: the same changed bytes, hashed for each path once.
+    expect(hashed.slice(first).sort()).toEqual(["rigging/alias.py", "rigging/scripts/tool.py"]);
+    const tool = after.ok ? after.result.skill.resources.find((r) => r.uri === "skill://rigging/scripts/tool.py") : undefined;
+    expect(tool?.digest).toBe(sha(Buffer.from("print('changed again')\n")));
+  });
+
   it("changes a digest when a served file changes, and lists a new file", async () => {
     const before = (await listAll())[0]!;
     await fx.write({ "rigging/scripts/tool.py": "print('changed')\n", "rigging/scripts/new.py": "pass\n" });

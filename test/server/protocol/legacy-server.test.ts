@@ -4,15 +4,14 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod/v4";
-import { attachCatalogResources } from "../../../../src/server/protocol/catalog-resources.js";
-import { attachPromptsAndSkills } from "../../../../src/server/protocol/prompts/attach.js";
-import { createPromptsProvider } from "../../../../src/server/protocol/prompts/provider.js";
-import { createSkillsProvider } from "../../../../src/server/protocol/skills-extension/provider.js";
-import { libraryFixture, skillMd, type LibraryFixture } from "../surfaces/library-fixture.js";
+import { legacyServers } from "../../../src/server/protocol/legacy-server.js";
+import { createPromptsProvider } from "../../../src/server/protocol/prompts/provider.js";
+import { createSkillsProvider } from "../../../src/server/protocol/skills-extension/provider.js";
+import { createSurface } from "../../../src/server/protocol/surface.js";
+import { libraryFixture, skillMd, type LibraryFixture } from "./surfaces/library-fixture.js";
 
 let fx: LibraryFixture;
 let client: Client;
@@ -24,11 +23,8 @@ beforeAll(async () => {
     "rig/pack.yaml": "recipes:\n  - name: weights\n    inputs_schema: {type: object, required: [joint], properties: {joint: {type: string}}}\n    steps: []\n",
   });
   const catalog = fx.library;
-  const server = attachPromptsAndSkills(attachCatalogResources(new Server({ name: "t", version: "1" }, { capabilities: { tools: {} } }), catalog), {
-    prompts: createPromptsProvider({ source: catalog }),
-    skills: createSkillsProvider({ source: catalog }),
-    catalog,
-  });
+  const surface = createSurface({ catalog, prompts: createPromptsProvider({ source: catalog }), skills: createSkillsProvider({ source: catalog }) });
+  const server = legacyServers(surface, { name: "t", version: "1" }).create();
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);
   client = new Client({ name: "c", version: "1" });
@@ -39,7 +35,7 @@ afterAll(async () => {
   await fx.close();
 });
 
-describe("attachPromptsAndSkills on the 1.32.2 leg", () => {
+describe("prompts and the Skills extension on the 1.32.2 leg", () => {
   it("declares prompts, resources and the extension", () => {
     const capabilities = client.getServerCapabilities();
     expect(capabilities?.prompts).toEqual({ listChanged: true });

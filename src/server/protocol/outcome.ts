@@ -1,7 +1,8 @@
 /**
- * What the protocol-neutral providers (prompts, skills) answer: a result, or
- * the JSON-RPC error datum a leg sends as it is. No SDK types: each leg
- * turns a datum into its own error class (McpError on 1.x, ProtocolError on v2).
+ * What every handler of the surface table (surface.ts) answers: a result, or
+ * the JSON-RPC error datum an era sends as it is. No SDK types: each era's
+ * installer turns a datum into its own error class, once (McpError on 1.x,
+ * ProtocolError on v2).
  */
 
 /** JSON-RPC "Invalid params": the request named something we do not serve or sent bad arguments. */
@@ -25,10 +26,29 @@ export function failure<T = never>(code: number, message: string, data?: unknown
   return { ok: false, error: data === undefined ? { code, message } : { code, message, data } };
 }
 
-/** A client-supplied name for an error message: quoted, bounded, never a flood of bytes. */
-export function quoted(text: string, max = 200): string {
-  return JSON.stringify(text.length > max ? `${text.slice(0, max)}…` : text);
+/** How much of a client-supplied name (tool, prompt, URI) an answer may echo. */
+export const ECHO_PREFIX = 64;
+
+/**
+ * A client-supplied name for an error message: quoted, and never more than
+ * its first ECHO_PREFIX characters (the message then says so), so a huge
+ * name is never reflected back.
+ */
+export function quoted(text: string): string {
+  if (text.length <= ECHO_PREFIX) return JSON.stringify(text);
+  return `${JSON.stringify(text.slice(0, ECHO_PREFIX))}… (the first ${ECHO_PREFIX} of ${text.length} characters)`;
 }
+
+/**
+ * A URI for the `data.uri` of a resource miss, which the 2026-07-28 revision
+ * defines so that a client can match the miss to what it asked: bounded
+ * (500 characters), never the flood a hostile request may send.
+ */
+export function echoed(uri: string): string {
+  return uri.length <= DATA_URI_PREFIX ? uri : uri.slice(0, DATA_URI_PREFIX);
+}
+
+const DATA_URI_PREFIX = 500;
 
 /** The catalog as the tools read it: the snapshot current at call time (null before the first load). */
 export const NOT_READY_MESSAGE = "The recipe catalog is still loading; try again shortly";

@@ -1,0 +1,65 @@
+/**
+ * The two faces of one recipe endpoint, built from one surface table so the
+ * eras cannot drift apart: a 1.32.2 `Server` for 2025-era sessions and a v2
+ * `Server` for 2026-07-28 requests, both answering from the same registry and
+ * the same live catalog.
+ */
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { Server as ModernServer } from "@modelcontextprotocol/server";
+import type { CatalogSource } from "./catalog-resources.js";
+import { legacyServers, type ServerInfo } from "./legacy-server.js";
+import { createModernServer } from "./modern-server.js";
+import { createPromptsProvider } from "./prompts/provider.js";
+import { createSkillsProvider } from "./skills-extension/provider.js";
+import { createSurface } from "./surface.js";
+import type { ToolCallOptions } from "./surface.js";
+
+export interface EndpointOptions<C> extends ServerInfo {
+  readonly tools: ToolCallOptions<C>;
+  /** The catalog as resources, prompts and skills (absent: tools only). */
+  readonly catalog?: CatalogSource;
+  /** Bound on the arguments of one prompts/get. */
+  readonly maxPromptArgumentBytes?: number;
+}
+
+export interface EndpointServers {
+  /** `user`: who opened the session or sent the request (users file); their playbooks start loading, so their changes can be announced. */
+  createServer(user?: string): Server;
+  createModernServer(user?: string): ModernServer;
+}
+
+export function endpointServers<C>(options: EndpointOptions<C>): EndpointServers {
+  const { catalog } = options;
+  // Once per endpoint, not per server: the providers keep per-snapshot
+  // indexes, and a 2026 server lives for one request.
+  const surface = createSurface({
+    tools: options.tools,
+    ...(catalog !== undefined
+      ? {
+          catalog,
+          prompts: createPromptsProvider({ source: catalog, ...(options.maxPromptArgumentBytes !== undefined ? { maxArgumentBytes: options.maxPromptArgumentBytes } : {}) }),
+          skills: createSkillsProvider({
+            source: catalog,
+            onLeftOut: (skill, reason) => options.tools.logger.warn({ skill, reason }, "skill left out of the Skills extension"),
+          }),
+        }
+      : {}),
+  });
+  const info: ServerInfo = { name: options.name, version: options.version, ...(options.instructions !== undefined ? { instructions: options.instructions } : {}) };
+  const legacy = legacyServers(surface, info);
+  // A user's library follows their store (a PostgreSQL NOTIFY, their directory) only once
+  // made: a session or listen stream opened before any call must hear their changes too.
+  const attend = (user: string | undefined): void => {
+    if (user !== undefined) catalog?.playbooksOf?.(user);
+  };
+  return {
+    createServer: (user) => {
+      attend(user);
+      return legacy.create();
+    },
+    createModernServer: (user) => {
+      attend(user);
+      return createModernServer(surface, info);
+    },
+  };
+}

@@ -1,2 +1,0 @@
-/** The one table of tool error codes (SPEC §5.1); defined in src/util/error-codes.ts so the playbook stores share it. */
-export { TOOL_ERROR_CODES, type ToolErrorCode } from "../../util/error-codes.js";
