@@ -13,6 +13,9 @@ import type { CatalogSnapshot } from "../recipes/catalog/catalog.js";
 import { printable } from "../lint/sanitize.js";
 import type { Diagnostic } from "../util/diagnostics.js";
 import { reportRoots, type RootReport } from "./roots-report.js";
+import { McpDccConnection } from "../recipes/run/mcp-connection.js";
+import { DEFAULT_RUN_LIMITS } from "../recipes/run/types.js";
+import { packageVersion } from "../util/version.js";
 
 const PATHS_HELP = `recipe-server paths — where the skills of a DCC come from
 
@@ -42,6 +45,8 @@ export interface DccPathsReport {
   readonly skills: number;
   readonly recipes: number;
   readonly diagnostics: { readonly errors: number; readonly warnings: number; readonly top: readonly Diagnostic[] };
+  /** recipes__run: the DCC's endpoint and whether it answered now (null: no --dcc-endpoint, recipes cannot run). */
+  readonly run: { readonly endpoint: string; readonly answers: boolean; readonly tools: number; readonly problem?: string } | null;
 }
 
 const DEFAULT_TOP = 10;
@@ -103,14 +108,34 @@ async function collect(config: Config, top: number): Promise<DccPathsReport[]> {
   const quiet: Config = Object.freeze({ ...config, watch: false, embeddings: Object.freeze({ ...config.embeddings, kind: "none" as const }) });
   const catalogs = openCatalogs(quiet, pino({ level: "silent" }));
   try {
-    await catalogs.load();
-    return config.dccs.map((dcc) => report(dcc.name, dcc.skillRoots, dcc.privateDir, catalogs.libraries.get(dcc.name)?.current() ?? null, top));
+    const [runs] = await Promise.all([probeEndpoints(config), catalogs.load()]);
+    return config.dccs.map((dcc) => ({
+      ...report(dcc.name, dcc.skillRoots, dcc.privateDir, catalogs.libraries.get(dcc.name)?.current() ?? null, top),
+      run: runs.get(dcc.name) ?? null,
+    }));
   } finally {
     await catalogs.close();
   }
 }
 
-function report(dcc: string, roots: readonly string[], privateDir: string, snapshot: CatalogSnapshot | null, top: number): DccPathsReport {
+/** Each DCC endpoint asked once, within the connect bound recipes__run uses. */
+async function probeEndpoints(config: Config): Promise<Map<string, NonNullable<DccPathsReport["run"]>>> {
+  const out = new Map<string, NonNullable<DccPathsReport["run"]>>();
+  await Promise.all(
+    config.dccEndpoints.map(async (endpoint) => {
+      const connection = new McpDccConnection(endpoint.dcc, endpoint, { name: "recipe-server paths", version: packageVersion() });
+      try {
+        const opened = await connection.open({ timeoutMs: DEFAULT_RUN_LIMITS.connectTimeoutMs });
+        out.set(endpoint.dcc, opened.ok ? { endpoint: endpoint.url, answers: true, tools: opened.tools.size } : { endpoint: endpoint.url, answers: false, tools: 0, problem: opened.message });
+      } finally {
+        await connection.close();
+      }
+    }),
+  );
+  return out;
+}
+
+function report(dcc: string, roots: readonly string[], privateDir: string, snapshot: CatalogSnapshot | null, top: number): Omit<DccPathsReport, "run"> {
   const diagnostics = snapshot?.diagnostics ?? [];
   const errors = diagnostics.filter((d) => d.severity === "error");
   const warnings = diagnostics.filter((d) => d.severity !== "error");
@@ -141,6 +166,9 @@ function formatPathsText(reports: readonly DccPathsReport[]): string {
     }
     out.push(`  private playbooks: ${r.privateDir}  (${r.privatePlaybooks})`);
     out.push(`  served: ${r.skills} skills, ${r.recipes} public recipes; ${r.diagnostics.errors} errors, ${r.diagnostics.warnings} warnings`);
+    if (r.run === null) out.push("  runs recipes: no (no --dcc-endpoint; recipes__apply hands out plans)");
+    else if (r.run.answers) out.push(printable(`  runs recipes: yes, on ${r.run.endpoint} (answers; ${r.run.tools} tools)`));
+    else out.push(printable(`  runs recipes: on ${r.run.endpoint}, which does not answer now: ${r.run.problem ?? "unavailable"}`));
     if (r.diagnostics.top.length > 0) {
       const shown = r.diagnostics.top.length;
       const total = r.diagnostics.errors + r.diagnostics.warnings;

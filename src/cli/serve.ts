@@ -25,7 +25,7 @@ export async function serve(config: Config): Promise<number> {
   // awaits (and logs the failure of) this same load.
   const catalogs = openCatalogs(config, logger);
   catalogs.load().catch(() => undefined);
-  // store (#24): bad credentials or a schema newer than this code never get better by waiting: one line, exit 2.
+  // Bad credentials or a schema newer than this code never get better by waiting: one line, exit 2.
   const storeProblem = (await Promise.all([...catalogs.libraries.values()].map((l) => l.store.startupProblem()))).find((p) => p !== null);
   if (storeProblem !== undefined) {
     process.stderr.write(`recipe-server: ${storeProblem}\n`);

@@ -16,6 +16,7 @@ import type { Logger } from "pino";
 import type { Config } from "../config/resolve.js";
 import type { RecipeLibrary } from "../recipes/catalog/library.js";
 import { reportRoots, rootState, type RootReport } from "./roots-report.js";
+import { publicEndpoint } from "../config/dcc-endpoints.js";
 import { createEtaTracker, formatDuration, type EtaTracker, type WarmupProgress } from "../recipes/search/warmup-eta.js";
 import type { StatusLine } from "./status-line.js";
 
@@ -81,6 +82,12 @@ function bannerLines(config: Config, version: string, nodeVersion: string, url: 
     lines.push("  built-in default roots, searched once they exist:");
     for (const root of absentDefaults) lines.push(`    ${root}`);
   }
+  // One line, and only when a DCC can run: without --dcc-endpoint nothing changes.
+  if (config.dccEndpoints.length > 0) {
+    const runs = config.dccEndpoints.map((e) => `${e.dcc} on ${e.url}`);
+    const not = config.dccs.filter((d) => !config.dccEndpoints.some((e) => e.dcc === d.name)).map((d) => d.name);
+    lines.push(`  runs recipes (recipes__run): ${runs.join(", ")}${not.length > 0 ? `; not ${not.join(", ")} (no --dcc-endpoint)` : ""}`);
+  }
   lines.push(`  auth: ${authMode(config)}`);
   if (config.configFile !== null) lines.push(`  config file: ${config.configFile}`);
   return lines;
@@ -109,6 +116,8 @@ export function startStartupReport(input: StartupReportInput): StartupReport {
         endpoints: endpointsOf(config, input.url),
         dccs: config.dccs.map((d) => ({ dcc: d.name, roots: reportRoots(d.skillRoots, null).map(({ path, state }) => ({ path, state })), privateDir: d.privateDir })),
         auth: authMode(config),
+        // Header names only: their values (a token) never reach a log.
+        dccEndpoints: config.dccEndpoints.map(publicEndpoint),
         configFile: config.configFile,
       },
     },

@@ -14,11 +14,14 @@ import { buildHttpApp, type HttpApp, type McpEndpoint } from "../server/transpor
 import { endpointServers } from "../server/protocol/endpoint.js";
 import { createServerMetrics, type ServerMetrics } from "../server/metrics.js";
 import { recipeContext, type RecipeToolContext } from "../server/tools/context.js";
-import { recipeToolDefinitions } from "../server/tools/index.js";
+import { recipeToolDefinitions, runnableToolDefinitions } from "../server/tools/index.js";
 import { isPublicUiPath, registerCatalogUi } from "../server/ui/routes.js";
 import { openUsersFile, parseUsersFile, type UsersFile, type UsersTable } from "../server/transport/users.js";
 import { createEtaTracker, type EtaTracker } from "../recipes/search/warmup-eta.js";
 import { packageVersion } from "../util/version.js";
+import { DccRunner } from "../recipes/run/runner.js";
+import { McpDccConnection } from "../recipes/run/mcp-connection.js";
+import { DEFAULT_RUN_LIMITS } from "../recipes/run/types.js";
 
 export interface RecipeServerOptions {
   /** Defaults to a pino logger on stdout at config.logLevel. */
@@ -35,6 +38,8 @@ export interface RecipeServer {
   readonly libraries: ReadonlyMap<string, RecipeLibrary>;
   readonly http: HttpApp;
   readonly logger: Logger;
+  /** The runner of each DCC with a `--dcc-endpoint` (recipes__run). */
+  readonly runners: ReadonlyMap<string, DccRunner>;
   /** This server's Prometheus registry (also served at GET /metrics). */
   readonly metrics: ServerMetrics;
   /** Listen, then load every catalog in the background; resolves once listening. */
@@ -48,6 +53,11 @@ const INSTRUCTIONS =
   "Recipes are reusable, validated DCC playbooks. Search with recipes__search (or the grouped `recipe` tool), " +
   "read one with recipes__get, check inputs with recipes__validate, then recipes__apply returns the steps to execute " +
   "and the output_contract to check the observed result against.";
+
+const RUN_INSTRUCTIONS =
+  INSTRUCTIONS +
+  " This endpoint can also run a structured recipe on the DCC: recipes__run validates the inputs, resolves and preflights " +
+  "each step's tool, runs the steps and checks the receipt against the output_contract (dryRun: true to preview).";
 
 export function createRecipeServer(config: Config, options: RecipeServerOptions = {}): RecipeServer {
   const logger = options.logger ?? pino({ level: config.logLevel });
@@ -65,6 +75,17 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
         return { ...summary, privateRecipes, lexical: summary.search.lexical, semantic: summary.search.semantic, storeReady: summary.store.ready };
       }),
   });
+  // recipes__run: one runner (connection, one-at-a-time gate) per DCC with an endpoint, and a
+  // registry that lists the tool; the other DCCs keep the registry without it.
+  const runners = new Map<string, DccRunner>();
+  for (const endpoint of config.dccEndpoints) {
+    const connection = new McpDccConnection(endpoint.dcc, { url: endpoint.url, headers: endpoint.headers }, { name: "recipe-server", version });
+    runners.set(endpoint.dcc, new DccRunner(connection, DEFAULT_RUN_LIMITS, (event) => metrics.observeRun(event)));
+  }
+  const runnableRegistry =
+    runners.size === 0
+      ? null
+      : recipeRegistry(runnableToolDefinitions(), logger);
   for (const library of libraries.values()) {
     library.onChange((_snapshot, previous) => {
       if (previous !== null) metrics.countReload(library.dcc);
@@ -80,18 +101,19 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
   const noUsers = (parseUsersFile('{"users":[]}') as { ok: true; table: UsersTable }).table;
   for (const [dcc, library] of libraries) {
     const perUser = catalogs.users?.get(dcc);
+    const runner = runners.get(dcc);
     const servers = endpointServers<RecipeToolContext>({
       name: `recipe-server-${dcc}`,
       version,
-      instructions: INSTRUCTIONS,
+      instructions: runner === undefined ? INSTRUCTIONS : RUN_INSTRUCTIONS,
       catalog: perUser === undefined ? library : withUserPlaybooks(library, perUser),
       maxPromptArgumentBytes: config.limits.maxToolArgumentBytes,
       tools: {
-        registry,
+        registry: runner === undefined || runnableRegistry === null ? registry : runnableRegistry,
         contextFor: (call) => {
-          if (call.user === null || perUser === undefined) return recipeContext(library, logger, call);
+          if (call.user === null || perUser === undefined) return recipeContext(library, logger, call, undefined, runner);
           const own = perUser.of(call.user);
-          return recipeContext(library, logger, call, { user: call.user, playbooks: own.library, loaded: own.loaded });
+          return recipeContext(library, logger, call, { user: call.user, playbooks: own.library, loaded: own.loaded }, runner);
         },
         logger,
         maxArgumentBytes: config.limits.maxToolArgumentBytes,
@@ -130,6 +152,7 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
             load: library.loadProgress(),
             semantic: warmup.get(library.dcc)?.observe(library.search.status()) ?? null,
           },
+          ...runSummary(runners.get(library.dcc), config.dccEndpoints.find((e) => e.dcc === library.dcc)?.url),
         })),
       },
     }),
@@ -150,6 +173,7 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
   return {
     config,
     libraries,
+    runners,
     http,
     logger,
     metrics,
@@ -163,6 +187,14 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
       const address = await http.listen(config.port, config.host);
       logger.info({ url: `${address.url}/mcp`, dccs: config.dccs.map((d) => d.name) }, `serving MCP at ${address.url}/mcp`);
       catalogs.load().catch((error: unknown) => logger.error({ err: error }, "catalog load failed"));
+      // Whether each DCC endpoint answers, for /readyz and the log; a DCC started later is found by its first run.
+      for (const runner of runners.values()) {
+        void runner.probe().then((reachability) =>
+          reachability === "answering"
+            ? logger.info({ dcc: runner.dcc, reachability }, `${runner.dcc} endpoint answers: recipes__run can run recipes there`)
+            : logger.warn({ dcc: runner.dcc, reachability }, `${runner.dcc} endpoint does not answer yet: recipes__run connects again on each run`),
+        );
+      }
       if (config.watch) {
         for (const library of libraries.values()) {
           library.watch(config.watchPollMs !== null ? { pollMs: config.watchPollMs } : {}).catch((error: unknown) => logger.error({ err: error, dcc: library.dcc }, "file watcher failed to start"));
@@ -174,9 +206,17 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
     async stop() {
       usersFile?.close();
       await http.close();
+      await Promise.all([...runners.values()].map((runner) => runner.close()));
       await catalogs.close();
     },
   };
+}
+
+/** /status's word on a DCC's endpoint: whether it can run recipes and whether the endpoint answered last time. */
+function runSummary(runner: DccRunner | undefined, url: string | undefined): { run: Record<string, unknown> } {
+  if (runner === undefined || url === undefined) return { run: { enabled: false } };
+  const status = runner.status();
+  return { run: { enabled: true, endpoint: url, reachability: status.reachability, running: status.running, queued: status.queued } };
 }
 
 /**
@@ -203,7 +243,7 @@ function catalogSummary(library: RecipeLibrary) {
     recipes: snapshot?.recipes.size ?? 0,
     diagnostics: countDiagnostics(snapshot?.diagnostics ?? []),
     search: library.search.status(),
-    // store (#24): where private playbooks live and whether it answers; public recipes are served either way.
+    // Where private playbooks live and whether it answers; public recipes are served either way.
     store: library.store.status(),
   };
 }

@@ -8,6 +8,7 @@ import type { Logger } from "pino";
 import type { Config } from "../config/resolve.js";
 import path from "node:path";
 import { RecipeLibrary, type LibrarySettings } from "../recipes/catalog/library.js";
+import { writeBudgetFor } from "../recipes/store/deadline.js";
 import { NO_OWNER, UserLibraries } from "../recipes/catalog/user-libraries.js";
 import { createEmbeddingProvider } from "../recipes/search/embeddings/factory.js";
 import type { EmbeddingProvider } from "../recipes/search/embeddings/types.js";
@@ -57,13 +58,15 @@ export function recipeRegistry(definitions: readonly ToolDefinition<RecipeToolCo
 }
 
 /** A DCC's configuration as a library's settings: the fields a library takes, named one by one. */
-function librarySettings(dcc: DccConfig, pgConnections: PgConnections | undefined): LibrarySettings {
+function librarySettings(dcc: DccConfig, pgConnections: PgConnections | undefined, writes: { writeTimeoutMs: number; historyLimit: number }): LibrarySettings {
   return {
     dcc: dcc.name,
     skillRoots: dcc.skillRoots,
     privateDir: dcc.privateDir,
     stateDir: dcc.stateDir,
     storeUrl: dcc.storeUrl,
+    writeTimeoutMs: writes.writeTimeoutMs,
+    historyLimit: writes.historyLimit,
     ...(pgConnections !== undefined ? { pgConnections } : {}),
   };
 }
@@ -104,7 +107,7 @@ export function openCatalogs(config: Config, logger: Logger, options: OpenCatalo
   // database sees replicas × URLs connections, not replicas × users. Single-user: as before.
   const pgConnections = users === null ? undefined : new PgConnections(logger.child({ component: "store" }));
   for (const dcc of config.dccs) {
-    const settings = librarySettings(dcc, pgConnections);
+    const settings = librarySettings(dcc, pgConnections, { writeTimeoutMs: writeBudgetFor(config.limits.requestTimeoutMs), historyLimit: config.limits.historyLimit });
     // With users, playbooks belong to users: the DCC library's own store is an owner nobody can be.
     const shared = users === null ? settings : { ...settings, privateDir: path.join(dcc.privateDir, NO_OWNER), owner: NO_OWNER };
     libraries.set(

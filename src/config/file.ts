@@ -23,13 +23,22 @@ export interface FlagSpec {
   readonly multiple?: boolean;
 }
 
-/** Values as parseArgs would give them: strings, booleans, or lists of strings. */
-export type FileValues = Readonly<Record<string, string | boolean | readonly string[]>>;
+/** A list entry that is a mapping (only where MAPPING_LISTS allows one); frozen, own keys only. */
+export type FileMapping = Readonly<Record<string, unknown>>;
+
+/** Values as parseArgs would give them: strings, booleans, or lists of strings (and mappings, see MAPPING_LISTS). */
+export type FileValues = Readonly<Record<string, string | boolean | readonly string[] | readonly (string | FileMapping)[]>>;
 
 export class ConfigFileError extends Error {}
 
 /** Flags that make no sense inside a file (they act before one is read, or are the file). */
 const NOT_IN_FILE = new Set(["help", "version", "config"]);
+
+/**
+ * Lists whose entries may be mappings: `dcc-endpoint` entries carry headers
+ * (a bearer token) that have no command-line form on purpose.
+ */
+const MAPPING_LISTS = new Set(["dcc-endpoint"]);
 
 /** Flags whose values are paths: resolved against the file's directory, not the cwd. */
 const PATH_FLAGS = new Set(["skills-path", "private-dir", "users-file"]);
@@ -54,7 +63,7 @@ export function readConfigFile(input: ConfigFileInput): FileValues {
     throw new ConfigFileError(`config file ${shown} must be a mapping of flag names to values (got ${Array.isArray(parsed) ? "a list" : typeof parsed})`);
   }
   const known = Object.keys(input.flags).filter((k) => !NOT_IN_FILE.has(k));
-  const values: Record<string, string | boolean | readonly string[]> = {};
+  const values: Record<string, FileValues[string]> = {};
   for (const [key, raw] of Object.entries(parsed as Record<string, unknown>)) {
     // Own keys only: "__proto__" or "toString" must not find Object.prototype's.
     const spec = Object.hasOwn(input.flags, key) ? input.flags[key] : undefined;
@@ -64,6 +73,10 @@ export function readConfigFile(input: ConfigFileInput): FileValues {
       const close = nearest(bare, known, Math.max(2, Math.floor(bare.length / 3)));
       const hint = close !== undefined ? `; did you mean "${close.match}"?` : "";
       throw new ConfigFileError(`config file ${shown}: unknown key "${printable(key)}"${hint}`);
+    }
+    if (MAPPING_LISTS.has(key)) {
+      values[key] = mappingList(key, raw, shown);
+      continue;
     }
     const value = coerce(key, raw, spec, shown);
     values[key] = PATH_FLAGS.has(key) ? resolvePaths(value, path.dirname(file)) : value;
@@ -118,6 +131,21 @@ function coerce(key: string, raw: unknown, spec: FlagSpec, shown: string): strin
     return Object.freeze(list.map((item) => scalar(item, where)));
   }
   return scalar(raw, where);
+}
+
+function mappingList(key: string, raw: unknown, shown: string): readonly (string | FileMapping)[] {
+  const where = `config file ${shown}: "${key}"`;
+  const list = Array.isArray(raw) ? raw : [raw];
+  if (list.length > MAX_LIST) throw new ConfigFileError(`${where} lists more than ${MAX_LIST} values`);
+  return Object.freeze(
+    list.map((item: unknown) => {
+      if (item !== null && typeof item === "object" && !Array.isArray(item)) {
+        // A JSON round trip: plain data, no prototype keys, nothing shared with the parser's objects.
+        return Object.freeze(JSON.parse(JSON.stringify(item)) as FileMapping);
+      }
+      return scalar(item, where);
+    }),
+  );
 }
 
 function scalar(raw: unknown, where: string): string {

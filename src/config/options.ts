@@ -14,10 +14,12 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   maxConcurrentPerSession: 16,
   requestTimeoutMs: 60_000,
   maxConnections: 1024,
+  historyLimit: 50,
 });
 
 export const OPTIONS = {
   dcc: { type: "string", multiple: true },
+  "dcc-endpoint": { type: "string", multiple: true },
   port: { type: "string" },
   host: { type: "string" },
   "skills-path": { type: "string", multiple: true },
@@ -44,6 +46,7 @@ export const OPTIONS = {
   "max-tool-argument-bytes": { type: "string" },
   "max-concurrent-per-session": { type: "string" },
   "request-timeout-ms": { type: "string" },
+  "history-limit": { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const;
@@ -59,6 +62,9 @@ Usage:
 Options (precedence: defaults < config file < environment < flags):
   --config FILE            YAML or JSON file of flag values (keys: flag names)  [RECIPE_SERVER_CONFIG]
   --dcc NAME               DCC served (repeatable; first at /mcp, each at /mcp/<dcc>)  [RECIPE_SERVER_DCC]
+  --dcc-endpoint NAME=URL  the MCP server of DCC NAME's adapter: recipes__run runs recipes
+                           there (repeatable; headers such as a token: config file only)
+                                                              [RECIPE_SERVER_DCC_ENDPOINT]
   --port N                 port, 0 = any free port (default 8765)                   [RECIPE_SERVER_PORT]
   --host H                 bind address (default 127.0.0.1)                          [RECIPE_SERVER_HOST]
   --skills-path DIR        extra skill root, searched first (repeatable)
@@ -88,6 +94,7 @@ Options (precedence: defaults < config file < environment < flags):
   --request-timeout-ms MS  per-request timeout; also how long a connection may stay
                            silent or half-sent (default ${DEFAULT_LIMITS.requestTimeoutMs})
   --max-connections N      open connections at once; past it 503 (default ${DEFAULT_LIMITS.maxConnections})
+  --history-limit N        revisions kept per private playbook (default ${DEFAULT_LIMITS.historyLimit})
   -h, --help               this text
   -V, -v, --version        print the version
 

@@ -8,13 +8,14 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { ConfigFileError, readConfigFile, type FileValues } from "./file.js";
+import { EndpointError, parseDccEndpoints, type EndpointEntry } from "./dcc-endpoints.js";
 import { checkStoreUrl } from "../util/pg-url.js";
 import { nearest } from "../util/edit-distance.js";
 import { dccEnvName, resolveDataDir, resolveSkillRoots } from "../skills/roots.js";
 import type { Config, ConfigInput, ConfigResult, DccConfig, EmbeddingsKind, Limits, LogFormat, LogLevel } from "./types.js";
 import { DEFAULT_LIMITS, DEFAULT_PORT, OPTIONS } from "./options.js";
 
-export type { Config, ConfigInput, ConfigResult, DccConfig, EmbeddingsKind, Limits, LogFormat, LogLevel } from "./types.js";
+export type { Config, ConfigInput, ConfigResult, DccConfig, DccEndpointConfig, EmbeddingsKind, Limits, LogFormat, LogLevel } from "./types.js";
 
 const LOG_LEVELS: readonly LogLevel[] = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 const EMBEDDINGS: readonly EmbeddingsKind[] = ["local", "none", "openai"];
@@ -46,7 +47,7 @@ export function resolveConfig(input: ConfigInput): ConfigResult {
   try {
     return resolveOrThrow(input);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof ConfigFileError) return { kind: "error", message: error.message };
+    if (error instanceof UsageError || error instanceof ConfigFileError || error instanceof EndpointError) return { kind: "error", message: error.message };
     if (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS")) {
       if (error.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return { kind: "error", message: unknownOptionMessage(error.message) };
       return { kind: "error", message: error.message.split("\n")[0] ?? String(error) };
@@ -93,6 +94,15 @@ function resolveOrThrow(input: ConfigInput): ConfigResult {
     if (seen.has(name)) throw new UsageError(`--dcc "${name}" given twice`);
     seen.add(name);
   }
+
+  // Flags win over the environment, the environment over the file (whose entries alone may carry headers).
+  const endpointEntries: { entries: readonly EndpointEntry[]; source: string } =
+    values["dcc-endpoint"] !== undefined
+      ? { entries: values["dcc-endpoint"], source: "--dcc-endpoint" }
+      : env.RECIPE_SERVER_DCC_ENDPOINT !== undefined
+        ? { entries: splitList(env.RECIPE_SERVER_DCC_ENDPOINT), source: "RECIPE_SERVER_DCC_ENDPOINT" }
+        : { entries: (file["dcc-endpoint"] as readonly EndpointEntry[] | undefined) ?? [], source: "config file dcc-endpoint" };
+  const dccEndpoints = parseDccEndpoints(endpointEntries.entries, [...seen], endpointEntries.source);
 
   const portRaw = values.port ?? env.RECIPE_SERVER_PORT ?? str("port");
   const port = portRaw === undefined ? DEFAULT_PORT : integer("--port", portRaw, 0, 65535);
@@ -170,10 +180,12 @@ function resolveOrThrow(input: ConfigInput): ConfigResult {
     maxConcurrentPerSession: optionalInt("--max-concurrent-per-session", values["max-concurrent-per-session"] ?? str("max-concurrent-per-session"), 1, 10_000, DEFAULT_LIMITS.maxConcurrentPerSession),
     requestTimeoutMs: optionalInt("--request-timeout-ms", values["request-timeout-ms"] ?? str("request-timeout-ms"), 100, 3_600_000, DEFAULT_LIMITS.requestTimeoutMs),
     maxConnections: optionalInt("--max-connections", values["max-connections"] ?? str("max-connections"), 1, 1_000_000, DEFAULT_LIMITS.maxConnections),
+    historyLimit: optionalInt("--history-limit", values["history-limit"] ?? str("history-limit"), 2, 100_000, DEFAULT_LIMITS.historyLimit),
   });
 
   const config: Config = Object.freeze({
     dccs: Object.freeze(dccs),
+    dccEndpoints,
     host,
     port,
     token,

@@ -25,21 +25,33 @@ export interface DccConfig {
   readonly privateDir: string;
   /** `<data dir>/recipe-server/<dcc>`: vectors, usage counts. */
   readonly stateDir: string;
-  /** store (#24): postgres://… keeps playbooks and usage counts in PostgreSQL; null: files. Holds the password: never log it. */
+  /** postgres://… keeps playbooks and usage counts in PostgreSQL; null: files. Holds the password: never log it. */
   readonly storeUrl: string | null;
+}
+
+/** `--dcc-endpoint`: the MCP server of a DCC's adapter that `recipes__run` drives. */
+export interface DccEndpointConfig {
+  readonly dcc: string;
+  readonly url: string;
+  /** From the config file only; may hold a bearer token: never log, echo or count it. */
+  readonly headers: Readonly<Record<string, string>>;
 }
 
 /** The HTTP layer's limits, and the tool-argument bound the argument guard applies. */
 export interface Limits extends HttpLimits {
   readonly maxToolArgumentBytes: number;
+  /** Revisions of each private playbook the store keeps (its history). */
+  readonly historyLimit: number;
 }
 
 export interface Config {
   readonly dccs: readonly DccConfig[];
+  /** At most one per DCC, each naming one of `dccs`; empty: no DCC can run recipes. */
+  readonly dccEndpoints: readonly DccEndpointConfig[];
   readonly host: string;
   readonly port: number;
   readonly token: string | null;
-  /** `--users-file`: bearer token hashes to user ids (#24 item 5); null = one user, today's behaviour. */
+  /** `--users-file`: bearer token hashes to user ids; null = one user. */
   readonly usersFile: string | null;
   readonly allowedOrigins: readonly string[];
   readonly insecureNoAuth: boolean;

@@ -14,6 +14,7 @@ import { MAX_RECIPE_FILE_BYTES } from "../recipes/packs/yaml-pack.js";
 import { readInsideText, realDirOf } from "../util/read-inside.js";
 import { mapLimit } from "../util/map-limit.js";
 import { contractRule } from "./rules/contracts.js";
+import { runContractRule } from "./rules/run.js";
 import { crossSkillDuplicates } from "./rules/duplicates.js";
 import { entryKeyRule } from "./rules/entry-keys.js";
 import { markdownRule } from "./rules/markdown.js";
@@ -118,6 +119,7 @@ function yamlRules(r: YamlRecipe, cache: CompileCache): RuleHit[] {
     ...placeholderRule(r),
     ...unusedInputRule(r),
     ...contractRule(r),
+    ...runContractRule(r),
   ];
 }
 

@@ -95,6 +95,26 @@ export const LINT_RULES = {
     what: "a YAML recipe has no output_contract: nothing checks what the tools returned",
     fix: "add an output_contract that requires the fields proving the operation happened",
   },
+  run_no_route: {
+    severity: "warning",
+    what: "a step tool that no tool_routing route resolves for a DCC the pack claims (recipes__run refuses the recipe there)",
+    fix: "add the DCC's tool to tool_routing.tools, or give the step fallback_arguments for the DCC's scripting_fallback",
+  },
+  undo_step_unknown_tool: {
+    severity: "error",
+    what: "an executable undo_steps entry without a tool, or with a tool tool_routing does not know",
+    fix: "name a tool tool_routing routes (or write the undo step as a sentence for a person)",
+  },
+  run_placeholder_unresolvable: {
+    severity: "warning",
+    what: "a `${name}` in undo_steps or recovery that no input declares (the run report shows it as written)",
+    fix: "declare the input in inputs_schema, or reword the step",
+  },
+  receipt_step_unknown: {
+    severity: "error",
+    what: "receipt_step names no step of the recipe (recipes__run refuses to run it)",
+    fix: "set receipt_step to a 0-based step index or the id of a step",
+  },
   contract_legacy_label: {
     severity: "warning",
     what: "output_contract is a string label: documentation only, it validates nothing",

@@ -21,7 +21,7 @@ export interface CatalogFigures {
   readonly lexical: string;
   /** Semantic index state ("off" | "warming" | "ready" | "failed"). */
   readonly semantic: string;
-  /** store (#24): the private playbook store answers (always true for the file store). */
+  /** The private playbook store answers (always true for the file store). */
   readonly storeReady?: boolean;
 }
 
@@ -45,6 +45,14 @@ export interface ToolCallEvent {
   readonly error?: string;
 }
 
+/** A finished recipes__run (outcome and step timings; never arguments or results). */
+export interface RunMetricsEvent {
+  readonly dcc: string;
+  readonly status: string;
+  readonly error?: string;
+  readonly steps: readonly { readonly status: string; readonly ms: number }[];
+}
+
 export interface ServerMetrics {
   readonly registry: Registry;
   readonly contentType: string;
@@ -52,6 +60,7 @@ export interface ServerMetrics {
   observeToolCall(event: ToolCallEvent): void;
   setSessions(count: number): void;
   countReload(dcc: string): void;
+  observeRun(event: RunMetricsEvent): void;
   render(): Promise<string>;
 }
 
@@ -93,6 +102,20 @@ export function createServerMetrics(options: ServerMetricsOptions): ServerMetric
     labelNames: ["dcc"] as const,
     registers: [registry],
   });
+
+  const runs = new LabelledCounter(
+    registry,
+    `${PREFIX}recipe_runs_total`,
+    "recipes__run runs by DCC, status (succeeded | failed | dry_run | recovered | cancelled) and error code",
+    ["dcc", "status", "error"],
+  );
+  // Labelled by DCC and step status, not by tool: the DCC names its tools, and labels must stay bounded.
+  const stepSeconds = new LabelledHistogram(
+    registry,
+    `${PREFIX}recipe_run_step_duration_seconds`,
+    "Duration of one recipe step on the DCC (undo steps included), by DCC and step status",
+    ["dcc", "status"],
+  );
 
   // Scrape-time gauges: each collect() rebuilds its values from the live catalogs.
   const catalogGauge = (name: string, help: string, labelNames: readonly string[], fill: (gauge: Gauge, figures: readonly CatalogFigures[]) => void): void => {
@@ -178,6 +201,11 @@ export function createServerMetrics(options: ServerMetricsOptions): ServerMetric
     },
     countReload(dcc) {
       reloads.inc({ dcc });
+    },
+    observeRun(event) {
+      // Runs are seconds apart: a child per run costs nothing worth caching.
+      runs.child([event.dcc, event.status, event.error ?? ""]).inc();
+      for (const step of event.steps) stepSeconds.child([event.dcc, step.status]).observe(step.ms / 1000);
     },
     render: () => registry.metrics(),
   };

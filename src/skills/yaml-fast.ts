@@ -6,10 +6,6 @@
  * syntax), and any scalar the two type differently returns null, so the
  * `yaml` package parses it and produces the exact diagnostics (duplicate
  * keys, alias caps, positions).
- *
- * A hand-written subset parser once sat in front of js-yaml (about 1,000
- * lines): it made a first cold start at 20,000 recipes 0.26–0.37 s faster
- * and restarts (parse cache) no faster; removed in session 10 (issue 21).
  */
 import jsyaml from "js-yaml";
 

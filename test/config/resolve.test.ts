@@ -163,6 +163,12 @@ describe("resolveConfig with a config file", () => {
   const cfg = (file: string, argv: string[] = [], env: Record<string, string> = {}) =>
     resolveConfig({ argv: ["--config", file, ...argv], env: { DCC_MCP_DISABLE_DEFAULT_SKILL_PATHS: "1", ...env }, ...base });
 
+  it("--history-limit sets the revisions kept per playbook, at least 2", () => {
+    expect(serve(["--dcc", "maya", "--history-limit", "7"]).limits.historyLimit).toBe(7);
+    expect(usageError(["--dcc", "maya", "--history-limit", "1"])).toContain("--history-limit");
+    expect(usageError(["--dcc", "maya", "--history-limit", "lots"])).toContain("--history-limit");
+  });
+
   it("takes any flag's value from YAML, with defaults < file < env < flags", async () => {
     const file = await write(
       "a.yaml",
@@ -173,6 +179,7 @@ describe("resolveConfig with a config file", () => {
     if (fromFile.kind !== "serve") return;
     expect(fromFile.config).toMatchObject({ port: 9001, host: "127.0.0.3", watch: false, logLevel: "debug", configFile: file });
     expect(fromFile.config.limits.maxBatch).toBe(7);
+    expect(fromFile.config.limits.historyLimit).toBe(50);
     expect(fromFile.config.embeddings.kind).toBe("none");
     expect(fromFile.config.dccs.map((d) => d.name)).toEqual(["maya", "houdini"]);
     // Relative paths in the file are relative to the file, not the working directory.

@@ -210,7 +210,7 @@ describe("private playbooks: durability over MCP", () => {
     const names = await fs.readdir(running.privateDir);
     expect(names.filter((n) => n.endsWith(".md"))).toHaveLength(500);
     // No temp file left behind.
-    expect(names.filter((n) => !n.endsWith(".md"))).toEqual([]);
+    expect(names.filter((n) => !n.endsWith(".md") && n !== ".history")).toEqual([]);
     for (const { i, recipeId } of results) {
       const stored = await readPlaybook(running, recipeId);
       expect(stored.document).toBe(`document of create ${i}\n`);

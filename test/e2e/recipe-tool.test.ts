@@ -87,7 +87,7 @@ describe("recipe tool over MCP: listing", () => {
     expect(tool).toBeDefined();
     const schema = tool!.inputSchema as Record<string, any>;
     expect(Object.keys(schema.properties).sort()).toEqual(["action", "resultEnd", "resultStart"]);
-    expect(schema.properties.action.enum).toEqual(["search", "get", "create", "update"]);
+    expect(schema.properties.action.enum).toEqual(["search", "get", "create", "update", "history", "restore", "delete"]);
     expect(schema.required).toEqual(["action"]);
     expect(schema.additionalProperties).toBe(true);
     expect(tool!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });

@@ -8,6 +8,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MIGRATIONS } from "../../src/recipes/store/pg/pg-migrations.js";
 import { PG_PASSWORD, startPostgres, type PostgresCluster } from "../postgres.js";
 import { call, connect, eventually, EXAMPLE_SKILLS, makeTempDir, startServer, type RunningServer } from "./harness.js";
 import { cli, killDuringKeyedCreates, retryEveryKey } from "./kill-during-creates.js";
@@ -148,6 +149,6 @@ describe.skipIf(cluster === null)("PostgreSQL store faults", () => {
     await rowsWith(newer, "INSERT INTO recipe_server_schema (version) VALUES (99)");
     const tooNew = await cli([...base, "--store", newer]).exit;
     expect(tooNew.code).toBe(2);
-    expect(tooNew.stderr).toMatch(/schema is at version 99, newer than this recipe-server understands \(1\)/);
+    expect(tooNew.stderr).toContain(`schema is at version 99, newer than this recipe-server understands (${MIGRATIONS.length})`);
   }, 120_000); // real processes and a PostgreSQL restart on a shared machine
 });

@@ -18,6 +18,7 @@ const KNOWN_ENTRY_KEYS: readonly string[] = [
 const KNOWN_EXTENSION_KEYS: readonly string[] = [
   "undo",
   "undo_steps",
+  "receipt_step",
   "recovery",
   "examplePrompts",
   "example_prompts",

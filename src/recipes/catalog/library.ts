@@ -13,6 +13,7 @@ import { buildSnapshot, withPlaybook, type CatalogSnapshot } from "./catalog.js"
 import { HotReload, type WatchOptions } from "./hot-reload.js";
 import { IncrementalCatalog, type ApplyResult, type ChangeSet } from "./reload.js";
 import type { CreateOptions, PlaybookStore, StoreResult } from "../store/contract.js";
+import type { WriteTiming } from "../store/deadline.js";
 import { openStores } from "../store/open-store.js";
 import type { PlaybookDraft, PlaybookPatch } from "../store/playbook-values.js";
 import type { UsageStore } from "../store/usage.js";
@@ -32,6 +33,10 @@ export interface LibrarySettings {
   readonly owner?: string;
   /** Shared PostgreSQL connections by URL (users file); absent: the library's store opens its own. */
   readonly pgConnections?: PgConnections;
+  /** How long a playbook write may take before the store gives up without committing (below the request timeout); absent: no limit. */
+  readonly writeTimeoutMs?: number;
+  /** Revisions kept per private playbook; default 50. */
+  readonly historyLimit?: number;
 }
 
 export interface RecipeLibraryOptions {
@@ -86,6 +91,8 @@ export class RecipeLibrary {
       ...(options.settings.owner !== undefined ? { owner: options.settings.owner } : {}),
       logger: this.logger,
       ...(options.settings.pgConnections ? { connections: options.settings.pgConnections } : {}),
+      ...(options.settings.writeTimeoutMs !== undefined ? { writeTimeoutMs: options.settings.writeTimeoutMs } : {}),
+      ...(options.settings.historyLimit !== undefined ? { historyLimit: options.settings.historyLimit } : {}),
     });
     this.store = stores.store;
     this.usage = stores.usage;
@@ -241,9 +248,23 @@ export class RecipeLibrary {
     return result;
   }
 
-  async updatePlaybook(slug: string, patch: PlaybookPatch, expectedRevision?: number): Promise<StoreResult> {
-    const result = await this.store.update(slug, patch, expectedRevision);
+  async updatePlaybook(slug: string, patch: PlaybookPatch, expectedRevision?: number, timing?: WriteTiming): Promise<StoreResult> {
+    const result = await this.store.update(slug, patch, expectedRevision, timing);
     if (result.ok) this.showPlaybook(slug, result);
+    return result;
+  }
+
+  /** A new revision equal to an old one (also bringing a deleted playbook back). */
+  async restorePlaybook(slug: string, revision: number, expectedRevision?: number, timing?: WriteTiming): Promise<StoreResult> {
+    const result = await this.store.restore(slug, revision, expectedRevision, timing);
+    if (result.ok) this.showPlaybook(slug, result);
+    return result;
+  }
+
+  /** A tombstone: the playbook leaves the catalog (search, list, prompts, the page) at once; its history stays. */
+  async deletePlaybook(slug: string, expectedRevision?: number, timing?: WriteTiming): Promise<StoreResult> {
+    const result = await this.store.remove(slug, expectedRevision, timing);
+    if (result.ok) await this.applyChanges({ roots: new Set(), skillDirs: [], privateAll: false, privateSlugs: new Set([slug]) });
     return result;
   }
 

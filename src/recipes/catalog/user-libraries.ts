@@ -1,5 +1,5 @@
 /**
- * Each user's own playbooks (users file, #24 item 5): per DCC and user, a
+ * Each user's own playbooks (users file): per DCC and user, a
  * small library with no skill roots whose store is `<private dir>/<user>/`
  * or the PostgreSQL rows with `owner = user`. Made on a user's first call and
  * kept for the life of the process; the DCC's library keeps the public
@@ -56,6 +56,8 @@ export class UserLibraries {
         stateDir,
         storeUrl: base.storeUrl ?? null,
         owner: user,
+        ...(base.writeTimeoutMs !== undefined ? { writeTimeoutMs: base.writeTimeoutMs } : {}),
+        ...(base.historyLimit !== undefined ? { historyLimit: base.historyLimit } : {}),
         ...(base.pgConnections ? { pgConnections: base.pgConnections } : {}),
       };
       const library = new RecipeLibrary({

@@ -165,8 +165,7 @@ export function readIndexTexts(bytes: Uint8Array): readonly string[] {
 }
 
 /**
- * A schema the validator accepted under a Draft-07 `$schema` (docs/jsonschema.md as
- * amended by issue 23): served, and the author told once per schema that it
+ * A schema the validator accepted under a Draft-07 `$schema` (docs/jsonschema.md, Draft-07): served, and the author told once per schema that it
  * is read as 2020-12. Refused schemas already carry schema_fails_closed.
  */
 function dialectWarnings(

@@ -9,7 +9,7 @@ import type { VectorStore } from "./vector-store.js";
 /**
  * Candidates pre-ranked by the primary view before every view of theirs is
  * scored. Scoring all views of 20,000 recipes would multiply the scan (the
- * latency budget of issue 6); below this many recipes the ranking is exact.
+ * search latency budget in docs/benchmarks.md); below this many recipes the ranking is exact.
  */
 const PRIMARY_SHORTLIST = 1000;
 

@@ -64,9 +64,18 @@ function isIgnorableDirSyncError(error: unknown): boolean {
   return code === "EISDIR" || code === "EPERM" || code === "EINVAL" || code === "EBADF" || code === "EACCES";
 }
 
-/** Replaces `dir/target` atomically with `data`. */
-export async function writeFileAtomic(dir: string, target: string, data: string | Uint8Array): Promise<void> {
+/**
+ * Replaces `dir/target` atomically with `data`. `canCommit`, asked once the
+ * data is durable in the temp file and before the rename that makes it
+ * visible, can still call the write off (its deadline passed): then the temp
+ * file is removed, nothing changed, and the answer is false.
+ */
+export async function writeFileAtomic(dir: string, target: string, data: string | Uint8Array, canCommit?: () => boolean): Promise<boolean> {
   const tempPath = await writeTemp(dir, target, data);
+  if (canCommit !== undefined && !canCommit()) {
+    await fs.rm(tempPath, { force: true });
+    return false;
+  }
   try {
     await renameWithRetry(tempPath, path.join(dir, target));
   } catch (error) {
@@ -74,19 +83,22 @@ export async function writeFileAtomic(dir: string, target: string, data: string 
     throw error;
   }
   await fsyncDir(dir);
+  return true;
 }
 
 /**
  * Creates `dir/target` with `data` only if no file of that name exists, with
  * full content from the first moment it is visible. `link` fails with EEXIST
  * instead of replacing, which makes it the exclusive, atomic counterpart of
- * rename. Returns false when the name is taken.
+ * rename. Returns false when the name is taken, "late" when `canCommit`
+ * (asked just before the link) called it off.
  */
-export async function createFileExclusive(dir: string, target: string, data: string | Uint8Array): Promise<boolean> {
+export async function createFileExclusive(dir: string, target: string, data: string | Uint8Array, canCommit?: () => boolean): Promise<boolean | "late"> {
   const tempPath = await writeTemp(dir, target, data);
   const finalPath = path.join(dir, target);
   let outcome: "created" | "taken" | "no_links";
   try {
+    if (canCommit !== undefined && !canCommit()) return "late";
     await fs.link(tempPath, finalPath);
     outcome = "created";
   } catch (error) {

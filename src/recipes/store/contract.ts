@@ -16,8 +16,10 @@ import { createHash } from "node:crypto";
 import type { ToolErrorCode } from "../../util/error-codes.js";
 import type { Diagnostic } from "../../util/diagnostics.js";
 import type { Playbook } from "../types.js";
+import type { HistoryPage, HistoryWindow } from "./history.js";
 import { serialisePlaybook } from "./format.js";
-import { freezePlaybook, unstorableText, type PlaybookDraft, type PlaybookPatch } from "./playbook-values.js";
+import { echoed, lengthProblem, PLAYBOOK_LIMITS } from "./limits.js";
+import { freezePlaybook, playbookFields, unstorableText, type PlaybookDraft, type PlaybookPatch } from "./playbook-values.js";
 
 /** Store outcomes use the tool table's codes (a subset by type, never a copy). */
 export type StoreErrorCode = Extract<ToolErrorCode, "not_found" | "conflict" | "invalid_input" | "not_ready" | "internal">;
@@ -36,6 +38,13 @@ export type StoreResult =
       /** On a revision conflict: the revision the store holds now. */
       readonly currentRevision?: number;
     };
+
+export type StoreFailure = StoreResult & { ok: false };
+
+export type HistoryResult = { readonly ok: true; readonly page: HistoryPage } | StoreFailure;
+
+/** One kept revision; `deleted` when the playbook is deleted now (its history and revisions stay readable). */
+export type RevisionResult = { readonly ok: true; readonly playbook: Playbook; readonly deleted: boolean } | StoreFailure;
 
 export interface StoreStatus {
   readonly kind: "file" | "postgres";
@@ -56,8 +65,18 @@ export interface LoadAllResult {
   readonly unavailable?: boolean;
 }
 
-export interface CreateOptions {
-  /** A retry with the same key answers the first create's playbook instead of making another. */
+/** What a write is told about its time (deadline.ts): when the request started (performance.now()). */
+export interface WriteTiming {
+  /** performance.now() when the request reached the tool; default: when the store was called. */
+  readonly since?: number;
+}
+
+export interface CreateOptions extends WriteTiming {
+  /**
+   * A retry with the same key and the same fields answers the first create's
+   * playbook instead of making another; the same key with other fields is a
+   * conflict naming the key.
+   */
   readonly idempotencyKey?: string;
 }
 
@@ -70,7 +89,15 @@ export interface PlaybookStore {
   /** Slug from the title, unique in the store ("bake-normals", "bake-normals-2" …); never overwrites. */
   create(draft: PlaybookDraft, options?: CreateOptions): Promise<StoreResult>;
   /** Applies the patch to what the store holds now and bumps revision; `expectedRevision` mismatch → conflict. */
-  update(slug: string, patch: PlaybookPatch, expectedRevision?: number): Promise<StoreResult>;
+  update(slug: string, patch: PlaybookPatch, expectedRevision?: number, timing?: WriteTiming): Promise<StoreResult>;
+  /** The kept revisions of a playbook, deleted ones included, newest first; not_found when it never existed here. */
+  history(slug: string, window: HistoryWindow): Promise<HistoryResult>;
+  /** One kept revision (a tombstone's revision answers the content it deleted). */
+  loadRevision(slug: string, revision: number): Promise<RevisionResult>;
+  /** A new revision equal to `revision`'s content (undeleting a deleted playbook); `expectedRevision` guards it like update. */
+  restore(slug: string, revision: number, expectedRevision?: number, timing?: WriteTiming): Promise<StoreResult>;
+  /** A tombstone revision: the playbook is not_found from then on, except in its history; restore brings it back. */
+  remove(slug: string, expectedRevision?: number, timing?: WriteTiming): Promise<StoreResult>;
   /** Wait for every queued write; used at shutdown. */
   flush(): Promise<void>;
   /** Release connections and timers; after flush. */
@@ -84,7 +111,7 @@ export interface PlaybookStore {
 }
 
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
+export const MAX_IDEMPOTENCY_KEY_LENGTH = PLAYBOOK_LIMITS.idempotencyKey;
 const PATCH_KEYS = ["title", "summary", "whenToUse", "steps", "acceptanceCriteria", "tags", "document"] as const;
 
 export function failure(code: StoreErrorCode, message: string): StoreResult & { ok: false } {
@@ -93,6 +120,19 @@ export function failure(code: StoreErrorCode, message: string): StoreResult & { 
 
 export function notFound(slug: string): StoreResult & { ok: false } {
   return failure("not_found", `no private playbook "${slug}"`);
+}
+
+export function noRevision(slug: string, revision: number): StoreResult & { ok: false } {
+  return failure("not_found", `playbook "${slug}" has no kept revision ${revision} (see its history)`);
+}
+
+export function notRestorable(slug: string, revision: number): StoreResult & { ok: false } {
+  return failure("invalid_input", `revision ${revision} of "${slug}" is a deletion; restore a revision before it`);
+}
+
+/** The playbook a restore writes: `source`'s content as the next revision of `latest`. */
+export function restoredPlaybook(source: Playbook, latestRevision: number, createdAt: string, stamp: string): Playbook {
+  return freezePlaybook({ ...source, createdAt, updatedAt: stamp, revision: latestRevision + 1 });
 }
 
 export function staleRevision(slug: string, current: number, expected: number): StoreResult & { ok: false } {
@@ -112,7 +152,7 @@ export function draftProblem(draft: PlaybookDraft, options: CreateOptions | unde
     if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) return `idempotencyKey must be 1–${MAX_IDEMPOTENCY_KEY_LENGTH} characters`;
     if (/\p{Cs}/u.test(key)) return "idempotencyKey contains an unpaired UTF-16 surrogate";
   }
-  return unstorableText(draft);
+  return unstorableText(draft) ?? lengthProblem(draft);
 }
 
 /** What makes an update invalid before it touches the store. */
@@ -120,7 +160,7 @@ export function patchProblem(patch: PlaybookPatch, expectedRevision: number | un
   if (expectedRevision !== undefined && (!Number.isSafeInteger(expectedRevision) || expectedRevision < 1)) {
     return "expectedRevision must be a positive integer";
   }
-  const problem = unstorableText(patch);
+  const problem = unstorableText(patch) ?? lengthProblem(patch);
   if (problem) return problem;
   if (patch.title !== undefined && patch.title === "") return "title must not be empty";
   return null;
@@ -170,4 +210,31 @@ export function patchedPlaybook(current: Playbook, patch: PlaybookPatch, stamp: 
 /** Keys are kept hashed: a key may carry a caller's request id, which the store has no reason to hold in clear. */
 export function hashIdempotencyKey(key: string): string {
   return createHash("sha256").update(key, "utf8").digest("hex");
+}
+
+/**
+ * What an idempotency key remembers of the create it answered: a digest of
+ * the fields sent (tags defaulted as the store defaults them), so a reuse of
+ * the key for another request is told apart from a retry.
+ */
+export function requestDigest(draft: PlaybookDraft): string {
+  return createHash("sha256").update(JSON.stringify(playbookFields(draft)), "utf8").digest("hex");
+}
+
+/** The answer to a key reused with other fields: never a success, and never the other request's playbook. */
+export function reusedKey(key: string): StoreResult & { ok: false } {
+  return failure(
+    "conflict",
+    `idempotencyKey ${JSON.stringify(echoed(key))} was already used for a create with different fields; send a new key for a new playbook, or the first request's fields unchanged to get its answer again`,
+  );
+}
+
+/** A create's idempotency key as the stores keep it: hashed, with the digest of its request. */
+export interface KeyRecord {
+  /** sha256 of the key (the key itself is never stored). */
+  readonly hash: string;
+  /** requestDigest of the create the key answered. */
+  readonly digest: string;
+  /** The key as sent, for messages only. */
+  readonly key: string;
 }

@@ -26,6 +26,10 @@ export interface StoreSettings {
   readonly maxFileBytes?: number;
   /** The process's shared PostgreSQL connections (users file: every user's store on one pool); absent: this store opens its own. */
   readonly connections?: PgConnections;
+  /** How long a write may take before the store gives up without committing (deadline.ts). */
+  readonly writeTimeoutMs?: number;
+  /** Revisions kept per playbook (history.ts); default 50. */
+  readonly historyLimit?: number;
 }
 
 export interface OpenedStores {
@@ -40,9 +44,13 @@ export function openStores(settings: StoreSettings): OpenedStores {
     ...(settings.logger ? { logger: settings.logger } : {}),
     ...(settings.now ? { now: settings.now } : {}),
   };
-  const limit = settings.maxFileBytes !== undefined ? { maxFileBytes: settings.maxFileBytes } : {};
+  const limit = {
+    ...(settings.maxFileBytes !== undefined ? { maxFileBytes: settings.maxFileBytes } : {}),
+    ...(settings.writeTimeoutMs !== undefined ? { writeTimeoutMs: settings.writeTimeoutMs } : {}),
+    ...(settings.historyLimit !== undefined ? { historyLimit: settings.historyLimit } : {}),
+  };
   if (settings.storeUrl === null) {
-    const store = openPrivateStore({ dir: settings.privateDir, ...common, ...limit });
+    const store = openPrivateStore({ dir: settings.privateDir, ...(settings.owner !== undefined ? { owner: settings.owner } : {}), ...common, ...limit });
     const usage = openUsageStore({ file: settings.usageFile, ...common });
     return { store, usage, close: async () => void (await Promise.all([store.close(), usage.flush()])) };
   }

@@ -16,13 +16,19 @@ import {
   newPlaybook,
   notFound,
   patchProblem,
+  requestDigest,
   sizeProblem,
   type CreateOptions,
+  type HistoryResult,
+  type KeyRecord,
+  type RevisionResult,
   type LoadAllResult,
   type PlaybookStore,
   type StoreResult,
   type StoreStatus,
 } from "./contract.js";
+import { Deadline, type WriteTiming } from "./deadline.js";
+import { DEFAULT_HISTORY_LIMIT, MIN_HISTORY_LIMIT, type HistoryWindow } from "./history.js";
 import { KeyedMutex } from "./keyed-mutex.js";
 import type { PlaybookDraft, PlaybookPatch } from "./playbook-values.js";
 import { isValidSlug, slugCandidate, slugify } from "./slug.js";
@@ -33,11 +39,23 @@ import { isValidSlug, slugCandidate, slugify } from "./slug.js";
  * the same bytes against the size limit.
  */
 const IDEMPOTENCY_FIELD = "idempotencyKey";
+/** Beside it, the digest of the create request the key answered. */
+const REQUEST_FIELD = "idempotencyRequest";
 
 export interface StoreBaseOptions {
   readonly now?: (() => Date) | undefined;
   /** Largest playbook, measured as its file form, in bytes. Default 1 MiB. */
   readonly maxFileBytes?: number | undefined;
+  /**
+   * How long a write may take from the start of its request before the store
+   * gives up without committing (deadline.ts); null or absent: no limit.
+   * The server sets it below its request timeout.
+   */
+  readonly writeTimeoutMs?: number | null | undefined;
+  /** Revisions kept per playbook, newest first (history.ts); default 50, at least 2. */
+  readonly historyLimit?: number | undefined;
+  /** Whose playbooks (a users-file id; "" for the single user): history names it as each revision's user. */
+  readonly owner?: string | undefined;
 }
 
 /** A checked create before a slug is picked: the playbook under the title's own slug, and what the file form holds besides. */
@@ -51,6 +69,9 @@ export interface CreatePlan {
 export abstract class StoreBase implements PlaybookStore {
   protected readonly now: () => Date;
   protected readonly maxFileBytes: number;
+  protected readonly writeTimeoutMs: number | null;
+  protected readonly historyLimit: number;
+  protected readonly owner: string;
   private readonly locks = new KeyedMutex();
   private readonly pending = new Set<Promise<unknown>>();
   /** Slugs this process has created or found taken; concurrent creates of one title here never try the same name. */
@@ -60,31 +81,65 @@ export abstract class StoreBase implements PlaybookStore {
   constructor(options: StoreBaseOptions) {
     this.now = options.now ?? (() => new Date());
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    this.writeTimeoutMs = options.writeTimeoutMs ?? null;
+    this.owner = options.owner ?? "";
+    this.historyLimit = Math.max(MIN_HISTORY_LIMIT, options.historyLimit ?? DEFAULT_HISTORY_LIMIT);
   }
 
   abstract status(): StoreStatus;
   abstract startupProblem(): Promise<string | null>;
   abstract loadAll(): Promise<LoadAllResult>;
   abstract loadOne(slug: string): Promise<{ playbook: Playbook | null; diagnostic?: Diagnostic }>;
-  /** A create that passed the checks; `hash` is its hashed idempotency key. */
-  protected abstract createChecked(draft: PlaybookDraft, hash: string | null): Promise<StoreResult>;
+  /** A create that passed the checks; `key` is its idempotency key as stored. */
+  protected abstract createChecked(draft: PlaybookDraft, key: KeyRecord | null, deadline: Deadline): Promise<StoreResult>;
   /** An update that passed the checks, queued behind the other updates of `slug` in this process. */
-  protected abstract updateChecked(slug: string, patch: PlaybookPatch, expectedRevision: number | undefined): Promise<StoreResult>;
+  protected abstract updateChecked(slug: string, patch: PlaybookPatch, expectedRevision: number | undefined, deadline: Deadline): Promise<StoreResult>;
 
   create(draft: PlaybookDraft, options?: CreateOptions): Promise<StoreResult> {
+    const deadline = Deadline.start(this.writeTimeoutMs, options);
     const problem = draftProblem(draft, options);
     if (problem) return Promise.resolve(failure("invalid_input", problem));
     const key = options?.idempotencyKey;
-    return this.track(this.createChecked(draft, key === undefined ? null : hashIdempotencyKey(key)));
+    const record = key === undefined ? null : { hash: hashIdempotencyKey(key), digest: requestDigest(draft), key };
+    return this.track(this.createChecked(draft, record, deadline));
   }
 
-  update(slug: string, patch: PlaybookPatch, expectedRevision?: number): Promise<StoreResult> {
+  abstract history(slug: string, window: HistoryWindow): Promise<HistoryResult>;
+  abstract loadRevision(slug: string, revision: number): Promise<RevisionResult>;
+  protected abstract restoreChecked(slug: string, revision: number, expectedRevision: number | undefined, deadline: Deadline): Promise<StoreResult>;
+  protected abstract removeChecked(slug: string, expectedRevision: number | undefined, deadline: Deadline): Promise<StoreResult>;
+
+  restore(slug: string, revision: number, expectedRevision?: number, timing?: WriteTiming): Promise<StoreResult> {
+    const deadline = Deadline.start(this.writeTimeoutMs, timing);
+    if (!isValidSlug(slug)) return Promise.resolve(notFound(slug));
+    if (!Number.isSafeInteger(revision) || revision < 1) return Promise.resolve(failure("invalid_input", "revision must be a positive integer"));
+    const problem = patchProblem({}, expectedRevision);
+    if (problem) return Promise.resolve(failure("invalid_input", problem));
+    return this.queued(slug, deadline, "restore", () => this.restoreChecked(slug, revision, expectedRevision, deadline));
+  }
+
+  remove(slug: string, expectedRevision?: number, timing?: WriteTiming): Promise<StoreResult> {
+    const deadline = Deadline.start(this.writeTimeoutMs, timing);
+    if (!isValidSlug(slug)) return Promise.resolve(notFound(slug));
+    const problem = patchProblem({}, expectedRevision);
+    if (problem) return Promise.resolve(failure("invalid_input", problem));
+    return this.queued(slug, deadline, "delete", () => this.removeChecked(slug, expectedRevision, deadline));
+  }
+
+  private queued(slug: string, deadline: Deadline, operation: "restore" | "delete", work: () => Promise<StoreResult>): Promise<StoreResult> {
+    return this.track(this.locks.run(slug, () => (deadline.passed() ? Promise.resolve(deadline.expired(operation)) : work())));
+  }
+
+  update(slug: string, patch: PlaybookPatch, expectedRevision?: number, timing?: WriteTiming): Promise<StoreResult> {
+    const deadline = Deadline.start(this.writeTimeoutMs, timing);
     if (!isValidSlug(slug)) return Promise.resolve(notFound(slug));
     const problem = patchProblem(patch, expectedRevision);
     if (problem) return Promise.resolve(failure("invalid_input", problem));
     const stale = this.knownStale(slug, expectedRevision);
     if (stale) return Promise.resolve(stale);
-    return this.track(this.locks.run(slug, () => this.updateChecked(slug, patch, expectedRevision)));
+    return this.track(
+      this.locks.run(slug, () => (deadline.passed() ? Promise.resolve(deadline.expired("update")) : this.updateChecked(slug, patch, expectedRevision, deadline))),
+    );
   }
 
   async flush(): Promise<void> {
@@ -110,11 +165,11 @@ export abstract class StoreBase implements PlaybookStore {
   }
 
   /** The size check and the parts every slug candidate shares, or the refusal. */
-  protected planCreate(draft: PlaybookDraft, hash: string | null): CreatePlan | StoreResult {
+  protected planCreate(draft: PlaybookDraft, key: KeyRecord | null): CreatePlan | StoreResult {
     const stamp = this.now().toISOString();
     const base = slugify(draft.title);
     const first = newPlaybook(draft, base, stamp);
-    const extra = idempotencyExtra(hash);
+    const extra = idempotencyExtra(key);
     const tooBig = sizeProblem(first, this.maxFileBytes, extra);
     return tooBig ? failure("invalid_input", tooBig) : { base, stamp, first, extra };
   }
@@ -145,9 +200,25 @@ export abstract class StoreBase implements PlaybookStore {
   }
 }
 
-/** What the file form holds besides the playbook: the hashed idempotency key of its create, if any. */
-export function idempotencyExtra(hash: string | null): Readonly<Record<string, unknown>> {
-  return hash === null ? {} : { [IDEMPOTENCY_FIELD]: hash };
+/** What the file form holds besides the playbook: the hashed idempotency key of its create and its request's digest, if any. */
+export function idempotencyExtra(key: { readonly hash: string; readonly digest: string | null } | null): Readonly<Record<string, unknown>> {
+  if (key === null) return {};
+  return key.digest === null ? { [IDEMPOTENCY_FIELD]: key.hash } : { [IDEMPOTENCY_FIELD]: key.hash, [REQUEST_FIELD]: key.digest };
+}
+
+/**
+ * Whether a stored create answers `key`: "same" for a retry of the request
+ * it holds the digest of, "other" for a reuse with other fields. A create
+ * stored before digests were kept has none and is taken as a retry.
+ */
+export function keyMatch(storedDigest: string | null, key: KeyRecord): "same" | "other" {
+  return storedDigest === null || storedDigest === key.digest ? "same" : "other";
+}
+
+/** The request digest a file form holds, if any. */
+export function requestDigestOf(extra: Readonly<Record<string, unknown>>): string | null {
+  const digest = extra[REQUEST_FIELD];
+  return typeof digest === "string" ? digest : null;
 }
 
 /** The hashed idempotency key a file form holds, if any. */

@@ -17,14 +17,37 @@ import path from "node:path";
 import { diagnostic, type Diagnostic } from "../../util/diagnostics.js";
 import { mapLimit } from "../../util/map-limit.js";
 import type { Playbook } from "../types.js";
-import { cleanupStaleTempFiles, createFileExclusive, ensurePrivateDir, isTempFileName, writeFileAtomic } from "./atomic-write.js";
+import { cleanupStaleTempFiles, createFileExclusive, ensurePrivateDir, fsyncDir, isTempFileName, writeFileAtomic } from "./atomic-write.js";
 import { acquireFileLock, cleanupStaleLocks, isLockFileName } from "./file-lock.js";
-import { failure, newPlaybook, notFound, patchedPlaybook, sizeProblem, staleRevision, type LoadAllResult, type PlaybookStore, type StoreResult, type StoreStatus } from "./contract.js";
+import {
+  failure,
+  newPlaybook,
+  noRevision,
+  notFound,
+  notRestorable,
+  patchedPlaybook,
+  restoredPlaybook,
+  reusedKey,
+  sizeProblem,
+  staleRevision,
+  type HistoryResult,
+  type KeyRecord,
+  type LoadAllResult,
+  type PlaybookStore,
+  type RevisionResult,
+  type StoreResult,
+  type StoreStatus,
+} from "./contract.js";
+import { FileHistory } from "./file-history.js";
+import { historyPage, withLive, type HistoryWindow, type RevisionRecord } from "./history.js";
+import { freezePlaybook } from "./playbook-values.js";
+import type { StoredPlaybook } from "./format.js";
+import type { Deadline } from "./deadline.js";
 import { serialisePlaybook } from "./format.js";
 import { KeyedMutex } from "./keyed-mutex.js";
 import type { PlaybookDraft, PlaybookPatch } from "./playbook-values.js";
 import { PlaybookFileReader, PRIVATE_SKILL, type ReadOutcome } from "./reader.js";
-import { idempotencyHashOf, sortedLoad, StoreBase, type StoreBaseOptions } from "./store-base.js";
+import { idempotencyHashOf, keyMatch, requestDigestOf, sortedLoad, StoreBase, type StoreBaseOptions } from "./store-base.js";
 import { isValidSlug, slugify } from "./slug.js";
 
 export type { PlaybookDraft, PlaybookPatch } from "./playbook-values.js";
@@ -77,6 +100,7 @@ class FilePrivateStore extends StoreBase implements PrivateStore {
   /** Hashed idempotency key → slug, from the files' frontmatter; built by the first loadAll. */
   private keyIndex: Map<string, string> | null = null;
   private readonly keyLocks = new KeyedMutex();
+  private readonly hist: FileHistory;
 
   constructor(options: PrivateStoreOptions) {
     super(options);
@@ -85,6 +109,7 @@ class FilePrivateStore extends StoreBase implements PrivateStore {
     this.staleTempMs = options.staleTempMs ?? 60_000;
     this.lockTimeoutMs = options.lockTimeoutMs ?? 10_000;
     this.reader = new PlaybookFileReader(this.dir, this.maxFileBytes);
+    this.hist = new FileHistory(this.dir, this.maxFileBytes, this.historyLimit);
   }
 
   status(): StoreStatus {
@@ -148,29 +173,31 @@ class FilePrivateStore extends StoreBase implements PrivateStore {
     return { playbook: null };
   }
 
-  protected createChecked(draft: PlaybookDraft, hash: string | null): Promise<StoreResult> {
+  protected createChecked(draft: PlaybookDraft, key: KeyRecord | null, deadline: Deadline): Promise<StoreResult> {
     // One create per key at a time, so a retry racing its original waits for it.
-    return hash === null ? this.doCreate(draft, null) : this.keyLocks.run(hash, () => this.createOnce(draft, hash));
+    return key === null ? this.doCreate(draft, null, deadline) : this.keyLocks.run(key.hash, () => this.createOnce(draft, key, deadline));
   }
 
-  private async createOnce(draft: PlaybookDraft, hash: string): Promise<StoreResult> {
+  private async createOnce(draft: PlaybookDraft, key: KeyRecord, deadline: Deadline): Promise<StoreResult> {
     if (this.keyIndex === null) await this.loadAll();
-    const slug = this.keyIndex?.get(hash);
+    const slug = this.keyIndex?.get(key.hash);
     if (slug !== undefined) {
       const earlier = await this.read(slug);
-      if (earlier.kind === "ok" && idempotencyHashOf(earlier.stored.extra) === hash) {
+      if (earlier.kind === "ok" && idempotencyHashOf(earlier.stored.extra) === key.hash) {
+        if (keyMatch(requestDigestOf(earlier.stored.extra), key) === "other") return reusedKey(key.key);
         return { ok: true, playbook: earlier.stored.playbook, replayed: true };
       }
       // The file is gone or was rewritten without the key: the key names nothing now.
-      this.keyIndex?.delete(hash);
+      this.keyIndex?.delete(key.hash);
     }
-    const result = await this.doCreate(draft, hash);
-    if (result.ok) this.keyIndex?.set(hash, result.playbook.slug);
+    if (deadline.passed()) return deadline.expired("create");
+    const result = await this.doCreate(draft, key, deadline);
+    if (result.ok) this.keyIndex?.set(key.hash, result.playbook.slug);
     return result;
   }
 
-  private async doCreate(draft: PlaybookDraft, hash: string | null): Promise<StoreResult> {
-    const plan = this.planCreate(draft, hash);
+  private async doCreate(draft: PlaybookDraft, key: KeyRecord | null, deadline: Deadline): Promise<StoreResult> {
+    const plan = this.planCreate(draft, key);
     if ("ok" in plan) return plan;
     // The slug is not part of the file, so one serialisation serves every candidate name.
     const text = serialisePlaybook(plan.first, plan.extra);
@@ -178,16 +205,24 @@ class FilePrivateStore extends StoreBase implements PrivateStore {
       await ensurePrivateDir(this.dir);
       for (;;) {
         const slug = this.claimSlug(plan.base);
-        let created: boolean;
+        // A deleted playbook's slug stays its own: its history can still restore it.
+        if (await this.hist.exists(slug)) continue;
+        let created: boolean | "late";
         try {
-          created = await createFileExclusive(this.dir, `${slug}.md`, text);
+          created = await createFileExclusive(this.dir, `${slug}.md`, text, () => !deadline.passed());
         } catch (error) {
           this.unclaim(slug);
           throw error;
         }
+        if (created === "late") {
+          this.unclaim(slug);
+          return deadline.expired("create");
+        }
         if (created) {
           this.logger?.debug?.({ slug }, "private playbook created");
-          return { ok: true, playbook: newPlaybook(draft, slug, plan.stamp) };
+          const playbook = newPlaybook(draft, slug, plan.stamp);
+          await this.keep({ playbook, event: "create" });
+          return { ok: true, playbook };
         }
         // Taken on disk (another store, a human, an earlier run): stays claimed, try the next.
       }
@@ -196,7 +231,119 @@ class FilePrivateStore extends StoreBase implements PrivateStore {
     }
   }
 
-  protected async updateChecked(slug: string, patch: PlaybookPatch, expectedRevision: number | undefined): Promise<StoreResult> {
+  async history(slug: string, window: HistoryWindow): Promise<HistoryResult> {
+    if (!isValidSlug(slug)) return notFound(slug);
+    try {
+      const live = await this.read(slug);
+      if (live.kind === "invalid") return malformed(slug, live.diagnostic.message) as HistoryResult;
+      const records = withLive(await this.hist.records(slug), live.kind === "ok" ? live.stored.playbook : null);
+      if (records.length === 0) return notFound(slug);
+      return { ok: true, page: historyPage(records, this.owner, window) };
+    } catch (error) {
+      return this.internal("read the history of", slug, error) as HistoryResult;
+    }
+  }
+
+  async loadRevision(slug: string, revision: number): Promise<RevisionResult> {
+    if (!isValidSlug(slug)) return notFound(slug);
+    try {
+      const live = await this.read(slug);
+      if (live.kind === "ok" && live.stored.playbook.revision === revision) return { ok: true, playbook: live.stored.playbook, deleted: false };
+      const record = await this.hist.read(slug, revision);
+      const deleted = live.kind === "missing";
+      if (record !== null) return { ok: true, playbook: record.playbook, deleted };
+      return live.kind === "missing" && !(await this.hist.exists(slug)) ? notFound(slug) : noRevision(slug, revision);
+    } catch (error) {
+      return this.internal("read a revision of", slug, error) as RevisionResult;
+    }
+  }
+
+  protected restoreChecked(slug: string, revision: number, expectedRevision: number | undefined, deadline: Deadline): Promise<StoreResult> {
+    return this.locked(slug, "restore", deadline, async () => {
+      const live = await this.read(slug);
+      if (live.kind === "invalid") return malformed(slug, live.diagnostic.message);
+      const kept = await this.hist.revisions(slug);
+      if (live.kind === "missing" && kept.length === 0) return notFound(slug);
+      const current = live.kind === "ok" ? live.stored.playbook : null;
+      const latest = Math.max(current?.revision ?? 0, kept.at(-1) ?? 0) + (current === null && (await this.tombstoneMissing(slug, kept)) ? 1 : 0);
+      if (expectedRevision !== undefined && expectedRevision !== latest) return staleRevision(slug, latest, expectedRevision);
+      const source = current?.revision === revision ? { playbook: current, event: "update" as const } : await this.hist.read(slug, revision);
+      if (source === null) return noRevision(slug, revision);
+      if (source.event === "delete") return notRestorable(slug, revision);
+      if (live.kind === "ok") await this.hist.ensure(liveRecord(live.stored));
+      const first = kept.length > 0 ? await this.hist.read(slug, kept[0]!) : null;
+      const createdAt = current?.createdAt ?? first?.playbook.createdAt ?? source.playbook.createdAt;
+      const next = restoredPlaybook(source.playbook, latest, createdAt, this.now().toISOString());
+      const extra = live.kind === "ok" ? live.stored.extra : {};
+      const tooBig = sizeProblem(next, this.maxFileBytes, extra);
+      if (tooBig) return failure("invalid_input", tooBig);
+      if (!(await writeFileAtomic(this.dir, `${slug}.md`, serialisePlaybook(next, extra), () => !deadline.passed()))) return deadline.expired("restore");
+      this.lastSeen.set(slug, next.revision);
+      await this.keep({ playbook: next, event: "restore", restoredFrom: revision });
+      return { ok: true, playbook: next };
+    });
+  }
+
+  protected removeChecked(slug: string, expectedRevision: number | undefined, deadline: Deadline): Promise<StoreResult> {
+    return this.locked(slug, "delete", deadline, async () => {
+      const live = await this.read(slug);
+      if (live.kind === "missing") return notFound(slug);
+      if (live.kind === "invalid") return malformed(slug, live.diagnostic.message);
+      const current = live.stored.playbook;
+      if (expectedRevision !== undefined && expectedRevision !== current.revision) return staleRevision(slug, current.revision, expectedRevision);
+      // The content the deletion removes is kept first, so the tombstone can always be undone.
+      await this.hist.ensure(liveRecord(live.stored));
+      if (deadline.passed()) return deadline.expired("delete");
+      await fs.rm(path.join(this.dir, `${slug}.md`));
+      await fsyncDir(this.dir);
+      this.lastSeen.delete(slug);
+      const tombstone = freezePlaybook({ ...current, updatedAt: this.now().toISOString(), revision: current.revision + 1 });
+      await this.keep({ playbook: tombstone, event: "delete" });
+      return { ok: true, playbook: tombstone };
+    });
+  }
+
+  /** Deleted (no live file) and the newest record is not a tombstone: the delete was cut short after the unlink. */
+  private async tombstoneMissing(slug: string, kept: readonly number[]): Promise<boolean> {
+    const newest = kept.at(-1);
+    if (newest === undefined || (await this.read(slug)).kind !== "missing") return false;
+    return (await this.hist.read(slug, newest))?.event !== "delete";
+  }
+
+  /**
+   * Records a revision the live file already holds. Best effort: the write it
+   * records is committed, and a record that could not be written now is
+   * written from the live file before the next write replaces it.
+   */
+  private async keep(record: RevisionRecord): Promise<void> {
+    try {
+      await this.hist.write(record);
+    } catch (error) {
+      this.logger?.warn({ slug: record.playbook.slug, revision: record.playbook.revision, err: errnoCode(error) }, "playbook revision not recorded in history");
+    }
+  }
+
+  /** `work` under the playbook's lock file, waiting at most until the deadline. */
+  private async locked(slug: string, operation: "update" | "restore" | "delete", deadline: Deadline, work: () => Promise<StoreResult>): Promise<StoreResult> {
+    try {
+      const wait = Math.min(this.lockTimeoutMs, deadline.remaining());
+      const lock = await acquireFileLock(this.dir, `${slug}.md`, { timeoutMs: wait, staleMs: this.staleTempMs });
+      if (lock.kind === "missing-dir") return notFound(slug);
+      if (lock.kind === "timeout") {
+        if (deadline.passed()) return deadline.expired(operation);
+        return failure("conflict", `playbook "${slug}" is being written by another process; try again`);
+      }
+      try {
+        return await work();
+      } finally {
+        await lock.release();
+      }
+    } catch (error) {
+      return this.internal(operation, slug, error);
+    }
+  }
+
+  protected async updateChecked(slug: string, patch: PlaybookPatch, expectedRevision: number | undefined, deadline: Deadline): Promise<StoreResult> {
     const stale = this.knownStale(slug, expectedRevision);
     if (stale) return stale;
     try {
@@ -211,13 +358,15 @@ class FilePrivateStore extends StoreBase implements PrivateStore {
           return staleRevision(slug, early.stored.playbook.revision, expectedRevision);
         }
       }
-      const lock = await acquireFileLock(this.dir, `${slug}.md`, { timeoutMs: this.lockTimeoutMs, staleMs: this.staleTempMs });
+      const wait = Math.min(this.lockTimeoutMs, deadline.remaining());
+      const lock = await acquireFileLock(this.dir, `${slug}.md`, { timeoutMs: wait, staleMs: this.staleTempMs });
       if (lock.kind === "missing-dir") return notFound(slug);
       if (lock.kind === "timeout") {
+        if (deadline.passed()) return deadline.expired("update");
         return failure("conflict", `playbook "${slug}" is being written by another process; try again`);
       }
       try {
-        return await this.applyUpdate(slug, patch, expectedRevision);
+        return await this.applyUpdate(slug, patch, expectedRevision, deadline);
       } finally {
         await lock.release();
       }
@@ -226,7 +375,7 @@ class FilePrivateStore extends StoreBase implements PrivateStore {
     }
   }
 
-  private async applyUpdate(slug: string, patch: PlaybookPatch, expectedRevision: number | undefined): Promise<StoreResult> {
+  private async applyUpdate(slug: string, patch: PlaybookPatch, expectedRevision: number | undefined, deadline: Deadline): Promise<StoreResult> {
     const current = await this.read(slug);
     if (current.kind === "missing") return notFound(slug);
     if (current.kind === "invalid") {
@@ -240,8 +389,11 @@ class FilePrivateStore extends StoreBase implements PrivateStore {
     if (next === null) return { ok: true, playbook };
     const tooBig = sizeProblem(next, this.maxFileBytes, extra);
     if (tooBig) return failure("invalid_input", tooBig);
-    await writeFileAtomic(this.dir, `${slug}.md`, serialisePlaybook(next, extra));
+    // The revision being replaced is kept before it is replaced.
+    await this.hist.ensure(liveRecord(current.stored));
+    if (!(await writeFileAtomic(this.dir, `${slug}.md`, serialisePlaybook(next, extra), () => !deadline.passed()))) return deadline.expired("update");
     this.lastSeen.set(slug, next.revision);
+    await this.keep({ playbook: next, event: "update" });
     return { ok: true, playbook: next };
   }
 
@@ -282,6 +434,16 @@ class FilePrivateStore extends StoreBase implements PrivateStore {
     this.logger?.warn({ slug, code, operation }, "private playbook write failed");
     return failure("internal", `could not ${operation} private playbook "${slug}" (${code})`);
   }
+}
+
+/** The live file as a history record, for a revision written before history was kept: a create at revision 1, an update after. */
+function liveRecord(stored: StoredPlaybook): RevisionRecord {
+  const playbook = stored.playbook;
+  return { playbook, event: playbook.revision === 1 ? "create" : "update" };
+}
+
+function malformed(slug: string, message: string): StoreResult {
+  return failure("conflict", `${slug}.md is malformed on disk (${message}); fix the file by hand before changing it`);
 }
 
 function errnoCode(error: unknown): string | undefined {

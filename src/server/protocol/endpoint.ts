@@ -37,7 +37,12 @@ export function endpointServers<C>(options: EndpointOptions<C>): EndpointServers
     ...(catalog !== undefined
       ? {
           catalog,
-          prompts: createPromptsProvider({ source: catalog, ...(options.maxPromptArgumentBytes !== undefined ? { maxArgumentBytes: options.maxPromptArgumentBytes } : {}) }),
+          prompts: createPromptsProvider({
+            source: catalog,
+            // A recipe's prompt points at recipes__run where this endpoint can run it, else at recipes__apply.
+            canRun: options.tools.registry.has("recipes__run"),
+            ...(options.maxPromptArgumentBytes !== undefined ? { maxArgumentBytes: options.maxPromptArgumentBytes } : {}),
+          }),
           skills: createSkillsProvider({
             source: catalog,
             onLeftOut: (skill, reason) => options.tools.logger.warn({ skill, reason }, "skill left out of the Skills extension"),

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { CatalogSnapshot } from "../../recipes/catalog/catalog.js";
 import type { RecipeLibrary } from "../../recipes/catalog/library.js";
+import type { DccRunner } from "../../recipes/run/runner.js";
 import type { ToolDefinition, ToolSchema } from "./define.js";
 import { fail, withRevision, type Envelope } from "./envelope.js";
 import { thenMaybe, type MaybePromise } from "./maybe-promise.js";
@@ -12,6 +13,8 @@ export interface RecipeToolContext {
   readonly logger: Logger;
   /** With a users file: who calls, and the library of the playbooks they own (none of anyone else's). */
   readonly caller?: RecipeCaller;
+  /** The DCC's runner, on the endpoint of a DCC with a `--dcc-endpoint` (recipes__run). */
+  readonly runner?: DccRunner;
   /** Aborted when the client cancels or the server's time limit passes (made on first read). */
   readonly signal?: AbortSignal;
   /** Tells the client how far the call is, when it asked to be told (a progress token); absent otherwise. */
@@ -35,11 +38,12 @@ export interface CallControls {
  * A recipe tool's context for one call: the call's signal read through (it
  * is made on first read, and most tools never read it) and its progress.
  */
-export function recipeContext(library: RecipeLibrary, logger: Logger, call: CallControls, caller?: RecipeCaller): RecipeToolContext {
+export function recipeContext(library: RecipeLibrary, logger: Logger, call: CallControls, caller?: RecipeCaller, runner?: DccRunner): RecipeToolContext {
   return {
     library,
     logger,
     ...(caller !== undefined ? { caller } : {}),
+    ...(runner !== undefined ? { runner } : {}),
     ...(call.progress !== undefined ? { progress: call.progress } : {}),
     get signal() {
       return call.signal;

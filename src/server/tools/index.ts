@@ -6,6 +6,7 @@ import { createRecipesList } from "./recipes-list.js";
 import { recipesSearch } from "./recipes-search.js";
 import { recipesValidate } from "./recipes-validate.js";
 import { createRecipeTool } from "./recipe.js";
+import { recipesRun } from "./recipes-run.js";
 
 /** The five dcc-mcp-core compatible tools (what `registerRecipesTools` adds). */
 export function coreRecipeToolDefinitions(): ToolDefinition<RecipeToolContext>[] {
@@ -15,4 +16,9 @@ export function coreRecipeToolDefinitions(): ToolDefinition<RecipeToolContext>[]
 /** Every tool the daemon serves, in the order tools/list shows them. */
 export function recipeToolDefinitions(): ToolDefinition<RecipeToolContext>[] {
   return [...coreRecipeToolDefinitions(), createRecipeTool()];
+}
+
+/** The tools of a DCC that can run recipes (a `--dcc-endpoint`): recipes__run beside the rest. */
+export function runnableToolDefinitions(): ToolDefinition<RecipeToolContext>[] {
+  return [...coreRecipeToolDefinitions(), recipesRun, createRecipeTool()];
 }

@@ -7,6 +7,7 @@ import { entryAsYaml } from "./yaml-text.js";
 import { playbookFields } from "../../recipes/store/playbook-values.js";
 import type { UsageEntry } from "../../recipes/store/usage.js";
 import type { Recipe } from "../../recipes/types.js";
+import { PLAYBOOK_LIMITS } from "../../recipes/store/limits.js";
 
 export interface RecipeSummary {
   readonly recipeId: string;
@@ -18,17 +19,29 @@ export interface RecipeSummary {
   readonly score: number;
 }
 
-/** A search (or `similar`) hit; `skill` only for public recipes. */
+/**
+ * A search (or `similar`) hit; `skill` only for public recipes. Hits list
+ * many recipes in one answer, so each is held to the stored-string bounds
+ * (limits.ts) even when what it was read from is older or hand-written and
+ * longer: one oversized playbook cannot swell every answer it appears in.
+ */
 export function summarize(recipe: Recipe, score: number): RecipeSummary {
   return {
     recipeId: recipe.recipeId,
-    title: recipe.format === "private" ? recipe.playbook.title : recipe.name,
-    summary: recipe.format === "private" ? recipe.playbook.summary : recipe.description,
+    title: clip(recipe.format === "private" ? recipe.playbook.title : recipe.name, PLAYBOOK_LIMITS.title),
+    summary: clip(recipe.format === "private" ? recipe.playbook.summary : recipe.description, PLAYBOOK_LIMITS.summary),
     visibility: recipe.visibility,
     ...(recipe.visibility === "public" ? { skill: recipe.skill } : {}),
-    tags: [...recipe.tags],
+    tags: recipe.tags.slice(0, PLAYBOOK_LIMITS.tags).map((tag) => clip(tag, PLAYBOOK_LIMITS.tag)),
     score,
   };
+}
+
+/** At most `max` UTF-16 units, never splitting a surrogate pair, with "…" when cut. */
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const end = /[\uD800-\uDBFF]/.test(text[max - 2] ?? "") ? max - 2 : max - 1;
+  return `${text.slice(0, end)}…`;
 }
 
 /** The full playbook view `get` returns. */

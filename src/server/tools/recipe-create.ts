@@ -9,11 +9,12 @@ import { mergeByScore } from "./recipe-search.js";
 
 const SIMILAR_LIMIT = 3;
 
-export async function recipeCreate(fields: ChildFields<"create">, context: RecipeToolContext): Promise<Envelope> {
+export async function recipeCreate(fields: ChildFields<"create">, context: RecipeToolContext, since?: number): Promise<Envelope> {
   const { idempotencyKey: key, tags = [], ...rest } = fields;
   const draft = { ...rest, tags };
   const playbooks = playbooksOf(context);
-  const result = await playbooks.createPlaybook(draft, key === undefined ? undefined : { idempotencyKey: key });
+  const timing = since === undefined ? {} : { since };
+  const result = await playbooks.createPlaybook(draft, key === undefined ? timing : { idempotencyKey: key, ...timing });
   if (!result.ok) return storeFailure(result);
   const recipeId = `private/${result.playbook.slug}`;
   const similar = await findSimilar(context, `${draft.title}\n${draft.summary}\n${draft.whenToUse}`, recipeId);

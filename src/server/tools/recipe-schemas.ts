@@ -5,9 +5,10 @@
  */
 import { compileSchema, renderErrors } from "../../jsonschema/index.js";
 import type { Validator } from "../../jsonschema/types.js";
+import { PLAYBOOK_LIMITS as L } from "../../recipes/store/limits.js";
 import type { ObjectOf } from "./schema-types.js";
 
-export const RECIPE_ACTIONS = ["search", "get", "create", "update"] as const;
+export const RECIPE_ACTIONS = ["search", "get", "create", "update", "history", "restore", "delete"] as const;
 export type RecipeAction = (typeof RECIPE_ACTIONS)[number];
 
 /** Keys of the advertised schema; never child fields. */
@@ -40,28 +41,37 @@ function text(maxLength?: number, description?: string): { readonly type: "strin
   };
 }
 
+const TAG = { type: "string", maxLength: L.tag } as const;
+
+const REVISION = { type: "integer", minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
+
+const EXPECTED_REVISION = {
+  ...REVISION,
+  description: "The playbook revision you read; a newer one makes the call a conflict instead of overwriting it.",
+} as const;
+
 const STEP = {
   type: "object",
-  properties: { title: text(200), detail: text(8000) },
+  properties: { title: text(L.stepTitle), detail: text(L.stepDetail) },
   required: ["title", "detail"],
   additionalProperties: false,
 } as const;
 
 /** The playbook body fields shared by create (most required) and update (all optional). */
 const PLAYBOOK_FIELDS = {
-  title: text(200, "Short name of the playbook."),
-  summary: text(2000, "One or two sentences: what the playbook achieves."),
-  whenToUse: text(8000, "The situations the playbook fits, so a later search can match them."),
-  steps: { type: "array", minItems: 1, maxItems: 80, items: STEP, description: "Ordered steps, each {title, detail}." },
+  title: text(L.title, "Short name of the playbook."),
+  summary: text(L.summary, "One or two sentences: what the playbook achieves."),
+  whenToUse: text(L.whenToUse, "The situations the playbook fits, so a later search can match them."),
+  steps: { type: "array", minItems: 1, maxItems: L.steps, items: STEP, description: "Ordered steps, each {title, detail}." },
   acceptanceCriteria: {
     type: "array",
     minItems: 1,
-    maxItems: 80,
-    items: text(),
+    maxItems: L.acceptanceCriteria,
+    items: text(L.criterion),
     description: "Checks that prove the work is done.",
   },
-  tags: { type: "array", maxItems: 40, items: { type: "string" }, default: [] },
-  document: text(80000, "The full playbook as Markdown."),
+  tags: { type: "array", maxItems: L.tags, items: TAG, default: [] },
+  document: text(L.document, "The full playbook as Markdown."),
 } as const;
 
 interface ActionSpec {
@@ -83,14 +93,15 @@ export const ACTION_SPECS = {
     properties: {
       recipeId: text(undefined, "Recipe ID returned by action=search (`<skill>/<name>` or `private/<slug>`)."),
       visibility: VISIBILITY,
+      revision: { ...REVISION, description: "Optional, private playbooks only: an earlier revision (from action=history) instead of the current one." },
     },
     required: ["recipeId"],
   },
   create: {
     properties: {
       ...PLAYBOOK_FIELDS,
-      // store (#22 row "kill -9 during creates"): a retry with the same key answers the first create.
-      idempotencyKey: { ...text(200, "Optional; send the same key when retrying a create whose answer you did not get, to get the first answer instead of a duplicate."), minLength: 1 },
+      // A retry with the same key (after a timeout, a lost answer, a kill -9) answers the first create.
+      idempotencyKey: { ...text(L.idempotencyKey, "Optional; send the same key when retrying a create whose answer you did not get, to get the first answer instead of a duplicate."), minLength: 1 },
     },
     required: ["title", "summary", "whenToUse", "steps", "acceptanceCriteria", "document"],
   },
@@ -98,13 +109,36 @@ export const ACTION_SPECS = {
     properties: {
       recipeId: text(undefined, "ID of the private playbook (`private/<slug>`)."),
       ...PLAYBOOK_FIELDS,
-      tags: { type: "array", maxItems: 40, items: { type: "string" } },
+      tags: { type: "array", maxItems: L.tags, items: TAG },
       expectedRevision: {
         type: "integer",
         minimum: 1,
         maximum: Number.MAX_SAFE_INTEGER,
         description: "The playbook revision you read; a newer one on disk makes the update a conflict instead of overwriting it.",
       },
+    },
+    required: ["recipeId"],
+  },
+  history: {
+    properties: {
+      recipeId: text(undefined, "ID of your private playbook (`private/<slug>`), deleted ones included."),
+      start: { type: "integer", minimum: 0, maximum: 100_000, default: 0, description: "Revisions to skip, newest first." },
+      limit: { type: "integer", minimum: 1, maximum: 100, default: 20 },
+    },
+    required: ["recipeId"],
+  },
+  restore: {
+    properties: {
+      recipeId: text(undefined, "ID of your private playbook (`private/<slug>`), deleted ones included."),
+      revision: { ...REVISION, description: "The revision whose content becomes the new current revision (from action=history)." },
+      expectedRevision: EXPECTED_REVISION,
+    },
+    required: ["recipeId", "revision"],
+  },
+  delete: {
+    properties: {
+      recipeId: text(undefined, "ID of your private playbook (`private/<slug>`)."),
+      expectedRevision: EXPECTED_REVISION,
     },
     required: ["recipeId"],
   },

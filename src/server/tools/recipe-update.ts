@@ -23,6 +23,7 @@ export async function recipeUpdate(
    * the playbook's write path. One per tool instance.
    */
   queue: KeyedMutex,
+  since?: number,
 ): Promise<Envelope> {
   const { recipeId, expectedRevision: expected, ...patch } = fields;
   if (!recipeId.startsWith(PRIVATE_PREFIX)) {
@@ -51,7 +52,7 @@ export async function recipeUpdate(
         { recipeId, currentRevision: known.playbook.revision, expectedRevision: expected },
       );
     }
-    return write(context, own.snapshot, recipeId, slug, patch, changed, expected);
+    return write(context, own.snapshot, recipeId, slug, patch, changed, expected, since);
   });
 }
 
@@ -63,9 +64,10 @@ async function write(
   patch: PlaybookPatch,
   changed: readonly string[],
   expected: number | undefined,
+  since: number | undefined,
 ): Promise<Envelope> {
   const playbooks = playbooksOf(context);
-  const result = await playbooks.updatePlaybook(slug, patch, expected);
+  const result = await playbooks.updatePlaybook(slug, patch, expected, since === undefined ? undefined : { since });
   if (!result.ok) {
     if (result.code === "not_found") return notFound(playbooks.current() ?? snapshot, recipeId, "private");
     if (result.code === "conflict") {

@@ -14,6 +14,7 @@ import { recipeGet } from "./recipe-get.js";
 import { compileChildValidators, describeFields, RECIPE_ACTIONS, type ChildFields, type RecipeAction } from "./recipe-schemas.js";
 import { recipeSearch } from "./recipe-search.js";
 import { recipeUpdate } from "./recipe-update.js";
+import { recipeDelete, recipeGetRevision, recipeHistory, recipeRestore } from "./recipe-history.js";
 import { KeyedMutex } from "../../recipes/store/keyed-mutex.js";
 
 export const WARMING_UP_MESSAGE = "AI Search is warming up; continue without recipes";
@@ -30,6 +31,14 @@ const ACTION_GUIDE: Readonly<Record<RecipeAction, string>> = {
   update:
     "patches an existing private playbook (`private/<slug>`) with any subset of the create fields; pass " +
     "expectedRevision (from get) to get a conflict instead of overwriting someone else's change. Public recipes are read-only.",
+  history:
+    "lists the kept revisions of your private playbook (time, user, event, changed fields), newest first; get with " +
+    "revision reads one, restore brings one back.",
+  restore:
+    "makes an earlier revision's content the new current revision (also undeleting); pass expectedRevision (the current " +
+    "revision) to get a conflict instead of overwriting a change made meanwhile.",
+  delete:
+    "removes your private playbook from search, lists and prompts; its history stays, and restore brings it back.",
 };
 
 function description(): string {
@@ -49,6 +58,8 @@ type Action<A extends RecipeAction> = (
   snapshot: CatalogSnapshot,
   context: RecipeToolContext,
   continued: boolean,
+  /** performance.now() when the call reached the tool: a write's deadline counts from it. */
+  since: number,
 ) => MaybePromise<Envelope>;
 
 const SCHEMA = objectSchema(
@@ -56,7 +67,7 @@ const SCHEMA = objectSchema(
     action: {
       type: "string",
       enum: [...RECIPE_ACTIONS],
-      description: "search | get | create | update; the other fields depend on it (see the tool description).",
+      description: "search | get | create | update | history | restore | delete; the other fields depend on it (see the tool description).",
     },
   },
   ["action"],
@@ -70,11 +81,15 @@ export function createRecipeTool() {
   // A mapped type, so that actions[action] for a generic action takes that action's fields.
   const actions: { readonly [A in RecipeAction]: Action<A> } = {
     search: recipeSearch,
-    get: recipeGet,
-    create: (fields, _snapshot, context) => recipeCreate(fields, context),
-    update: (fields, snapshot, context) => recipeUpdate(fields, snapshot, context, updates),
+    get: (fields, snapshot, context, continued) =>
+      fields.revision === undefined ? recipeGet(fields, snapshot, context, continued) : recipeGetRevision(fields.recipeId, fields.revision, snapshot, context),
+    create: (fields, _snapshot, context, _continued, since) => recipeCreate(fields, context, since),
+    update: (fields, snapshot, context, _continued, since) => recipeUpdate(fields, snapshot, context, updates, since),
+    history: (fields, snapshot, context) => recipeHistory(fields, snapshot, context),
+    restore: (fields, snapshot, context, _continued, since) => recipeRestore(fields, snapshot, context, since),
+    delete: (fields, snapshot, context, _continued, since) => recipeDelete(fields, snapshot, context, since),
   };
-  const run = <A extends RecipeAction>(action: A, fields: ChildFields<A>, args: ToolArgs<typeof SCHEMA>, context: RecipeToolContext): MaybePromise<Envelope> => {
+  const run = <A extends RecipeAction>(action: A, fields: ChildFields<A>, args: ToolArgs<typeof SCHEMA>, context: RecipeToolContext, since: number): MaybePromise<Envelope> => {
     const snapshot = context.library.current();
     // Search answers from the index; before the first catalog is indexed there is nothing to match or dedupe against.
     if (snapshot === null || context.library.search.status().revision === 0) {
@@ -82,11 +97,12 @@ export function createRecipeTool() {
     }
     // resultStart > 0 reads on in a result already produced once.
     const continued = args.resultStart !== undefined && args.resultStart > 0;
-    return thenMaybe(actions[action](fields, snapshot, context, continued), (envelope) =>
+    return thenMaybe(actions[action](fields, snapshot, context, continued, since), (envelope) =>
       envelope.revision === undefined ? withRevision(envelope, snapshot.revision) : envelope,
     );
   };
   const dispatch = <A extends RecipeAction>(action: A, args: ToolArgs<typeof SCHEMA>, context: RecipeToolContext): MaybePromise<Envelope> => {
+    const since = performance.now();
     const checked = children.check(action, args);
     if (!checked.ok) {
       return fail("invalid_input", `Invalid arguments for action=${action}: ${checked.errors.join("; ")}`, {
@@ -96,15 +112,15 @@ export function createRecipeTool() {
     }
     // A user's playbooks load on their first call: that call waits for them.
     const caller = context.caller;
-    if (caller !== undefined && caller.playbooks.current() === null) return caller.loaded.then(() => run(action, checked.fields, args, context));
-    return run(action, checked.fields, args, context);
+    if (caller !== undefined && caller.playbooks.current() === null) return caller.loaded.then(() => run(action, checked.fields, args, context, since));
+    return run(action, checked.fields, args, context, since);
   };
   return recipeTool({
     name: "recipe",
     title: "Recipes and playbooks",
     description: description(),
     inputSchema: SCHEMA,
-    // create/update write private playbooks; nothing is ever deleted.
+    // create/update/restore/delete write private playbooks; a delete is a tombstone that restore undoes.
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     handler: (args, context) => dispatch(args.action, args, context),
   });

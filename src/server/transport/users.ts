@@ -1,5 +1,5 @@
 /**
- * The users file (#24 item 5): bearer tokens, kept only as SHA-256 hashes,
+ * The users file: bearer tokens, kept only as SHA-256 hashes,
  * mapped to user ids.
  *
  *   { "users": [ { "id": "alice", "tokenSha256": "<64 hex digits>" }, … ] }

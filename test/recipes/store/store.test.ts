@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { HOST_TAG } from "../../../src/recipes/store/atomic-write.js";
 import { parsePlaybookFile } from "../../../src/recipes/store/format.js";
 import { toPrivateRecipe } from "../../../src/recipes/catalog/playbook-state.js";
+import { HISTORY_DIR } from "../../../src/recipes/store/file-history.js";
 import { openPrivateStore, type PlaybookDraft, type PlaybookPatch, type PrivateStore, type StoreResult } from "../../../src/recipes/store/store.js";
 import type { Playbook } from "../../../src/recipes/types.js";
 
@@ -46,7 +47,8 @@ function expectOk(result: StoreResult): Playbook {
 }
 
 async function listDir(): Promise<string[]> {
-  return (await fs.readdir(dir)).sort();
+  // The history folder is the store's own (file-history.ts); everything else here is a playbook or debris.
+  return (await fs.readdir(dir)).filter((n) => n !== HISTORY_DIR).sort();
 }
 
 async function readParsed(slug: string): Promise<Playbook> {

@@ -109,8 +109,8 @@ describe("recipe child schemas: unknown fields", () => {
 
   it("names the action a misplaced field belongs to (recipeId on create means update)", () => {
     const errors = errorsOf("create", createArgs({ recipeId: "private/x" }));
-    expect(errors).toEqual(['$.recipeId: is not a field of action "create" (it belongs to get, update)']);
-    expect(errorsOf("get", { recipeId: "a/b", limit: 3 })).toEqual(['$.limit: is not a field of action "get" (it belongs to search)']);
+    expect(errors).toEqual(['$.recipeId: is not a field of action "create" (it belongs to get, update, history, restore, delete)']);
+    expect(errorsOf("get", { recipeId: "a/b", limit: 3 })).toEqual(['$.limit: is not a field of action "get" (it belongs to search, history)']);
     expect(errorsOf("create", createArgs({ expectedRevision: 2 }))[0]).toContain("belongs to update");
   });
 

@@ -28,7 +28,8 @@ async function script(fx: Fixture): Promise<unknown[]> {
       whenToUse: HOSTILE,
       steps: [{ title: HOSTILE, detail: HOSTILE }],
       acceptanceCriteria: [HOSTILE],
-      tags: Array.from({ length: 40 }, (_, i) => `${i}${HOSTILE}`),
+      // Each tag at its length bound (PLAYBOOK_LIMITS.tag), hostile to the last character.
+      tags: Array.from({ length: 40 }, (_, i) => `${i}${HOSTILE.slice(-60)}`.padStart(64, "t")),
       document: `${"d".repeat(80_000 - HOSTILE.length)}${HOSTILE}`,
     }),
   );

@@ -23,7 +23,7 @@ describe("recipe tool: registration", () => {
     expect(tool!.name).toBe("recipe");
     const schema = tool!.inputSchema as { properties: Record<string, { enum?: string[] }>; required: string[]; additionalProperties: boolean };
     expect(Object.keys(schema.properties).sort()).toEqual(["action", "resultEnd", "resultStart"]);
-    expect(schema.properties.action!.enum).toEqual(["search", "get", "create", "update"]);
+    expect(schema.properties.action!.enum).toEqual(["search", "get", "create", "update", "history", "restore", "delete"]);
     expect(schema.required).toEqual(["action"]);
     expect(schema.additionalProperties).toBe(true);
     expect(tool!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });
@@ -32,7 +32,7 @@ describe("recipe tool: registration", () => {
   it("tells an agent when to use each action and what to do while search warms up", async () => {
     const f = await loaded();
     const text = f.registry.list()[0]!.description;
-    for (const action of ["search", "get", "create", "update"]) expect(text).toContain(`action=${action}`);
+    for (const action of ["search", "get", "create", "update", "history", "restore", "delete"]) expect(text).toContain(`action=${action}`);
     expect(text).toMatch(/before tackling a substantive task/);
     expect(text).toMatch(/Search first to avoid duplicates/);
     expect(text).toMatch(/update it instead/);
@@ -45,7 +45,7 @@ describe("recipe tool: registration", () => {
     const none = await f.call({ query: "x" });
     expect(none.error).toBe("invalid_input");
     expect(none.message).toContain("action");
-    const bad = await f.call({ action: "delete", recipeId: "private/x" });
+    const bad = await f.call({ action: "destroy", recipeId: "private/x" });
     expect(bad.error).toBe("invalid_input");
     expect(bad.message).toContain("$.action");
   });
@@ -268,6 +268,42 @@ describe("recipe tool: get", () => {
 });
 
 describe("recipe tool: create", () => {
+  it("regression: tag length is bounded — 40 tags of 20,000 characters are refused, so no answer ever carries them", async () => {
+    const f = await loaded();
+    const huge = await f.call(createArgs({ tags: Array.from({ length: 40 }, (_, i) => `${i}${"t".repeat(19_999)}`) }));
+    expect(huge).toMatchObject({ success: false, error: "invalid_input" });
+    expect(huge.message).toContain("$.tags[0]");
+    expect(huge.message.length).toBeLessThan(2000);
+    expect((await f.call(createArgs({ tags: ["t".repeat(65)] }))).error).toBe("invalid_input");
+    expect((await f.call(createArgs({ acceptanceCriteria: ["c".repeat(2001)] }))).error).toBe("invalid_input");
+    // Nothing was stored, so later creates' `similar` lists and searches stay small.
+    const fine = await f.call(createArgs({ tags: Array.from({ length: 40 }, (_, i) => `${i}`.padEnd(64, "t")) }));
+    expect(fine.success).toBe(true);
+    const found = await f.call({ action: "search", query: "retopologize scanned head", visibility: "private" });
+    expect(JSON.stringify(found).length).toBeLessThan(20_000);
+    expect(f.library.current()!.recipes.get(fine.context.recipeId)!.tags.every((t) => t.length <= 64)).toBe(true);
+  });
+
+  it("regression: an idempotency key reused with a different payload is a conflict naming the key", async () => {
+    const f = await loaded();
+    const first = await f.call(createArgs({ idempotencyKey: "K", document: "FIRST" }));
+    expect(first.success).toBe(true);
+    const second = await f.call(createArgs({ idempotencyKey: "K", title: "Retopologize a scanned head, second", document: "SECOND" }));
+    expect(second).toMatchObject({ success: false, error: "conflict" });
+    expect(second.message).toContain('idempotencyKey "K"');
+    const retry = await f.call(createArgs({ idempotencyKey: "K", document: "FIRST" }));
+    expect(retry).toMatchObject({ success: true, context: { recipeId: first.context.recipeId, revision: 1 } });
+    const got = await f.call({ action: "get", recipeId: first.context.recipeId });
+    expect(got.context.document).toBe("FIRST");
+    // A long key is named by a short prefix only.
+    const long = `L${"k".repeat(199)}`;
+    await f.call(createArgs({ idempotencyKey: long, document: "A" }));
+    const reused = await f.call(createArgs({ idempotencyKey: long, document: "B" }));
+    expect(reused.error).toBe("conflict");
+    expect(reused.message).not.toContain(long);
+    expect(reused.message).toContain(long.slice(0, 40));
+  });
+
   it("writes a private playbook, visible to the next search and get at once", async () => {
     const f = await loaded();
     const before = f.library.current()!.revision;
@@ -425,5 +461,21 @@ describe("recipe tool: update", () => {
     expect(answer.error).toBe("conflict");
     expect(answer.context.currentRevision).toBeNull();
     expect(await fs.readFile(file, "utf8")).toBe("---\ntitle: [unclosed\n---\nbody\n");
+  });
+});
+
+describe("recipe tool: oversized playbooks written before the bounds", () => {
+  it("regression: a hand-written playbook with 40 tags of 20,000 characters rides in search hits only within the bounds", async () => {
+    const f = await loaded();
+    const tags = Array.from({ length: 45 }, (_, i) => `"${i}${"t".repeat(19_999)}"`).join(", ");
+    await fs.mkdir(f.privateDir, { recursive: true });
+    await fs.writeFile(path.join(f.privateDir, "huge-tags.md"), `---\ntitle: Retopologize a scanned head with huge tags\ntags: [${tags}]\n---\nbody\n`);
+    await f.library.load();
+    const found = await f.call({ action: "search", query: "retopologize scanned head huge tags", visibility: "private" });
+    const hit = found.context.recipes.find((r: { recipeId: string }) => r.recipeId === "private/huge-tags");
+    expect(hit).toBeDefined();
+    expect(hit.tags).toHaveLength(40);
+    expect(hit.tags.every((t: string) => t.length <= 64)).toBe(true);
+    expect(JSON.stringify(found).length).toBeLessThan(20_000);
   });
 });

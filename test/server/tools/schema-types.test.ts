@@ -86,7 +86,8 @@ describe("schema-derived argument types", () => {
       readonly visibility?: "all" | "private" | "public";
       readonly limit?: number;
     }>();
-    expectTypeOf<ChildFields<"get">>().toEqualTypeOf<{ readonly recipeId: string; readonly visibility?: "all" | "private" | "public" }>();
+    expectTypeOf<ChildFields<"get">>().toEqualTypeOf<{ readonly recipeId: string; readonly visibility?: "all" | "private" | "public"; readonly revision?: number }>();
+    expectTypeOf<ChildFields<"restore">>().toEqualTypeOf<{ readonly recipeId: string; readonly revision: number; readonly expectedRevision?: number }>();
     type Playbook = {
       readonly title: string;
       readonly summary: string;

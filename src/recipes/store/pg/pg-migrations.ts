@@ -31,6 +31,22 @@ export const MIGRATIONS: readonly string[] = [
      last_used_at text NOT NULL,
      PRIMARY KEY (dcc, recipe_id)
    );`,
+  // An idempotency key remembers the request it answered (a reuse with other fields is a conflict).
+  `ALTER TABLE recipe_server_playbooks ADD COLUMN request_digest text;`,
+  // History: every write keeps the playbook as it stood after it; a delete is a tombstone (the row stays, flagged).
+  `ALTER TABLE recipe_server_playbooks ADD COLUMN deleted boolean NOT NULL DEFAULT false;
+   CREATE TABLE recipe_server_playbook_revisions (
+     dcc text NOT NULL,
+     owner text NOT NULL,
+     slug text NOT NULL,
+     revision integer NOT NULL CHECK (revision >= 1),
+     fields text NOT NULL,
+     created_at text NOT NULL,
+     updated_at text NOT NULL,
+     event text NOT NULL CHECK (event IN ('create', 'update', 'restore', 'delete')),
+     restored_from integer,
+     PRIMARY KEY (dcc, owner, slug, revision)
+   );`,
 ];
 
 export type MigrateOutcome = { readonly ok: true; readonly applied: number } | { readonly ok: false; readonly message: string };

@@ -1,7 +1,8 @@
 /**
  * The text of a prompt. A Markdown recipe's prompt is its content. A YAML
- * recipe's prompt tells the agent to apply it: the recipes__apply call with
- * the validated inputs, what the recipe does, its steps verbatim, its output
+ * recipe's prompt tells the agent to run it with recipes__run where the
+ * endpoint can run recipes (a DCC with a `--dcc-endpoint`), else to apply it:
+ * the call with the validated inputs, what the recipe does, its steps verbatim, its output
  * contract and the pack's tool routing, so the agent can run it without a
  * recipes__get first.
  */
@@ -16,12 +17,17 @@ export function markdownMessages(recipe: MarkdownRecipe): PromptMessage[] {
   return [userText(recipe.content)];
 }
 
-export function yamlMessages(recipe: YamlRecipe, inputs: Readonly<Record<string, unknown>>): PromptMessage[] {
+export function yamlMessages(recipe: YamlRecipe, inputs: Readonly<Record<string, unknown>>, canRun = false): PromptMessage[] {
   const call = { skill: recipe.skill, recipe: recipe.name, inputs };
-  const parts = [
-    `Apply the recipe "${recipe.recipeId}" with the recipes__apply tool, then carry out the steps it returns, in order.`,
-    `Call recipes__apply with these arguments (add "materialize": true to also get the steps with every \${placeholder} resolved):\n${fenced(JSON.stringify(call, null, 2), "json")}`,
-  ];
+  const parts = canRun
+    ? [
+        `Run the recipe "${recipe.recipeId}" on the DCC with the recipes__run tool: it resolves each step's tool, checks them (preflight), runs the steps in order and checks the receipt against the output contract. Report its status, receipt and output_errors.`,
+        `Call recipes__run with these arguments (add "dryRun": true to see the resolved plan first):\n${fenced(JSON.stringify(call, null, 2), "json")}`,
+      ]
+    : [
+        `Apply the recipe "${recipe.recipeId}" with the recipes__apply tool, then carry out the steps it returns, in order.`,
+        `Call recipes__apply with these arguments (add "materialize": true to also get the steps with every \${placeholder} resolved):\n${fenced(JSON.stringify(call, null, 2), "json")}`,
+      ];
   if (recipe.description !== "") parts.push(`What it does: ${recipe.description}`);
   parts.push(
     `Steps, verbatim (a \${name} placeholder takes inputs.name, or the inputs_schema default when the input is absent):\n${fenced(JSON.stringify(recipe.steps, null, 2), "json")}`,

@@ -38,6 +38,8 @@ export interface PromptsProviderOptions {
   readonly maxArgumentBytes?: number;
   /** Told of a prompts/get whose recipe's inputs_schema fails closed (the load diagnostics say why). */
   readonly onInvalidSchema?: (recipeId: string) => void;
+  /** The endpoint lists recipes__run: a YAML recipe's prompt says to run it there rather than apply it. */
+  readonly canRun?: boolean;
 }
 
 export interface Prompt {
@@ -132,7 +134,7 @@ export function createPromptsProvider(options: PromptsProviderOptions): PromptsP
       if (recipe.format === "markdown") return success({ ...description, messages: markdownMessages(recipe) });
       const checked = yamlPrompt(recipe, args as Record<string, string>, name, options.onInvalidSchema);
       if (!checked.ok) return checked;
-      return success({ ...description, messages: yamlMessages(recipe, checked.result) });
+      return success({ ...description, messages: yamlMessages(recipe, checked.result, options.canRun === true) });
     },
   };
 }
