@@ -89,14 +89,17 @@ export function leafPasses(leaf: LeafTest, v: unknown, st: State): boolean {
  * is first asked on the fast path (a leaf test, or its check with errors off): most
  * members pass, and then no path is built and no collecting closure runs. Only a member
  * that fails is validated again with errors on, at its own path. The collecting pass has
- * a budget of its own, so the repeated work on failing members stays bounded.
+ * a budget of its own, so the repeated work on failing members stays bounded. When every
+ * error is wanted, a container is collected without asking first: the pass runs only
+ * because something failed, and asking first would walk a failing member's subtree once
+ * per level above the failure.
  */
 export function memberPasses(node: SchemaNode, v: unknown, st: State, path: string, key: string | number): boolean {
   if (!st.collect) return node.validate(v, st, null, path);
   const leaf = node.leaf;
   if (leaf !== null) {
     if (leafPasses(leaf, v, st)) return true;
-  } else {
+  } else if (st.stop || typeof v !== "object" || v === null) {
     const saved = quiet(st);
     const ok = node.validate(v, st, null, path);
     resume(st, saved);

@@ -8,6 +8,11 @@ import type { PatternMatcher } from "./regex.js";
  */
 export interface Annotations {
   props: Set<string> | null;
+  /**
+   * Declared names of `properties` keywords that passed over this instance: an instance key
+   * among them was evaluated. Kept by reference, so `properties` costs nothing per key.
+   */
+  named: Array<ReadonlyMap<string, number>> | null;
   allProps: boolean;
   /** Items [0, items) were evaluated by prefixItems. */
   items: number;
@@ -16,16 +21,33 @@ export interface Annotations {
 }
 
 export function newAnnotations(): Annotations {
-  return { props: null, allProps: false, items: 0, allItems: false, containsIdx: null };
+  return { props: null, named: null, allProps: false, items: 0, allItems: false, containsIdx: null };
 }
 
 export function addProp(ev: Annotations, key: string): void {
   (ev.props ??= new Set()).add(key);
 }
 
+export function addNamed(ev: Annotations, names: ReadonlyMap<string, number>): void {
+  const named = (ev.named ??= []);
+  if (!named.includes(names)) named.push(names);
+}
+
+/** Whether an instance key was evaluated by a `properties` keyword or one by one (addProp). */
+export function evaluatedProp(ev: Annotations, key: string): boolean {
+  if (ev.props !== null && ev.props.has(key)) return true;
+  const named = ev.named;
+  if (named === null) return false;
+  for (let i = 0; i < named.length; i++) if (named[i]!.has(key)) return true;
+  return false;
+}
+
 export function mergeAnnotations(into: Annotations, from: Annotations): void {
   if (from.allProps) into.allProps = true;
-  else if (from.props !== null) for (const k of from.props) addProp(into, k);
+  else {
+    if (from.props !== null) for (const k of from.props) addProp(into, k);
+    if (from.named !== null) for (const m of from.named) addNamed(into, m);
+  }
   if (from.allItems) into.allItems = true;
   if (from.items > into.items) into.items = from.items;
   if (from.containsIdx !== null) {

@@ -310,6 +310,24 @@ function fixedTail(atoms: readonly Atom[], from: number): boolean {
   return width <= FIXED_TAIL;
 }
 
+/**
+ * Whether the variable atom at `i` overlaps nothing but a short fixed tail: at the top level,
+ * everything after it is that tail; in a group, the group's own atoms after it are disjoint
+ * from it and everything after the group is that tail. Each character it gives back then
+ * costs one pass over the tail, a dead end with no choice point of its own, and the choices
+ * before it stay deterministic.
+ */
+function overlapsOnlyTail(atoms: readonly Atom[], i: number): boolean {
+  const a = atoms[i]!;
+  if (a.group === 0) return fixedTail(atoms, i + 1);
+  let end = i;
+  while (end + 1 < atoms.length && atoms[end + 1]!.group === a.group) {
+    end++;
+    if (!disjoint(a.set, atoms[end]!.set)) return false;
+  }
+  return fixedTail(atoms, end + 1);
+}
+
 /** Whether group `atoms[i].group` has a mandatory atom after position i. */
 function mandatoryAfter(atoms: readonly Atom[], i: number): boolean {
   for (let j = i + 1; j < atoms.length && atoms[j]!.group === atoms[i]!.group; j++) if (atoms[j]!.min >= 1) return true;
@@ -356,11 +374,12 @@ export function linearOnBacktracking(pattern: string): boolean {
         mandatory = atoms[k]!.min >= 1;
       }
       // A group that can match empty nests one optional loop in another: not modelled.
-      if (!mandatory || !followersDisjoint(atoms, end + 1, first, 0)) return false;
+      // Overlapping only a fixed tail, skipping the group costs one pass over the tail.
+      if (!mandatory || (!followersDisjoint(atoms, end + 1, first, 0) && !fixedTail(atoms, end + 1))) return false;
     }
     if (a.min === a.max) continue;
     variable = true;
-    if (!followersDisjoint(atoms, i + 1, a.set, a.group) && !(a.group === 0 && fixedTail(atoms, i + 1))) return false;
+    if (!followersDisjoint(atoms, i + 1, a.set, a.group) && !overlapsOnlyTail(atoms, i)) return false;
     // In a loop with no mandatory atom after this one, the next pass may start right here.
     if (parser.loops.has(a.group) && !mandatoryAfter(atoms, i) && !disjoint(a.set, firstOfGroup(atoms, a.group))) return false;
   }

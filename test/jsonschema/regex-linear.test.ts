@@ -18,6 +18,8 @@ describe("linearOnBacktracking", () => {
       "^a*a$", "^[a-z]*(x|y)$", "^[A-Za-z][A-Za-z0-9_]*_MTL$", "^[a-z]+[a-z]{3}$",
       // loops (`*`, `+`) of a sequence whose next pass, exit and inner choices are disjoint
       "^(?:ab)*$", "^(?:a)+$", "^/obj/[A-Za-z0-9_]+(/[A-Za-z0-9_]+)*$", "^[a-z]+(?:\\.[a-z]+)*$", "^(?:a*b)*$", "^(?:ab*)*c$", "^a*(?:ba)*$", "^[a-z]+(?:_[a-z]+)?$", "^(?:ab)c$", "^x(?:-\\d{2})?(?:_[a-z]+)?$",
+      // a group, or a variable atom inside one, that overlaps only a short fixed tail after the group
+      "^(?:ab*)*a$", "^(?:ab*)*b$", "^(?:ab)?a$", "^(?:x[a-z]*)?[a-z]$", "^(?:/[a-z0-9_]+)+/$", "^(?:x[a-z]*[0-9]*)?[a-z0-9]$",
     ]) expect(linearOnBacktracking(p), p).toBe(true);
   });
 
@@ -27,9 +29,9 @@ describe("linearOnBacktracking", () => {
       "a*a*a*a*a*b", "\\s+$", "^\\S+@\\S+\\.\\S+$", "^\\d*\\d*\\d*\\d*x$",
       // unanchored variable, overlapping neighbours, nested, alternation, groups, properties
       "[a-z]+!", "^a*a*$", "^[a-z]*a{17}$", "^[a-z]+(?:x)?a$", "^(a+)+$", "^a|b$", "^(ab|ac)$", "^(a|b)+$", "^(a|)$", "^(a(b))$",
-      "^\\d+(?:\\d)?$", "^(?:a*)?$", "^(?:ab)?a$", "^(?:a)?(?:a)?$", "(?:a)?", "^(?:a|b)?$", "^(?:x[a-z]*)?[a-z]$", "^(?:a)??$",
+      "^\\d+(?:\\d)?$", "^(?:a*)?$", "^(?:a)?(?:a)?$", "(?:a)?", "^(?:a|b)?$", "^(?:a)??$", "^(?:x[a-z]*)?[a-z]+$", "^(?:a+)+a$",
       // loops whose next pass or exit overlap
-      "^(?:ab*)*a$", "^(?:ab*)*b$", "^(?:[a-z]+\\.)*[a-z]+$", "^(?:ab)*(?:ac)*$", "^(?:a)*?$", "^(?:ab){2,}$", "(?:ab)*", "^\\p{L}*[a-z]\\p{L}*$", "^a*?$", "\\bword\\b", "^[\\u0041]+$",
+      "^(?:a[ab]*)*b$", "^(?:ab*)*(?:ab)?$", "^(?:[a-z]+\\.)*[a-z]+$", "^(?:ab)*(?:ac)*$", "^(?:a)*?$", "^(?:ab){2,}$", "(?:ab)*", "^\\p{L}*[a-z]\\p{L}*$", "^a*?$", "\\bword\\b", "^[\\u0041]+$",
       // a long fixed pattern unanchored: n attempts of 65 steps
       "a{65}",
     ]) expect(linearOnBacktracking(p), p).toBe(false);
@@ -55,6 +57,9 @@ describe("linearOnBacktracking", () => {
       ["^[a-z]+(?:\\.[a-z]+)*$", `${"ab.".repeat(30_000)}c`, `${"ab.".repeat(30_000)}`],
       ["^(?:ab*)*c$", `${"abbb".repeat(25_000)}c`, `${"abbb".repeat(25_000)}`],
       ["^[A-Za-z][A-Za-z0-9_]*_MTL$", `a${"b_".repeat(50_000)}MTL`, `a${"_MT".repeat(33_000)}`],
+      ["^(?:/[a-z0-9_]+)+/$", `${"/ab".repeat(30_000)}/`, `${"/ab".repeat(30_000)}//`],
+      ["^(?:ab*)*b$", `${"abbb".repeat(25_000)}b`, `${"abbb".repeat(25_000)}a`],
+      ["^(?:x[a-z]*[0-9]*)?[a-z0-9]$", `x${"a".repeat(100_000)}1`, `x${"a1".repeat(50_000)}!`],
     ];
     for (const [pattern, match, miss] of cases) {
       const m = buildPattern(pattern);

@@ -10,7 +10,7 @@
  * three keywords' annotations run it here, as a static check (see compile.ts).
  */
 import type { Check, KeywordCompiler, SchemaNode, State } from "../context.js";
-import { addProp, own, pushError, traceChild, traceError } from "../context.js";
+import { addNamed, addProp, own, pushError, traceChild, traceError } from "../context.js";
 import { leafPasses, memberPasses } from "../assemble.js";
 import { childPointer, escapeToken } from "../pointer.js";
 import { generateObjectFastPath, MAX_GENERATED_NAMES, type ObjectFastPath } from "./properties-fast.js";
@@ -74,6 +74,7 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
       const o = inst as Record<string, unknown>;
       // This path does not count members for the instance limits.
       if (!st.collect) st.partial = true;
+      if (ev !== null && keys.length > 0) addNamed(ev, indexOf);
       let ok = true;
       let pos = 0;
       for (const key in o) {
@@ -92,7 +93,6 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
         let matched = false;
         if (node !== undefined) {
           matched = true;
-          if (ev !== null) addProp(ev, key);
           if (!memberPasses(node, o[key], st, path, key)) {
             if (st.trace) traceChild(st, node, o[key], childPointer("", key));
             if (st.stop) return false;
@@ -195,7 +195,12 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
             },
           });
     const check: Check = (inst, st, ev, path) => {
-      if (st.collect || ev !== null) return general(inst, st, ev, path);
+      if (st.collect) return general(inst, st, ev, path);
+      if (ev !== null) {
+        // The annotations do not depend on the members' verdicts: a failure fails the node.
+        if (keys.length > 0) addNamed(ev, indexOf);
+        if (additional !== null) ev.allProps = true;
+      }
       const o = inst as Record<string, unknown>;
       if (generated === undefined) {
         if (++calls <= generateAfter) return loop(o, st, path);

@@ -4,7 +4,7 @@
  */
 import { step } from "../steps.js";
 import type { Check, KeywordCompiler } from "../context.js";
-import { own, pushError, traceChild, traceError } from "../context.js";
+import { evaluatedProp, own, pushError, traceChild, traceError } from "../context.js";
 import { childPointer } from "../pointer.js";
 
 export const compileUnevaluatedProperties: KeywordCompiler = (kc) => {
@@ -20,7 +20,7 @@ export const compileUnevaluatedProperties: KeywordCompiler = (kc) => {
     if (seen.allProps) return true;
     let ok = true;
     for (const key of Object.keys(inst as object)) {
-      if (seen.props !== null && seen.props.has(key)) continue;
+      if (evaluatedProp(seen, key)) continue;
       step(st);
       if (forbid) {
         if (!st.collect) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { accepts, errorsOf } from "../helpers.js";
+import { compileSchema } from "../../../src/jsonschema/index.js";
 
 describe("unevaluatedProperties", () => {
   it("sees properties evaluated by the schema and its valid in-place branches", () => {
@@ -14,6 +15,34 @@ describe("unevaluatedProperties", () => {
     expect(ok({ a: 1, b: 1, c: 1 })).toBe(true);
     expect(ok({ a: 1, d: 1 })).toBe(false);
     expect(errorsOf(schema, { d: 1 })[0]).toMatchObject({ instancePath: "/d", keyword: "unevaluatedProperties" });
+  });
+
+  it("properties annotations passed by name map: declared names count only when present, branches merge, failed branches do not", () => {
+    const schema = {
+      properties: { a: { type: "number" }, b: {} },
+      if: { properties: { kind: { const: "x" } }, required: ["kind"] },
+      then: { properties: { x: { type: "string" } } },
+      anyOf: [{ properties: { y: { type: "string" } }, required: ["y"] }, { properties: { z: {} } }],
+      unevaluatedProperties: false,
+    };
+    const cases: Array<[unknown, boolean]> = [
+      [{ a: 1, b: 2 }, true],
+      [{ kind: "x", x: "s", a: 1 }, true],
+      [{ kind: "y", x: "s" }, false],
+      [{ y: 1, a: 1 }, false],
+      [{ y: "s", a: 1 }, true],
+      [{ a: "s" }, false],
+      [{ w: 1 }, false],
+    ];
+    for (const allErrors of [true, false]) {
+      // Enough calls for the generated member loops to replace the closures (generateAfter).
+      const v = compileSchema(schema, { allErrors, generateAfter: 2 });
+      if (!v.ok) throw new Error("refused");
+      for (let round = 0; round < 4; round++) {
+        for (const [x, valid] of cases) expect(v.validator.validate(x).valid, `${JSON.stringify(x)} round ${round}`).toBe(valid);
+      }
+      expect(v.validator.validate({ kind: "y", x: "s" }).errors[0]).toMatchObject({ instancePath: "/kind", keyword: "unevaluatedProperties" });
+    }
   });
 
   it("works statically when nothing in place can evaluate", () => {
