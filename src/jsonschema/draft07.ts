@@ -1,6 +1,6 @@
 /**
  * A Draft-07 `$schema` (packs written from older examples) is read as Draft 2020-12 when the
- * schema uses no keyword whose meaning changed between the two (docs/jsonschema.md, issue 23): array-form
+ * schema uses no keyword whose meaning changed between the two (docs/jsonschema.md): array-form
  * `items` (2020-12's `prefixItems`), `additionalItems` (2020-12's `items` after a prefix) and
  * `dependencies` (split into `dependentRequired` / `dependentSchemas`). Where one is used the
  * schema is refused, naming the keyword and its rewrite; lint gives the same advice.

@@ -1,5 +1,5 @@
 /**
- * A static bound on a schema's fan-out, for lint (docs/jsonschema.md, issue 22): the most evaluation
+ * A static bound on a schema's fan-out, for lint (docs/jsonschema.md): the most evaluation
  * steps (steps.ts) one instance location can cost through in-place applicators alone —
  * `$ref`, `allOf` / `anyOf` / `oneOf` branches, `not`, `if` with the larger of `then` /
  * `else`, `dependentSchemas` — every branch taken. A schema position over the budget here

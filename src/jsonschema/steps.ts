@@ -1,5 +1,5 @@
 /**
- * The bound on evaluation steps per validation (docs/jsonschema.md, issue 22). Every subschema visit
+ * The bound on evaluation steps per validation (docs/jsonschema.md). Every subschema visit
  * is a step: an in-place application (`$ref`, each `allOf` / `anyOf` / `oneOf` branch tried,
  * `not`, `if` / `then` / `else`, `dependentSchemas`) and every instance member handed to a
  * subschema (`properties`, `patternProperties`, `additionalProperties`, `prefixItems`,
@@ -17,7 +17,7 @@ import type { PatternMatcher } from "./regex.js";
 
 /**
  * Default budget: 200,000 steps. An instance at the node bound (10,000 values) visited by a
- * few subschemas each stays far below it; a schema that fans out (issue 22's l0…l27 chain
+ * few subschemas each stays far below it; a schema that fans out (the l0…l27 chain of test/lint
  * of allOf [$ref, $ref], 2^28 visits) reaches it in tens of milliseconds.
  */
 export const DEFAULT_MAX_STEPS = 200_000;
