@@ -1,5 +1,5 @@
 /**
- * Validator vs ajv per schema, in both modes (SPEC §7, issue 34 item 4): first error (ours
+ * Validator vs ajv per schema, in both modes: first error (ours
  * `allErrors: false` against Ajv2020 `allErrors: false`) and every error (ours, the default
  * validateRecipeInputs uses, against Ajv2020 `allErrors: true`), on valid and invalid data,
  * plus the compile ratio. Each row is one schema; the two sides of a mode alternate in

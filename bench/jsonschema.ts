@@ -1,12 +1,12 @@
 /**
- * Validator benchmark (SPEC §7, issue 2): this validator against ajv (Ajv2020) and
+ * Validator benchmark: this validator against ajv (Ajv2020) and
  * @cfworker/json-schema, in one run, on
  *  1. a realistic recipe inputs_schema (bench/fixtures/jsonschema), and
  *  2. every inputs_schema / output_contract of the real packs in ../shared/data/real-skills,
  *  3. a pattern-heavy schema (20 items of 8 patterned strings, patternProperties on keys),
  * and the start-up cost the daemon pays: µs per compile of the generated packs' (bench/lib)
  * inputs_schema and output_contract, of which it compiles 40,000 (1,000 skills x 20 recipes);
- * then issue 22's ReDoS probes on our validator (ms each; a backtracking engine takes seconds
+ * then the ReDoS probes on our validator (ms each; a backtracking engine takes seconds
  * to minutes on them).
  * Prints compile time, validations/second (both on this process's CPU time) on valid and invalid instances, and ratios.
  * Targets: throughput >= 0.5x ajv and >= 2x cfworker; compile >= 20x faster than ajv.
@@ -330,7 +330,7 @@ function patternScenario(): Scenario {
 }
 
 /**
- * Issue 22's probes: ms per validation on ours (a backtracking engine took 2.7 s to 251 s),
+ * The ReDoS probes: ms per validation on ours (a backtracking engine took 2.7 s to 251 s),
  * and the fan-out probe's time to the step budget's error (6.3 s / 11.9 s before).
  */
 function probes(): void {
@@ -340,7 +340,7 @@ function probes(): void {
     ["^\\S+@\\S+\\.\\S+$", "a".repeat(100_000)],
     ["^\\d*\\d*\\d*\\d*x$", "1".repeat(1000)],
   ];
-  console.log("\n## issue 22 probes (ours, ms per validation, median of 5, compiled once)");
+  console.log("\n## ReDoS probes (ours, ms per validation, median of 5, compiled once)");
   for (const [pattern, s] of cases) {
     const r = compileSchema({ pattern });
     if (!r.ok) throw new Error(`refused ${pattern}`);

@@ -1,5 +1,5 @@
 /**
- * Search engine speed (issue 6): p50/p99 search latency at 1,000 and 20,000
+ * Search engine speed: p50/p99 search latency at 1,000 and 20,000
  * generated recipes, lexical and hybrid (query embedding by the real model
  * included), next to the substring scan of dcc-mcp-core's recipes__search
  * as the named peer; warm-up time and RSS with and without the model;

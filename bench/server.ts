@@ -366,7 +366,7 @@ try {
     console.log(`RSS after load: ${Object.entries(daemons).map(([name, d]) => `${name} ${rssMb(d.child.pid!)} MB`).join(", ")}`);
 
     if (values.list === true) {
-      // A long answer read a window at a time (SPEC §5.3): the first window's
+      // A long answer read a window at a time: the first window's
       // call builds and renders the whole list, the later ones only cut it.
       const [reader] = await connectClients(daemons.daemon!.url, 1);
       const windows: number[] = [];

@@ -4,7 +4,7 @@
  * recipes of the studio shape, or --shape flat). This machine's speed drifts by ±20% over tens of seconds: each
  * pair runs every build back to back, the order flipping each pair, so the
  * drift falls on both alike. Used to decide whether a start-up mechanism
- * earns its code (issue 21): build the code with and without it, copy each
+ * earns its code: build the code with and without it, copy each
  * dist/ aside (beside a package.json and a node_modules link), run this.
  *
  *   npx tsx bench/starts.ts --build before=/tmp/ab/before --build after=/tmp/ab/after [--pairs 5] [--skills 1000] [--shape studio|flat]
@@ -59,7 +59,7 @@ const { values } = parseArgs({
     shape: { type: "string", default: "studio" },
     /** Per start, where the RSS is: V8's heap spaces, external memory, anonymous vs file-backed pages. */
     breakdown: { type: "boolean", default: false },
-    /** When the second reading is taken, ms after the search (the figure issue 21 names is 1 s). */
+    /** When the second reading is taken, ms after the search (the target names 1 s). */
     "after-ms": { type: "string", default: "1000" },
     /** No search: the second reading is 1 s after ready with no call (what the background work alone leaves). */
     idle: { type: "boolean", default: false },

@@ -1,5 +1,5 @@
 /**
- * The real `recipe-server` process: exit codes and one-line errors (SPEC §2),
+ * The real `recipe-server` process: exit codes and one-line errors,
  * the listening log line, and a clean exit on SIGTERM.
  */
 import { spawn, type ChildProcess } from "node:child_process";

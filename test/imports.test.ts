@@ -1,5 +1,5 @@
 /**
- * The import rules of the house (COMMON rules, issue 21): no import circle
+ * The import rules of the house: no import circle
  * in src/, and imports point down — the validator knows nothing of the
  * project, the recipe and skill layers know nothing of the server, skills
  * know nothing of recipes. Type-only imports count (test/import-graph.ts).

@@ -86,7 +86,7 @@ function deref(root: Obj, schema: Obj): Obj {
 /**
  * Why `${name}` (or dotted `${a.b}`) cannot be materialized from this
  * inputs_schema, or null when every segment is a declared property that is
- * required or has a default (SPEC §4.4).
+ * required or has a default.
  */
 function unresolvable(inputsSchema: unknown, name: string): string | null {
   if (!isObj(inputsSchema)) return "inputs_schema is not an object";

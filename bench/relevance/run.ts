@@ -1,5 +1,5 @@
 /**
- * Relevance evaluation (issue 6): MRR and recall@5 of the substring baseline
+ * Relevance evaluation: MRR and recall@5 of the substring baseline
  * (dcc-mcp-core's recipes__search), lexical-only, semantic-only and hybrid
  * rankings over the labelled queries in queries.json.
  *

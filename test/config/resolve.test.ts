@@ -264,7 +264,7 @@ describe("resolveConfig with a config file", () => {
   });
 });
 
-describe("--watch poll[:ms] (issue 24 item 6)", () => {
+describe("--watch poll[:ms]", () => {
   it("polls at the default or the given interval; events by default", () => {
     expect(serve(["--dcc", "maya"]).watchPollMs).toBeNull();
     expect(serve(["--dcc", "maya", "--watch", "events"]).watchPollMs).toBeNull();

@@ -1,5 +1,5 @@
 /**
- * Private playbooks under load, over the real MCP surface (SPEC §9, issue 4):
+ * Private playbooks under load, over the real MCP surface:
  * no lost update, no torn file, no duplicate slug, everything back after a
  * restart. Many SDK clients, each keeping at most 10 calls in flight (the
  * per-session cap is 16).

@@ -1,6 +1,6 @@
 /**
  * The real packs of the dcc-mcp ecosystem (../shared/data/real-skills, read in
- * place) served as their authors wrote them (issue 23): real daemon, the
+ * place) served as their authors wrote them: real daemon, the
  * SDK Client over streamable HTTP.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -16,7 +16,7 @@ const ROOTS = [
 ].map((r) => path.join(REAL_SKILLS, r));
 const present = ROOTS.every((r) => requireShared(r, "real-pack e2e tests"));
 
-/** The whole answer, read window by window (SPEC §5.3): real recipes are longer than one window. */
+/** The whole answer, read window by window: real recipes are longer than one window. */
 async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> {
   let text = "";
   let isError = false;

@@ -195,7 +195,7 @@ describe("recipes__search", () => {
     const answer = await call(client, "recipes__search", { query: "x", limit: 51 });
     expect(answer).toMatchObject({ success: false, error: "invalid_input" });
     expect(answer.message).toContain("limit");
-    // regression: answers the handler never saw still carry the catalog revision (SPEC §10)
+    // regression: answers the handler never saw still carry the catalog revision
     expect(typeof answer.revision).toBe("number");
   });
 

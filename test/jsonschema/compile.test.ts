@@ -1,4 +1,4 @@
-/** What the compiler refuses, with which code and where (SPEC §7 fail-closed list). */
+/** What the compiler refuses, with which code and where (the fail-closed list in docs/jsonschema.md). */
 import { describe, expect, it } from "vitest";
 import { compileSchema } from "../../src/jsonschema/index.js";
 import { accepts, compiled, refusal } from "./helpers.js";

@@ -1,5 +1,5 @@
 /**
- * Issue 23, "Keys and limits core accepts": a Draft-07 `$schema` is accepted where the schema
+ * Keys and limits dcc-mcp-core accepts: a Draft-07 `$schema` is accepted where the schema
  * means the same under 2020-12, with a warning; refused, naming the keyword to rewrite, where
  * it does not. `definitions` is read as `$defs`. `$id` and `$dynamic*` stay refused.
  */

@@ -1,4 +1,4 @@
-/** Schema and instance bounds (SPEC §7): 128 levels, 10,000 nodes, 1 MiB of schema JSON. */
+/** Schema and instance bounds: 128 levels, 10,000 nodes, 1 MiB of schema JSON. */
 import { describe, expect, it } from "vitest";
 import { compileSchema } from "../../src/jsonschema/index.js";
 import fc from "fast-check";
@@ -202,7 +202,7 @@ describe("measureSchema (one walk for levels, nodes, size and special keys)", ()
   });
 });
 
-describe("schema depth counts schema levels, not JSON nesting (issue 23)", () => {
+describe("schema depth counts schema levels, not JSON nesting", () => {
   /** `levels` schema levels as a chain of `properties`: two JSON levels each. */
   const propertiesChain = (levels: number): unknown => {
     let s: unknown = { type: "string" };

@@ -1,5 +1,5 @@
 /**
- * Regression tests for the places popular validators get wrong (issue 2, NOTES "JSON Schema:
+ * Regression tests for the places popular validators get wrong (NOTES "JSON Schema:
  * the field"): ajv and cfworker answer several of these incorrectly.
  */
 import { describe, expect, it } from "vitest";

@@ -25,7 +25,7 @@ describe("linearOnBacktracking", () => {
 
   it("leaves to re2js what backtracking could blow up, and what it does not model", () => {
     for (const p of [
-      // issue 22's probes
+      // the ReDoS probes
       "a*a*a*a*a*b", "\\s+$", "^\\S+@\\S+\\.\\S+$", "^\\d*\\d*\\d*\\d*x$",
       // unanchored variable, overlapping neighbours, nested, alternation, groups, properties
       "[a-z]+!", "^a*a*$", "^[a-z]*a{17}$", "^[a-z]+(?:x)?a$", "^(a+)+$", "^a|b$", "^(ab|ac)$", "^(a|b)+$", "^(a|)$", "^(a(b))$",

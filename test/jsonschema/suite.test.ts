@@ -1,6 +1,6 @@
 /**
  * The official JSON-Schema-Test-Suite (draft 2020-12, read in place from ../shared).
- * In-scope groups must answer every case correctly; groups using a feature SPEC §7 refuses
+ * In-scope groups must answer every case correctly; groups using a feature docs/jsonschema.md refuses
  * must be refused at compile with a matching reason, never answered.
  */
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * One walk, three readers (issue 21, docs/pipeline.md): `recipe-server lint`,
+ * One walk, three readers (docs/pipeline.md): `recipe-server lint`,
  * the library's `scanSkills` and the daemon's full load see the same skills,
  * in the same order, with the same discovery diagnostics — shadowed names,
  * broken and reserved SKILL.md files, an empty root and a missing one.

@@ -98,7 +98,7 @@ describe("resolveRecipePaths", () => {
   });
 });
 
-describe("regression (issue 22): a symlink loop under a **/*.md glob", () => {
+describe("regression: a symlink loop under a **/*.md glob", () => {
   it("is reported once, a link out once, and SKILL.md is never a recipe file of its own skill", async () => {
     const root = await mkdtemp(path.join(os.tmpdir(), "recipe-loops-"));
     try {
@@ -122,7 +122,7 @@ describe("regression (issue 22): a symlink loop under a **/*.md glob", () => {
   });
 });
 
-describe("regression (issue 22): an unreadable subdirectory under a glob", () => {
+describe("regression: an unreadable subdirectory under a glob", () => {
   // Root reads a mode-000 directory as any other: nothing to refuse there.
   it.skipIf(process.getuid?.() === 0)("says the directory is unreadable, not that the glob matches no file", async () => {
     const root = await mkdtemp(path.join(os.tmpdir(), "recipe-unreadable-"));

@@ -201,7 +201,7 @@ describe("watchSkills", () => {
   });
 });
 
-describe("watchSkills polling (--watch poll, issue 24 item 6)", () => {
+describe("watchSkills polling (--watch poll)", () => {
   it("sees edits, new skills and a private playbook without file system events, in the same batches", async () => {
     const root = path.join(tmp, "skills");
     const privateDir = path.join(tmp, "private");

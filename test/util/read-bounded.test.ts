@@ -108,7 +108,7 @@ describe("createPacer", () => {
   });
 });
 
-describe("regression (issue 22): a file is read only once stable", () => {
+describe("regression: a file is read only once stable", () => {
   it("a file modified within the quiet window is 'changing'; readSettled waits for it and reads it whole", async () => {
     const file = path.join(dir, "p.yaml");
     await fs.writeFile(file, "recipes: []\n");

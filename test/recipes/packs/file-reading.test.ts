@@ -1,5 +1,5 @@
 /**
- * Issue 22's file-reading rows, one regression test each (named after the
+ * File-reading regressions, one test each (named after the
  * row), on real files in a temp directory through the loaders and the
  * library the daemon runs.
  */
@@ -40,7 +40,7 @@ function library(logLines?: string[]): RecipeLibrary {
   return lib;
 }
 
-describe("issue 22: a 2,000-recipe pack rewritten in place in 4 writes 30 ms apart", () => {
+describe("a 2,000-recipe pack rewritten in place in 4 writes 30 ms apart", () => {
   // The quiet window keeps a file that is still being written from being read,
   // but a part left alone longer than QUIET_MS is a stable file and rightly
   // served, and on a loaded machine a 30 ms timer can fire 100 ms late. What
@@ -110,7 +110,7 @@ describe("issue 22: a 2,000-recipe pack rewritten in place in 4 writes 30 ms apa
   });
 });
 
-describe("issue 22: one pack with 100,000 `- name: a`", () => {
+describe("one pack with 100,000 `- name: a`", () => {
   it("gives the first diagnostics of each code and one 'and N more', in the loader, the snapshot and the log", async () => {
     const entries = "- name: a\n".repeat(100_000);
     await writeTree(tmp, { "skills/big/SKILL.md": skillMd("big", "maya", "RECIPES.yaml"), "skills/big/RECIPES.yaml": `recipes:\n${entries}` });
@@ -130,7 +130,7 @@ describe("issue 22: one pack with 100,000 `- name: a`", () => {
   });
 });
 
-describe("issue 22: SKILL.md that is a FIFO, a symlink to /dev/zero, or a skill directory with mode 000", () => {
+describe("SKILL.md that is a FIFO, a symlink to /dev/zero, or a skill directory with mode 000", () => {
   it("gives a diagnostic naming the skill and the reason; a FIFO or device is never opened", async () => {
     await writeTree(tmp, { "skills/ok/SKILL.md": skillMd("ok", "maya", "RECIPES.yaml"), "skills/ok/RECIPES.yaml": "recipes:\n  - name: a\n    steps: [{ tool: t }]\n" });
     await fs.mkdir(path.join(tmp, "skills/fifo"));

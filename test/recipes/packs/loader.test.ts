@@ -343,7 +343,7 @@ describe("schema validators kept as verdicts (memory at 20,000 recipes)", () => 
   });
 });
 
-describe("a Draft-07 $schema the validator accepts is served with a schema_draft07_accepted warning (issue 23)", () => {
+describe("a Draft-07 $schema the validator accepts is served with a schema_draft07_accepted warning", () => {
   let tmp = "";
   let result: Awaited<ReturnType<typeof loadSkillRecipes>>;
 

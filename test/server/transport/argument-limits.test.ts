@@ -1,5 +1,5 @@
 /**
- * Hostile tool-call messages (issue 22): deep nesting, arguments that are not
+ * Hostile tool-call messages: deep nesting, arguments that are not
  * an object, `constructor` / `__proto__` argument names, a tool name that is
  * not a string. Each gets -32602 with our message before the SDK sees it, in
  * stateful and stateless mode, alone and in a batch, through real HTTP and

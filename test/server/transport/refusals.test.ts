@@ -1,6 +1,6 @@
 /**
  * Every refusal is JSON-RPC shaped, including the ones Node or fastify would
- * answer in their own shape (issue 22): HTTP/1.1 without Host (was 400 with
+ * answer in their own shape: HTTP/1.1 without Host (was 400 with
  * an empty body), several Host lines, a URL that does not decode (was
  * fastify's `{error, code, statusCode}`), a method no endpoint serves (was
  * 404), an unknown Expect (was an empty 417), CONNECT (was a dropped socket).

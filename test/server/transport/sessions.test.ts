@@ -1,5 +1,5 @@
 /**
- * SessionManager through real initializes (issue 22): the cap evicts the
+ * SessionManager through real initializes: the cap evicts the
  * least recently used idle session instead of refusing, a client's share
  * bounds what one client holds, the idle sweep spares a session with a
  * request in flight but not one that only holds a GET stream, and an evicted
