@@ -124,3 +124,40 @@ export function realPackSchemas(realSkills: string): LabelledSchema[] | null {
   console.log(`real packs: ${found} object schemas found, ${out.length} with synthesised instances ajv agrees on`);
   return out;
 }
+
+/**
+ * Patterns as packs write them (names, versions, paths, ids, colours, dates) on 20 items,
+ * plus patternProperties on the item keys: every validation runs ~180 pattern tests.
+ */
+export function patternHeavy(): { schema: Record<string, unknown>; valid: unknown; invalid: unknown } {
+  const item = {
+    type: "object",
+    required: ["name", "version"],
+    properties: {
+      name: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}$" },
+      version: { type: "string", pattern: "^\\d+\\.\\d+\\.\\d+(?:-[0-9A-Za-z.-]+)?$" },
+      path: { type: "string", pattern: "^(?:/[^/\\s]+)+\\.(?:ma|mb|hip|blend|fbx|usd)$" },
+      id: { type: "string", pattern: "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$" },
+      colour: { type: "string", pattern: "^#[0-9a-fA-F]{6}$" },
+      date: { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" },
+      component: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}:(Face|Edge|Vertex)[0-9]+$" },
+      email: { type: "string", pattern: "^[^@\\s]+@[^@\\s]+$" },
+    },
+    patternProperties: { "^x-[a-z]+$": { type: "string" } },
+    additionalProperties: false,
+  };
+  const good = (i: number): Record<string, unknown> => ({
+    name: `pCube_${i}`,
+    version: `1.${i}.0-rc.1`,
+    path: `/projects/show/asset_${i}/model.usd`,
+    id: "0f8fad5b-d9cb-469f-a165-70867728950e",
+    colour: "#a0B1c2",
+    date: "2026-12-01",
+    component: `pCube${i}:Face${i * 7}`,
+    email: `artist${i}@studio.example`,
+    "x-note": "kept",
+  });
+  const valid = Array.from({ length: 20 }, (_, i) => good(i));
+  const invalid = valid.map((v, i) => (i === 19 ? { ...v, date: "2026-12-1" } : v));
+  return { schema: { type: "array", items: item, maxItems: 100 }, valid: asParsed(valid), invalid: asParsed(invalid) };
+}

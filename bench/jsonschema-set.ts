@@ -26,7 +26,7 @@ import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { compileSchema } from "../src/jsonschema/index.js";
-import { asParsed, realPackSchemas } from "./jsonschema-instances.js";
+import { patternHeavy, realPackSchemas } from "./jsonschema-instances.js";
 
 const { values: flags } = parseArgs({
   options: {
@@ -182,38 +182,10 @@ function readJson(file: string): unknown {
   return JSON.parse(fs.readFileSync(path.join(fixtures, file), "utf8"));
 }
 
-/** bench/jsonschema.ts's pattern-heavy scenario: 20 items x 8 patterns + patternProperties. */
+/** The pattern-heavy scenario bench/jsonschema.ts also runs: 20 items x 8 patterns + patternProperties. */
 function patternCase(): Case {
-  const item = {
-    type: "object",
-    required: ["name", "version"],
-    properties: {
-      name: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}$" },
-      version: { type: "string", pattern: "^\\d+\\.\\d+\\.\\d+(?:-[0-9A-Za-z.-]+)?$" },
-      path: { type: "string", pattern: "^(?:/[^/\\s]+)+\\.(?:ma|mb|hip|blend|fbx|usd)$" },
-      id: { type: "string", pattern: "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$" },
-      colour: { type: "string", pattern: "^#[0-9a-fA-F]{6}$" },
-      date: { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" },
-      component: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}:(Face|Edge|Vertex)[0-9]+$" },
-      email: { type: "string", pattern: "^[^@\\s]+@[^@\\s]+$" },
-    },
-    patternProperties: { "^x-[a-z]+$": { type: "string" } },
-    additionalProperties: false,
-  };
-  const good = (i: number): Record<string, unknown> => ({
-    name: `pCube_${i}`,
-    version: `1.${i}.0-rc.1`,
-    path: `/projects/show/asset_${i}/model.usd`,
-    id: "0f8fad5b-d9cb-469f-a165-70867728950e",
-    colour: "#a0B1c2",
-    date: "2026-12-01",
-    component: `pCube${i}:Face${i * 7}`,
-    email: `artist${i}@studio.example`,
-    "x-note": "kept",
-  });
-  const valid = Array.from({ length: 20 }, (_, i) => good(i));
-  const invalid = valid.map((v, i) => (i === 19 ? { ...v, date: "2026-12-1" } : v));
-  return { set: "tuning", name: "pattern-heavy", schema: { type: "array", items: item, maxItems: 100 }, valid: [asParsed(valid)], invalid: [asParsed(invalid)] };
+  const { schema, valid, invalid } = patternHeavy();
+  return { set: "tuning", name: "pattern-heavy", schema, valid: [valid], invalid: [invalid] };
 }
 
 function cases(): Case[] {
