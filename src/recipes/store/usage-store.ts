@@ -232,8 +232,12 @@ export abstract class BufferedUsageStore implements UsageStore {
       }
       return;
     }
-    for (const [id, byUser] of batch) {
-      const total = this.storedTotals.get(id) ?? emptyTally();
+    // The stored totals of the recipes just written, other writers' uses included: what `get` answers
+    // converges on every recipe this process uses (one read per batch; the file store reads nothing unless
+    // another process wrote). When it cannot be read, the batch is added to what was known.
+    const fresh = await this.readRows([...batch.keys()]).catch(() => null);
+    for (const [id, byUser] of fresh ?? batch) {
+      const total = fresh === null ? (this.storedTotals.get(id) ?? emptyTally()) : emptyTally();
       for (const tally of byUser.values()) addTally(total, tally);
       this.storedTotals.set(id, total);
     }
