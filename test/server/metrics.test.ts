@@ -5,7 +5,7 @@
  */
 import { Counter, Histogram, register as globalRegistry, Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
-import { createServerMetrics, type CatalogFigures } from "../../src/server/metrics.js";
+import { createServerMetrics, RECIPE_LABEL_CAP, type CatalogFigures } from "../../src/server/metrics.js";
 
 const MAYA: CatalogFigures = {
   dcc: "maya",
@@ -107,5 +107,31 @@ describe("createServerMetrics", () => {
     }
     expect(ours).toContain("# TYPE recipe_server_tool_call_duration_seconds histogram");
     expect(ours).toContain("# TYPE recipe_server_tool_calls_total counter");
+  });
+
+  it("recipe uses: one series per DCC, tool and outcome; a recipe label for the first RECIPE_LABEL_CAP recipes, the rest folded", async () => {
+    const m = createServerMetrics({ catalogs: () => [], processMetrics: false });
+    const maya = m.recipeUses("maya");
+    const houdini = m.recipeUses("houdini");
+    for (let i = 0; i < RECIPE_LABEL_CAP + 50; i++) maya(`skill/recipe-${i}`, "get");
+    maya("skill/recipe-0", "validate_fail");
+    maya("skill/recipe-120", "run_recovered");
+    maya("private/alice-secret-notes", "get");
+    houdini("fx/pyro", "run_dry_run");
+    const text = await m.render();
+    const lines = (prefix: string) => text.split("\n").filter((line) => line.startsWith(prefix));
+    expect(lines('recipe_server_recipe_calls_total{dcc="maya",tool="get",outcome="ok"}')).toEqual([
+      `recipe_server_recipe_calls_total{dcc="maya",tool="get",outcome="ok"} ${RECIPE_LABEL_CAP + 51}`,
+    ]);
+    expect(text).toContain('recipe_server_recipe_calls_total{dcc="maya",tool="validate",outcome="fail"} 1');
+    expect(text).toContain('recipe_server_recipe_calls_total{dcc="houdini",tool="run",outcome="dry_run"} 1');
+    // Bounded: the cap's recipes, _other and _private; never a private playbook's name.
+    const recipes = new Set(lines("recipe_server_recipe_uses_total{").map((line) => /recipe="([^"]*)"/.exec(line)![1]));
+    expect(recipes.size).toBe(RECIPE_LABEL_CAP + 3);
+    expect(recipes.has("_other") && recipes.has("_private") && recipes.has("fx/pyro")).toBe(true);
+    expect(text).not.toContain("alice-secret-notes");
+    expect(text).toContain('recipe_server_recipe_uses_total{dcc="maya",recipe="_other",tool="get",outcome="ok"} 50');
+    expect(text).toContain('recipe_server_recipe_uses_total{dcc="maya",recipe="_other",tool="run",outcome="recovered"} 1');
+    expect(text).toContain('recipe_server_recipe_uses_total{dcc="maya",recipe="skill/recipe-0",tool="validate",outcome="fail"} 1');
   });
 });

@@ -83,6 +83,8 @@ export abstract class BufferedUsageStore implements UsageStore {
   /** Uses not yet handed to a write. */
   private pending: UsageRows = new Map();
   private pendingRows = 0;
+  /** The batch being written: still counted by `get` until it is stored or back in `pending`. */
+  private inflight: UsageRows | null = null;
   /** Each recipe's totals as stored when last read; `get` adds the buffered uses. */
   protected readonly storedTotals = new Map<string, Tally>();
   /** Writes and reads take turns: a read never sees a batch half-way (written but still buffered). */
@@ -144,9 +146,11 @@ export abstract class BufferedUsageStore implements UsageStore {
   get(recipeId: string): Tally | undefined {
     const stored = this.storedTotals.get(recipeId);
     const buffered = this.pending.get(recipeId);
-    if (buffered === undefined) return stored;
+    const writing = this.inflight?.get(recipeId);
+    if (buffered === undefined && writing === undefined) return stored;
     const total = stored === undefined ? emptyTally() : copyTally(stored);
-    for (const tally of buffered.values()) addTally(total, tally);
+    for (const tally of buffered?.values() ?? []) addTally(total, tally);
+    for (const tally of writing?.values() ?? []) addTally(total, tally);
     return total;
   }
 
@@ -205,6 +209,7 @@ export abstract class BufferedUsageStore implements UsageStore {
     const batch = this.pending;
     this.pending = new Map();
     this.pendingRows = 0;
+    this.inflight = batch;
     let stored = false;
     try {
       stored = await this.writeBatch(batch);
@@ -212,6 +217,7 @@ export abstract class BufferedUsageStore implements UsageStore {
       this.logger?.warn({ err: (error as NodeJS.ErrnoException).code ?? String(error) }, "usage counts not stored; kept for the next flush");
     }
     if (!stored) {
+      this.inflight = null;
       // Back into the buffer, added to whatever was recorded meanwhile.
       for (const [id, byUser] of batch) {
         for (const [user, tally] of byUser) {
@@ -236,6 +242,7 @@ export abstract class BufferedUsageStore implements UsageStore {
     // converges on every recipe this process uses (one read per batch; the file store reads nothing unless
     // another process wrote). When it cannot be read, the batch is added to what was known.
     const fresh = await this.readRows([...batch.keys()]).catch(() => null);
+    this.inflight = null;
     for (const [id, byUser] of fresh ?? batch) {
       const total = fresh === null ? (this.storedTotals.get(id) ?? emptyTally()) : emptyTally();
       for (const tally of byUser.values()) addTally(total, tally);

@@ -170,6 +170,19 @@ describe.each(KINDS)("usage counts (%s store)", (kind) => {
     expect((await reader.read()).recipes.get("a/b")?.total.get).toBe(1000);
   });
 
+  it("get counts a batch while it is being written, and after, exactly once", async () => {
+    const at = await place(kind);
+    const usage = await at.open();
+    usage.record("a/b", "get");
+    const writing = usage.flush();
+    usage.record("a/b", "get");
+    expect(usage.get("a/b")?.counts[0]).toBe(2);
+    await writing;
+    expect(usage.get("a/b")?.counts[0]).toBe(2);
+    await usage.flush();
+    expect(usage.get("a/b")?.counts[0]).toBe(2);
+  });
+
   it("the interval writes a batch with no flush called", async () => {
     const at = await place(kind);
     const writer = await at.open({ flushMs: 20 });
