@@ -4,7 +4,7 @@ import path from "node:path";
 export interface StateFiles {
   /** Parsed packs across restarts (parse-cache.ts). */
   readonly parseCache: string;
-  /** Use counts of recipes (private/usage.ts). */
+  /** Use counts of recipes (store/usage.ts). */
   readonly usage: string;
   /** Cached embedding vectors (search/vector-cache.ts). */
   readonly vectors: string;

@@ -11,6 +11,7 @@
  * Reads (`read`) answer the stored counts plus this process's uses not yet
  * written, so once every writer has flushed they are exact.
  */
+import { randomUUID } from "node:crypto";
 import {
   addRow,
   addTally,
@@ -83,8 +84,14 @@ export abstract class BufferedUsageStore implements UsageStore {
   /** Uses not yet handed to a write. */
   private pending: UsageRows = new Map();
   private pendingRows = 0;
-  /** The batch being written: still counted by `get` until it is stored or back in `pending`. */
+  /** A new batch being written: still counted by `get` until it is stored (or becomes `retry`). */
   private inflight: UsageRows | null = null;
+  /**
+   * A batch whose write failed, retried as it is, under the same id, before
+   * anything newer: a write that committed but whose answer was lost is then
+   * recognised by its id (PostgreSQL) and not added twice.
+   */
+  private retry: { readonly id: string; readonly rows: UsageRows } | null = null;
   /** Each recipe's totals as stored when last read; `get` adds the buffered uses. */
   protected readonly storedTotals = new Map<string, Tally>();
   /** Writes and reads take turns: a read never sees a batch half-way (written but still buffered). */
@@ -107,8 +114,13 @@ export abstract class BufferedUsageStore implements UsageStore {
     this.maxRows = options.maxRows ?? 65_536;
   }
 
-  /** Adds `batch` to the stored counts; false (batch not stored) to keep it for the next flush. */
-  protected abstract writeBatch(batch: UsageRows): Promise<boolean>;
+  /**
+   * Adds `batch` to the stored counts; false (batch not stored) to keep it
+   * for the next flush. A batch retried after a failure comes again with the
+   * same `id` and the same rows; a store that can tell it already applied
+   * that id must not apply it again.
+   */
+  protected abstract writeBatch(batch: UsageRows, id: string): Promise<boolean>;
   /** The stored rows of `recipeIds` (all when absent); null when the store cannot be read. */
   protected abstract readRows(recipeIds: readonly string[] | undefined): Promise<UsageRows | null>;
   /** The stored totals per recipe at start-up; null when the store cannot be read. */
@@ -147,10 +159,10 @@ export abstract class BufferedUsageStore implements UsageStore {
     const stored = this.storedTotals.get(recipeId);
     const buffered = this.pending.get(recipeId);
     const writing = this.inflight?.get(recipeId);
-    if (buffered === undefined && writing === undefined) return stored;
+    const retrying = this.retry?.rows.get(recipeId);
+    if (buffered === undefined && writing === undefined && retrying === undefined) return stored;
     const total = stored === undefined ? emptyTally() : copyTally(stored);
-    for (const tally of buffered?.values() ?? []) addTally(total, tally);
-    for (const tally of writing?.values() ?? []) addTally(total, tally);
+    for (const unwritten of [buffered, writing, retrying]) for (const tally of unwritten?.values() ?? []) addTally(total, tally);
     return total;
   }
 
@@ -186,9 +198,11 @@ export abstract class BufferedUsageStore implements UsageStore {
         }
       }
       const wanted = ids === undefined ? null : new Set(ids);
-      for (const [id, byUser] of this.pending) {
-        if (wanted !== null && !wanted.has(id)) continue;
-        for (const [user, tally] of byUser) addRow(rows, id, user, tally);
+      for (const unwritten of [this.pending, this.retry?.rows ?? new Map<string, Map<string, Tally>>()]) {
+        for (const [id, byUser] of unwritten) {
+          if (wanted !== null && !wanted.has(id)) continue;
+          for (const [user, tally] of byUser) addRow(rows, id, user, tally);
+        }
       }
       if (stored === null) {
         // What this process knew when it last read, for the ids asked: totals only, no user split.
@@ -205,53 +219,54 @@ export abstract class BufferedUsageStore implements UsageStore {
 
   private async writePending(): Promise<void> {
     this.urgent = false;
+    if (this.retry !== null) {
+      if (!(await this.writeOne(this.retry.rows, this.retry.id))) return this.retryLater();
+      this.retry = null;
+    }
     if (this.pendingRows === 0) return;
-    const batch = this.pending;
+    const batch = { id: randomUUID(), rows: this.pending };
     this.pending = new Map();
     this.pendingRows = 0;
-    this.inflight = batch;
+    this.inflight = batch.rows;
+    const stored = await this.writeOne(batch.rows, batch.id);
+    this.inflight = null;
+    if (!stored) {
+      this.retry = batch;
+      this.retryLater();
+    }
+  }
+
+  private async writeOne(batch: UsageRows, id: string): Promise<boolean> {
     let stored = false;
     try {
-      stored = await this.writeBatch(batch);
+      stored = await this.writeBatch(batch, id);
     } catch (error) {
       this.logger?.warn({ err: (error as NodeJS.ErrnoException).code ?? String(error) }, "usage counts not stored; kept for the next flush");
     }
-    if (!stored) {
-      this.inflight = null;
-      // Back into the buffer, added to whatever was recorded meanwhile.
-      for (const [id, byUser] of batch) {
-        for (const [user, tally] of byUser) {
-          const known = this.pending.get(id)?.get(user);
-          if (known !== undefined) addTally(known, tally);
-          else {
-            addRow(this.pending, id, user, tally);
-            this.pendingRows += 1;
-          }
-        }
-      }
-      if (this.timer === undefined) {
-        this.timer = setTimeout(() => {
-          this.timer = undefined;
-          void this.flush();
-        }, this.interval);
-        this.timer.unref();
-      }
-      return;
-    }
+    if (!stored) return false;
     // The stored totals of the recipes just written, other writers' uses included: what `get` answers
     // converges on every recipe this process uses (one read per batch; the file store reads nothing unless
     // another process wrote). When it cannot be read, the batch is added to what was known.
     const fresh = await this.readRows([...batch.keys()]).catch(() => null);
-    this.inflight = null;
-    for (const [id, byUser] of fresh ?? batch) {
-      const total = fresh === null ? (this.storedTotals.get(id) ?? emptyTally()) : emptyTally();
+    for (const [recipeId, byUser] of fresh ?? batch) {
+      const total = fresh === null ? (this.storedTotals.get(recipeId) ?? emptyTally()) : emptyTally();
       for (const tally of byUser.values()) addTally(total, tally);
-      this.storedTotals.set(id, total);
+      this.storedTotals.set(recipeId, total);
     }
     if (this.dropped > 0) {
       this.logger?.warn({ dropped: this.dropped }, "usage buffer was full while counts could not be stored; uses of new recipes were not counted");
       this.dropped = 0;
     }
+    return true;
+  }
+
+  private retryLater(): void {
+    if (this.timer !== undefined) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, this.interval);
+    this.timer.unref();
   }
 
   private serialize<T>(work: () => Promise<T>): Promise<T> {

@@ -72,6 +72,8 @@ class FileUsageStore extends BufferedUsageStore {
   }
 
   protected async writeBatch(batch: UsageRows): Promise<boolean> {
+    // The replace below is atomic and nothing can fail after it: a batch is either in the file or not, so a
+    // retried batch (same rows) is simply added now.
     await ensurePrivateDir(this.dir);
     const lock = await acquireFileLock(this.dir, path.basename(this.file), { timeoutMs: this.lockTimeoutMs, staleMs: LOCK_STALE_MS });
     if (lock.kind !== "acquired") {
@@ -96,12 +98,14 @@ class FileUsageStore extends BufferedUsageStore {
       for (const id of changed) this.lines.delete(id);
       const ids = (this.sortedIds ??= [...merged.keys()].sort());
       await writeFileAtomic(this.dir, path.basename(this.file), usageFileText(ids, merged, this.lines));
-      const stat = await fs.stat(this.file);
+      // Stored: from here on the batch must count as written, whatever fails next.
       this.rows = merged;
-      this.version = versionOf(stat);
+      const stat = await fs.stat(this.file).catch(() => null);
+      this.version = stat === null ? null : versionOf(stat);
       return true;
     } finally {
-      await lock.release();
+      // A lock that cannot be removed now is taken over as stale later; the batch's fate is already decided.
+      await lock.release().catch(() => undefined);
     }
   }
 

@@ -1,4 +1,4 @@
-/** `recipe` action=get: one recipe as a playbook, and a usage count. */
+/** `recipe` action=get: one recipe as a playbook, with its usage. */
 import type { CatalogSnapshot } from "../../recipes/catalog/catalog.js";
 import type { Recipe } from "../../recipes/types.js";
 import { sourceOf, type RecipeToolContext } from "./context.js";
@@ -20,7 +20,7 @@ export function recipeGet(
   const source = sourceOf(context, snapshot, recipeId);
   const recipe = findVisible(source.snapshot, recipeId, visibility);
   if (recipe === undefined) return notFound(source.snapshot, recipeId, visibility);
-  // In memory only; the usage store writes it out debounced, off this request's path.
+  // In memory only; the usage store writes its counts in batches, off this request's path.
   // A later window of the same result is not another use, and must not change
   // the text being paged (windows of one result concatenate to the whole).
   if (!continued) recordUse(context, source.library, recipe.recipeId, "get");

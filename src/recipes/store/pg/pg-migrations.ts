@@ -66,6 +66,10 @@ export const MIGRATIONS: readonly string[] = [
      last_used_at text NOT NULL,
      PRIMARY KEY (scope, recipe_id, user_id)
    );
+   CREATE TABLE recipe_server_usage_batches (
+     id uuid PRIMARY KEY,
+     applied_at timestamptz NOT NULL DEFAULT now()
+   );
    INSERT INTO recipe_server_recipe_usage (scope, recipe_id, user_id, get, last_used_at)
      SELECT dcc, recipe_id, '', count, last_used_at FROM recipe_server_usage;
    DROP TABLE recipe_server_usage;`,

@@ -8,6 +8,7 @@
  */
 import { BufferedUsageStore, type BufferOptions, type UsageStore } from "../usage-store.js";
 import { COUNTER_INDEX, emptyTally, USAGE_COUNTERS, type Tally, type UsageRows } from "../usage-counts.js";
+import type pg from "pg";
 import { describe, type PgConnection } from "./pg-connection.js";
 
 export interface PgUsageOptions extends BufferOptions {
@@ -21,9 +22,18 @@ export function openPgUsageStore(options: PgUsageOptions): UsageStore {
 
 const TABLE = "recipe_server_recipe_usage";
 const COLUMNS = USAGE_COUNTERS.join(", ");
-const UPSERT = `INSERT INTO ${TABLE} (scope, recipe_id, user_id, ${COLUMNS}, last_used_at)
+/**
+ * One statement: the batch's id is recorded in recipe_server_usage_batches
+ * and its rows are added only when the id is new, so a batch retried after a
+ * write whose answer was lost (it may have committed) is not added twice.
+ */
+const UPSERT = `WITH fresh AS (
+    INSERT INTO recipe_server_usage_batches (id) VALUES ($${USAGE_COUNTERS.length + 5}::uuid) ON CONFLICT DO NOTHING RETURNING id
+  )
+  INSERT INTO ${TABLE} (scope, recipe_id, user_id, ${COLUMNS}, last_used_at)
   SELECT $1, t.* FROM unnest($2::text[], $3::text[], ${USAGE_COUNTERS.map((_, i) => `$${i + 4}::bigint[]`).join(", ")}, $${USAGE_COUNTERS.length + 4}::text[])
     AS t(recipe_id, user_id, ${COLUMNS}, last_used_at)
+  WHERE EXISTS (SELECT 1 FROM fresh)
   ON CONFLICT (scope, recipe_id, user_id) DO UPDATE SET
     ${USAGE_COUNTERS.map((c) => `${c} = ${TABLE}.${c} + EXCLUDED.${c}`).join(",\n    ")},
     last_used_at = GREATEST(${TABLE}.last_used_at, EXCLUDED.last_used_at)`;
@@ -45,24 +55,19 @@ class PgUsageStore extends BufferedUsageStore {
     this.scope = options.scope;
   }
 
-  protected async writeBatch(batch: UsageRows): Promise<boolean> {
-    const ids: string[] = [];
-    const users: string[] = [];
-    const counts: number[][] = USAGE_COUNTERS.map(() => []);
-    const lasts: string[] = [];
-    for (const [id, byUser] of batch) {
-      for (const [user, tally] of byUser) {
-        ids.push(id);
-        users.push(user);
-        for (let i = 0; i < counts.length; i++) counts[i]!.push(tally.counts[i]!);
-        lasts.push(new Date(tally.last).toISOString());
-      }
-    }
+  /** When batch ids older than a week were last removed (a lost answer's batch is retried on the next flush that reaches the database). */
+  private prunedAt = 0;
+
+  protected async writeBatch(batch: UsageRows, batchId: string): Promise<boolean> {
     try {
-      await this.connection.pool.query(UPSERT, [this.scope, ids, users, ...counts, lasts]);
+      await addBatch(this.connection.pool, this.scope, batch, batchId);
+      if (Date.now() - this.prunedAt > 3_600_000) {
+        this.prunedAt = Date.now();
+        await this.connection.pool.query("DELETE FROM recipe_server_usage_batches WHERE applied_at < now() - interval '7 days'").catch(() => undefined);
+      }
       return true;
     } catch (error) {
-      this.logger?.warn({ err: describe(error), rows: ids.length }, "usage counts not written to the playbook store; kept for the next flush");
+      this.logger?.warn({ err: describe(error), rows: batch.size }, "usage counts not written to the playbook store; kept for the next flush");
       return false;
     }
   }
@@ -100,6 +105,23 @@ class PgUsageStore extends BufferedUsageStore {
       return null;
     }
   }
+}
+
+/** Adds `batch` to the rows of `scope` once: a second call with the same `batchId` adds nothing. */
+export async function addBatch(pool: Pick<pg.Pool, "query">, scope: string, batch: UsageRows, batchId: string): Promise<void> {
+  const ids: string[] = [];
+  const users: string[] = [];
+  const counts: number[][] = USAGE_COUNTERS.map(() => []);
+  const lasts: string[] = [];
+  for (const [id, byUser] of batch) {
+    for (const [user, tally] of byUser) {
+      ids.push(id);
+      users.push(user);
+      for (let i = 0; i < counts.length; i++) counts[i]!.push(tally.counts[i]!);
+      lasts.push(new Date(tally.last).toISOString());
+    }
+  }
+  await pool.query(UPSERT, [scope, ids, users, ...counts, lasts, batchId]);
 }
 
 function tallyOf(row: UsageRow): Tally {

@@ -3,6 +3,8 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { openStores, type OpenedStores } from "../../../../src/recipes/store/open-store.js";
 import { migrate, MIGRATIONS } from "../../../../src/recipes/store/pg/pg-migrations.js";
+import { addBatch } from "../../../../src/recipes/store/pg/pg-usage.js";
+import { emptyTally } from "../../../../src/recipes/store/usage-counts.js";
 import { sharedPostgres } from "../../../postgres.js";
 
 const cluster = await sharedPostgres();
@@ -80,5 +82,22 @@ describe.skipIf(typeof cluster === "string")("PostgreSQL usage counts", () => {
     const other = open(url);
     await other.store.startupProblem();
     expect((await other.usage.read()).recipes.get("s/r")?.total.get).toBe(2);
+  });
+
+  it("a batch applied twice under one id (a retry after a lost answer) is added once", async () => {
+    if (typeof cluster === "string") return;
+    const url = await cluster.createDatabase();
+    const replica = open(url);
+    await replica.store.startupProblem();
+    const tally = emptyTally();
+    tally.counts[0] = 5;
+    tally.last = Date.parse("2026-12-02T10:00:00.000Z");
+    const batch = new Map([["s/r", new Map([["", tally]])]]);
+    await withClient(url, async (client) => {
+      await addBatch(client, "maya", batch, "6f1c2a9e-0000-4000-8000-000000000001");
+      await addBatch(client, "maya", batch, "6f1c2a9e-0000-4000-8000-000000000001");
+      await addBatch(client, "maya", batch, "6f1c2a9e-0000-4000-8000-000000000002");
+    });
+    expect((await replica.usage.read()).recipes.get("s/r")?.total.get).toBe(10);
   });
 });
