@@ -125,10 +125,22 @@ describe.skipIf(typeof cluster === "string")("usage from two replicas on one Pos
     expect((await usageOf(clients[0]!, PYRO))?.total.get).toBe(before?.total.get + 1);
   });
 
+  it("16 list reads at once while uses and batch writes go on: every answer whole, totals never go back", async () => {
+    const before = (await usageOf(clients[0]!, PYRO))?.total.get as number;
+    const readers = Array.from({ length: 16 }, (_, i) => usageOf(clients[i % clients.length]!, PYRO));
+    const users = clients.map((client) => call(client, "recipes__get", { skill: "houdini-fx", anchor: "pyro_explosion" }));
+    const flushing = flush(a, b);
+    const [read] = await Promise.all([Promise.all(readers), Promise.all(users), flushing]);
+    for (const usage of read) expect(usage?.total.get).toBeGreaterThanOrEqual(before);
+    await flush(a, b);
+    expect((await usageOf(clients[3]!, PYRO))?.total.get).toBe(before + clients.length);
+  }, 60_000);
+
   it("/metrics counts calls by DCC, tool and outcome, and per recipe under the cap", async () => {
     const metrics = await (await fetch(`${a.url}/metrics`)).text();
     expect(metrics).toMatch(/recipe_server_recipe_calls_total\{dcc="houdini",tool="validate",outcome="fail"\} 15\b/);
     expect(metrics).toMatch(/recipe_server_recipe_calls_total\{dcc="houdini",tool="apply",outcome="ok"\} 30\b/);
+    // Only A's own calls: each replica counts what it served; the stored totals are in recipes__list.
     expect(metrics).toMatch(/recipe_server_recipe_uses_total\{dcc="houdini",recipe="houdini-fx\/pyro_explosion",tool="apply",outcome="ok"\} 30\b/);
   });
 });
