@@ -95,7 +95,8 @@ async function run(
     },
     "recipe run",
   );
-  if (outcome.error !== "busy") recordUse(context, context.library, recipe.recipeId, RUN_COUNTER[report.status]);
+  // A run that never reached the DCC (busy, unreachable) says nothing about the recipe.
+  if (outcome.error !== "busy" && outcome.error !== "dcc_unavailable") recordUse(context, context.library, recipe.recipeId, RUN_COUNTER[report.status]);
   return answer(outcome, {
     skill: recipe.skill,
     recipe: recipe.name,
