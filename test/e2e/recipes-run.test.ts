@@ -266,3 +266,32 @@ describe("recipes__run with a DCC endpoint that needs a token", () => {
     }
   });
 });
+
+describe("recipes__run against a DCC that speaks only 2026-07-28", () => {
+  it("runs through the v2 client (refused 2025-11-25, then 2026-07-28), for clients of both eras", async () => {
+    const dcc = await startDccDouble({ era: "2026" });
+    const skills = await skillsDir();
+    const running = await startServer({ dccs: ["blender"], skillsPaths: [skills], args: ["--dcc-endpoint", `blender=${dcc.url}`] });
+    try {
+      const client = await connect(running.url, "/mcp/blender");
+      const v2 = await modern(running.url, "/mcp/blender");
+      try {
+        const answer = await call(client, "recipes__run", { skill: "run-pack", recipe: "make_bevelled", inputs: { name: "Box" } });
+        expect(answer.success).toBe(true);
+        expect(answer.context).toMatchObject({ status: "succeeded", output_valid: true, receipt: { object_name: "Box", face_count: 10 } });
+        const result = (await v2.callTool({ name: "recipes__run", arguments: { skill: "run-pack", recipe: "bevel_receipt", inputs: { name: "Two" } } })) as { content: Array<{ text: string }> };
+        expect(JSON.parse(result.content[0]!.text)).toMatchObject({ success: true, context: { status: "succeeded" } });
+        expect(dcc.sessionCount()).toBe(0);
+        expect(dcc.calls.filter((c) => c.outcome === "ok")).toHaveLength(6);
+        const status = (await (await fetch(`${running.url}/status`)).json()) as { dccs: Array<{ dcc: string; run: Record<string, unknown> }> };
+        expect(status.dccs[0]!.run).toMatchObject({ enabled: true, reachability: "answering" });
+      } finally {
+        await Promise.all([client.close(), v2.close()]);
+      }
+    } finally {
+      await running.stop();
+      await dcc.stop();
+      await fs.rm(skills, { recursive: true, force: true });
+    }
+  });
+});

@@ -225,6 +225,47 @@ describe("DccRunner against an SDK-server DCC double", () => {
     }
   });
 
+  it("a DCC that speaks only 2026-07-28 runs through the v2 client: same report, same recovery, and the revision is remembered", async () => {
+    const modern = await startDccDouble({ era: "2026" });
+    try {
+      const connection = new McpDccConnection("blender", { url: modern.url, headers: {} }, { name: "test", version: "0" });
+      const runner = new DccRunner(connection, LIMITS);
+      runners.push(runner);
+      const outcome = await runner.run({ plan: plan("make_bevelled", { name: "M" }), contract: recipe("make_bevelled").outputValidator, dryRun: false });
+      expect(outcome.error).toBeUndefined();
+      expect(outcome.report).toMatchObject({ status: "succeeded", output_valid: true, receipt: { object_name: "M", face_count: 10 } });
+      expect(connection.revision()).toBe("2026-07-28");
+      expect(modern.sessionCount()).toBe(0);
+      modern.hooks.fail.add("bevel_edges");
+      const failed = await runner.run({ plan: plan("make_bevelled", { name: "N" }), contract: null, dryRun: false });
+      expect(failed.report.status).toBe("recovered");
+      expect(modern.calls.map((c) => c.tool)).toEqual([
+        "blender_mesh_ops__create_primitive", "blender_mesh_ops__bevel_edges", "blender_mesh_ops__get_poly_count",
+        "blender_mesh_ops__create_primitive", "blender_mesh_ops__bevel_edges", "blender_mesh_ops__delete_object",
+      ]);
+      // A reconnect (the DCC went away and came back) tries 2026-07-28 first and still answers.
+      await runner.close();
+      expect((await runner.run({ plan: plan("bevel_receipt", { name: "O" }), contract: null, dryRun: true })).report.status).toBe("dry_run");
+      expect(connection.revision()).toBe("2026-07-28");
+    } finally {
+      await modern.stop();
+    }
+  });
+
+  it("an endpoint that speaks both revisions is spoken to in 2025-11-25 (one session)", async () => {
+    const both = await startDccDouble({ era: "both" });
+    try {
+      const connection = new McpDccConnection("blender", { url: both.url, headers: {} }, { name: "test", version: "0" });
+      runners.push(new DccRunner(connection, LIMITS));
+      const outcome = await runners.at(-1)!.run({ plan: plan("bevel_receipt", { name: "B" }), contract: null, dryRun: false });
+      expect(outcome.error).toBeUndefined();
+      expect(connection.revision()).toBe("2025-11-25");
+      expect(both.sessionCount()).toBe(1);
+    } finally {
+      await both.stop();
+    }
+  });
+
   it("sends the configured headers; a wrong token is dcc_unavailable without the token in the message", async () => {
     const guarded = await startDccDouble({ era: "2025", requireHeader: ["Authorization", "Bearer right-token"] });
     try {
