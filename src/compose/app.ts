@@ -102,6 +102,7 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
   for (const [dcc, library] of libraries) {
     const perUser = catalogs.users?.get(dcc);
     const runner = runners.get(dcc);
+    const observeUse = metrics.recipeUses(dcc);
     const servers = endpointServers<RecipeToolContext>({
       name: `recipe-server-${dcc}`,
       version,
@@ -111,9 +112,9 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
       tools: {
         registry: runner === undefined || runnableRegistry === null ? registry : runnableRegistry,
         contextFor: (call) => {
-          if (call.user === null || perUser === undefined) return recipeContext(library, logger, call, undefined, runner);
+          if (call.user === null || perUser === undefined) return recipeContext(library, logger, call, undefined, runner, observeUse);
           const own = perUser.of(call.user);
-          return recipeContext(library, logger, call, { user: call.user, playbooks: own.library, loaded: own.loaded }, runner);
+          return recipeContext(library, logger, call, { user: call.user, playbooks: own.library, loaded: own.loaded }, runner, observeUse);
         },
         logger,
         maxArgumentBytes: config.limits.maxToolArgumentBytes,
