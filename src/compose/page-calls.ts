@@ -5,6 +5,7 @@
  * tool-call metrics, the server's time limit), answering the whole envelope
  * rather than a result window, since the page is in this process.
  */
+import { INVALID_PARAMS } from "../server/protocol/outcome.js";
 import { runToolCall, type ToolCallOptions } from "../server/protocol/surface.js";
 import type { ToolRegistry } from "../server/tools/registry.js";
 import { thenMaybe } from "../server/tools/maybe-promise.js";
@@ -13,7 +14,7 @@ import type { PageToolCaller } from "../server/ui/routes.js";
 export function pageToolCaller<C>(optionsOf: (dcc: string) => ToolCallOptions<C> | undefined): PageToolCaller {
   return async ({ dcc, user, signal }, name, args) => {
     const options = optionsOf(dcc);
-    if (options === undefined) return { ok: false, message: `No tools for DCC ${dcc}` };
+    if (options === undefined) return { ok: false, refused: false, message: `No tools for DCC ${dcc}` };
     let whole: Readonly<Record<string, unknown>> | undefined;
     const registry: ToolRegistry<C> = {
       list: () => options.registry.list(),
@@ -25,8 +26,8 @@ export function pageToolCaller<C>(optionsOf: (dcc: string) => ToolCallOptions<C>
         }),
     };
     const outcome = await runToolCall({ ...options, registry }, name, args, { user, signal });
-    if (!outcome.ok) return { ok: false, message: outcome.error.message };
-    if (whole === undefined) return { ok: false, message: "The tool answered no envelope" };
+    if (!outcome.ok) return { ok: false, refused: outcome.error.code === INVALID_PARAMS, message: outcome.error.message };
+    if (whole === undefined) return { ok: false, refused: false, message: "The tool answered no envelope" };
     return { ok: true, envelope: whole };
   };
 }

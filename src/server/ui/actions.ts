@@ -14,6 +14,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { RecipeLibrary } from "../../recipes/catalog/library.js";
 import type { PageCall, PageRunStatus, UiOptions } from "./page-types.js";
+import { MAX_NESTING, nestsDeeperThan } from "../transport/argument-limits.js";
 
 const MAX_ID = 1000;
 const HISTORY_WINDOW = 50;
@@ -89,9 +90,12 @@ export function registerPageActions(fastify: FastifyInstance, options: UiOptions
 
   const toolAnswer = async (reply: FastifyReply, call: PageCall, tool: string, args: Record<string, unknown>) => {
     if (callTool === undefined) return send(reply, 404, { error: "not_found", message: "This server's page only reads the catalog" });
+    // The bound MCP bodies get before any walk (transport/argument-limits.ts): deeper inputs would overflow one.
+    if (nestsDeeperThan(args["inputs"], MAX_NESTING)) return send(reply, 400, { error: "invalid_input", message: `inputs: nest deeper than ${MAX_NESTING} levels (the server's limit)` });
     const answer = await callTool(call, tool, args);
     // The envelope says how the call went (success, error, context); HTTP says only that the page asked well.
-    return answer.ok ? send(reply, 200, answer.envelope) : send(reply, 500, { error: "internal", message: answer.message });
+    if (answer.ok) return send(reply, 200, answer.envelope);
+    return answer.refused ? send(reply, 400, { error: "invalid_input", message: answer.message }) : send(reply, 500, { error: "internal", message: answer.message });
   };
 
   fastify.post<{ Params: { dcc: string } }>("/ui/api/:dcc/validate", async (request, reply) => {

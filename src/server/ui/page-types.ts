@@ -40,7 +40,12 @@ export interface PageCall {
   readonly signal: AbortSignal;
 }
 
-/** The whole envelope of a tool's answer, or why the call got none (a refused call, the server's time limit). */
-export type PageToolAnswer = { readonly ok: true; readonly envelope: Readonly<Record<string, unknown>> } | { readonly ok: false; readonly message: string };
+/**
+ * The whole envelope of a tool's answer, or why the call got none: `refused`
+ * arguments (too large: the caller's fault), or not (the server's time limit).
+ */
+export type PageToolAnswer =
+  | { readonly ok: true; readonly envelope: Readonly<Record<string, unknown>> }
+  | { readonly ok: false; readonly refused: boolean; readonly message: string };
 
 export type PageToolCaller = (call: PageCall, tool: string, args: Record<string, unknown>) => Promise<PageToolAnswer>;
