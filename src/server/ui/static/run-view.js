@@ -61,6 +61,8 @@ export function renderRun(envelope) {
     parts.push(el("h4", { text: "Contract" }), el("p", { className: c.output_valid === false ? "contract error" : "contract", text: contract }));
     if (Array.isArray(c.output_errors) && c.output_errors.length > 0) parts.push(el("ul", { className: "output-errors" }, ...c.output_errors.map((e) => el("li", { className: "error", text: String(e) }))));
   }
-  if (c.recovery !== undefined) parts.push(el("h4", { text: "Recovery" }), json(c.recovery));
+  const r = c.recovery;
+  const recovered = r !== undefined && r !== null && ["steps", "manual", "advice"].some((key) => Array.isArray(r[key]) && r[key].length > 0);
+  if (recovered) parts.push(el("h4", { text: "Recovery" }), json(r));
   return el("section", { className: "run-report", "data-status": c.status ?? envelope.error ?? "error" }, ...parts);
 }
