@@ -2,7 +2,7 @@
  * The catalog page: `GET /` and `/ui/<dcc>` serve the page shell, `/ui/assets/*`
  * its script and style, and `/ui/api/*` a small read-only JSON API over the
  * DCC libraries (search answers what recipes__search answers: the same
- * handler over the same search service, recipes/catalog/search.ts).
+ * handler over the snapshot's own search, recipes/catalog/catalog.ts).
  *
  * Auth: the shell and assets hold no catalog data, so they load without the
  * token (a browser cannot send a bearer header on navigation); every
