@@ -66,7 +66,7 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
   const version = packageVersion();
   const catalogs = options.catalogs ?? openCatalogs(config, logger);
   const libraries = catalogs.libraries;
-  const registry = recipeRegistry(recipeToolDefinitions(), logger);
+  const registry = recipeRegistry(recipeToolDefinitions({ allowPromote: config.allowPromote }), logger);
 
   const metrics = createServerMetrics({
     catalogs: () =>
@@ -87,7 +87,7 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
   const runnableRegistry =
     runners.size === 0
       ? null
-      : recipeRegistry(runnableToolDefinitions(), logger);
+      : recipeRegistry(runnableToolDefinitions({ allowPromote: config.allowPromote }), logger);
   for (const library of libraries.values()) {
     library.onChange((_snapshot, previous) => {
       if (previous !== null) metrics.countReload(library.dcc);
