@@ -12,7 +12,7 @@ import { sharedPostgres } from "../postgres.js";
 import { call, connect, EXAMPLE_SKILLS, makeTempDir, skillMd, startServer, writeTree, type RunningServer, type ToolAnswer } from "./harness.js";
 import { playbook } from "./playbook-args.js";
 import { ALICE, BOB, bearer, usersFile } from "./users-fixture.js";
-import { startDccDouble, type DccDouble } from "../recipes/run/dcc-double.js";
+import { startDccDouble, type DccDouble } from "./dcc-double.js";
 import { RUN_PACK } from "../recipes/run/fixtures.js";
 import { until } from "../helpers/until.js";
 
@@ -215,7 +215,7 @@ describe("runs are counted by outcome", () => {
   let skills: string;
 
   beforeAll(async () => {
-    dcc = await startDccDouble();
+    dcc = await startDccDouble({ era: "2025" });
     skills = await makeTempDir("usage-run-skills-");
     await writeTree(skills, { "run-pack/SKILL.md": skillMd("run-pack", "any", "RECIPES.yaml"), "run-pack/RECIPES.yaml": RUN_PACK });
     running = await startServer({ dccs: ["blender"], skillsPaths: [skills], args: ["--dcc-endpoint", `blender=${dcc.url}`] });
@@ -224,7 +224,7 @@ describe("runs are counted by outcome", () => {
   afterAll(async () => {
     await client?.close();
     await running?.stop();
-    await dcc?.close();
+    await dcc?.stop();
     await fs.rm(skills, { recursive: true, force: true });
   });
 

@@ -32,6 +32,23 @@ function preferredRecipe(snapshot: CatalogSnapshot, recipe: YamlRecipe, dcc: str
   return { recipe };
 }
 
+/**
+ * A recipe whose undo is `none` runs with `confirm: true`, or once the
+ * client's user says yes (elicitation, where the client declared it);
+ * null: go ahead, else the refusal. Nothing has reached the DCC yet.
+ */
+async function confirmIrreversible(context: RecipeToolContext, recipe: YamlRecipe, dcc: string): Promise<Envelope | null> {
+  const facts = { skill: recipe.skill, recipe: recipe.name, undo: "none" };
+  const why = `${recipe.recipeId} declares undo: none (its changes cannot be rolled back)`;
+  if (context.confirm === undefined) {
+    return fail("invalid_input", `${why}: pass confirm: true to run it (this client cannot be asked: it declared no elicitation capability)`, { ...facts, confirmation: "unsupported" });
+  }
+  const answer = await context.confirm(`Run ${recipe.recipeId} on ${dcc}? ${why}.`, context.signal);
+  if (answer.kind === "confirmed") return null;
+  if (answer.kind === "asked") return fail("invalid_input", `${why}: waiting for the user's confirmation`, { ...facts, confirmation: "asked" });
+  return fail("invalid_input", `${why}: not run, ${answer.message}; pass confirm: true to run it`, { ...facts, confirmation: answer.reason });
+}
+
 function answer(outcome: RunOutcome, facts: Record<string, unknown>): Envelope {
   const context = { ...outcome.report, ...facts, ...(outcome.detail ?? {}) };
   return outcome.error === undefined ? ok(outcome.message, context) : fail(outcome.error, outcome.message, context);
@@ -60,15 +77,12 @@ async function run(
     return fail("invalid_input", message, { errors: check.errors, skill: recipe.skill, recipe: recipe.name });
   }
   const dryRun = args.dryRun === true;
-  if (recipe.entry["undo"] === "none" && args.confirm !== true && !dryRun) {
-    return fail("invalid_input", `${recipe.recipeId} declares undo: none (its changes cannot be rolled back): pass confirm: true to run it`, {
-      skill: recipe.skill,
-      recipe: recipe.name,
-      undo: "none",
-    });
-  }
   const planned = planRun(recipe, args.inputs, runner.dcc, chosen.alias);
   if (!planned.ok) return fail(planned.code, planned.message, { ...planned.detail, skill: recipe.skill, recipe: recipe.name });
+  if (recipe.entry["undo"] === "none" && args.confirm !== true && !dryRun) {
+    const refused = await confirmIrreversible(context, recipe, runner.dcc);
+    if (refused !== null) return refused;
+  }
 
   const started = performance.now();
   const outcome = await runner.run({
@@ -113,14 +127,15 @@ export const recipesRun = recipeTool({
     "each step's tool for this DCC (tool_routing), checks every tool exists and accepts its arguments (preflight), runs " +
     "the steps in order, and validates the observed receipt against the recipe's output_contract (a receipt that fails " +
     "the contract is a failed run). On failure the recipe's undo steps run and are reported. `dryRun: true` stops " +
-    "after preflight and returns the resolved plan. A recipe with `undo: none` runs only with `confirm: true`. " +
+    "after preflight and returns the resolved plan. A recipe with `undo: none` runs only with `confirm: true` or once " +
+    "the user confirms when asked (elicitation, where the client supports it). " +
     "One run at a time per DCC; a full queue answers `busy`.",
   inputSchema: objectSchema(
     {
       ...STRUCTURED_RECIPE_FIELDS,
       inputs: { description: "Inputs for the recipe's inputs_schema." },
       dryRun: { type: "boolean", default: false, description: "Resolve, materialize and preflight only; nothing runs on the DCC." },
-      confirm: { type: "boolean", default: false, description: "Required to run a recipe whose undo is `none`." },
+      confirm: { type: "boolean", default: false, description: "Runs a recipe whose undo is `none` without asking; else the user is asked (elicitation) where the client supports it." },
       timeoutMs: { type: "integer", minimum: 100, maximum: MAX_RUN_TIMEOUT_MS, description: "Bound on the whole run (default 55000)." },
     },
     ["skill", "recipe", "inputs"],
