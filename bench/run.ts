@@ -22,6 +22,9 @@
  *    and one listing those + N fillers, cold (a fresh connection each time) and warm
  *    (tools/list cached: a ping, which `answeredRecentlyMs: 0` keeps, and the
  *    checks). Prints medians and ratios.
+ * 3. The ping window alone, in process: a runner that pings before every
+ *    run against one that skips the ping when the DCC answered within
+ *    `answeredRecentlyMs`, alternating. Prints medians and the ratio.
  * Prints figures, asserts nothing.
  */
 import { spawn } from "node:child_process";
@@ -219,5 +222,55 @@ async function preflightCost(): Promise<void> {
   }
 }
 
+/**
+ * The ping window alone: the same 5-step run through an in-process runner,
+ * pinging before every run (`answeredRecentlyMs: 0`, as before the window)
+ * or not when the DCC answered within the window (the default), alternating.
+ */
+async function pingWindow(): Promise<void> {
+  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), "bench-run-window-"));
+  await fs.mkdir(path.join(tmp, "run-pack"));
+  await fs.writeFile(path.join(tmp, "run-pack/RECIPES.yaml"), RUN_PACK);
+  const recipe = (await loadPack(path.join(tmp, "run-pack"), "run-pack")).get("five_steps")!;
+  const dcc = await startDccDouble({ era: "2025" });
+  const runnerWith = (answeredRecentlyMs: number): DccRunner =>
+    new DccRunner(new McpDccConnection("blender", { url: dcc.url, headers: {} }, { name: "bench", version: "1" }), { ...DEFAULT_RUN_LIMITS, answeredRecentlyMs });
+  const always = runnerWith(0);
+  const windowed = runnerWith(DEFAULT_RUN_LIMITS.answeredRecentlyMs);
+  let n = 0;
+  const once = async (runner: DccRunner): Promise<number> => {
+    const planned = planRun(recipe, { name: `w${n++}` }, "blender");
+    if (!planned.ok) throw new Error(planned.message);
+    const t = performance.now();
+    const outcome = await runner.run({ plan: planned.plan, contract: recipe.outputValidator, dryRun: false });
+    if (outcome.error !== undefined) throw new Error(outcome.message);
+    return performance.now() - t;
+  };
+  try {
+    for (let i = 0; i < 5; i++) {
+      await once(always);
+      await once(windowed);
+    }
+    const a: number[] = [];
+    const b: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      if (round % 2 === 0) {
+        a.push(await once(always));
+        b.push(await once(windowed));
+      } else {
+        b.push(await once(windowed));
+        a.push(await once(always));
+      }
+    }
+    console.log(`ping window, in-process runner, ${ROUNDS} rounds: ping every run ${fmt(median(a))}, skipped within ${DEFAULT_RUN_LIMITS.answeredRecentlyMs} ms ${fmt(median(b))}, ratio ${(median(b) / median(a)).toFixed(2)}`);
+  } finally {
+    await always.close();
+    await windowed.close();
+    await dcc.stop();
+    await fs.rm(tmp, { recursive: true, force: true });
+  }
+}
+
 await endToEnd();
+await pingWindow();
 await preflightCost();

@@ -56,8 +56,11 @@ export class McpDccConnection implements DccConnection {
   }
 
   async open(options: Bounds & { readonly answeredRecentlyMs?: number }): Promise<DccOpenOutcome> {
-    const deadline = performance.now() + options.timeoutMs;
+    let deadline = performance.now() + options.timeoutMs;
     const left = (): Bounds => ({ timeoutMs: Math.max(1, Math.floor(deadline - performance.now())), ...(options.signal ? { signal: options.signal } : {}) });
+    const restart = (): void => {
+      deadline = performance.now() + options.timeoutMs;
+    };
     try {
       let live = this.live;
       if (live !== null && performance.now() - live.answeredAt >= (options.answeredRecentlyMs ?? 0)) {
@@ -71,7 +74,7 @@ export class McpDccConnection implements DccConnection {
           live = null;
         }
       }
-      live ??= await this.connect(left);
+      live ??= await this.connect(left, restart);
       if (live.tools === null) {
         live.tools = await this.listTools(live.session, left);
         live.answeredAt = performance.now();
@@ -108,7 +111,7 @@ export class McpDccConnection implements DccConnection {
   }
 
   /** A session in the revision that answered last (2025 first), else the other when the endpoint refuses it. */
-  private async connect(left: () => Bounds): Promise<Live> {
+  private async connect(left: () => Bounds, restart: () => void): Promise<Live> {
     let live: Live | null = null;
     const target: SessionTarget = {
       url: this.endpoint.url,
@@ -121,16 +124,25 @@ export class McpDccConnection implements DccConnection {
         if (live !== null && this.live === live) this.live = null;
       },
     };
-    const order = this.modernFirst ? [openModern, openSession2025] : [openSession2025, openModern];
+    const order = this.modernFirst ? [openModern, openLegacy] : [openLegacy, openModern];
     let opened: SessionOpened;
     try {
-      opened = await order[0]!(target, left());
+      opened = await order[0]!(target, left);
     } catch (error) {
       // A link that broke at once (a pooled socket the restarted DCC closed) gets one more try; a DCC that never answered used up the bound.
       if (left().signal?.aborted === true || left().timeoutMs < this.retryFloorMs) throw error;
-      opened = await order[0]!(target, left());
+      opened = await order[0]!(target, left);
     }
-    if (!opened.ok) opened = await order[1]!(target, left());
+    if (!opened.ok) {
+      // The DCC answered (it refused one revision): the other revision's session gets the whole bound again, counted from its first request.
+      let restarted = false;
+      const fresh = (): Bounds => {
+        if (!restarted) restart();
+        restarted = true;
+        return left();
+      };
+      opened = await order[1]!(target, fresh);
+    }
     if (!opened.ok) throw new Error(`the endpoint refused both protocol revisions (last: ${opened.revisionRefused})`);
     this.modernFirst = opened.session.revision === MODERN;
     live = { session: opened.session, tools: null, answeredAt: performance.now() };
@@ -162,9 +174,14 @@ const MODERN = "2026-07-28";
  * The 2026-07-28 session, loaded on first use: most endpoints speak 2025,
  * and the v2 client stays out of a daemon that never meets one that does not.
  */
-async function openModern(target: SessionTarget, bounds: Bounds): Promise<SessionOpened> {
+async function openModern(target: SessionTarget, left: () => Bounds): Promise<SessionOpened> {
   const { openSession2026 } = await import("./session-2026.js");
-  return openSession2026(target, bounds);
+  // Loading the client is this process's work, not the DCC's: the bound is read after it.
+  return openSession2026(target, left());
+}
+
+function openLegacy(target: SessionTarget, left: () => Bounds): Promise<SessionOpened> {
+  return openSession2025(target, left());
 }
 
 /** A one-line reason naming the endpoint, never its headers. */
