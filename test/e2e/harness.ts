@@ -150,3 +150,18 @@ export function skillMd(name: string, dcc: string, recipes: string | string[], e
 
 export { until } from "../helpers/until.js";
 
+/** A `recipe` action=create call of a lookdev playbook (the promotion tests promote it). */
+export const EXPOSURE_PLAYBOOK: Readonly<Record<string, unknown>> = Object.freeze({
+  action: "create",
+  title: "Calibrate hero shader exposure",
+  summary: "Match the hero shader exposure to the studio grey card before lookdev sign-off.",
+  whenToUse: "Before any lookdev review of a hero asset.",
+  steps: [
+    { title: "Load grey card", detail: "Reference the studio grey card rig." },
+    { title: "Match exposure", detail: "Adjust until the card reads 18%." },
+  ],
+  acceptanceCriteria: ["grey card reads 0.18 linear"],
+  tags: ["lookdev"],
+  document: "Keep the key light fixed.\n",
+});
+

@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { CatalogSnapshot } from "../../recipes/catalog/catalog.js";
 import type { RecipeLibrary } from "../../recipes/catalog/library.js";
 import type { DccRunner } from "../../recipes/run/runner.js";
+import type { UsageCounter } from "../../recipes/store/usage-counts.js";
 import type { ToolDefinition, ToolSchema } from "./define.js";
 import { fail, withRevision, type Envelope } from "./envelope.js";
 import { thenMaybe, type MaybePromise } from "./maybe-promise.js";
@@ -21,6 +22,8 @@ export interface RecipeToolContext {
   readonly progress?: (done: number, total?: number, message?: string) => void;
   /** Asks the client's user a yes/no question (elicitation), in whatever way the call's protocol revision does it; absent: no way to ask. */
   readonly confirm?: Confirm;
+  /** Told of every recorded use of a recipe (record-use.ts), for the metrics; absent: nobody listens. */
+  readonly observeUse?: (recipeId: string, counter: UsageCounter) => void;
 }
 
 /**
@@ -61,10 +64,18 @@ export interface CallControls {
  * A recipe tool's context for one call: the call's signal read through (it
  * is made on first read, and most tools never read it) and its progress.
  */
-export function recipeContext(library: RecipeLibrary, logger: Logger, call: CallControls, caller?: RecipeCaller, runner?: DccRunner): RecipeToolContext {
+export function recipeContext(
+  library: RecipeLibrary,
+  logger: Logger,
+  call: CallControls,
+  caller?: RecipeCaller,
+  runner?: DccRunner,
+  observeUse?: (recipeId: string, counter: UsageCounter) => void,
+): RecipeToolContext {
   return {
     library,
     logger,
+    ...(observeUse !== undefined ? { observeUse } : {}),
     ...(caller !== undefined ? { caller } : {}),
     ...(runner !== undefined ? { runner } : {}),
     ...(call.progress !== undefined ? { progress: call.progress } : {}),

@@ -13,6 +13,8 @@ import { objectSchema } from "./define.js";
 import { fail, ok, type Envelope } from "./envelope.js";
 import { recipeTool, withSnapshot, type RecipeToolContext } from "./context.js";
 import { findPublicRecipe } from "./lookup.js";
+import { recordUse } from "./record-use.js";
+import { RUN_COUNTER } from "../../recipes/store/usage-counts.js";
 import { checkAgainst, STRUCTURED_RECIPE_FIELDS } from "./structured.js";
 
 /** The longest whole-run bound a caller may ask for; the server's request timeout still ends the call earlier. */
@@ -107,7 +109,7 @@ async function run(
     },
     "recipe run",
   );
-  if (!dryRun && outcome.error !== "busy") context.library.usage.record(recipe.recipeId);
+  if (outcome.error !== "busy") recordUse(context, context.library, recipe.recipeId, RUN_COUNTER[report.status]);
   return answer(outcome, {
     skill: recipe.skill,
     recipe: recipe.name,
