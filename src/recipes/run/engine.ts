@@ -104,7 +104,11 @@ export async function executeRun(o: ExecuteOptions): Promise<RunOutcome> {
   const remaining = (): number => Math.max(1, Math.floor(deadline - performance.now()));
   const total = plan.steps.length;
 
-  const opened = await o.connection.open({ timeoutMs: Math.min(limits.connectTimeoutMs, remaining()), ...(o.signal !== undefined ? { signal: o.signal } : {}) });
+  const opened = await o.connection.open({
+    timeoutMs: Math.min(limits.connectTimeoutMs, remaining()),
+    answeredRecentlyMs: limits.answeredRecentlyMs,
+    ...(o.signal !== undefined ? { signal: o.signal } : {}),
+  });
   if (!opened.ok) {
     return { report: report(runId, "failed", plan.steps.map(notRun)), error: "dcc_unavailable", message: `DCC ${o.connection.dcc} is unavailable: ${opened.message}` };
   }

@@ -5,8 +5,9 @@
  * client (session-2026.ts) when the endpoint refuses the 2025 revision. The
  * revision that answered is tried first on the next connection. The only
  * module of the run engine that touches the network. Connects lazily, pings
- * before each run (a DCC that restarted lost our session: the connection is
- * dropped and made again), caches tools/list per connection (cleared on
+ * before each run unless the DCC answered within `answeredRecentlyMs` (a DCC
+ * that restarted lost our session: the connection is dropped and made
+ * again), caches tools/list per connection (cleared on
  * notifications/tools/list_changed), and bounds every exchange so a DCC that
  * accepts the connection but never answers is `unavailable` within the
  * connect bound.
@@ -24,6 +25,8 @@ export interface McpEndpoint {
 interface Live {
   readonly session: DccSession;
   tools: ReadonlyMap<string, DccTool> | null;
+  /** When the DCC last answered on this session (performance.now()). */
+  answeredAt: number;
 }
 
 /** A DCC listing more pages than this is refused: preflight must stay short. */
@@ -34,6 +37,8 @@ export class McpDccConnection implements DccConnection {
   private state: DccReachability = "unknown";
   /** The endpoint refused 2025-11-25 last time: open with 2026-07-28 first. */
   private modernFirst = false;
+  /** A failed connect is tried once more only with at least this much of the bound left. */
+  private readonly retryFloorMs = 100;
 
   constructor(
     readonly dcc: string,
@@ -50,14 +55,18 @@ export class McpDccConnection implements DccConnection {
     return this.live?.session.revision ?? null;
   }
 
-  async open(options: Bounds): Promise<DccOpenOutcome> {
-    const deadline = performance.now() + options.timeoutMs;
+  async open(options: Bounds & { readonly answeredRecentlyMs?: number }): Promise<DccOpenOutcome> {
+    let deadline = performance.now() + options.timeoutMs;
     const left = (): Bounds => ({ timeoutMs: Math.max(1, Math.floor(deadline - performance.now())), ...(options.signal ? { signal: options.signal } : {}) });
+    const restart = (): void => {
+      deadline = performance.now() + options.timeoutMs;
+    };
     try {
       let live = this.live;
-      if (live !== null) {
+      if (live !== null && performance.now() - live.answeredAt >= (options.answeredRecentlyMs ?? 0)) {
         try {
           await live.session.ping(left());
+          live.answeredAt = performance.now();
         } catch (error) {
           if (options.signal?.aborted === true) throw error;
           // The DCC restarted (our session is gone) or the link broke: one fresh connection within what is left.
@@ -65,8 +74,11 @@ export class McpDccConnection implements DccConnection {
           live = null;
         }
       }
-      live ??= await this.connect(left);
-      live.tools ??= await this.listTools(live.session, left);
+      live ??= await this.connect(left, restart);
+      if (live.tools === null) {
+        live.tools = await this.listTools(live.session, left);
+        live.answeredAt = performance.now();
+      }
       this.state = "answering";
       return { ok: true, tools: live.tools };
     } catch (error) {
@@ -80,7 +92,9 @@ export class McpDccConnection implements DccConnection {
     const live = this.live;
     if (live === null) return { kind: "error", reason: "unavailable", message: "not connected" };
     try {
-      return { kind: "result", result: await live.session.callTool(tool, args, options) };
+      const result = await live.session.callTool(tool, args, options);
+      live.answeredAt = performance.now();
+      return { kind: "result", result };
     } catch (error) {
       if (options.signal?.aborted === true) return { kind: "error", reason: "cancelled", message: "cancelled by the caller" };
       const failure = live.session.classify(error);
@@ -97,7 +111,7 @@ export class McpDccConnection implements DccConnection {
   }
 
   /** A session in the revision that answered last (2025 first), else the other when the endpoint refuses it. */
-  private async connect(left: () => Bounds): Promise<Live> {
+  private async connect(left: () => Bounds, restart: () => void): Promise<Live> {
     let live: Live | null = null;
     const target: SessionTarget = {
       url: this.endpoint.url,
@@ -110,12 +124,28 @@ export class McpDccConnection implements DccConnection {
         if (live !== null && this.live === live) this.live = null;
       },
     };
-    const order = this.modernFirst ? [openModern, openSession2025] : [openSession2025, openModern];
-    let opened: SessionOpened = await order[0]!(target, left());
-    if (!opened.ok) opened = await order[1]!(target, left());
+    const order = this.modernFirst ? [openModern, openLegacy] : [openLegacy, openModern];
+    let opened: SessionOpened;
+    try {
+      opened = await order[0]!(target, left);
+    } catch (error) {
+      // A link that broke at once (a pooled socket the restarted DCC closed) gets one more try; a DCC that never answered used up the bound.
+      if (left().signal?.aborted === true || left().timeoutMs < this.retryFloorMs) throw error;
+      opened = await order[0]!(target, left);
+    }
+    if (!opened.ok) {
+      // The DCC answered (it refused one revision): the other revision's session gets the whole bound again, counted from its first request.
+      let restarted = false;
+      const fresh = (): Bounds => {
+        if (!restarted) restart();
+        restarted = true;
+        return left();
+      };
+      opened = await order[1]!(target, fresh);
+    }
     if (!opened.ok) throw new Error(`the endpoint refused both protocol revisions (last: ${opened.revisionRefused})`);
     this.modernFirst = opened.session.revision === MODERN;
-    live = { session: opened.session, tools: null };
+    live = { session: opened.session, tools: null, answeredAt: performance.now() };
     this.live = live;
     return live;
   }
@@ -144,9 +174,14 @@ const MODERN = "2026-07-28";
  * The 2026-07-28 session, loaded on first use: most endpoints speak 2025,
  * and the v2 client stays out of a daemon that never meets one that does not.
  */
-async function openModern(target: SessionTarget, bounds: Bounds): Promise<SessionOpened> {
+async function openModern(target: SessionTarget, left: () => Bounds): Promise<SessionOpened> {
   const { openSession2026 } = await import("./session-2026.js");
-  return openSession2026(target, bounds);
+  // Loading the client is this process's work, not the DCC's: the bound is read after it.
+  return openSession2026(target, left());
+}
+
+function openLegacy(target: SessionTarget, left: () => Bounds): Promise<SessionOpened> {
+  return openSession2025(target, left());
 }
 
 /** A one-line reason naming the endpoint, never its headers. */

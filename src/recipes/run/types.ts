@@ -36,7 +36,8 @@ export type DccReachability = "unknown" | "answering" | "unavailable";
  */
 export interface DccConnection {
   readonly dcc: string;
-  open(options: { readonly timeoutMs: number; readonly signal?: AbortSignal }): Promise<DccOpenOutcome>;
+  /** `answeredRecentlyMs`: an open connection whose DCC answered within this long is not pinged again. */
+  open(options: { readonly timeoutMs: number; readonly answeredRecentlyMs?: number; readonly signal?: AbortSignal }): Promise<DccOpenOutcome>;
   call(tool: string, args: Record<string, unknown>, options: { readonly timeoutMs: number; readonly signal?: AbortSignal }): Promise<DccCallOutcome>;
   /** What the last contact said; no contact is made. */
   reachability(): DccReachability;
@@ -126,6 +127,13 @@ export interface RunLimits {
   readonly runTimeoutMs: number;
   /** Connecting, pinging and listing tools: a DCC that never answers is unavailable after this. */
   readonly connectTimeoutMs: number;
+  /**
+   * A run starting within this long of the DCC's last answer (a run right
+   * after another, or queued behind it) skips the liveness ping: the DCC has
+   * just shown it answers, and one that stops answering since is caught by
+   * the step bound, as one that stops mid-run is. 0: ping before every run.
+   */
+  readonly answeredRecentlyMs: number;
   /** Runs waiting for the DCC beyond the one running; one more answers `busy`. */
   readonly maxQueued: number;
   /** A step result or receipt serialized longer than this is cut (see receipt.ts). */
@@ -136,6 +144,7 @@ export const DEFAULT_RUN_LIMITS: RunLimits = Object.freeze({
   stepTimeoutMs: 30_000,
   runTimeoutMs: 55_000,
   connectTimeoutMs: 3_000,
+  answeredRecentlyMs: 1_000,
   maxQueued: 4,
   maxResultChars: 8_000,
 });
