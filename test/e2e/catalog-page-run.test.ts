@@ -183,7 +183,18 @@ describe.skipIf(skip)(SUITE, () => {
     expect(problems).toEqual([]);
   }, 120_000);
 
+  /** Runs the daemon counted, whatever their outcome (Prometheus text from /metrics). */
+  async function runsCounted(server: RunningServer): Promise<number> {
+    const text = await (await fetch(`${server.url}/metrics`, { headers: bearer(TOKEN) })).text();
+    return text
+      .split("\n")
+      .filter((line) => line.startsWith("recipe_server_recipe_runs_total{"))
+      .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(" ") + 1)), 0);
+  }
+
   it("shows invalid inputs on their fields and runs nothing", async () => {
+    const runsBefore = await runsCounted(runner);
+    expect(runsBefore).toBeGreaterThan(0);
     const page = await openPage(runner, TOKEN);
     await openRecipe(page, "mesh-ops/bevel_edges");
     // Text the form cannot read is caught before anything is sent.
@@ -206,6 +217,8 @@ describe.skipIf(skip)(SUITE, () => {
     }
     expect(await page.locator('#recipe .field[data-name="object_name"] .field-error').innerText()).toBe("required");
     expect(await page.locator("#run-result").innerText()).toBe("");
+    // Refused before the runner: no run reached the DCC's gate, let alone Blender.
+    expect(await runsCounted(runner)).toBe(runsBefore);
     await page.screenshot({ path: path.join(ARTIFACTS, "run-3-invalid.png"), fullPage: true });
 
     // Fixed, the same form validates clean and the marks go away.
