@@ -87,7 +87,7 @@ describe.skipIf(skip)(SUITE, () => {
       startServer({ dccs: ["blender"], skillsPaths: skills, args: ["--token", TOKEN, "--dcc-endpoint", `blender=${bridge.url}`] }),
       startServer({ dccs: ["blender"], skillsPaths: skills, args: ["--token", TOKEN, "--dcc-endpoint", `blender=${liar.url}`] }),
       startServer({ dccs: ["blender"], skillsPaths: skills, args: ["--dcc-endpoint", `blender=${bridge.url}`] }),
-      startServer({ dccs: ["blender"], skillsPaths: skills, args: ["--users-file", file] }),
+      startServer({ dccs: ["blender"], skillsPaths: skills, args: ["--users-file", file, "--history-limit", "80"] }),
     ]);
     const { chromium } = await import("playwright-core");
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
@@ -336,6 +336,25 @@ describe.skipIf(skip)(SUITE, () => {
     expect(await page.evaluate("typeof window.__pwned")).toBe("undefined");
     await page.screenshot({ path: path.join(ARTIFACTS, "history-1-alice.png"), fullPage: true });
     await page.close();
+
+    // A long history comes 50 revisions at a time, newest first.
+    const many: Client = await connect(users.url, "/mcp/blender", bearer(ALICE));
+    let manyId = "";
+    try {
+      manyId = (await call(many, "recipe", playbook({ title: "Many takes" }))).context.recipeId as string;
+      for (let i = 0; i < 55; i++) expect((await call(many, "recipe", { action: "update", recipeId: manyId, summary: `take ${i}` })).success).toBe(true);
+    } finally {
+      await many.close();
+    }
+    const long = await openPage(users, ALICE);
+    await long.locator(`#playbooks button[data-playbook="${manyId}"]`).click();
+    await long.locator("#revision-heading", { hasText: "Current revision (56)" }).waitFor();
+    expect(await long.locator("#recipe .history-table tbody tr").count()).toBe(50);
+    await long.click("#older-revisions");
+    await long.locator('#recipe .history-table tbody tr[data-revision="1"]').waitFor();
+    expect(await long.locator("#recipe .history-table tbody tr").count()).toBe(56);
+    expect(await long.locator("#older-revisions").count()).toBe(0);
+    await long.close();
 
     const bob = await openPage(users, BOB);
     await bob.locator("#playbooks-note", { hasText: "none yet" }).waitFor();

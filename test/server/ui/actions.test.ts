@@ -12,7 +12,7 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRecipeServer, type RecipeServer } from "../../../src/compose/app.js";
 import { resolveConfig } from "../../../src/config/resolve.js";
-import { call, connect, makeTempDir, skillMd, writeTree } from "../../e2e/harness.js";
+import { call, connect, makeTempDir, skillMd, until, writeTree } from "../../e2e/harness.js";
 import { playbook } from "../../e2e/playbook-args.js";
 import { ALICE, BOB, bearer, usersFile } from "../../e2e/users-fixture.js";
 import { startDccDouble, type DccDouble } from "../../recipes/run/dcc-double.js";
@@ -227,6 +227,30 @@ describe("catalog page actions", () => {
     const confirmed = await post(url, { recipeId: "page-pack/destroy", inputs: { name: "X" }, confirm: true }, OP);
     expect(confirmed.body.context.status).toBe("succeeded");
     expect(dcc.calls.map((c) => c.name)).toEqual(["blender_mesh_ops__delete_object"]);
+  });
+
+  it("cancels a run between steps when the page's request goes away", async () => {
+    dcc.calls.length = 0;
+    dcc.options = { delays: { blender_mesh_ops__create_primitive: 800 } };
+    try {
+      const before = token.logs.length;
+      const controller = new AbortController();
+      const request = fetch(`${token.url}/ui/api/blender/run`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...OP },
+        body: JSON.stringify({ recipeId: "page-pack/make_cube", inputs: { name: "Gone" } }),
+        signal: controller.signal,
+      });
+      await until(() => dcc.calls.length === 1);
+      controller.abort();
+      await expect(request).rejects.toThrow();
+      await until(() => token.logs.slice(before).some((l) => l["msg"] === "recipe run"));
+      expect(token.logs.slice(before).find((l) => l["msg"] === "recipe run")).toMatchObject({ status: "cancelled", error: "cancelled" });
+      // The first step had started; the second never ran.
+      expect(dcc.calls.map((c) => c.name)).toEqual(["blender_mesh_ops__create_primitive"]);
+    } finally {
+      dcc.options = {};
+    }
   });
 
   it("records a page run as the user's, with the tool call's and the run's log lines and metrics", async () => {

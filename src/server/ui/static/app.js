@@ -304,10 +304,25 @@ async function openPlaybook(id, revision) {
     replace(shown, el("h3", { id: "revision-heading", text: rev === revision ? `Current revision (${rev})` : `Revision ${rev} (read-only; current is ${revision})` }), renderRevision(answer.body.context));
   };
   await show(revision);
-  const historyNode =
-    history.status === 200 && history.body.success === true
-      ? renderHistory(history.body.context, revision, show)
-      : el("p", { className: "error", text: history.body.message ?? "no history" });
+  const historyNode = el("div", { id: "history" });
+  if (history.status !== 200 || history.body.success !== true) {
+    replace(historyNode, el("p", { className: "error", text: history.body.message ?? "no history" }));
+  } else {
+    // Newest first, 50 at a time: "older revisions" reads the next window.
+    const entries = [...history.body.context.entries];
+    const draw = (context) => {
+      const more = context.total > entries.length;
+      const older = more ? el("button", { type: "button", id: "older-revisions", text: `older revisions (${context.total - entries.length} more)` }) : null;
+      older?.addEventListener("click", async () => {
+        const next = await api(`${dccApi("playbook/history")}?id=${encodeURIComponent(id)}&start=${entries.length}`);
+        if (next.status !== 200 || next.body.success !== true || next.body.context.entries.length === 0) return;
+        entries.push(...next.body.context.entries);
+        draw(next.body.context);
+      });
+      replace(historyNode, renderHistory({ ...context, entries }, revision, show), older);
+    };
+    draw(history.body.context);
+  }
   replace(view, el("h2", { text: id }), el("p", { className: "muted", text: `private playbook, revision ${revision}` }), shown, el("h3", { text: "History" }), historyNode);
 }
 
