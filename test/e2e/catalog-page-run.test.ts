@@ -327,6 +327,7 @@ describe.skipIf(skip)(SUITE, () => {
     expect(await rows.count()).toBe(2);
     expect(await rows.nth(0).locator("td").allInnerTexts()).toEqual(["2", expect.any(String), "alice", "update", "summary", "view"]);
     expect(await rows.nth(1).locator("td").nth(3).innerText()).toBe("create");
+    expect(await page.locator("#history").innerText()).not.toMatch(/null/);
     await page.click('#recipe [data-view-revision="1"]');
     await page.locator("#revision-heading", { hasText: "Revision 1 (read-only; current is 2)" }).waitFor();
     expect(await page.locator("#recipe .pb-summary").innerText()).toBe(String(playbook()["summary"]));

@@ -45,7 +45,7 @@ async function api(path, post) {
 const dccApi = (rest) => `/ui/api/${encodeURIComponent(state.dcc)}/${rest}`;
 
 function replace(node, ...children) {
-  node.replaceChildren(...children);
+  node.replaceChildren(...children.filter((child) => child !== null && child !== undefined));
 }
 
 function renderDccs() {
