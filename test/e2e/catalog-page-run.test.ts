@@ -360,6 +360,15 @@ describe.skipIf(skip)(SUITE, () => {
     const bob = await openPage(users, BOB);
     await bob.locator("#playbooks-note", { hasText: "none yet" }).waitFor();
     expect(await bob.locator("#playbooks li").count()).toBe(0);
+    // A playbook Bob's agent writes shows up without a refresh.
+    const bobClient: Client = await connect(users.url, "/mcp/blender", bearer(BOB));
+    try {
+      const bobs = (await call(bobClient, "recipe", playbook({ title: "Bob's own" }))).context.recipeId as string;
+      await bob.locator(`#playbooks button[data-playbook="${bobs}"]`).waitFor({ timeout: 20_000 });
+    } finally {
+      await bobClient.close();
+    }
+    expect(await bob.locator("#playbooks li").count()).toBe(1);
     await bob.close();
     expect(problems).toEqual([]);
   }, 60_000);

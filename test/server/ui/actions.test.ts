@@ -291,6 +291,10 @@ describe("catalog page actions", () => {
       expect(JSON.stringify(bobHistory.body)).not.toContain("Second take");
       const bobRevision = await get(`${base}/playbook/revision?id=${encodeURIComponent(id)}&revision=1`, bearer(BOB));
       expect(bobRevision.body).toMatchObject({ success: false, error: "not_found" });
+      // The page polls the caller's playbooks' revision beside the catalog's.
+      const polled = (await get(`${base}/revision`, bearer(ALICE))).body;
+      expect(polled.playbooksRevision).toBeGreaterThan(0);
+      expect((await get(`${base}/revision`, OP)).body.playbooksRevision).toBeUndefined();
       // The operator holds no playbooks; a server without a token shows none.
       expect((await get(`${base}/playbooks`, OP)).status).toBe(403);
       expect((await get(`${open.url}/ui/api/blender/playbooks`)).status).toBe(403);

@@ -25,6 +25,8 @@ const state = {
   query: "",
   /** What this caller may do on this DCC (GET me). */
   me: null,
+  /** The caller's playbooks' revision when last listed (they change without the catalog). */
+  playbooksRevision: undefined,
 };
 
 class AuthNeeded extends Error {}
@@ -362,7 +364,12 @@ async function loadCatalog() {
 async function poll() {
   try {
     const { body } = await api(dccApi("revision"));
+    if (state.catalog !== null && body.revision === state.catalog.revision && body.playbooksRevision !== state.playbooksRevision) {
+      state.playbooksRevision = body.playbooksRevision;
+      await loadPlaybooks();
+    }
     if (state.catalog === null || body.revision !== state.catalog.revision) {
+      state.playbooksRevision = body.playbooksRevision;
       const before = state.catalog?.revision;
       if (await loadCatalog()) {
         if (before !== undefined) {
