@@ -66,7 +66,7 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
   const version = packageVersion();
   const catalogs = options.catalogs ?? openCatalogs(config, logger);
   const libraries = catalogs.libraries;
-  const registry = recipeRegistry(recipeToolDefinitions(), logger);
+  const registry = recipeRegistry(recipeToolDefinitions({ allowPromote: config.allowPromote }), logger);
 
   const metrics = createServerMetrics({
     catalogs: () =>
@@ -87,7 +87,7 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
   const runnableRegistry =
     runners.size === 0
       ? null
-      : recipeRegistry(runnableToolDefinitions(), logger);
+      : recipeRegistry(runnableToolDefinitions({ allowPromote: config.allowPromote }), logger);
   for (const library of libraries.values()) {
     library.onChange((_snapshot, previous) => {
       if (previous !== null) metrics.countReload(library.dcc);
@@ -106,12 +106,13 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
   for (const [dcc, library] of libraries) {
     const perUser = catalogs.users?.get(dcc);
     const runner = runners.get(dcc);
+    const observeUse = metrics.recipeUses(dcc);
     const tools: ToolCallOptions<RecipeToolContext> = {
       registry: runner === undefined || runnableRegistry === null ? registry : runnableRegistry,
       contextFor: (call) => {
-        if (call.user === null || perUser === undefined) return recipeContext(library, logger, call, undefined, runner);
+        if (call.user === null || perUser === undefined) return recipeContext(library, logger, call, undefined, runner, observeUse);
         const own = perUser.of(call.user);
-        return recipeContext(library, logger, call, { user: call.user, playbooks: own.library, loaded: own.loaded }, runner);
+        return recipeContext(library, logger, call, { user: call.user, playbooks: own.library, loaded: own.loaded }, runner, observeUse);
       },
       logger,
       maxArgumentBytes: config.limits.maxToolArgumentBytes,

@@ -2,8 +2,8 @@
  * The catalog page: `GET /` and `/ui/<dcc>` serve the page shell, `/ui/assets/*`
  * its script and style, and `/ui/api/*` a small JSON API over the DCC
  * libraries (search answers what recipes__search answers: the same handler
- * over the same search service, recipes/catalog/search.ts). Validate, run and
- * playbook history are in actions.ts.
+ * over the snapshot's own search, recipes/catalog/catalog.ts). Validate, run
+ * and playbook history are in actions.ts.
  *
  * Auth: the shell and assets hold no catalog data, so they load without the
  * token (a browser cannot send a bearer header on navigation); every

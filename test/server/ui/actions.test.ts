@@ -15,7 +15,7 @@ import { resolveConfig } from "../../../src/config/resolve.js";
 import { call, connect, makeTempDir, skillMd, until, writeTree } from "../../e2e/harness.js";
 import { playbook } from "../../e2e/playbook-args.js";
 import { ALICE, BOB, bearer, usersFile } from "../../e2e/users-fixture.js";
-import { startDccDouble, type DccDouble } from "../../recipes/run/dcc-double.js";
+import { startDccDouble, type DccDouble } from "../../e2e/dcc-double.js";
 
 const PACK = `
 pack: {name: page-pack, dcc: any, canonical_namespace: mesh_ops}
@@ -129,7 +129,7 @@ describe("catalog page actions", () => {
       "notes/SKILL.md": skillMd("notes", "blender", "RECIPES.md"),
       "notes/RECIPES.md": "# Notes\n\n## Tidy the scene\nDelete what you do not need.\n",
     });
-    dcc = await startDccDouble();
+    dcc = await startDccDouble({ era: "2025" });
     const endpoint = ["--dcc-endpoint", `blender=${dcc.url}`];
     const dir = await makeTempDir();
     const file = await usersFile(dir, [["alice", ALICE], ["bob", BOB]]);
@@ -142,7 +142,7 @@ describe("catalog page actions", () => {
   }, 60_000);
   afterAll(async () => {
     await Promise.all([open, token, users, noEndpoint].map((d) => d?.stop()));
-    await dcc?.close();
+    await dcc?.stop();
     await fs.rm(skills, { recursive: true, force: true });
   });
 
@@ -210,7 +210,7 @@ describe("catalog page actions", () => {
     const ran = await post(url, { recipeId: "page-pack/make_cube", inputs: { name: "PageCube" } }, OP);
     expect(ran.body).toMatchObject({ success: true, context: { status: "succeeded", output_valid: true, receipt: { object_name: "PageCube", face_count: 6 } } });
     expect(ran.body.context.steps.map((s: Json) => s.status)).toEqual(["ok", "ok"]);
-    expect(dcc.calls.map((c) => c.name)).toEqual(["blender_mesh_ops__create_primitive", "blender_mesh_ops__get_poly_count"]);
+    expect(dcc.calls.map((c) => c.tool)).toEqual(["blender_mesh_ops__create_primitive", "blender_mesh_ops__get_poly_count"]);
 
     const lied = await post(url, { recipeId: "page-pack/expect_dense", inputs: { name: "Sparse" } }, OP);
     expect(lied.body).toMatchObject({ success: false, error: "contract_failed", context: { status: "failed", output_valid: false } });
@@ -226,7 +226,7 @@ describe("catalog page actions", () => {
     expect(dcc.calls).toEqual([]);
     const confirmed = await post(url, { recipeId: "page-pack/destroy", inputs: { name: "X" }, confirm: true }, OP);
     expect(confirmed.body.context.status).toBe("succeeded");
-    expect(dcc.calls.map((c) => c.name)).toEqual(["blender_mesh_ops__delete_object"]);
+    expect(dcc.calls.map((c) => c.tool)).toEqual(["blender_mesh_ops__delete_object"]);
   });
 
   it("cancels a run between steps when the page's request goes away", async () => {
