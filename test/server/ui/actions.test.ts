@@ -231,7 +231,7 @@ describe("catalog page actions", () => {
 
   it("cancels a run between steps when the page's request goes away", async () => {
     dcc.calls.length = 0;
-    dcc.options = { delays: { blender_mesh_ops__create_primitive: 800 } };
+    dcc.hooks.slow.set("create_primitive", 800);
     try {
       const before = token.logs.length;
       const controller = new AbortController();
@@ -247,9 +247,9 @@ describe("catalog page actions", () => {
       await until(() => token.logs.slice(before).some((l) => l["msg"] === "recipe run"));
       expect(token.logs.slice(before).find((l) => l["msg"] === "recipe run")).toMatchObject({ status: "cancelled", error: "cancelled" });
       // The first step had started; the second never ran.
-      expect(dcc.calls.map((c) => c.name)).toEqual(["blender_mesh_ops__create_primitive"]);
+      expect(dcc.calls.map((c) => c.tool)).toEqual(["blender_mesh_ops__create_primitive"]);
     } finally {
-      dcc.options = {};
+      dcc.hooks.slow.clear();
     }
   });
 
