@@ -249,6 +249,17 @@ describe.skipIf(skip)(SUITE, () => {
     expect(await page.locator("#run-result td.step-status").allInnerTexts()).toEqual(["ok"]);
     expect(await page.locator("#run-result .contract").innerText()).toBe("output_valid: false");
     expect((await page.locator("#run-result .output-errors").innerText())).toMatch(/changed/);
+    // The usage table counts both runs; sorted by most failing, the lying bevel comes first.
+    await page.click('#usage-sorts button[data-sort="failing"]');
+    const first = page.locator("#usage tbody tr").first();
+    await page.locator('#usage tbody tr[data-usage="mesh-ops/bevel_edges"] td.failures', { hasText: "1" }).waitFor({ timeout: 20_000 });
+    expect(await first.getAttribute("data-usage")).toBe("mesh-ops/bevel_edges");
+    expect(await page.locator('#usage tr[data-usage="mesh-ops/create_primitive"] td.runs-ok').innerText()).toBe("1");
+    expect(await page.locator('#usage tr[data-usage="mesh-ops/create_primitive"] td.failures').innerText()).toBe("0");
+    await page.click('#usage-sorts button[data-sort="name"]');
+    expect(await page.locator("#usage tbody tr").first().getAttribute("data-usage")).toBe("mesh-ops/bevel_edges");
+    await page.click('#usage-sorts button[data-sort="last"]');
+    expect(await page.locator("#usage tbody tr").first().getAttribute("data-usage")).toBe("mesh-ops/bevel_edges");
     await page.screenshot({ path: path.join(ARTIFACTS, "run-4-contract-failed.png"), fullPage: true });
     await page.close();
     expect(problems).toEqual([]);

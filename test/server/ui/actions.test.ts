@@ -218,6 +218,20 @@ describe("catalog page actions", () => {
     expect(lied.body.context.output_errors.join(" ")).toMatch(/face_count/);
   });
 
+  it("answers the usage of the recipes this caller sees, page runs and validations counted as MCP's are", async () => {
+    const usage = async (d: Daemon, headers: Record<string, string>) => (await get(`${d.url}/ui/api/blender/usage`, headers)).body;
+    await until(async () => (await usage(token, OP)).recipes["page-pack/expect_dense"] !== undefined);
+    const seen = await usage(token, OP);
+    expect(seen).toMatchObject({ complete: true, user: null });
+    expect(seen.recipes["page-pack/make_cube"].total.run.succeeded).toBeGreaterThanOrEqual(1);
+    expect(seen.recipes["page-pack/make_cube"].total.validate.fail).toBeGreaterThanOrEqual(1);
+    expect(seen.recipes["page-pack/expect_dense"].total.run.failed).toBe(1);
+    // Dry runs are counted apart, never as uses.
+    expect(seen.recipes["page-pack/make_cube"].total.run.dry_run).toBeGreaterThanOrEqual(1);
+    expect(seen.recipes["notes/Tidy the scene"]).toBeUndefined();
+    expect((await get(`${token.url}/ui/api/nope/usage`, OP)).status).toBe(404);
+  });
+
   it("runs an undo: none recipe only with confirm", async () => {
     dcc.calls.length = 0;
     const url = `${token.url}/ui/api/blender/run`;
@@ -291,6 +305,15 @@ describe("catalog page actions", () => {
       expect(JSON.stringify(bobHistory.body)).not.toContain("Second take");
       const bobRevision = await get(`${base}/playbook/revision?id=${encodeURIComponent(id)}&revision=1`, bearer(BOB));
       expect(bobRevision.body).toMatchObject({ success: false, error: "not_found" });
+      // A playbook's usage is its owner's to see.
+      expect((await call(alice, "recipe", { action: "get", recipeId: id })).success).toBe(true);
+      await until(async () => (await get(`${base}/usage`, bearer(ALICE))).body.recipes[id] !== undefined);
+      const aliceUsage = (await get(`${base}/usage`, bearer(ALICE))).body;
+      expect(aliceUsage.user).toBe("alice");
+      expect(aliceUsage.recipes[id].total.get).toBe(1);
+      const bobUsage = (await get(`${base}/usage`, bearer(BOB))).body;
+      expect(bobUsage.recipes[id]).toBeUndefined();
+      expect(JSON.stringify(bobUsage)).not.toContain("private/");
       // The page polls the caller's playbooks' revision beside the catalog's.
       const polled = (await get(`${base}/revision`, bearer(ALICE))).body;
       expect(polled.playbooksRevision).toBeGreaterThan(0);

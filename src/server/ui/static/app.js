@@ -9,6 +9,7 @@ import { buildForm } from "./schema-form.js";
 import { renderForm } from "./form-view.js";
 import { renderRun } from "./run-view.js";
 import { renderHistory, renderRevision } from "./playbook-view.js";
+import { sortUsage, usageRows } from "./usage-view.js";
 
 const POLL_MS = 1000;
 const $ = (id) => document.getElementById(id);
@@ -27,6 +28,9 @@ const state = {
   me: null,
   /** The caller's playbooks' revision when last listed (they change without the catalog). */
   playbooksRevision: undefined,
+  /** The last usage answer, and how its table is sorted. */
+  usage: null,
+  usageSort: "uses",
 };
 
 class AuthNeeded extends Error {}
@@ -221,6 +225,7 @@ function inputsPanel(r) {
         form.clear();
         replace(status);
         replace(result, renderRun(body));
+        void loadUsage();
       } catch (error) {
         if (error instanceof AuthNeeded) return showAuth("The token was refused.");
         replace(status, el("p", { className: "error", text: "The server did not answer the run." }));
@@ -242,6 +247,52 @@ function inputsPanel(r) {
     el("div", { className: "actions" }, ...buttons),
     status,
     result,
+  );
+}
+
+const USAGE_POLL_EVERY = 5;
+let pollsSinceUsage = 0;
+
+async function loadUsage() {
+  pollsSinceUsage = 0;
+  const { status, body } = await api(dccApi("usage"));
+  if (status !== 200) {
+    $("usage-note").textContent = body.message ?? "";
+    return;
+  }
+  state.usage = body;
+  renderUsage();
+}
+
+function renderUsage() {
+  const body = state.usage;
+  if (body === null) return;
+  const rows = sortUsage(usageRows(body), state.usageSort);
+  const mine = body.user !== null;
+  $("usage-mine-head").hidden = !mine;
+  $("usage-note").textContent = `(${rows.length} used${body.complete ? "" : "; stored counts unreadable, this process's only"}, as of ${new Date(body.asOf).toLocaleTimeString()})`;
+  for (const button of $("usage-sorts").querySelectorAll("button")) button.setAttribute("aria-pressed", String(button.dataset.sort === state.usageSort));
+  const cell = (text, className) => el("td", { text: String(text), className });
+  replace(
+    $("usage").tBodies[0],
+    ...(rows.length === 0
+      ? [el("tr", {}, el("td", { className: "muted", colspan: "10", text: "no recorded uses yet" }))]
+      : rows.map((r) =>
+          el(
+            "tr",
+            { "data-usage": r.recipeId },
+            el("td", {}, r.visibility === "public" ? recipeButton({ recipeId: r.recipeId }) : el("span", { text: r.recipeId })),
+            cell(r.uses, "uses"),
+            cell(r.get),
+            cell(r.apply),
+            cell(r.passRate === null ? "–" : `${Math.round(r.passRate * 100)}% (${r.validatePass}/${r.validatePass + r.validateFail})`, "pass"),
+            cell(r.runsOk, "runs-ok"),
+            cell(r.runsFailed, "runs-failed"),
+            cell(r.failures, r.failures > 0 ? "failures error" : "failures"),
+            cell(r.lastUsedAt === null ? "" : new Date(r.lastUsedAt).toLocaleString(), "last"),
+            mine ? cell(r.mine ?? 0, "mine") : null,
+          ),
+        )),
   );
 }
 
@@ -380,12 +431,14 @@ async function poll() {
         if (state.query.trim() !== "") await runSearch();
         if (state.selected !== null) await openRecipe(state.selected, true);
         await loadPlaybooks();
+        await loadUsage();
       }
     }
   } catch (error) {
     if (error instanceof AuthNeeded) return showAuth("The token was refused.");
     $("live").textContent = "server unreachable; retrying";
   }
+  if (++pollsSinceUsage >= USAGE_POLL_EVERY) await loadUsage().catch(() => {});
   setTimeout(poll, POLL_MS);
 }
 
@@ -434,6 +487,12 @@ document.addEventListener("DOMContentLoaded", () => {
   });
   $("search-skill").addEventListener("change", runSearch);
   $("severity").addEventListener("change", renderDiagnostics);
+  for (const button of $("usage-sorts").querySelectorAll("button")) {
+    button.addEventListener("click", () => {
+      state.usageSort = button.dataset.sort;
+      renderUsage();
+    });
+  }
   $("diag-skill").addEventListener("change", renderDiagnostics);
   boot();
 });
