@@ -8,7 +8,7 @@ import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { pageToolCaller } from "../../src/compose/page-calls.js";
 import type { ToolCallOptions } from "../../src/server/protocol/surface.js";
-import { objectSchema, type ToolDefinition } from "../../src/server/tools/define.js";
+import { objectSchema, READ_ONLY, type ToolDefinition } from "../../src/server/tools/define.js";
 import { ok } from "../../src/server/tools/envelope.js";
 import { createToolRegistry } from "../../src/server/tools/registry.js";
 
@@ -19,7 +19,7 @@ const big: ToolDefinition<Context> = {
   title: "Big",
   description: "answers past one result window",
   inputSchema: objectSchema({ n: { type: "integer", minimum: 0, maximum: 100_000 } }, ["n"]),
-  annotations: { readOnlyHint: true },
+  annotations: READ_ONLY,
   handler: (args, context) => ok("big", { text: "x".repeat(Number(args["n"])), user: context.user }),
 };
 
@@ -28,7 +28,7 @@ const slow: ToolDefinition<Context> = {
   title: "Slow",
   description: "never answers in time",
   inputSchema: objectSchema({}, []),
-  annotations: { readOnlyHint: true },
+  annotations: READ_ONLY,
   handler: () => new Promise(() => {}),
 };
 
