@@ -87,7 +87,7 @@ describe.skipIf(skip)(SUITE, () => {
       startServer({ dccs: ["blender"], skillsPaths: skills, args: ["--token", TOKEN, "--dcc-endpoint", `blender=${bridge.url}`] }),
       startServer({ dccs: ["blender"], skillsPaths: skills, args: ["--token", TOKEN, "--dcc-endpoint", `blender=${liar.url}`] }),
       startServer({ dccs: ["blender"], skillsPaths: skills, args: ["--dcc-endpoint", `blender=${bridge.url}`] }),
-      startServer({ dccs: ["blender"], skillsPaths: skills, args: ["--users-file", file] }),
+      startServer({ dccs: ["blender"], skillsPaths: skills, args: ["--users-file", file, "--history-limit", "80"] }),
     ]);
     const { chromium } = await import("playwright-core");
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
@@ -183,7 +183,18 @@ describe.skipIf(skip)(SUITE, () => {
     expect(problems).toEqual([]);
   }, 120_000);
 
+  /** Runs the daemon counted, whatever their outcome (Prometheus text from /metrics). */
+  async function runsCounted(server: RunningServer): Promise<number> {
+    const text = await (await fetch(`${server.url}/metrics`, { headers: bearer(TOKEN) })).text();
+    return text
+      .split("\n")
+      .filter((line) => line.startsWith("recipe_server_recipe_runs_total{"))
+      .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(" ") + 1)), 0);
+  }
+
   it("shows invalid inputs on their fields and runs nothing", async () => {
+    const runsBefore = await runsCounted(runner);
+    expect(runsBefore).toBeGreaterThan(0);
     const page = await openPage(runner, TOKEN);
     await openRecipe(page, "mesh-ops/bevel_edges");
     // Text the form cannot read is caught before anything is sent.
@@ -206,6 +217,8 @@ describe.skipIf(skip)(SUITE, () => {
     }
     expect(await page.locator('#recipe .field[data-name="object_name"] .field-error').innerText()).toBe("required");
     expect(await page.locator("#run-result").innerText()).toBe("");
+    // Refused before the runner: no run reached the DCC's gate, let alone Blender.
+    expect(await runsCounted(runner)).toBe(runsBefore);
     await page.screenshot({ path: path.join(ARTIFACTS, "run-3-invalid.png"), fullPage: true });
 
     // Fixed, the same form validates clean and the marks go away.
@@ -236,6 +249,17 @@ describe.skipIf(skip)(SUITE, () => {
     expect(await page.locator("#run-result td.step-status").allInnerTexts()).toEqual(["ok"]);
     expect(await page.locator("#run-result .contract").innerText()).toBe("output_valid: false");
     expect((await page.locator("#run-result .output-errors").innerText())).toMatch(/changed/);
+    // The usage table counts both runs; sorted by most failing, the lying bevel comes first.
+    await page.click('#usage-sorts button[data-sort="failing"]');
+    const first = page.locator("#usage tbody tr").first();
+    await page.locator('#usage tbody tr[data-usage="mesh-ops/bevel_edges"] td.failures', { hasText: "1" }).waitFor({ timeout: 20_000 });
+    expect(await first.getAttribute("data-usage")).toBe("mesh-ops/bevel_edges");
+    expect(await page.locator('#usage tr[data-usage="mesh-ops/create_primitive"] td.runs-ok').innerText()).toBe("1");
+    expect(await page.locator('#usage tr[data-usage="mesh-ops/create_primitive"] td.failures').innerText()).toBe("0");
+    await page.click('#usage-sorts button[data-sort="name"]');
+    expect(await page.locator("#usage tbody tr").first().getAttribute("data-usage")).toBe("mesh-ops/bevel_edges");
+    await page.click('#usage-sorts button[data-sort="last"]');
+    expect(await page.locator("#usage tbody tr").first().getAttribute("data-usage")).toBe("mesh-ops/bevel_edges");
     await page.screenshot({ path: path.join(ARTIFACTS, "run-4-contract-failed.png"), fullPage: true });
     await page.close();
     expect(problems).toEqual([]);
@@ -314,6 +338,7 @@ describe.skipIf(skip)(SUITE, () => {
     expect(await rows.count()).toBe(2);
     expect(await rows.nth(0).locator("td").allInnerTexts()).toEqual(["2", expect.any(String), "alice", "update", "summary", "view"]);
     expect(await rows.nth(1).locator("td").nth(3).innerText()).toBe("create");
+    expect(await page.locator("#history").innerText()).not.toMatch(/null/);
     await page.click('#recipe [data-view-revision="1"]');
     await page.locator("#revision-heading", { hasText: "Revision 1 (read-only; current is 2)" }).waitFor();
     expect(await page.locator("#recipe .pb-summary").innerText()).toBe(String(playbook()["summary"]));
@@ -324,9 +349,37 @@ describe.skipIf(skip)(SUITE, () => {
     await page.screenshot({ path: path.join(ARTIFACTS, "history-1-alice.png"), fullPage: true });
     await page.close();
 
+    // A long history comes 50 revisions at a time, newest first.
+    const many: Client = await connect(users.url, "/mcp/blender", bearer(ALICE));
+    let manyId = "";
+    try {
+      manyId = (await call(many, "recipe", playbook({ title: "Many takes" }))).context.recipeId as string;
+      for (let i = 0; i < 55; i++) expect((await call(many, "recipe", { action: "update", recipeId: manyId, summary: `take ${i}` })).success).toBe(true);
+    } finally {
+      await many.close();
+    }
+    const long = await openPage(users, ALICE);
+    await long.locator(`#playbooks button[data-playbook="${manyId}"]`).click();
+    await long.locator("#revision-heading", { hasText: "Current revision (56)" }).waitFor();
+    expect(await long.locator("#recipe .history-table tbody tr").count()).toBe(50);
+    await long.click("#older-revisions");
+    await long.locator('#recipe .history-table tbody tr[data-revision="1"]').waitFor();
+    expect(await long.locator("#recipe .history-table tbody tr").count()).toBe(56);
+    expect(await long.locator("#older-revisions").count()).toBe(0);
+    await long.close();
+
     const bob = await openPage(users, BOB);
     await bob.locator("#playbooks-note", { hasText: "none yet" }).waitFor();
     expect(await bob.locator("#playbooks li").count()).toBe(0);
+    // A playbook Bob's agent writes shows up without a refresh.
+    const bobClient: Client = await connect(users.url, "/mcp/blender", bearer(BOB));
+    try {
+      const bobs = (await call(bobClient, "recipe", playbook({ title: "Bob's own" }))).context.recipeId as string;
+      await bob.locator(`#playbooks button[data-playbook="${bobs}"]`).waitFor({ timeout: 20_000 });
+    } finally {
+      await bobClient.close();
+    }
+    expect(await bob.locator("#playbooks li").count()).toBe(1);
     await bob.close();
     expect(problems).toEqual([]);
   }, 60_000);

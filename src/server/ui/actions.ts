@@ -13,6 +13,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { RecipeLibrary } from "../../recipes/catalog/library.js";
+import { readRecipeUsage, type RecipeUsage } from "../../recipes/catalog/usage-report.js";
 import type { PageCall, PageRunStatus, UiOptions } from "./page-types.js";
 import { MAX_NESTING, nestsDeeperThan } from "../transport/argument-limits.js";
 
@@ -153,6 +154,29 @@ export function registerPageActions(fastify: FastifyInstance, options: UiOptions
     }
     playbooks.sort((a, b) => (a.recipeId < b.recipeId ? -1 : a.recipeId > b.recipeId ? 1 : 0));
     return send(reply, 200, { user: found.user, playbooks });
+  });
+
+  /**
+   * Usage of the recipes this caller sees (what recipes__list shows for a
+   * skill, for the whole catalog): public recipes' totals (and, for a user,
+   * their own share), and their own playbooks' where the page shows those.
+   */
+  fastify.get<{ Params: { dcc: string } }>("/ui/api/:dcc/usage", async (request, reply) => {
+    const dcc = request.params.dcc;
+    const lib = library(dcc);
+    if (lib === undefined) return noSuchDcc(reply);
+    const snapshot = lib.current();
+    if (snapshot === null) return send(reply, 503, { error: "not_ready", message: "The catalog is still loading" });
+    const user = userOf(request);
+    const own = callerView(options, dcc, user).playbooks.available ? ((await options.playbooks?.(dcc, user)) ?? null) : null;
+    const ids: string[] = [];
+    for (const recipe of snapshot.recipes.values()) if (recipe.visibility === "public") ids.push(recipe.recipeId);
+    for (const recipe of own?.current()?.recipes.values() ?? []) if (recipe.visibility === "private") ids.push(recipe.recipeId);
+    const caller = user !== null && own !== null && own !== lib ? { user, playbooks: own } : undefined;
+    const reading = await readRecipeUsage({ library: lib, ...(caller !== undefined ? { caller } : {}) }, ids);
+    const recipes: Record<string, RecipeUsage> = {};
+    for (const [id, usage] of reading.recipes) recipes[id] = usage;
+    return send(reply, 200, { asOf: reading.asOf, complete: reading.complete, user: caller?.user ?? null, recipes });
   });
 
   const privateId = (value: unknown): string | null =>

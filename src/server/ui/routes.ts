@@ -16,7 +16,7 @@ import { recipesSearch } from "../tools/recipes-search.js";
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { catalogView, recipeView } from "./view.js";
-import { registerPageActions } from "./actions.js";
+import { callerView, registerPageActions } from "./actions.js";
 import type { UiOptions } from "./page-types.js";
 
 export type { PageCall, PageRunStatus, PageToolAnswer, PageToolCaller, UiAuth, UiOptions } from "./page-types.js";
@@ -72,7 +72,10 @@ export function registerCatalogUi(fastify: FastifyInstance, options: UiOptions, 
   fastify.get<{ Params: { dcc: string } }>("/ui/api/:dcc/revision", async (request, reply) => {
     const lib = library(request.params.dcc);
     if (lib === undefined) return send(reply, 404, { error: "not_found", message: "No such DCC" });
-    return send(reply, 200, { revision: lib.current()?.revision ?? 0, loaded: lib.current() !== null });
+    // The caller's own playbooks change without the catalog (a user's writes): the page polls both.
+    const own = callerView(options, request.params.dcc, userOf(request)).playbooks.available ? await options.playbooks?.(request.params.dcc, userOf(request)) : null;
+    const playbooks = own === null || own === undefined ? {} : { playbooksRevision: own.current()?.revision ?? 0 };
+    return send(reply, 200, { revision: lib.current()?.revision ?? 0, loaded: lib.current() !== null, ...playbooks });
   });
   fastify.get<{ Params: { dcc: string } }>("/ui/api/:dcc/catalog", async (request, reply) => {
     const lib = library(request.params.dcc);

@@ -12,7 +12,7 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRecipeServer, type RecipeServer } from "../../../src/compose/app.js";
 import { resolveConfig } from "../../../src/config/resolve.js";
-import { call, connect, makeTempDir, skillMd, writeTree } from "../../e2e/harness.js";
+import { call, connect, makeTempDir, skillMd, until, writeTree } from "../../e2e/harness.js";
 import { playbook } from "../../e2e/playbook-args.js";
 import { ALICE, BOB, bearer, usersFile } from "../../e2e/users-fixture.js";
 import { startDccDouble, type DccDouble } from "../../e2e/dcc-double.js";
@@ -218,6 +218,20 @@ describe("catalog page actions", () => {
     expect(lied.body.context.output_errors.join(" ")).toMatch(/face_count/);
   });
 
+  it("answers the usage of the recipes this caller sees, page runs and validations counted as MCP's are", async () => {
+    const usage = async (d: Daemon, headers: Record<string, string>) => (await get(`${d.url}/ui/api/blender/usage`, headers)).body;
+    await until(async () => (await usage(token, OP)).recipes["page-pack/expect_dense"] !== undefined);
+    const seen = await usage(token, OP);
+    expect(seen).toMatchObject({ complete: true, user: null });
+    expect(seen.recipes["page-pack/make_cube"].total.run.succeeded).toBeGreaterThanOrEqual(1);
+    expect(seen.recipes["page-pack/make_cube"].total.validate.fail).toBeGreaterThanOrEqual(1);
+    expect(seen.recipes["page-pack/expect_dense"].total.run.failed).toBe(1);
+    // Dry runs are counted apart, never as uses.
+    expect(seen.recipes["page-pack/make_cube"].total.run.dry_run).toBeGreaterThanOrEqual(1);
+    expect(seen.recipes["notes/Tidy the scene"]).toBeUndefined();
+    expect((await get(`${token.url}/ui/api/nope/usage`, OP)).status).toBe(404);
+  });
+
   it("runs an undo: none recipe only with confirm", async () => {
     dcc.calls.length = 0;
     const url = `${token.url}/ui/api/blender/run`;
@@ -227,6 +241,30 @@ describe("catalog page actions", () => {
     const confirmed = await post(url, { recipeId: "page-pack/destroy", inputs: { name: "X" }, confirm: true }, OP);
     expect(confirmed.body.context.status).toBe("succeeded");
     expect(dcc.calls.map((c) => c.tool)).toEqual(["blender_mesh_ops__delete_object"]);
+  });
+
+  it("cancels a run between steps when the page's request goes away", async () => {
+    dcc.calls.length = 0;
+    dcc.hooks.slow.set("create_primitive", 800);
+    try {
+      const before = token.logs.length;
+      const controller = new AbortController();
+      const request = fetch(`${token.url}/ui/api/blender/run`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...OP },
+        body: JSON.stringify({ recipeId: "page-pack/make_cube", inputs: { name: "Gone" } }),
+        signal: controller.signal,
+      });
+      await until(() => dcc.calls.length === 1);
+      controller.abort();
+      await expect(request).rejects.toThrow();
+      await until(() => token.logs.slice(before).some((l) => l["msg"] === "recipe run"));
+      expect(token.logs.slice(before).find((l) => l["msg"] === "recipe run")).toMatchObject({ status: "cancelled", error: "cancelled" });
+      // The first step had started; the second never ran.
+      expect(dcc.calls.map((c) => c.tool)).toEqual(["blender_mesh_ops__create_primitive"]);
+    } finally {
+      dcc.hooks.slow.clear();
+    }
   });
 
   it("records a page run as the user's, with the tool call's and the run's log lines and metrics", async () => {
@@ -267,6 +305,19 @@ describe("catalog page actions", () => {
       expect(JSON.stringify(bobHistory.body)).not.toContain("Second take");
       const bobRevision = await get(`${base}/playbook/revision?id=${encodeURIComponent(id)}&revision=1`, bearer(BOB));
       expect(bobRevision.body).toMatchObject({ success: false, error: "not_found" });
+      // A playbook's usage is its owner's to see.
+      expect((await call(alice, "recipe", { action: "get", recipeId: id })).success).toBe(true);
+      await until(async () => (await get(`${base}/usage`, bearer(ALICE))).body.recipes[id] !== undefined);
+      const aliceUsage = (await get(`${base}/usage`, bearer(ALICE))).body;
+      expect(aliceUsage.user).toBe("alice");
+      expect(aliceUsage.recipes[id].total.get).toBe(1);
+      const bobUsage = (await get(`${base}/usage`, bearer(BOB))).body;
+      expect(bobUsage.recipes[id]).toBeUndefined();
+      expect(JSON.stringify(bobUsage)).not.toContain("private/");
+      // The page polls the caller's playbooks' revision beside the catalog's.
+      const polled = (await get(`${base}/revision`, bearer(ALICE))).body;
+      expect(polled.playbooksRevision).toBeGreaterThan(0);
+      expect((await get(`${base}/revision`, OP)).body.playbooksRevision).toBeUndefined();
       // The operator holds no playbooks; a server without a token shows none.
       expect((await get(`${base}/playbooks`, OP)).status).toBe(403);
       expect((await get(`${open.url}/ui/api/blender/playbooks`)).status).toBe(403);

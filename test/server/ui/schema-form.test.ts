@@ -71,8 +71,8 @@ describe("catalog page form builder", () => {
     expect(model.root.kind).toBe("object");
     expect(model.root.children?.map((c) => c.name)).toEqual(Object.keys(MESH.properties));
     expect(byName(model, "object_name")).toMatchObject({ kind: "string", required: true, description: "The mesh to bevel.", minLength: 1 });
-    expect(byName(model, "edge_indices")).toMatchObject({ kind: "json", required: true, note: expect.stringContaining("list") });
-    expect(byName(model, "width")).toMatchObject({ kind: "number", required: false, hasDefault: true, default: 0.1 });
+    expect(byName(model, "edge_indices")).toMatchObject({ kind: "json", required: true, minItems: 1, note: expect.stringContaining("list") });
+    expect(byName(model, "width")).toMatchObject({ kind: "number", required: false, hasDefault: true, default: 0.1, exclusiveMinimum: 0 });
     expect(byName(model, "segments")).toMatchObject({ kind: "integer", minimum: 1, maximum: 100 });
     expect(byName(model, "primitive_type")).toMatchObject({ kind: "enum", options: [{ value: "cube" }, { value: "sphere" }, { value: "cylinder" }] });
     expect(byName(model, "clamp")).toMatchObject({ kind: "boolean", default: true });

@@ -9,6 +9,7 @@ import { buildForm } from "./schema-form.js";
 import { renderForm } from "./form-view.js";
 import { renderRun } from "./run-view.js";
 import { renderHistory, renderRevision } from "./playbook-view.js";
+import { sortUsage, usageRows } from "./usage-view.js";
 
 const POLL_MS = 1000;
 const $ = (id) => document.getElementById(id);
@@ -25,6 +26,11 @@ const state = {
   query: "",
   /** What this caller may do on this DCC (GET me). */
   me: null,
+  /** The caller's playbooks' revision when last listed (they change without the catalog). */
+  playbooksRevision: undefined,
+  /** The last usage answer, and how its table is sorted. */
+  usage: null,
+  usageSort: "uses",
 };
 
 class AuthNeeded extends Error {}
@@ -45,7 +51,7 @@ async function api(path, post) {
 const dccApi = (rest) => `/ui/api/${encodeURIComponent(state.dcc)}/${rest}`;
 
 function replace(node, ...children) {
-  node.replaceChildren(...children);
+  node.replaceChildren(...children.filter((child) => child !== null && child !== undefined));
 }
 
 function renderDccs() {
@@ -219,6 +225,7 @@ function inputsPanel(r) {
         form.clear();
         replace(status);
         replace(result, renderRun(body));
+        void loadUsage();
       } catch (error) {
         if (error instanceof AuthNeeded) return showAuth("The token was refused.");
         replace(status, el("p", { className: "error", text: "The server did not answer the run." }));
@@ -240,6 +247,52 @@ function inputsPanel(r) {
     el("div", { className: "actions" }, ...buttons),
     status,
     result,
+  );
+}
+
+const USAGE_POLL_EVERY = 5;
+let pollsSinceUsage = 0;
+
+async function loadUsage() {
+  pollsSinceUsage = 0;
+  const { status, body } = await api(dccApi("usage"));
+  if (status !== 200) {
+    $("usage-note").textContent = body.message ?? "";
+    return;
+  }
+  state.usage = body;
+  renderUsage();
+}
+
+function renderUsage() {
+  const body = state.usage;
+  if (body === null) return;
+  const rows = sortUsage(usageRows(body), state.usageSort);
+  const mine = body.user !== null;
+  $("usage-mine-head").hidden = !mine;
+  $("usage-note").textContent = `(${rows.length} used${body.complete ? "" : "; stored counts unreadable, this process's only"}, as of ${new Date(body.asOf).toLocaleTimeString()})`;
+  for (const button of $("usage-sorts").querySelectorAll("button")) button.setAttribute("aria-pressed", String(button.dataset.sort === state.usageSort));
+  const cell = (text, className) => el("td", { text: String(text), className });
+  replace(
+    $("usage").tBodies[0],
+    ...(rows.length === 0
+      ? [el("tr", {}, el("td", { className: "muted", colspan: "10", text: "no recorded uses yet" }))]
+      : rows.map((r) =>
+          el(
+            "tr",
+            { "data-usage": r.recipeId },
+            el("td", {}, r.visibility === "public" ? recipeButton({ recipeId: r.recipeId }) : el("span", { text: r.recipeId })),
+            cell(r.uses, "uses"),
+            cell(r.get),
+            cell(r.apply),
+            cell(r.passRate === null ? "–" : `${Math.round(r.passRate * 100)}% (${r.validatePass}/${r.validatePass + r.validateFail})`, "pass"),
+            cell(r.runsOk, "runs-ok"),
+            cell(r.runsFailed, "runs-failed"),
+            cell(r.failures, r.failures > 0 ? "failures error" : "failures"),
+            cell(r.lastUsedAt === null ? "" : new Date(r.lastUsedAt).toLocaleString(), "last"),
+            mine ? cell(r.mine ?? 0, "mine") : null,
+          ),
+        )),
   );
 }
 
@@ -304,10 +357,25 @@ async function openPlaybook(id, revision) {
     replace(shown, el("h3", { id: "revision-heading", text: rev === revision ? `Current revision (${rev})` : `Revision ${rev} (read-only; current is ${revision})` }), renderRevision(answer.body.context));
   };
   await show(revision);
-  const historyNode =
-    history.status === 200 && history.body.success === true
-      ? renderHistory(history.body.context, revision, show)
-      : el("p", { className: "error", text: history.body.message ?? "no history" });
+  const historyNode = el("div", { id: "history" });
+  if (history.status !== 200 || history.body.success !== true) {
+    replace(historyNode, el("p", { className: "error", text: history.body.message ?? "no history" }));
+  } else {
+    // Newest first, 50 at a time: "older revisions" reads the next window.
+    const entries = [...history.body.context.entries];
+    const draw = (context) => {
+      const more = context.total > entries.length;
+      const older = more ? el("button", { type: "button", id: "older-revisions", text: `older revisions (${context.total - entries.length} more)` }) : null;
+      older?.addEventListener("click", async () => {
+        const next = await api(`${dccApi("playbook/history")}?id=${encodeURIComponent(id)}&start=${entries.length}`);
+        if (next.status !== 200 || next.body.success !== true || next.body.context.entries.length === 0) return;
+        entries.push(...next.body.context.entries);
+        draw(next.body.context);
+      });
+      replace(historyNode, renderHistory({ ...context, entries }, revision, show), older);
+    };
+    draw(history.body.context);
+  }
   replace(view, el("h2", { text: id }), el("p", { className: "muted", text: `private playbook, revision ${revision}` }), shown, el("h3", { text: "History" }), historyNode);
 }
 
@@ -347,7 +415,12 @@ async function loadCatalog() {
 async function poll() {
   try {
     const { body } = await api(dccApi("revision"));
+    if (state.catalog !== null && body.revision === state.catalog.revision && body.playbooksRevision !== state.playbooksRevision) {
+      state.playbooksRevision = body.playbooksRevision;
+      await loadPlaybooks();
+    }
     if (state.catalog === null || body.revision !== state.catalog.revision) {
+      state.playbooksRevision = body.playbooksRevision;
       const before = state.catalog?.revision;
       if (await loadCatalog()) {
         if (before !== undefined) {
@@ -358,12 +431,14 @@ async function poll() {
         if (state.query.trim() !== "") await runSearch();
         if (state.selected !== null) await openRecipe(state.selected, true);
         await loadPlaybooks();
+        await loadUsage();
       }
     }
   } catch (error) {
     if (error instanceof AuthNeeded) return showAuth("The token was refused.");
     $("live").textContent = "server unreachable; retrying";
   }
+  if (++pollsSinceUsage >= USAGE_POLL_EVERY) await loadUsage().catch(() => {});
   setTimeout(poll, POLL_MS);
 }
 
@@ -412,6 +487,12 @@ document.addEventListener("DOMContentLoaded", () => {
   });
   $("search-skill").addEventListener("change", runSearch);
   $("severity").addEventListener("change", renderDiagnostics);
+  for (const button of $("usage-sorts").querySelectorAll("button")) {
+    button.addEventListener("click", () => {
+      state.usageSort = button.dataset.sort;
+      renderUsage();
+    });
+  }
   $("diag-skill").addEventListener("change", renderDiagnostics);
   boot();
 });

@@ -61,6 +61,10 @@ function constraints(f) {
   const parts = [];
   if (f.minimum !== undefined) parts.push(`≥ ${f.minimum}`);
   if (f.maximum !== undefined) parts.push(`≤ ${f.maximum}`);
+  if (f.exclusiveMinimum !== undefined) parts.push(`> ${f.exclusiveMinimum}`);
+  if (f.exclusiveMaximum !== undefined) parts.push(`< ${f.exclusiveMaximum}`);
+  if (f.minItems !== undefined) parts.push(`at least ${f.minItems} item(s)`);
+  if (f.maxItems !== undefined) parts.push(`at most ${f.maxItems} item(s)`);
   if (f.minLength !== undefined) parts.push(`at least ${f.minLength} characters`);
   if (f.maxLength !== undefined) parts.push(`at most ${f.maxLength} characters`);
   if (f.pattern !== undefined) parts.push(`matches ${f.pattern}`);

@@ -22,6 +22,10 @@ export interface Field {
   readonly children?: readonly Field[];
   readonly minimum?: number;
   readonly maximum?: number;
+  readonly exclusiveMinimum?: number;
+  readonly exclusiveMaximum?: number;
+  readonly minItems?: number;
+  readonly maxItems?: number;
   readonly minLength?: number;
   readonly maxLength?: number;
   readonly pattern?: string;

@@ -130,7 +130,7 @@ export function buildForm(schema) {
     const composite = ["anyOf", "oneOf", "allOf", "not", "if"].some((key) => own(s, key) !== undefined);
     if (type !== null && SIMPLE.has(type) && !composite) {
       const extra = {};
-      for (const key of ["minimum", "maximum", "minLength", "maxLength", "pattern"]) {
+      for (const key of ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern"]) {
         const value = own(s, key);
         if ((typeof value === "number" && Number.isFinite(value)) || (key === "pattern" && typeof value === "string")) extra[key] = key === "pattern" ? clip(value, 500) : value;
       }
@@ -147,7 +147,12 @@ export function buildForm(schema) {
       return register({ ...base, kind: "object", children });
     }
     const why = composite ? "a choice of shapes" : type === "array" ? "a list" : type === "object" ? "an object" : "any JSON value";
-    return register({ ...base, kind: "json", note: `${why}: type the value as JSON` });
+    const sizes = {};
+    for (const key of ["minItems", "maxItems"]) {
+      const value = own(s, key);
+      if (typeof value === "number" && Number.isFinite(value)) sizes[key] = value;
+    }
+    return register({ ...base, kind: "json", ...sizes, note: `${why}: type the value as JSON` });
   };
   const register = (f) => {
     fields.set(f.id, f);
