@@ -16,7 +16,7 @@ import { createSearchEngine } from "../recipes/search/engine.js";
 import { stateFiles } from "../recipes/catalog/state-files.js";
 import { PgConnections } from "../recipes/store/pg/pg-connections.js";
 import type { DccConfig } from "../config/types.js";
-import type { RecipeToolContext } from "../server/tools/context.js";
+import { answerRevision, type RecipeToolContext } from "../server/tools/context.js";
 import type { ToolDefinition } from "../server/tools/define.js";
 import { createToolRegistry, type ToolRegistry } from "../server/tools/registry.js";
 
@@ -48,12 +48,12 @@ function searchFor(embeddings: EmbeddingProvider | null, vectorDir: string | und
   return createSearchEngine({ provider: embeddings, ...(vectorDir !== undefined ? { cacheDir: vectorDir } : {}), logger });
 }
 
-/** The one way the tool registry is made: handler bugs logged, answers to bad arguments stamped with the catalog revision. */
+/** The one way the tool registry is made: handler bugs logged, every answer stamped with the revision of the snapshot it came from. */
 export function recipeRegistry(definitions: readonly ToolDefinition<RecipeToolContext>[], logger: Logger): ToolRegistry<RecipeToolContext> {
   return createToolRegistry<RecipeToolContext>(
     definitions,
     (tool, error) => logger.error({ tool, err: error }, "tool handler failed"),
-    (context) => context.library.current()?.revision,
+    answerRevision,
   );
 }
 

@@ -1,8 +1,7 @@
 /**
- * The one queue of what changed on disk: the watcher folds raw events into
- * it until a quiet moment, and the library folds the watcher's batches into
- * it while a reload is being applied. Both then take the whole of it as one
- * batch; duplicates fold away (a directory named twice is read once).
+ * What changed on disk since the last batch: the watcher folds raw events
+ * into it until a quiet moment, then takes the whole of it as one batch;
+ * duplicates fold away (a directory named twice is read once).
  */
 
 /** What to re-read, as a watcher reports it. */

@@ -4,14 +4,15 @@
  * and work on that snapshot; every change publishes a new one, so a request
  * that started on revision N finishes on N whatever is published meanwhile.
  *
- * Hot reload (docs/skill-packs.md): `watch()` starts a file watcher whose batches are
- * applied one at a time by the incremental catalog; a batch that changes
- * nothing publishes nothing.
+ * Hot reload (docs/skill-packs.md) flows one way: the file watcher's batches
+ * and the store's word of other replicas' writes become change sets in the
+ * library's one queue; once the first load is done they are applied one at a
+ * time by the incremental catalog (those that come meanwhile fold into one),
+ * and each that changes anything publishes a new snapshot.
  */
 import type { Logger } from "pino";
 import { buildSnapshot, withPlaybook, type CatalogSnapshot } from "./catalog.js";
-import { HotReload, type WatchOptions } from "./hot-reload.js";
-import { IncrementalCatalog, type ApplyResult, type ChangeSet } from "./reload.js";
+import { changeSetOf, IncrementalCatalog, mergeChanges, type ApplyResult, type ChangeSet } from "./reload.js";
 import type { CreateOptions, PlaybookStore, StoreResult } from "../store/contract.js";
 import type { WriteTiming } from "../store/deadline.js";
 import { openStores } from "../store/open-store.js";
@@ -20,6 +21,7 @@ import type { UsageStore } from "../store/usage.js";
 import type { PgConnections } from "../store/pg/pg-connections.js";
 import { ParseCache } from "../packs/parse-cache.js";
 import type { SearchEngine } from "../search/engine.js";
+import { watchSkills, type SkillWatcher, type SkillWatcherOptions } from "../../skills/watcher.js";
 import { stateFiles } from "./state-files.js";
 
 export interface LibrarySettings {
@@ -55,7 +57,7 @@ export interface CatalogChange {
 
 export type CatalogListener = (snapshot: CatalogSnapshot, previous: CatalogSnapshot | null, change: CatalogChange) => void;
 
-export type { WatchOptions } from "./hot-reload.js";
+export type WatchOptions = Pick<SkillWatcherOptions, "debounceMs" | "maxWaitMs" | "depth" | "pollMs">;
 
 export class RecipeLibrary {
   readonly dcc: string;
@@ -73,7 +75,11 @@ export class RecipeLibrary {
   /** Serializes full loads and reload batches: the catalog state is not re-entrant. */
   private exclusive: Promise<unknown> = Promise.resolve();
   private firstLoad: Promise<unknown> | null = null;
-  private readonly hotReload: HotReload;
+  private watcher: SkillWatcher | null = null;
+  /** Changes waiting while one is applied, folded into one; null when none wait. */
+  private queued: ChangeSet | null = null;
+  /** The loop applying queued changes, while it runs. */
+  private draining: Promise<void> | null = null;
   /** Skills and recipes the running full load has read so far (start-up progress). */
   private progress = { loading: false, skills: 0, recipes: 0 };
 
@@ -97,23 +103,9 @@ export class RecipeLibrary {
     this.store = stores.store;
     this.usage = stores.usage;
     this.closeStores = stores.close;
-    this.hotReload = new HotReload({
-      roots: this.settings.skillRoots,
-      privateDir: this.settings.privateDir,
-      logger: this.logger,
-      slugFromFile: (name) => this.store.slugFromFile(name),
-      apply: (changes) => this.applyChanges(changes),
-      firstLoad: () => this.firstLoad,
-    });
     // Writes other replicas made: re-read them as the watcher's private-dir events are.
     this.store.onChange?.((change) =>
-      this.hotReload.enqueue({
-        roots: new Set(),
-        skillDirs: [],
-        privateFiles: new Set(change.all ? [] : change.slugs.map((slug) => `${slug}.md`)),
-        privateAll: change.all,
-        events: 1,
-      }),
+      this.enqueue({ roots: new Set(), skillDirs: [], privateSlugs: new Set(change.all ? [] : change.slugs), privateAll: change.all }),
     );
     this.parseCache = new ParseCache(files.parseCache, this.logger);
     this.catalog = new IncrementalCatalog({
@@ -216,20 +208,52 @@ export class RecipeLibrary {
   }
 
   /** Starts hot reload; resolves once the watcher sees changes. Idempotent. */
-  watch(options: WatchOptions = {}): Promise<void> {
-    return this.hotReload.watch(options);
+  async watch(options: WatchOptions = {}): Promise<void> {
+    this.watcher ??= watchSkills({
+      roots: this.settings.skillRoots,
+      privateDir: this.settings.privateDir,
+      onBatch: (batch) => this.enqueue(changeSetOf(batch, (name) => this.store.slugFromFile(name))),
+      logger: this.logger,
+      ...options,
+    });
+    await this.watcher.ready();
   }
 
-  /** Stops hot reload and waits for a batch being applied. */
+  /** Stops hot reload, drops what it queued, and waits for a batch being applied. */
   async stopWatching(): Promise<void> {
-    await this.hotReload.stop();
+    const watcher = this.watcher;
+    this.watcher = null;
+    await watcher?.close();
+    this.queued = null;
     await this.whenIdle();
   }
 
   /** Resolves when no reload batch is queued or running and no background write is in flight. */
   async whenIdle(): Promise<void> {
-    await this.hotReload.idle();
+    while (this.draining !== null) await this.draining;
     await this.parseCache.idle();
+  }
+
+  private enqueue(changes: ChangeSet): void {
+    this.queued = this.queued === null ? changes : mergeChanges(this.queued, changes);
+    this.draining ??= this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      // Changes that arrive during the first load are applied after it.
+      await this.firstLoad;
+      for (let changes = this.queued; changes !== null; changes = this.queued) {
+        this.queued = null;
+        try {
+          await this.applyChanges(changes);
+        } catch (error) {
+          this.logger.error({ err: error }, "hot reload failed");
+        }
+      }
+    } finally {
+      this.draining = null;
+    }
   }
 
   private serialize<T>(work: () => Promise<T>): Promise<T> {

@@ -4,14 +4,16 @@
  * which a read that raced them must not undo.
  */
 import type { Diagnostic } from "../../util/diagnostics.js";
-import type { ChangeSet } from "./hot-reload.js";
 import { isMalformed, kept, sameJson } from "./keep-last-good.js";
 import type { PlaybookStore as PrivateStore } from "../store/contract.js";
 import { PRIVATE_SKILL } from "../store/reader.js";
 import type { Playbook, PrivateRecipe } from "../types.js";
 
-/** The private part of a change set. */
-type PlaybookChanges = Pick<ChangeSet, "privateSlugs" | "privateAll">;
+/** The private part of a change set (reload.ts). */
+interface PlaybookChanges {
+  readonly privateSlugs: ReadonlySet<string>;
+  readonly privateAll: boolean;
+}
 
 interface PrivateState {
   readonly recipe: PrivateRecipe | null;

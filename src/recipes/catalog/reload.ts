@@ -18,7 +18,7 @@ import { assembleDiscovery, compareDirNames, hasSkillMd, loadSkill, skillDirsOf,
 import { mapLimit } from "../../util/map-limit.js";
 import { createPacer, statQuiet } from "../../util/read-bounded.js";
 import type { SkillInfo } from "../../skills/types.js";
-import type { ApplyResult, ChangeSet } from "./hot-reload.js";
+import type { ChangeBatch } from "../../skills/pending-changes.js";
 import { skillServesDcc, type SnapshotInputs } from "./catalog.js";
 import type { ParseCache } from "../packs/parse-cache.js";
 import { createPackParser, inlineParser, type PackParser } from "../packs/parse-pool.js";
@@ -30,7 +30,48 @@ import { PlaybookState } from "./playbook-state.js";
 import type { PlaybookStore as PrivateStore } from "../store/contract.js";
 import type { Playbook, PrivateRecipe, Recipe } from "../types.js";
 
-export type { ApplyResult, ChangeSet } from "./hot-reload.js";
+/**
+ * What to re-read: roots to re-list, skill directories to re-read (one that
+ * is not, or no longer, a skill is fine), playbooks by slug, or the whole
+ * private directory.
+ */
+export interface ChangeSet extends Pick<ChangeBatch, "roots" | "skillDirs" | "privateAll"> {
+  readonly privateSlugs: ReadonlySet<string>;
+}
+
+export interface ApplyResult {
+  /** Anything in the snapshot (skills, recipes, diagnostics) differs. */
+  readonly changed: boolean;
+  /** Skills or recipes a client can see differ (not only diagnostics). */
+  readonly visible: boolean;
+  /** Skill directories whose recipe files were re-read (for logs and tests). */
+  readonly reloadedSkills: readonly string[];
+}
+
+/** A watcher batch as a change set: private files by playbook slug (`slugFromFile`: the store's). */
+export function changeSetOf(batch: ChangeBatch, slugFromFile: (fileName: string) => string | null): ChangeSet {
+  const privateSlugs = new Set<string>();
+  let privateAll = batch.privateAll;
+  for (const name of batch.privateFiles) {
+    const slug = slugFromFile(name);
+    if (slug !== null) privateSlugs.add(slug);
+    // A .md file that is not a slug gets (or loses) a diagnostic from a full re-read.
+    else if (name.endsWith(".md")) privateAll = true;
+  }
+  return { roots: batch.roots, skillDirs: batch.skillDirs, privateSlugs, privateAll };
+}
+
+/** Two change sets as one: everything either names, each directory once. */
+export function mergeChanges(a: ChangeSet, b: ChangeSet): ChangeSet {
+  const dirs = new Map<string, { readonly rootIndex: number; readonly dir: string }>();
+  for (const d of [...a.skillDirs, ...b.skillDirs]) dirs.set(dirKey(d.rootIndex, d.dir), d);
+  return {
+    roots: new Set([...a.roots, ...b.roots]),
+    skillDirs: [...dirs.values()],
+    privateSlugs: new Set([...a.privateSlugs, ...b.privateSlugs]),
+    privateAll: a.privateAll || b.privateAll,
+  };
+}
 
 /** Skills read at once during a (re)load: enough to overlap file I/O, few enough to bound peak memory. */
 const LOAD_CONCURRENCY = 8;

@@ -4,8 +4,8 @@ import type { RecipeLibrary } from "../../recipes/catalog/library.js";
 import type { DccRunner } from "../../recipes/run/runner.js";
 import type { UsageCounter } from "../../recipes/store/usage-counts.js";
 import type { ToolDefinition, ToolSchema } from "./define.js";
-import { fail, withRevision, type Envelope } from "./envelope.js";
-import { thenMaybe, type MaybePromise } from "./maybe-promise.js";
+import { fail, type Envelope } from "./envelope.js";
+import type { MaybePromise } from "./maybe-promise.js";
 
 /** What a recipe tool handler may use: the DCC's library, a logger, and its call's cancellation and progress. */
 export interface RecipeToolContext {
@@ -20,6 +20,12 @@ export interface RecipeToolContext {
   readonly signal?: AbortSignal;
   /** Tells the client how far the call is, when it asked to be told (a progress token); absent otherwise. */
   readonly progress?: (done: number, total?: number, message?: string) => void;
+  /**
+   * The catalog snapshot the call answers from: recipeContext's is the
+   * library's current one when first read, then the same for the whole call.
+   * Absent: the library's current one at each read (snapshotOf).
+   */
+  readonly snapshot?: CatalogSnapshot | null;
   /** Asks the client's user a yes/no question (elicitation), in whatever way the call's protocol revision does it; absent: no way to ask. */
   readonly confirm?: Confirm;
   /** Told of every recorded use of a recipe (record-use.ts), for the metrics; absent: nobody listens. */
@@ -72,6 +78,7 @@ export function recipeContext(
   runner?: DccRunner,
   observeUse?: (recipeId: string, counter: UsageCounter) => void,
 ): RecipeToolContext {
+  let pinned: CatalogSnapshot | null = null;
   return {
     library,
     logger,
@@ -83,7 +90,25 @@ export function recipeContext(
     get signal() {
       return call.signal;
     },
+    get snapshot() {
+      pinned ??= library.current();
+      return pinned;
+    },
   };
+}
+
+/** The snapshot a call answers from (see RecipeToolContext.snapshot). */
+export function snapshotOf(context: RecipeToolContext): CatalogSnapshot | null {
+  return context.snapshot !== undefined ? context.snapshot : context.library.current();
+}
+
+/**
+ * The catalog revision an answer carries, stamped in one place (the
+ * registry's render): the revision of the snapshot the call answered from,
+ * unless the handler named a later one (a write's, which contains the write).
+ */
+export function answerRevision(context: RecipeToolContext): number | undefined {
+  return snapshotOf(context)?.revision;
 }
 
 /** A recipe tool, as written: its handler's arguments are typed from its inputSchema. */
@@ -107,9 +132,9 @@ export function sourceOf(context: RecipeToolContext, snapshot: CatalogSnapshot, 
   return { library: caller.playbooks, snapshot: caller.playbooks.current() ?? snapshot };
 }
 
-/** Runs `body` on the snapshot current at call time, or answers not_ready; synchronous when `body` is. */
+/** Runs `body` on the call's snapshot, or answers not_ready; synchronous when `body` is. */
 export function withSnapshot(context: RecipeToolContext, body: (snapshot: CatalogSnapshot) => MaybePromise<Envelope>): MaybePromise<Envelope> {
-  const snapshot = context.library.current();
+  const snapshot = snapshotOf(context);
   if (snapshot === null) return fail("not_ready", "The recipe catalog is still loading; try again shortly");
-  return thenMaybe(body(snapshot), (envelope) => (envelope.revision === undefined ? withRevision(envelope, snapshot.revision) : envelope));
+  return body(snapshot);
 }

@@ -5,10 +5,10 @@
  * checked here against the seed's schemas before the action runs.
  */
 import type { CatalogSnapshot } from "../../recipes/catalog/catalog.js";
-import { recipeTool, type RecipeToolContext } from "./context.js";
+import { recipeTool, snapshotOf, type RecipeToolContext } from "./context.js";
 import { objectSchema, type ToolArgs } from "./define.js";
-import { fail, withRevision, type Envelope } from "./envelope.js";
-import { thenMaybe, type MaybePromise } from "./maybe-promise.js";
+import { fail, type Envelope } from "./envelope.js";
+import type { MaybePromise } from "./maybe-promise.js";
 import { recipeCreate } from "./recipe-create.js";
 import { recipeGet } from "./recipe-get.js";
 import { compileChildValidators, describeFields, offeredActions, type ChildFields, type RecipeAction } from "./recipe-schemas.js";
@@ -107,16 +107,14 @@ export function createRecipeTool(options: RecipeToolOptions = {}) {
     promote: (fields, snapshot, context) => recipePromote(fields, snapshot, context, promotes),
   };
   const run = <A extends RecipeAction>(action: A, fields: ChildFields<A>, args: ToolArgs<Schema>, context: RecipeToolContext, since: number): MaybePromise<Envelope> => {
-    const snapshot = context.library.current();
+    const snapshot = snapshotOf(context);
     // Search answers from the index; before the first catalog is indexed there is nothing to match or dedupe against.
     if (snapshot === null || context.library.search.status().revision === 0) {
       return fail("not_ready", WARMING_UP_MESSAGE, { action });
     }
     // resultStart > 0 reads on in a result already produced once.
     const continued = args.resultStart !== undefined && args.resultStart > 0;
-    return thenMaybe(actions[action](fields, snapshot, context, continued, since), (envelope) =>
-      envelope.revision === undefined ? withRevision(envelope, snapshot.revision) : envelope,
-    );
+    return actions[action](fields, snapshot, context, continued, since);
   };
   const dispatch = <A extends RecipeAction>(action: A, args: ToolArgs<Schema>, context: RecipeToolContext): MaybePromise<Envelope> => {
     const since = performance.now();

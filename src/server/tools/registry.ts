@@ -58,7 +58,7 @@ interface CompiledTool<C> {
 export function createToolRegistry<C>(
   definitions: readonly ToolDefinition<C>[],
   onInternalError: (tool: string, error: unknown) => void,
-  /** The catalog revision to stamp on answers the handler never saw (bad arguments). */
+  /** The catalog revision stamped on every answer that carries none (the one stamp: tools/context.ts answerRevision). */
   revisionOf: (context: C) => number | undefined = () => undefined,
 ): ToolRegistry<C> {
   const tools = new Map<string, CompiledTool<C>>();

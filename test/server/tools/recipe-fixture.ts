@@ -8,7 +8,7 @@ import path from "node:path";
 import pino from "pino";
 import { RecipeLibrary } from "../../../src/recipes/catalog/library.js";
 import { createSearchEngine } from "../../../src/recipes/search/engine.js";
-import type { RecipeToolContext } from "../../../src/server/tools/context.js";
+import { answerRevision, type RecipeToolContext } from "../../../src/server/tools/context.js";
 import { createRecipeTool } from "../../../src/server/tools/recipe.js";
 import { createToolRegistry, type ToolCallResult, type ToolRegistry } from "../../../src/server/tools/registry.js";
 
@@ -101,9 +101,13 @@ export async function makeFixture(options: { load?: boolean; skills?: boolean; s
     logger,
   });
   if (options.load !== false) await library.load();
-  const registry = createToolRegistry<RecipeToolContext>([createRecipeTool({ allowPromote: options.allowPromote === true })], (_tool, error) => {
-    throw error;
-  });
+  const registry = createToolRegistry<RecipeToolContext>(
+    [createRecipeTool({ allowPromote: options.allowPromote === true })],
+    (_tool, error) => {
+      throw error;
+    },
+    answerRevision,
+  );
   const context: RecipeToolContext = { library, logger };
   return {
     tmp,
