@@ -18,7 +18,7 @@ import path from "node:path";
 import type { DccConfig } from "../config/types.js";
 import { lintRoots } from "../lint/engine.js";
 import type { LintFinding } from "../lint/types.js";
-import { stateFiles } from "../recipes/catalog/state-files.js";
+import { stateFiles } from "../recipes/catalog/library.js";
 import { loadSkillRecipes } from "../recipes/packs/loader.js";
 import { fsyncDir, tempFileName } from "../recipes/store/atomic-write.js";
 import { openStores } from "../recipes/store/open-store.js";

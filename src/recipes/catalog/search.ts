@@ -7,7 +7,6 @@
  * dcc-mcp-core's rank policy (domain, infrastructure, thin-harness,
  * example), then the engine's order. Browsing (no query) keeps recipeId order.
  */
-import { layerRank } from "../packs/skill-search.js";
 import type { SearchEngine } from "../search/engine.js";
 import type { SearchAnswer, SearchHit, SearchMode, SearchQuery } from "../search/types.js";
 import type { CatalogSnapshot } from "./catalog.js";
@@ -39,4 +38,18 @@ function resolve(answer: SearchAnswer, snapshot: CatalogSnapshot, browsing: bool
 function byScoreThenLayer(hits: SearchHit[]): readonly SearchHit[] {
   if (!hits.some((h) => h.recipe.layer !== undefined)) return hits;
   return hits.sort((a, b) => b.score - a.score || layerRank(a.recipe.layer) - layerRank(b.recipe.layer));
+}
+
+/** Ranking order of layers on equal scores, as dcc-mcp-core's rank policy orders them (domain first, examples last). */
+function layerRank(layer: string | undefined): number {
+  switch (layer) {
+    case "infrastructure":
+      return 1;
+    case "thin-harness":
+      return 2;
+    case "example":
+      return 3;
+    default:
+      return 0;
+  }
 }

@@ -15,7 +15,7 @@ import { compileChildValidators, describeFields, RECIPE_ACTIONS, type ChildField
 import { recipeSearch } from "./recipe-search.js";
 import { recipeUpdate } from "./recipe-update.js";
 import { recipeDelete, recipeGetRevision, recipeHistory, recipeRestore } from "./recipe-history.js";
-import { KeyedMutex } from "../../recipes/store/keyed-mutex.js";
+import { KeyedMutex } from "../../util/concurrency.js";
 
 export const WARMING_UP_MESSAGE = "AI Search is warming up; continue without recipes";
 
