@@ -13,8 +13,8 @@
  *    daemon's CPU per step (utime + stime from /proc/<pid>/stat over the run
  *    rounds, divided by the steps run).
  * 2. Preflight at N tools: a dry run (connect, tools/list, compile the
- *    step tools' input schemas, validate) against a double listing 5 tools
- *    and one listing 5 + N, cold (a fresh connection each time) and warm
+ *    step tools' input schemas, validate) against a double listing the bridge's tools
+ *    and one listing those + N fillers, cold (a fresh connection each time) and warm
  *    (tools/list cached: a ping and the checks). Prints medians and ratios.
  * Prints figures, asserts nothing.
  */
@@ -28,7 +28,7 @@ import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { servingUrl } from "./lib/serving-url.js";
-import { startDccDouble } from "../test/recipes/run/dcc-double.js";
+import { bridgeTools, fillerTools, runTools, startDccDouble } from "../test/e2e/dcc-double.js";
 import { loadPack, RUN_PACK } from "../test/recipes/run/fixtures.js";
 import { planRun } from "../src/recipes/run/resolve.js";
 import { DccRunner } from "../src/recipes/run/runner.js";
@@ -58,7 +58,7 @@ async function client(url: string): Promise<Client> {
 }
 
 async function endToEnd(): Promise<void> {
-  const dcc = await startDccDouble();
+  const dcc = await startDccDouble({ era: "2025" });
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), "bench-run-"));
   await fs.mkdir(path.join(tmp, "skills/run-pack"), { recursive: true });
   await fs.writeFile(path.join(tmp, "skills/run-pack/SKILL.md"), "---\nname: run-pack\ndescription: bench pack\nmetadata:\n  dcc-mcp:\n    dcc: any\n    recipes: RECIPES.yaml\n---\n# run-pack\n");
@@ -122,7 +122,7 @@ async function endToEnd(): Promise<void> {
   } finally {
     daemon.kill("SIGTERM");
     await new Promise((r) => daemon.once("exit", r));
-    await dcc.close();
+    await dcc.stop();
     await fs.rm(tmp, { recursive: true, force: true });
   }
 }
@@ -134,8 +134,9 @@ async function preflightCost(): Promise<void> {
   const recipes = await loadPack(path.join(tmp, "run-pack"), "run-pack");
   const planned = planRun(recipes.get("five_steps")!, { name: "P" }, "blender");
   if (!planned.ok) throw new Error(planned.message);
-  const small = await startDccDouble();
-  const large = await startDccDouble({ extraTools: EXTRA_TOOLS });
+  const small = await startDccDouble({ era: "2025" });
+  const large = await startDccDouble({ era: "2025", tools: [...bridgeTools(), ...runTools(), ...fillerTools(EXTRA_TOOLS)] });
+  const smallCount = small.listedTools().length;
   const measure = async (url: string, cold: boolean): Promise<number[]> => {
     const times: number[] = [];
     let runner = new DccRunner(new McpDccConnection("blender", { url, headers: {} }, { name: "bench", version: "1" }), DEFAULT_RUN_LIMITS);
@@ -166,10 +167,10 @@ async function preflightCost(): Promise<void> {
       rows.push([cold ? "cold (connect + tools/list + compile + check)" : "warm (ping + cached list + check)", median(s), median(l)]);
     }
     console.log(`preflight (dry run of the 5-step recipe), ${ROUNDS * 2} runs each:`);
-    for (const [label, s, l] of rows) console.log(`  ${label}: 5 tools ${fmt(s)}, ${5 + EXTRA_TOOLS} tools ${fmt(l)}, ratio ${(l / s).toFixed(2)}`);
+    for (const [label, s, l] of rows) console.log(`  ${label}: ${smallCount} tools ${fmt(s)}, ${smallCount + EXTRA_TOOLS} tools ${fmt(l)}, ratio ${(l / s).toFixed(2)}`);
   } finally {
-    await small.close();
-    await large.close();
+    await small.stop();
+    await large.stop();
     await fs.rm(tmp, { recursive: true, force: true });
   }
 }

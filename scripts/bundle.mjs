@@ -50,6 +50,26 @@ const keepOnDemandApart = (outfile) => ({
   },
 });
 
+/**
+ * Modules a bundle imports on demand (`await import(...)`) stay files of their
+ * own, loaded from dist/ with their dependencies from node_modules only when
+ * called: the v2 MCP client (about 0.8 s and 27 MB to load) is needed only
+ * when a DCC endpoint speaks 2026-07-28 alone.
+ */
+const lazyModules = new Set([path.join(dist, "recipes/run/session-2026.js")]);
+const keepLazyApart = (outfile) => ({
+  name: "keep-lazy-apart",
+  setup(b) {
+    b.onResolve({ filter: /^\.\.?\// }, (args) => {
+      if (args.kind !== "dynamic-import") return undefined;
+      const target = path.resolve(args.resolveDir, args.path);
+      if (!lazyModules.has(target)) return undefined;
+      const relative = path.relative(path.dirname(outfile), target).split(path.sep).join("/");
+      return { path: relative.startsWith(".") ? relative : `./${relative}`, external: true };
+    });
+  },
+});
+
 /** Each dist module's `import.meta.url` becomes its own unbundled URL, relative to the bundle's. */
 const ownImportMetaUrl = (outfile) => ({
   name: "own-import-meta-url",
@@ -80,7 +100,7 @@ for (const entry of entries) {
     external: ["@energetic-ai/*"],
     // CommonJS dependencies (fastify, pino …) call require() for Node built-ins.
     banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
-    plugins: [keepOnDemandApart(outfile), ownImportMetaUrl(outfile)],
+    plugins: [keepOnDemandApart(outfile), keepLazyApart(outfile), ownImportMetaUrl(outfile)],
     logLevel: "warning",
     metafile: true,
     legalComments: "none",

@@ -126,7 +126,7 @@ function takeOwnOptions(argv: readonly string[]): OwnOptions | string {
 }
 
 const USER_ID = /^[a-z0-9][a-z0-9._-]{0,63}$/;
-const BOOLEAN_FLAGS = new Set(["--insecure-no-auth", "--stateless", "--no-watch", "-v", "-V", "--version"]);
+const BOOLEAN_FLAGS = new Set(["--insecure-no-auth", "--stateless", "--no-watch", "--allow-promote", "-v", "-V", "--version"]);
 
 function pickDcc(config: Config): DccConfig | string {
   if (config.dccs.length === 1) return config.dccs[0]!;

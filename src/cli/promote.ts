@@ -1,64 +1,17 @@
 /**
- * Promotion of a private playbook into a skill pack, as data: what
- * `recipe-server promote` runs, and what a tool action would run (its
- * refusals carry the tool table's codes).
- *
- * Nothing reaches the skill directory before it passed the checks a pack
- * author runs: the new file is staged in a copy of the skill (SKILL.md and
- * its recipe files) outside every skill root, so a watching daemon never
- * serves a half-checked recipe; there the loader's own glob resolution must
- * pick the file up and lint must find no error the new file brings. Only
- * then is it created in the skill directory, atomically and exclusively (a
- * hard link from a dot-named temp file the recipe globs never match): an
- * existing file is never replaced, whoever wrote it meanwhile.
+ * `recipe-server promote`'s reading side: the playbook from the DCC's store
+ * (a user's own, with a users file) and the skill directory named on the
+ * command line; the checked write itself is lint/promote.ts's, shared with
+ * the `recipe` tool's action=promote.
  */
-import { constants as fsConstants, promises as fs } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import type { DccConfig } from "../config/types.js";
-import { lintRoots } from "../lint/engine.js";
-import type { LintFinding } from "../lint/types.js";
+import { playbookToPromote, promoteInto, refusal, skillInRoots, type PromoteOutcome } from "../lint/promote.js";
 import { stateFiles } from "../recipes/catalog/library.js";
-import { loadSkillRecipes } from "../recipes/packs/loader.js";
-import { fsyncDir, tempFileName } from "../recipes/store/atomic-write.js";
 import { openStores } from "../recipes/store/open-store.js";
 import type { Playbook } from "../recipes/types.js";
-import { loadSkill, skillServesDcc } from "../skills/discover.js";
-import { resolveRecipePaths, skillRelative } from "../skills/recipe-paths.js";
-import type { SkillInfo } from "../skills/types.js";
-import type { ToolErrorCode } from "../util/error-codes.js";
-import { renderPlaybook, type Rendered } from "./promote-render.js";
 
-export type PromoteErrorCode = Extract<ToolErrorCode, "not_found" | "conflict" | "invalid_input">;
-
-export type PromoteOutcome =
-  | {
-      readonly ok: true;
-      /** `private/<slug>`. */
-      readonly from: string;
-      readonly revision: number;
-      /** `<skill>/<name>`: the public recipe once the catalog reloads. */
-      readonly recipeId: string;
-      readonly format: "markdown" | "yaml";
-      /** Absolute path of the new file. */
-      readonly file: string;
-    }
-  | {
-      readonly ok: false;
-      /** not_found: playbook, revision or skill; conflict: the file or recipe name exists; invalid_input: the rest. */
-      readonly code: PromoteErrorCode;
-      readonly message: string;
-      /** The lint errors the new file would bring (the first 20), when that is why. */
-      readonly findings: readonly LintFinding[];
-    };
-
-type Refusal = PromoteOutcome & { ok: false };
-
-const MAX_LISTED_FINDINGS = 20;
-
-function refusal(code: PromoteErrorCode, message: string, findings: readonly LintFinding[] = []): Refusal {
-  return { ok: false, code, message, findings };
-}
+export type { PromoteErrorCode, PromoteOutcome } from "../lint/promote.js";
 
 export interface PromoteRequest {
   readonly dcc: DccConfig;
@@ -71,66 +24,18 @@ export interface PromoteRequest {
 }
 
 export async function promotePlaybook(request: PromoteRequest): Promise<PromoteOutcome> {
-  const target = await targetSkill(request.skillDir, request.dcc);
+  const { dcc, skillDir } = request;
+  const target = await skillInRoots(skillDir, dcc.skillRoots, dcc.name, skillDir);
   if ("ok" in target) return target;
-  const { skill } = target;
+  if ("outside" in target) {
+    return refusal("invalid_input", `${skillDir} is not a skill of ${dcc.name}'s skill roots (${dcc.skillRoots.join(", ") || "none configured"}); add its root with --skills-path`);
+  }
   const read = await readPlaybook(request);
   if ("ok" in read) return read;
-  const from = `private/${request.slug}`;
-  const rendered = renderPlaybook(read, { from, revision: read.revision });
-  if (!rendered.ok) return refusal("invalid_input", rendered.message);
-
-  const existing = await loadSkillRecipes(skill);
-  if (existing.recipes.some((r) => r.name === rendered.name)) {
-    return refusal("conflict", `skill ${skill.name} already has a recipe "${rendered.name}"; nothing written`);
-  }
-  const staging = await fs.mkdtemp(path.join(os.tmpdir(), "recipe-server-promote-"));
-  try {
-    const staged = await stageSkill(skill, existing.files, staging);
-    const placed = await placeFile(skill, staged, rendered, request.slug);
-    if ("ok" in placed) return placed;
-    const introduced = await newLintErrors(staged, placed.rel);
-    if (introduced.length > 0) {
-      return refusal(
-        "invalid_input",
-        `lint finds ${introduced.length} error${introduced.length === 1 ? "" : "s"} in the promoted recipe; nothing written`,
-        introduced.slice(0, MAX_LISTED_FINDINGS),
-      );
-    }
-    const created = await createExclusive(skill.dir, placed.rel, rendered.text);
-    if (!created) return exists(skill, placed.rel);
-    return { ok: true, from, revision: read.revision, recipeId: `${skill.name}/${rendered.name}`, format: rendered.format, file: path.join(skill.dir, placed.rel) };
-  } finally {
-    await fs.rm(staging, { recursive: true, force: true });
-  }
+  return promoteInto(read, target.skill);
 }
 
-/** The skill directory, when it is a valid skill of this DCC in (or as) one of its skill roots. */
-async function targetSkill(dir: string, dcc: DccConfig): Promise<{ skill: SkillInfo } | Refusal> {
-  const real = await fs.realpath(dir).catch(() => null);
-  if (real === null) return refusal("not_found", `skill directory ${dir} does not exist`);
-  if (!(await fs.stat(path.join(real, "SKILL.md")).then((s) => s.isFile(), () => false))) return refusal("not_found", `${dir} is not a skill directory (no SKILL.md)`);
-  let rootIndex = -1;
-  for (const [i, root] of dcc.skillRoots.entries()) {
-    const realRoot = await fs.realpath(root).catch(() => null);
-    if (realRoot !== null && (realRoot === real || realRoot === path.dirname(real))) {
-      rootIndex = i;
-      break;
-    }
-  }
-  if (rootIndex < 0) {
-    return refusal("invalid_input", `${dir} is not a skill of ${dcc.name}'s skill roots (${dcc.skillRoots.join(", ") || "none configured"}); add its root with --skills-path`);
-  }
-  const loaded = await loadSkill(dir, dcc.skillRoots[rootIndex]!, rootIndex);
-  if (loaded.skill === null) {
-    const why = loaded.diagnostics.find((d) => d.severity === "error") ?? loaded.diagnostics[0];
-    return refusal("invalid_input", `${dir} is not a valid skill${why ? `: ${why.message}` : ""}`);
-  }
-  if (!skillServesDcc(loaded.skill.dcc, dcc.name)) return refusal("invalid_input", `skill ${loaded.skill.name} is for ${loaded.skill.dcc}, not ${dcc.name}`);
-  return { skill: loaded.skill };
-}
-
-async function readPlaybook(request: PromoteRequest): Promise<Playbook | Refusal> {
+async function readPlaybook(request: PromoteRequest): Promise<Playbook | PromoteOutcome> {
   const user = request.user;
   // Where the server keeps a user's playbooks (recipes/catalog/user-libraries.ts).
   const stores = openStores({
@@ -144,118 +49,8 @@ async function readPlaybook(request: PromoteRequest): Promise<Playbook | Refusal
   try {
     const problem = await stores.store.startupProblem();
     if (problem !== null) return refusal("invalid_input", `the playbook store cannot be used: ${problem}`);
-    if (request.revision === undefined) {
-      const one = await stores.store.loadOne(request.slug);
-      if (one.playbook !== null) return one.playbook;
-      return one.diagnostic !== undefined
-        ? refusal("invalid_input", `private/${request.slug} is malformed: ${one.diagnostic.message}`)
-        : refusal("not_found", `no private playbook private/${request.slug} for ${request.dcc.name}`);
-    }
-    const kept = await stores.store.loadRevision(request.slug, request.revision);
-    if (kept.ok) return kept.playbook;
-    return refusal(kept.code === "not_found" ? "not_found" : "invalid_input", kept.message);
+    return await playbookToPromote(stores.store, request.slug, request.revision, request.dcc.name);
   } finally {
     await stores.close();
   }
-}
-
-/** SKILL.md and the skill's recipe files, at their skill-relative places, in `staging`. */
-async function stageSkill(skill: SkillInfo, files: readonly string[], staging: string): Promise<string> {
-  const dir = path.join(staging, path.basename(skill.dir));
-  await fs.mkdir(dir);
-  for (const abs of [path.join(skill.dir, "SKILL.md"), ...files]) {
-    const rel = path.relative(skill.dir, abs);
-    await fs.mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
-    await fs.copyFile(abs, path.join(dir, rel));
-  }
-  return dir;
-}
-
-/**
- * Where the new file goes: `<slug>.md` (or `.yaml`/`.yml`) in the fixed
- * directory part of one of the skill's recipe globs, the first that the
- * loader's own resolution picks up in the staged copy. Returns the
- * skill-relative path, or why there is none.
- */
-async function placeFile(skill: SkillInfo, staged: string, rendered: Rendered & { ok: true }, stem: string): Promise<{ rel: string } | Refusal> {
-  const extensions = rendered.format === "markdown" ? [".md"] : [".yaml", ".yml"];
-  const candidates: string[] = [];
-  for (const pattern of skill.recipePatterns) {
-    const segments = pattern.replace(/\\/g, "/").split("/");
-    const fixed: string[] = [];
-    for (const segment of segments.slice(0, -1)) {
-      if (/[*?[\]{}]/.test(segment) || segment === ".." ) break;
-      fixed.push(segment);
-    }
-    for (const ext of extensions) candidates.push([...fixed, `${stem}${ext}`].filter((s) => s !== "" && s !== ".").join("/"));
-  }
-  for (const rel of [...new Set(candidates)]) {
-    if (await present(path.join(skill.dir, rel))) return exists(skill, rel);
-    const abs = path.join(staged, rel);
-    await fs.mkdir(path.dirname(abs), { recursive: true });
-    await fs.writeFile(abs, rendered.text);
-    const picked = await resolveRecipePaths(staged, skill.recipePatterns, skill.name);
-    if (picked.files.some((f) => skillRelative(staged, f) === rel)) return { rel };
-    await fs.rm(abs);
-  }
-  const globs = skill.recipePatterns.length > 0 ? skill.recipePatterns.map((p) => `"${p}"`).join(", ") : "(none)";
-  const wanted = rendered.format === "markdown" ? "Markdown file (*.md)" : "YAML file (*.yaml)";
-  return refusal("invalid_input", `skill ${skill.name}'s metadata.dcc-mcp.recipes ${globs} takes no new ${wanted}; add a glob such as "recipes/*${extensions[0]}" to its SKILL.md`);
-}
-
-/** Lint errors in the staged skill with the new file that it had not without it. */
-async function newLintErrors(staged: string, rel: string): Promise<LintFinding[]> {
-  const key = (f: LintFinding): string => `${f.code}\u0000${f.file}\u0000${f.message}`;
-  const after = await lintRoots([staged], { cwd: staged, requireSkills: true });
-  const withFile = await fs.readFile(path.join(staged, rel));
-  await fs.rm(path.join(staged, rel));
-  const before = new Set((await lintRoots([staged], { cwd: staged, requireSkills: true })).findings.filter((f) => f.severity === "error").map(key));
-  await fs.writeFile(path.join(staged, rel), withFile);
-  return after.findings.filter((f) => f.severity === "error" && !before.has(key(f)));
-}
-
-/**
- * Creates `dir/rel` with `text` only when no such file exists, complete from
- * the moment it appears: a dot-named temp file, synced, then hard-linked into
- * place (link fails on an existing name where rename would replace it).
- * Readable by the pack's other users, as the files beside it are.
- */
-async function createExclusive(dir: string, rel: string, text: string): Promise<boolean> {
-  const finalPath = path.join(dir, rel);
-  const parent = path.dirname(finalPath);
-  await fs.mkdir(parent, { recursive: true });
-  const tempPath = path.join(parent, tempFileName(path.basename(finalPath)));
-  const handle = await fs.open(tempPath, fsConstants.O_CREAT | fsConstants.O_EXCL | fsConstants.O_WRONLY, 0o644);
-  try {
-    await handle.writeFile(text);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await fs.link(tempPath, finalPath);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "EEXIST") return false;
-    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "ENOSYS" && code !== "EXDEV") throw error;
-    // No hard links here: an exclusive create still never replaces a file.
-    try {
-      await fs.writeFile(finalPath, text, { flag: "wx", mode: 0o644 });
-    } catch (inPlace) {
-      if ((inPlace as NodeJS.ErrnoException).code === "EEXIST") return false;
-      throw inPlace;
-    }
-  } finally {
-    await fs.rm(tempPath, { force: true });
-  }
-  await fsyncDir(parent);
-  return true;
-}
-
-function exists(skill: SkillInfo, rel: string): Refusal {
-  return refusal("conflict", `${skill.name}/${rel} exists; promote never overwrites a file`);
-}
-
-async function present(p: string): Promise<boolean> {
-  return fs.lstat(p).then(() => true, () => false);
 }

@@ -16,6 +16,8 @@ import { createServerMetrics, type ServerMetrics } from "../server/metrics.js";
 import { recipeContext, type RecipeToolContext } from "../server/tools/context.js";
 import { recipeToolDefinitions, runnableToolDefinitions } from "../server/tools/index.js";
 import { isPublicUiPath, registerCatalogUi } from "../server/ui/routes.js";
+import type { ToolCallOptions } from "../server/protocol/surface.js";
+import { pageToolCaller } from "./page-calls.js";
 import { openUsersFile, parseUsersFile, type UsersFile, type UsersTable } from "../server/transport/users.js";
 import { createEtaTracker, type EtaTracker } from "../recipes/search/warmup-eta.js";
 import { packageVersion } from "../util/version.js";
@@ -64,7 +66,7 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
   const version = packageVersion();
   const catalogs = options.catalogs ?? openCatalogs(config, logger);
   const libraries = catalogs.libraries;
-  const registry = recipeRegistry(recipeToolDefinitions(), logger);
+  const registry = recipeRegistry(recipeToolDefinitions({ allowPromote: config.allowPromote }), logger);
 
   const metrics = createServerMetrics({
     catalogs: () =>
@@ -85,7 +87,7 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
   const runnableRegistry =
     runners.size === 0
       ? null
-      : recipeRegistry(runnableToolDefinitions(), logger);
+      : recipeRegistry(runnableToolDefinitions({ allowPromote: config.allowPromote }), logger);
   for (const library of libraries.values()) {
     library.onChange((_snapshot, previous) => {
       if (previous !== null) metrics.countReload(library.dcc);
@@ -99,27 +101,32 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
   // The users file is read at start(); until then no user token passes.
   let usersFile: UsersFile | null = null;
   const noUsers = (parseUsersFile('{"users":[]}') as { ok: true; table: UsersTable }).table;
+  // The tool path of each DCC's endpoints, shared by the catalog page's tool calls (compose/page-calls.ts).
+  const toolOptions = new Map<string, ToolCallOptions<RecipeToolContext>>();
   for (const [dcc, library] of libraries) {
     const perUser = catalogs.users?.get(dcc);
     const runner = runners.get(dcc);
+    const observeUse = metrics.recipeUses(dcc);
+    const tools: ToolCallOptions<RecipeToolContext> = {
+      registry: runner === undefined || runnableRegistry === null ? registry : runnableRegistry,
+      contextFor: (call) => {
+        if (call.user === null || perUser === undefined) return recipeContext(library, logger, call, undefined, runner, observeUse);
+        const own = perUser.of(call.user);
+        return recipeContext(library, logger, call, { user: call.user, playbooks: own.library, loaded: own.loaded }, runner, observeUse);
+      },
+      logger,
+      maxArgumentBytes: config.limits.maxToolArgumentBytes,
+      timeoutMs: config.limits.requestTimeoutMs,
+      onToolCall: (event) => metrics.observeToolCall(event),
+    };
+    toolOptions.set(dcc, tools);
     const servers = endpointServers<RecipeToolContext>({
       name: `recipe-server-${dcc}`,
       version,
       instructions: runner === undefined ? INSTRUCTIONS : RUN_INSTRUCTIONS,
       catalog: perUser === undefined ? library : withUserPlaybooks(library, perUser),
       maxPromptArgumentBytes: config.limits.maxToolArgumentBytes,
-      tools: {
-        registry: runner === undefined || runnableRegistry === null ? registry : runnableRegistry,
-        contextFor: (call) => {
-          if (call.user === null || perUser === undefined) return recipeContext(library, logger, call, undefined, runner);
-          const own = perUser.of(call.user);
-          return recipeContext(library, logger, call, { user: call.user, playbooks: own.library, loaded: own.loaded }, runner);
-        },
-        logger,
-        maxArgumentBytes: config.limits.maxToolArgumentBytes,
-        timeoutMs: config.limits.requestTimeoutMs,
-        onToolCall: (event) => metrics.observeToolCall(event),
-      },
+      tools,
     });
     if (dcc === first) endpoints.push({ path: "/mcp", ...servers });
     endpoints.push({ path: `/mcp/${dcc}`, ...servers });
@@ -135,7 +142,26 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
       ...(config.usersFile !== null ? { users: () => usersFile?.current() ?? noUsers } : {}),
       isPublic: isPublicUiPath,
     },
-    extend: (app) => registerCatalogUi(app, { libraries, contextFor: (library) => ({ library, logger }) }),
+    extend: (app, userOf) =>
+      registerCatalogUi(
+        app,
+        {
+          libraries,
+          contextFor: (library) => ({ library, logger }),
+          auth: config.usersFile !== null ? "users" : config.token !== null ? "token" : "none",
+          callTool: pageToolCaller((dcc) => toolOptions.get(dcc)),
+          runStatus: (dcc) => runners.get(dcc)?.status() ?? null,
+          playbooks: async (dcc, user) => {
+            const perUser = catalogs.users?.get(dcc);
+            if (perUser === undefined) return user === null ? (libraries.get(dcc) ?? null) : null;
+            if (user === null) return null;
+            const own = perUser.of(user);
+            await own.loaded;
+            return own.library;
+          },
+        },
+        userOf,
+      ),
     stateless: config.stateless,
     limits: config.limits,
     logger,

@@ -31,6 +31,7 @@ export const OPTIONS = {
   "insecure-no-auth": { type: "boolean" },
   stateless: { type: "boolean" },
   "no-watch": { type: "boolean" },
+  "allow-promote": { type: "boolean" },
   watch: { type: "string" },
   embeddings: { type: "string" },
   "embeddings-url": { type: "string" },
@@ -78,6 +79,9 @@ Options (precedence: defaults < config file < environment < flags):
   --insecure-no-auth       allow a non-loopback --host without --token
   --stateless              no MCP sessions: every POST stands alone
   --no-watch               do not hot-reload skill files
+  --allow-promote          the \`recipe\` tool's action=promote may write a caller's private
+                           playbook into a writable skill root (off by default)
+                                                            [RECIPE_SERVER_ALLOW_PROMOTE]
   --watch poll[:MS]        poll for changes every MS ms (default 1000; NFS, container volumes)
   --embeddings KIND        local | none | openai (default local)
   --embeddings-url URL     OpenAI-compatible base URL (with --embeddings openai)

@@ -194,6 +194,7 @@ function resolveOrThrow(input: ConfigInput): ConfigResult {
     insecureNoAuth,
     stateless: bool("stateless"),
     watch: !bool("no-watch"),
+    allowPromote: values["allow-promote"] === true || envSwitch("RECIPE_SERVER_ALLOW_PROMOTE", env.RECIPE_SERVER_ALLOW_PROMOTE) || (env.RECIPE_SERVER_ALLOW_PROMOTE === undefined && file["allow-promote"] === true),
     watchPollMs: watchPollOf(values.watch ?? str("watch"), bool("no-watch")),
     embeddings: Object.freeze({
       kind: embeddingsKind,
@@ -233,6 +234,15 @@ function watchPollOf(raw: string | undefined, noWatch: boolean): number | null {
   const match = /^poll(?::(.*))?$/.exec(raw);
   if (match === null) throw new UsageError(`--watch must be events, poll or poll:MS, not ${JSON.stringify(raw)}`);
   return optionalInt("--watch poll:MS", match[1], 100, 60_000, WATCH_POLL_DEFAULT_MS);
+}
+
+/** An on/off environment variable: 1/true/yes or 0/false/no (any case); unset is off. */
+function envSwitch(name: string, raw: string | undefined): boolean {
+  if (raw === undefined) return false;
+  const value = raw.trim().toLowerCase();
+  if (value === "1" || value === "true" || value === "yes") return true;
+  if (value === "0" || value === "false" || value === "no" || value === "") return false;
+  throw new UsageError(`${name} must be 1, true, yes, 0, false or no, got ${JSON.stringify(raw.length > 32 ? `${raw.slice(0, 32)}…` : raw)}`);
 }
 
 function optionalInt(name: string, raw: string | undefined, min: number, max: number, fallback: number): number {

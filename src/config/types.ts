@@ -57,6 +57,8 @@ export interface Config {
   readonly insecureNoAuth: boolean;
   readonly stateless: boolean;
   readonly watch: boolean;
+  /** `--allow-promote`: the `recipe` tool offers action=promote (a playbook written into a writable skill root). */
+  readonly allowPromote: boolean;
   /** `--watch poll[:ms]`: the skills watcher polls every this many ms (NFS, container volumes); null = file system events. */
   readonly watchPollMs: number | null;
   readonly embeddings: {

@@ -17,7 +17,7 @@ import type { Annotations, Check, CompiledKeyword, Group, JsonType, LeafTest, Le
 import type { PatternMatcher } from "./regex.js";
 import { mergeAnnotations, newAnnotations, quiet, resume } from "./context.js";
 import { childPointer } from "./pointer.js";
-import { generateNodeCheck } from "./node-fast.js";
+import { generateGeneralCheck, generateNodeCheck, type GeneralLists } from "./node-fast.js";
 import { inRange } from "./keywords/numeric.js";
 import { lengthWithin } from "./keywords/string-length.js";
 import { testPattern } from "./steps.js";
@@ -30,7 +30,7 @@ const ALWAYS: Check = () => true;
  */
 export function assembleNode(compiled: readonly CompiledKeyword[], node: SchemaNode, generateAfter: number): Check {
   const typed = compiled.find((c) => c.singleType !== undefined);
-  if (typed === undefined || compiled.some((c) => c.late === true)) return assembleGeneral(compiled);
+  if (typed === undefined || compiled.some((c) => c.late === true)) return assembleGeneral(compiled, node, generateAfter);
   // Built on first use: most nodes of most schemas never collect an error.
   const general: LazyCheck = { check: null, compiled };
   const kind = typed.singleType!;
@@ -170,7 +170,7 @@ interface LazyCheck {
 
 /** Small and top-level, so V8 inlines it: the collecting path costs one call, not two. */
 function generalOf(lazy: LazyCheck): Check {
-  return (lazy.check ??= assembleGeneral(lazy.compiled));
+  return (lazy.check ??= assembleGeneral(lazy.compiled, null, Infinity));
 }
 
 function typedFast(
@@ -198,12 +198,11 @@ function typedFast(
   const a = list[0] ?? ALWAYS;
   const b = list[1] ?? ALWAYS;
   let calls = 0;
-  const generalCheck: Check = (inst, st, ev, path) => generalOf(general)(inst, st, ev, path);
   const assembled: Check = (inst, st, ev, path) => {
     if (st.collect) return generalOf(general)(inst, st, ev, path);
     // Only while the node is still this closure: callers read node.validate on each call.
     if (++calls > generateAfter && node.validate === assembled && n > 1) {
-      const generated = generateNodeCheck(code, withEv, list, generalCheck);
+      const generated = generateNodeCheck(code, withEv, list, generalLists(general.compiled));
       if (generated !== null) {
         node.validate = generated;
         return generated(inst, st, ev, path);
@@ -221,16 +220,8 @@ function typedFast(
   return assembled;
 }
 
-interface Lists {
-  readonly other: readonly Check[];
-  readonly obj: readonly Check[];
-  readonly arr: readonly Check[];
-  readonly str: readonly Check[];
-  readonly num: readonly Check[];
-}
-
 /** Top-level, so V8 inlines it into every node's check. */
-function checksFor(lists: Lists, inst: unknown): readonly Check[] {
+function checksFor(lists: GeneralLists, inst: unknown): readonly Check[] {
   switch (typeof inst) {
     case "object":
       return inst === null ? lists.other : Array.isArray(inst) ? lists.arr : lists.obj;
@@ -243,7 +234,8 @@ function checksFor(lists: Lists, inst: unknown): readonly Check[] {
   }
 }
 
-function assembleGeneral(compiled: readonly CompiledKeyword[]): Check {
+/** The node's checks by instance type: type-independent first, then the type's, then the late ones. */
+function generalLists(compiled: readonly CompiledKeyword[]): GeneralLists {
   const listFor = (group: Group | null): Check[] => {
     const out: Check[] = [];
     for (const c of compiled) if (c.group === "any" && (group === null || c.impliedByGroup !== group)) out.push(c.check);
@@ -252,22 +244,47 @@ function assembleGeneral(compiled: readonly CompiledKeyword[]): Check {
     for (const c of compiled) if (c.group === group && c.late === true) out.push(c.check);
     return out;
   };
-  const lists: Lists = {
+  return {
     other: listFor(null),
     obj: listFor("object"),
     arr: listFor("array"),
     str: listFor("string"),
     num: listFor("number"),
+    owns: compiled.some((c) => c.late === true),
   };
+}
+
+/**
+ * The general check. When `node` is given (its own validate), the node's validate is
+ * replaced by a function generated for it after `generateAfter` calls (node-fast.ts).
+ */
+function assembleGeneral(compiled: readonly CompiledKeyword[], node: SchemaNode | null, generateAfter: number): Check {
+  const lists = generalLists(compiled);
   const other = lists.other;
-  const owns = compiled.some((c) => c.late === true);
+  const owns = lists.owns;
 
   if (!owns && compiled.every((c) => c.group === "any" && c.impliedByGroup === undefined)) {
     if (other.length === 0) return ALWAYS;
     if (other.length === 1) return other[0]!;
   }
 
-  if (!owns) {
+  const closure = generalClosure(lists);
+  if (node === null || generateAfter === Infinity) return closure;
+  let calls = 0;
+  const counting: Check = (inst, st, ev, path) => {
+    // Only while the node is still this closure: callers read node.validate on each call.
+    if (++calls > generateAfter && node.validate === counting) {
+      const generated = generateGeneralCheck(lists);
+      node.validate = generated ?? closure;
+      return node.validate(inst, st, ev, path);
+    }
+    return closure(inst, st, ev, path);
+  };
+  return counting;
+}
+
+function generalClosure(lists: GeneralLists): Check {
+  if (!lists.owns) {
     return (inst, st, ev, path) => {
       const list = checksFor(lists, inst);
       const n = list.length;

@@ -93,3 +93,21 @@ export function memberSource(node: SchemaNode, consts: GeneratedConstants, onFai
     `if (!${n}.validate(v, st, null, path)) return ${onFailure};`
   );
 }
+
+/**
+ * A member `v`'s test in a generated collecting loop (assemble.ts memberPasses): a leaf
+ * inline, then collected at its path only when it fails; any other member asked quietly
+ * first unless it is a container and every error is wanted. On failure the loop's `ok`
+ * turns false, or it returns at once when only the first error is wanted. `segment` is a
+ * source expression for the member's pointer segment; `quiet`, `resume` and the loop's
+ * `st`, `path`, `ok` are in scope.
+ */
+export function collectMemberSource(node: SchemaNode, consts: GeneratedConstants, segment: string): string {
+  const n = consts.bind(node);
+  const fail = `if (!${n}.validate(v, st, null, path + ${segment})) { if (st.stop) return false; ok = false; }`;
+  if (node.leaf !== null) return `if (!(${leafSource(node.leaf, consts)})) { ${fail} }`;
+  return (
+    `{ let pass = false; if (st.stop || typeof v !== "object" || v === null) { const saved = quiet(st); pass = ${n}.validate(v, st, null, path); resume(st, saved); } ` +
+    `if (!pass) { ${fail} } }`
+  );
+}

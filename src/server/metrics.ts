@@ -7,6 +7,7 @@
  */
 import { collectDefaultMetrics, Counter, Gauge, Registry, type Metric } from "prom-client";
 import { packageVersion } from "../util/version.js";
+import { COUNTER_INDEX, USAGE_COUNTERS, type UsageCounter } from "../recipes/store/usage-counts.js";
 
 /** One DCC's catalog as the metrics see it, read at scrape time. */
 export interface CatalogFigures {
@@ -61,8 +62,31 @@ export interface ServerMetrics {
   setSessions(count: number): void;
   countReload(dcc: string): void;
   observeRun(event: RunMetricsEvent): void;
+  /** A DCC's recorder of recipe uses (record-use.ts); bind once per DCC, call per use. */
+  recipeUses(dcc: string): (recipeId: string, counter: UsageCounter) => void;
   render(): Promise<string>;
 }
+
+/**
+ * Recipes of a DCC that get their own `recipe` label in
+ * recipe_server_recipe_uses_total: the first this many used since start.
+ * Uses of any other public recipe are counted under `recipe="_other"`, of
+ * private playbooks (users' own text) always under `recipe="_private"`.
+ */
+export const RECIPE_LABEL_CAP = 100;
+
+/** A usage counter as the metrics' tool and outcome labels. */
+const USE_LABELS: Readonly<Record<UsageCounter, readonly [tool: string, outcome: string]>> = {
+  get: ["get", "ok"],
+  apply: ["apply", "ok"],
+  validate_pass: ["validate", "pass"],
+  validate_fail: ["validate", "fail"],
+  run_succeeded: ["run", "succeeded"],
+  run_failed: ["run", "failed"],
+  run_dry_run: ["run", "dry_run"],
+  run_recovered: ["run", "recovered"],
+  run_cancelled: ["run", "cancelled"],
+};
 
 const PREFIX = "recipe_server_";
 /** Seconds; tool calls and requests are mostly sub-millisecond to tens of ms. */
@@ -115,6 +139,19 @@ export function createServerMetrics(options: ServerMetricsOptions): ServerMetric
     `${PREFIX}recipe_run_step_duration_seconds`,
     "Duration of one recipe step on the DCC (undo steps included), by DCC and step status",
     ["dcc", "status"],
+  );
+
+  const recipeCalls = new LabelledCounter(
+    registry,
+    `${PREFIX}recipe_calls_total`,
+    "Recipe uses by DCC, tool (get | apply | validate | run) and outcome (ok; pass | fail; the run's status)",
+    ["dcc", "tool", "outcome"],
+  );
+  const recipeUses = new LabelledCounter(
+    registry,
+    `${PREFIX}recipe_uses_total`,
+    `Recipe uses per recipe, for the first ${RECIPE_LABEL_CAP} recipes used per DCC since start; the rest under recipe="_other", private playbooks under recipe="_private"`,
+    ["dcc", "recipe", "tool", "outcome"],
   );
 
   // Scrape-time gauges: each collect() rebuilds its values from the live catalogs.
@@ -206,6 +243,28 @@ export function createServerMetrics(options: ServerMetricsOptions): ServerMetric
       // Runs are seconds apart: a child per run costs nothing worth caching.
       runs.child([event.dcc, event.status, event.error ?? ""]).inc();
       for (const step of event.steps) stepSeconds.child([event.dcc, step.status]).observe(step.ms / 1000);
+    },
+    recipeUses(dcc) {
+      const byCounter = USAGE_COUNTERS.map((counter) => recipeCalls.child([dcc, ...USE_LABELS[counter]]));
+      /** A recipe label's series, each bound on the first use of its counter. */
+      const seriesOf = (label: string) => {
+        const bound = new Array<CounterChild | undefined>(USAGE_COUNTERS.length);
+        return (i: number) => (bound[i] ??= recipeUses.child([dcc, label, ...USE_LABELS[USAGE_COUNTERS[i]!]])).inc();
+      };
+      const labelled = new Map<string, (i: number) => void>();
+      const other = seriesOf("_other");
+      const privately = seriesOf("_private");
+      return (recipeId, counter) => {
+        const i = COUNTER_INDEX[counter];
+        byCounter[i]!.inc();
+        let count = labelled.get(recipeId);
+        if (count === undefined) {
+          if (recipeId.startsWith("private/")) count = privately;
+          else if (labelled.size < RECIPE_LABEL_CAP) labelled.set(recipeId, (count = seriesOf(recipeId)));
+          else count = other;
+        }
+        count(i);
+      };
     },
     render: () => registry.metrics(),
   };

@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { runPaths, type DccPathsReport } from "../../src/cli/paths-command.js";
 import { makeTempDir } from "../e2e/harness.js";
-import { startDccDouble, startHungPort } from "../recipes/run/dcc-double.js";
+import { startDccDouble, startSilentEndpoint } from "../e2e/dcc-double.js";
 
 async function paths(argv: string[]): Promise<{ code: number; out: string }> {
   const tmp = await makeTempDir();
@@ -20,20 +20,20 @@ async function paths(argv: string[]): Promise<{ code: number; out: string }> {
 
 describe("recipe-server paths: which DCCs can run recipes", () => {
   it("says per DCC whether it runs recipes and whether its endpoint answers now", async () => {
-    const dcc = await startDccDouble();
-    const hung = await startHungPort();
+    const dcc = await startDccDouble({ era: "2025" });
+    const hung = await startSilentEndpoint();
     try {
       const argv = ["--dcc", "blender", "--dcc", "maya", "--dcc", "houdini", "--dcc-endpoint", `blender=${dcc.url}`, "--dcc-endpoint", `maya=${hung.url}`];
       const text = await paths(argv);
       expect(text.code).toBe(0);
-      expect(text.out).toContain(`runs recipes: yes, on ${dcc.url} (answers; 5 tools)`);
+      expect(text.out).toContain(`runs recipes: yes, on ${dcc.url} (answers; ${dcc.listedTools().length} tools)`);
       expect(text.out).toMatch(new RegExp(`runs recipes: on ${hung.url.replace(/[.]/g, "\\.")}, which does not answer now`));
       expect(text.out).toContain("runs recipes: no (no --dcc-endpoint");
       const json = JSON.parse((await paths([...argv, "--format", "json"])).out) as { dccs: DccPathsReport[] };
       expect(json.dccs.map((d) => d.run?.answers ?? null)).toEqual([true, false, null]);
     } finally {
-      await dcc.close();
-      await hung.close();
+      await dcc.stop();
+      await hung.stop();
     }
   });
 });

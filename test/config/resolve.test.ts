@@ -38,6 +38,28 @@ describe("resolveConfig", () => {
     }
   });
 
+  it("--allow-promote: off by default; the flag, RECIPE_SERVER_ALLOW_PROMOTE and the config-file key turn it on", async () => {
+    expect(serve(["--dcc", "maya"]).allowPromote).toBe(false);
+    expect(serve(["--dcc", "maya", "--allow-promote"]).allowPromote).toBe(true);
+    for (const on of ["1", "true", "YES"]) expect(serve(["--dcc", "maya"], { RECIPE_SERVER_ALLOW_PROMOTE: on }).allowPromote).toBe(true);
+    for (const off of ["0", "false", "no", ""]) expect(serve(["--dcc", "maya"], { RECIPE_SERVER_ALLOW_PROMOTE: off }).allowPromote).toBe(false);
+    expect(serve(["--dcc", "maya", "--allow-promote"], { RECIPE_SERVER_ALLOW_PROMOTE: "0" }).allowPromote).toBe(true);
+    expect(usageError(["--dcc", "maya"], { RECIPE_SERVER_ALLOW_PROMOTE: "sure" })).toBe('RECIPE_SERVER_ALLOW_PROMOTE must be 1, true, yes, 0, false or no, got "sure"');
+    expect(usageError(["--dcc", "maya", "--allow-promote=yes"])).toMatch(/allow-promote/);
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "cfg-promote-"));
+    try {
+      const file = path.join(dir, "c.yaml");
+      await fs.writeFile(file, "dcc: maya\nallow-promote: true\n");
+      expect(serve(["--config", file]).allowPromote).toBe(true);
+      // The environment wins over the file, both ways.
+      expect(serve(["--config", file], { RECIPE_SERVER_ALLOW_PROMOTE: "false" }).allowPromote).toBe(false);
+      await fs.writeFile(file, "dcc: maya\nallow-promote: \"yes\"\n");
+      expect(usageError(["--config", file])).toMatch(/allow-promote.*true or false/);
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it("applies defaults", () => {
     const config = serve(["--dcc", "maya"]);
     expect(config).toMatchObject({ host: "127.0.0.1", port: 8765, token: null, stateless: false, watch: true, logLevel: "info" });

@@ -8,7 +8,7 @@ import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.j
 import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
-import { bridgeTools, startDccDouble, startSilentEndpoint, type DccDouble } from "./dcc-double.js";
+import { bridgeTools, runTools, startDccDouble, startSilentEndpoint, type DccDouble } from "./dcc-double.js";
 
 interface CallResult {
   readonly isError?: boolean;
@@ -62,10 +62,10 @@ for (const era of ["2025", "2026"] as const) {
       await Promise.all(started.splice(0).map((d) => d.stop()));
     });
 
-    it("lists the bridge's tools with the bridge's inputSchemas", async () => {
+    it("lists the bridge's tools with the bridge's inputSchemas, then the run packs' delete and scripting tools", async () => {
       const { client } = await start();
       const tools = await client.list();
-      const defined = bridgeTools();
+      const defined = [...bridgeTools(), ...runTools()];
       expect(tools.map((t) => t.name)).toEqual(defined.map((t) => t.name));
       for (const tool of tools) expect(tool.inputSchema).toEqual(defined.find((d) => d.name === tool.name)!.inputSchema);
     });
@@ -112,7 +112,7 @@ for (const era of ["2025", "2026"] as const) {
 
       const names = (await client.list()).map((t) => t.name);
       expect(names).not.toContain("blender_mesh_ops__auto_uv");
-      expect(names).toHaveLength(bridgeTools().length - 1);
+      expect(names).toHaveLength(bridgeTools().length + runTools().length - 1);
       await expect(client.call("blender_mesh_ops__auto_uv", { object_name: "Box" })).rejects.toThrow(/Unknown tool/);
     });
 
@@ -208,7 +208,7 @@ describe("the DCC double, era both (one URL, both revisions)", () => {
       await legacy.callTool({ name: CREATE, arguments: { primitive_type: "cube", name: "Shared" } });
       const counted = (await modern.callTool({ name: COUNT, arguments: { object_name: "Shared" } })) as CallResult;
       expect(counted.structuredContent).toMatchObject({ object_name: "Shared", face_count: 6 });
-      expect((await modern.listTools()).tools).toHaveLength(bridgeTools().length);
+      expect((await modern.listTools()).tools).toHaveLength(bridgeTools().length + runTools().length);
       // The 2026 leg opened no session.
       expect(double.sessionCount()).toBe(1);
     } finally {

@@ -1,7 +1,8 @@
 /**
- * A DCC double for fast tests: the Blender bridge's tools (the same names and
- * inputSchemas, read from examples/blender-bridge/tools.json) served by the
- * SDK's own servers on a loopback port. Era "2025": the 1.32.2 low-level
+ * The DCC double for fast tests and the run bench: the Blender bridge's tools
+ * (the same names and inputSchemas, read from examples/blender-bridge/tools.json,
+ * plus `delete_object` and a scripting tool for the run packs' undo steps and
+ * fallbacks) served by the SDK's own servers on a loopback port. Era "2025": the 1.32.2 low-level
  * `Server` behind a sessionful `StreamableHTTPServerTransport` (JSON
  * responses, like the bridge). Era "2026": the v2 low-level `Server` behind
  * `createMcpHandler` (2026-07-28 only). Era "both" routes each request to one
@@ -33,6 +34,22 @@ export function bridgeTools(): DccToolDefinition[] {
   return (JSON.parse(fs.readFileSync(BRIDGE_TOOLS_FILE, "utf8")) as { tools: DccToolDefinition[] }).tools;
 }
 
+/** Beside the bridge's tools by default: a delete (undo steps) and a Python tool (a route's scripting fallback). */
+export function runTools(): DccToolDefinition[] {
+  return [
+    { name: "blender_mesh_ops__delete_object", inputSchema: { type: "object", required: ["object_name"], properties: { object_name: { type: "string" } } } },
+    { name: "blender_scripting__execute_python", inputSchema: { type: "object", required: ["code"], properties: { code: { type: "string" } } } },
+  ];
+}
+
+/** `count` no-op tools (`filler_<n>`) to make tools/list long; answered `{value, changed: false}`. */
+export function fillerTools(count: number): DccToolDefinition[] {
+  return Array.from({ length: count }, (_, i) => ({
+    name: `filler_${i}`,
+    inputSchema: { type: "object", properties: { value: { type: "string", maxLength: 100 }, count: { type: "integer", minimum: 0 } }, required: ["value"] },
+  }));
+}
+
 export type Receipt = Record<string, unknown>;
 
 /**
@@ -50,9 +67,12 @@ export interface DccHooks {
   readonly missing: Set<string>;
   /** Wait this long before each call (abortable by cancellation). */
   delayMs: number;
+  /** Wait this long before a call of this tool (name or verb), after `delayMs`. */
+  readonly slow: Map<string, number>;
 }
 
 export interface DccCall {
+  /** The tool's full name. */
   readonly tool: string;
   readonly arguments: Record<string, unknown>;
   /** How the call ended: answered, an isError answer, or aborted (cancelled or the client went away). */
@@ -72,6 +92,11 @@ export interface DccDoubleOptions {
   readonly unchanged?: readonly string[];
   readonly missing?: readonly string[];
   readonly delayMs?: number;
+  readonly slow?: Readonly<Record<string, number>>;
+  /** A header every request must carry (name, value), else HTTP 401. */
+  readonly requireHeader?: readonly [string, string];
+  /** Listen on this port (a DCC coming back where it was); default: any free port. */
+  readonly port?: number;
   /**
    * Answer a call yourself (a receipt, or a thrown Error for an isError
    * answer); return undefined to leave it to the scene model. For tools the
@@ -92,6 +117,8 @@ export interface DccDouble {
   readonly scene: Map<string, MeshCounts>;
   /** Live 2025 sessions (always 0 on the 2026 era). */
   sessionCount(): number;
+  /** What tools/list answers now (the `missing` hook applied). */
+  listedTools(): readonly DccToolDefinition[];
   stop(): Promise<void>;
 }
 
@@ -262,7 +289,12 @@ function modelCall(scene: Map<string, MeshCounts>, tool: string, a: Record<strin
     }
     case "get_poly_count":
       return { object_name: a.object_name, changed: false, ...mesh(a.object_name) };
+    case "delete_object":
+      return { object_name: a.object_name, changed: scene.delete(a.object_name) };
+    case "execute_python":
+      return { ran: true, code_chars: String(a.code).length, changed: true };
     default:
+      if (tool.startsWith("filler_")) return { value: a.value, changed: false };
       throw new ToolFailure(`the double has no model for ${tool}; pass respond()`);
   }
 }
@@ -305,7 +337,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 type CallAnswer = { content: { type: "text"; text: string }[]; structuredContent?: Receipt; isError?: boolean };
 
 export async function startDccDouble(options: DccDoubleOptions): Promise<DccDouble> {
-  const tools = options.tools ?? bridgeTools();
+  const tools = options.tools ?? [...bridgeTools(), ...runTools()];
   const validators = new Map<string, Validator>();
   for (const tool of tools) {
     const compiled = compileSchema(tool.inputSchema);
@@ -318,6 +350,7 @@ export async function startDccDouble(options: DccDoubleOptions): Promise<DccDoub
     unchanged: new Set(options.unchanged),
     missing: new Set(options.missing),
     delayMs: options.delayMs ?? 0,
+    slow: new Map(Object.entries(options.slow ?? {})),
   };
   const calls: DccCall[] = [];
   const scene = new Map<string, MeshCounts>();
@@ -335,6 +368,8 @@ export async function startDccDouble(options: DccDoubleOptions): Promise<DccDoub
     const aborted = AbortSignal.any([signal, stopping.signal]);
     try {
       if (hooks.delayMs > 0) await sleep(hooks.delayMs, aborted);
+      const slow = hooks.slow.get(name) ?? hooks.slow.get(verbOf(name)) ?? 0;
+      if (slow > 0) await sleep(slow, aborted);
       if (hooked(hooks.hang, name)) await sleep(2 ** 31 - 1, aborted);
     } catch (reason) {
       record.outcome = "aborted";
@@ -413,6 +448,11 @@ export async function startDccDouble(options: DccDoubleOptions): Promise<DccDoub
   const serveModern = toNodeHandler(modern);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const required = options.requireHeader;
+    if (required !== undefined && req.headers[required[0].toLowerCase()] !== required[1]) {
+      res.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify({ error: "unauthorized" }));
+      return;
+    }
     const body = req.method === "POST" ? await readJson(req) : undefined;
     if (body === NOT_JSON) {
       res.writeHead(400, { "content-type": "application/json" });
@@ -437,7 +477,7 @@ export async function startDccDouble(options: DccDoubleOptions): Promise<DccDoub
       res.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32603, message: String(error) } }));
     });
   });
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => http.listen(options.port ?? 0, "127.0.0.1", resolve));
   const { port } = http.address() as AddressInfo;
   let stopped: Promise<void> | null = null;
 
@@ -449,6 +489,7 @@ export async function startDccDouble(options: DccDoubleOptions): Promise<DccDoub
     calls,
     scene,
     sessionCount: () => sessions.size,
+    listedTools: listed,
     stop: () => {
       stopped ??= (async () => {
         stopping.abort(new Error("the DCC double stopped"));
@@ -459,6 +500,16 @@ export async function startDccDouble(options: DccDoubleOptions): Promise<DccDoub
       return stopped;
     },
   };
+}
+
+/** Back to a clean double between tests: no hooks, no calls, an empty scene. */
+export function resetDouble(double: DccDouble): void {
+  const { hooks } = double;
+  for (const set of [hooks.fail, hooks.hang, hooks.unchanged, hooks.missing]) set.clear();
+  hooks.slow.clear();
+  hooks.delayMs = 0;
+  double.calls.length = 0;
+  double.scene.clear();
 }
 
 const NOT_JSON = Symbol("not JSON");

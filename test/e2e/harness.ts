@@ -8,7 +8,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import pino from "pino";
+import pino, { type Logger } from "pino";
 import { createRecipeServer, type RecipeServer } from "../../src/compose/app.js";
 import { resolveConfig } from "../../src/config/resolve.js";
 
@@ -37,6 +37,8 @@ export interface StartOptions {
   readonly watch?: boolean;
   /** Wait for the catalogs to load (default true). */
   readonly waitReady?: boolean;
+  /** The daemon's logger (default: silent), for tests that read its log lines. */
+  readonly logger?: Logger;
 }
 
 export async function makeTempDir(prefix = "recipe-server-"): Promise<string> {
@@ -53,7 +55,7 @@ export async function makeTempDir(prefix = "recipe-server-"): Promise<string> {
 export async function startDaemonIn(
   tmp: string,
   flags: readonly string[],
-  options: { readonly env?: Readonly<Record<string, string>>; readonly waitReady?: boolean } = {},
+  options: { readonly env?: Readonly<Record<string, string>>; readonly waitReady?: boolean; readonly logger?: Logger } = {},
 ): Promise<{ server: RecipeServer; url: string; port: number }> {
   const resolved = resolveConfig({
     argv: ["--port", "0", "--embeddings", "none", "--private-dir", path.join(tmp, "private"), ...flags],
@@ -61,7 +63,7 @@ export async function startDaemonIn(
     homeDir: tmp,
   });
   if (resolved.kind !== "serve") throw new Error(`bad test config: ${JSON.stringify(resolved)}`);
-  const server = createRecipeServer(resolved.config, { logger: pino({ level: "silent" }) });
+  const server = createRecipeServer(resolved.config, { logger: options.logger ?? pino({ level: "silent" }) });
   const { port, url } = await server.start();
   if (options.waitReady !== false) {
     await server.ready();
@@ -83,7 +85,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       ...roots.flatMap((r) => ["--skills-path", r]),
       ...(options.args ?? []),
     ],
-    { ...(options.env ? { env: options.env } : {}), ...(options.waitReady === false ? { waitReady: false } : {}) },
+    { ...(options.env ? { env: options.env } : {}), ...(options.waitReady === false ? { waitReady: false } : {}), ...(options.logger ? { logger: options.logger } : {}) },
   );
   return {
     server,
@@ -147,4 +149,19 @@ export function skillMd(name: string, dcc: string, recipes: string | string[], e
 }
 
 export { until } from "../helpers/until.js";
+
+/** A `recipe` action=create call of a lookdev playbook (the promotion tests promote it). */
+export const EXPOSURE_PLAYBOOK: Readonly<Record<string, unknown>> = Object.freeze({
+  action: "create",
+  title: "Calibrate hero shader exposure",
+  summary: "Match the hero shader exposure to the studio grey card before lookdev sign-off.",
+  whenToUse: "Before any lookdev review of a hero asset.",
+  steps: [
+    { title: "Load grey card", detail: "Reference the studio grey card rig." },
+    { title: "Match exposure", detail: "Adjust until the card reads 18%." },
+  ],
+  acceptanceCriteria: ["grey card reads 0.18 linear"],
+  tags: ["lookdev"],
+  document: "Keep the key light fixed.\n",
+});
 

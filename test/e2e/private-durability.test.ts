@@ -254,7 +254,7 @@ describe("private playbooks: durability over MCP", () => {
       expect(got.success, recipeId).toBe(true);
       expect(got.context).toMatchObject({ title: want.title, document: want.document, revision: want.revision });
       // This get is one more use.
-      expect(got.context.usage.count, recipeId).toBe(want.uses + 1);
+      expect(got.context.usage.get, recipeId).toBe(want.uses + 1);
     }
     const found = await call(c2, "recipe", { action: "search", query: "Restart renamed", visibility: "private", limit: 20 });
     expect(found.context.recipes.map((r: { recipeId: string }) => r.recipeId).sort()).toEqual([...expected.keys()].sort());

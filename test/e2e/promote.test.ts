@@ -11,7 +11,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RecipeServer } from "../../src/compose/app.js";
-import { call, connect, until, makeTempDir, REPO_ROOT, skillMd, startDaemonIn, writeTree } from "./harness.js";
+import { call, connect, EXPOSURE_PLAYBOOK, until, makeTempDir, REPO_ROOT, skillMd, startDaemonIn, writeTree } from "./harness.js";
 
 const CLI = path.join(REPO_ROOT, "src/cli.ts");
 
@@ -53,19 +53,7 @@ afterAll(async () => {
 
 describe("recipe-server promote, end to end", () => {
   it("a playbook made through the recipe tool becomes a public recipe the daemon finds after its reload, lint clean", async () => {
-    const created = await call(client, "recipe", {
-      action: "create",
-      title: "Calibrate hero shader exposure",
-      summary: "Match the hero shader exposure to the studio grey card before lookdev sign-off.",
-      whenToUse: "Before any lookdev review of a hero asset.",
-      steps: [
-        { title: "Load grey card", detail: "Reference the studio grey card rig." },
-        { title: "Match exposure", detail: "Adjust until the card reads 18%." },
-      ],
-      acceptanceCriteria: ["grey card reads 0.18 linear"],
-      tags: ["lookdev"],
-      document: "Keep the key light fixed.\n",
-    });
+    const created = await call(client, "recipe", EXPOSURE_PLAYBOOK);
     expect(created.success, created.message).toBe(true);
     const id = created.context.recipeId as string;
     expect(id).toBe("private/calibrate-hero-shader-exposure");

@@ -221,7 +221,7 @@ describe("recipe tool over MCP: the actions together", () => {
         acceptanceCriteria: ["No overlapping UVs", "uv_count >= 1"],
         document: "# Hero UVs\n\nLong notes.\n",
         revision: 2,
-        usage: { count: 1 },
+        usage: { get: 1, uses: 1 },
       });
       expect(got.revision).toBeGreaterThanOrEqual(updated.revision!);
 
@@ -298,17 +298,17 @@ describe("recipe tool over MCP: the actions together", () => {
     }
     expect(text.length).toBe(page.totalChars);
     expect(windows).toBe(Math.ceil(page.totalChars / 8000));
-    const whole = JSON.parse(text) as { success: boolean; context: { document: string; usage: { count: number } } };
+    const whole = JSON.parse(text) as { success: boolean; context: { document: string; usage: { get: number } } };
     expect(whole.success).toBe(true);
     expect(whole.context.document).toBe(document);
-    expect(whole.context.usage.count).toBe(1);
+    expect(whole.context.usage.get).toBe(1);
     // And on disk, byte for byte after the frontmatter.
     const file = await fs.readFile(path.join(running.privateDir, `${recipeId.slice("private/".length)}.md`), "utf8");
     expect(file.endsWith(document)).toBe(true);
   });
 
   it("recipes__get counts one use per read: its later windows are not uses", async () => {
-    const count = async (): Promise<number> => (await call(client, "recipe", { action: "get", recipeId: "modeling/Freeze transforms" })).context.usage.count as number;
+    const count = async (): Promise<number> => (await call(client, "recipe", { action: "get", recipeId: "modeling/Freeze transforms" })).context.usage.get as number;
     const before = await count();
     await call(client, "recipes__get", { skill: "modeling", anchor: "Freeze transforms" });
     for (const resultStart of [20, 40]) {
@@ -322,9 +322,9 @@ describe("recipe tool over MCP: the actions together", () => {
   it("concurrent gets of one recipe from several sessions all count", async () => {
     const clients = await Promise.all(Array.from({ length: 4 }, () => connect(running.url)));
     try {
-      const before = (await call(client, "recipe", { action: "get", recipeId: "modeling/Freeze transforms" })).context.usage.count as number;
+      const before = (await call(client, "recipe", { action: "get", recipeId: "modeling/Freeze transforms" })).context.usage.get as number;
       await Promise.all(clients.flatMap((c) => Array.from({ length: 10 }, () => call(c, "recipe", { action: "get", recipeId: "modeling/Freeze transforms" }))));
-      const after = (await call(client, "recipe", { action: "get", recipeId: "modeling/Freeze transforms" })).context.usage.count as number;
+      const after = (await call(client, "recipe", { action: "get", recipeId: "modeling/Freeze transforms" })).context.usage.get as number;
       expect(after).toBe(before + 41);
     } finally {
       await Promise.all(clients.map((c) => c.close()));

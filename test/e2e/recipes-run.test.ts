@@ -8,7 +8,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import fs from "node:fs/promises";
 import { call, connect, until, makeTempDir, skillMd, startServer, writeTree, type RunningServer } from "./harness.js";
-import { startDccDouble, startHungPort, type DccDouble } from "../recipes/run/dcc-double.js";
+import { resetDouble, startDccDouble, startSilentEndpoint, type DccDouble } from "./dcc-double.js";
 import { RUN_PACK } from "../recipes/run/fixtures.js";
 
 async function skillsDir(): Promise<string> {
@@ -37,20 +37,16 @@ describe("recipes__run against a DCC double", () => {
   let skills: string;
 
   beforeAll(async () => {
-    dcc = await startDccDouble();
+    dcc = await startDccDouble({ era: "2025" });
     skills = await skillsDir();
     running = await startServer({ dccs: ["blender", "maya"], skillsPaths: [skills], args: ["--dcc-endpoint", `blender=${dcc.url}`] });
     client = await connect(running.url, "/mcp/blender");
   });
-  afterEach(() => {
-    dcc.calls.length = 0;
-    dcc.scene.clear();
-    dcc.options = {};
-  });
+  afterEach(() => resetDouble(dcc));
   afterAll(async () => {
     await client?.close();
     await running?.stop();
-    await dcc?.close();
+    await dcc?.stop();
     await fs.rm(skills, { recursive: true, force: true });
   });
 
@@ -106,7 +102,7 @@ describe("recipes__run against a DCC double", () => {
     expect(dcc.calls).toEqual([]);
     const confirmed = await call(client, "recipes__run", { skill: "run-pack", recipe: "destroy", inputs: { name: "X" }, confirm: true });
     expect(confirmed.success).toBe(true);
-    expect(dcc.calls.map((c) => c.name)).toEqual(["blender_mesh_ops__delete_object"]);
+    expect(dcc.calls.map((c) => c.tool)).toEqual(["blender_mesh_ops__delete_object"]);
   });
 
   it("dry run returns the resolved plan (both eras) and runs nothing", async () => {
@@ -127,7 +123,7 @@ describe("recipes__run against a DCC double", () => {
   });
 
   it("preflight: a tool the DCC does not list is named with its step; nothing runs", async () => {
-    dcc.options = { without: ["blender_mesh_ops__get_poly_count"] };
+    dcc.hooks.missing.add("blender_mesh_ops__get_poly_count");
     // The daemon caches tools/list per connection: a DCC whose list changes says so (list_changed), or restarts.
     await running.server.runners.get("blender")!.close();
     const answer = await call(client, "recipes__run", { skill: "run-pack", recipe: "make_bevelled", inputs: { name: "P" } });
@@ -138,14 +134,14 @@ describe("recipes__run against a DCC double", () => {
     const noRoute = await call(client, "recipes__run", { skill: "run-pack", recipe: "frozen_no_script", inputs: {} });
     expect(noRoute.error).toBe("preflight_failed");
     expect(noRoute.message).toMatch(/"freeze".*blender_scripting__execute_python/);
-    dcc.options = {};
+    dcc.hooks.missing.clear();
     await running.server.runners.get("blender")!.close();
   });
 
   it("a contract failure is a failed run though every tool said success", async () => {
     await call(client, "recipes__run", { skill: "run-pack", recipe: "bevel_receipt", inputs: { name: "T" } });
-    dcc.options = { mode: "lie" };
-    const answer = await call(client, "recipes__run", { skill: "run-pack", recipe: "bevel_receipt", inputs: { name: "T" } });
+    dcc.hooks.unchanged.add("bevel_edges");
+    const answer = await call(client, "recipes__run", { skill: "run-pack", recipe: "bevel_receipt", inputs: { name: "T2" } });
     expect(answer.success).toBe(false);
     expect(answer.error).toBe("contract_failed");
     expect(answer.context.output_valid).toBe(false);
@@ -154,7 +150,7 @@ describe("recipes__run against a DCC double", () => {
   });
 
   it("a failing step stops the run and the undo steps run (recovered)", async () => {
-    dcc.options = { failing: ["blender_mesh_ops__bevel_edges"] };
+    dcc.hooks.fail.add("blender_mesh_ops__bevel_edges");
     const answer = await call(client, "recipes__run", { skill: "run-pack", recipe: "make_bevelled", inputs: { name: "F" } });
     expect(answer.error).toBe("run_failed");
     expect(answer.context.status).toBe("recovered");
@@ -163,20 +159,20 @@ describe("recipes__run against a DCC double", () => {
   });
 
   it("cancellation by the client stops the run between steps, then recovery runs", async () => {
-    dcc.options = { delays: { blender_mesh_ops__create_primitive: 400 } };
+    dcc.hooks.slow.set("blender_mesh_ops__create_primitive", 400);
     const controller = new AbortController();
     const pending = client.callTool({ name: "recipes__run", arguments: { skill: "run-pack", recipe: "make_bevelled", inputs: { name: "K" } } }, undefined, { signal: controller.signal });
     await until(() => dcc.calls.length > 0);
     controller.abort();
     await expect(pending).rejects.toThrow();
-    await until(() => dcc.calls.some((c) => c.name === "blender_mesh_ops__delete_object"));
-    expect(dcc.calls.map((c) => c.name)).toEqual(["blender_mesh_ops__create_primitive", "blender_mesh_ops__delete_object"]);
+    await until(() => dcc.calls.some((c) => c.tool === "blender_mesh_ops__delete_object"));
+    expect(dcc.calls.map((c) => c.tool)).toEqual(["blender_mesh_ops__create_primitive", "blender_mesh_ops__delete_object"]);
     const metrics = await (await fetch(`${running.url}/metrics`)).text();
     expect(metrics).toMatch(/recipe_server_recipe_runs_total\{dcc="blender",status="cancelled",error="cancelled"\} 1/);
   });
 
   it("concurrent runs: one at a time on the DCC, a full queue answers busy at once", async () => {
-    dcc.options = { delays: { blender_mesh_ops__create_primitive: 150 } };
+    dcc.hooks.slow.set("blender_mesh_ops__create_primitive", 150);
     const names = ["c1", "c2", "c3", "c4", "c5", "c6", "c7"];
     const answers = await Promise.all(names.map((name) => call(client, "recipes__run", { skill: "run-pack", recipe: "bevel_receipt", inputs: { name } })));
     const busy = answers.filter((a) => a.error === "busy");
@@ -184,7 +180,7 @@ describe("recipes__run against a DCC double", () => {
     expect(busy).toHaveLength(2);
     expect(answers.filter((a) => a.success)).toHaveLength(5);
     // No two runs interleaved on the DCC: each run's three calls are contiguous.
-    const order = dcc.calls.map((c) => String(c.args["name"] ?? c.args["object_name"]));
+    const order = dcc.calls.map((c) => String(c.arguments["name"] ?? c.arguments["object_name"]));
     for (let i = 0; i < order.length; i += 3) expect(new Set(order.slice(i, i + 3)).size).toBe(1);
   });
 
@@ -216,7 +212,7 @@ describe("recipes__run against a DCC double", () => {
 
 describe("recipes__run against a DCC that never answers", () => {
   it("answers dcc_unavailable within the connect bound while the daemon keeps answering other tools", async () => {
-    const hung = await startHungPort();
+    const hung = await startSilentEndpoint();
     const skills = await skillsDir();
     const running = await startServer({ dccs: ["blender"], skillsPaths: [skills], args: ["--dcc-endpoint", `blender=${hung.url}`] });
     try {
@@ -235,7 +231,7 @@ describe("recipes__run against a DCC that never answers", () => {
       }
     } finally {
       await running.stop();
-      await hung.close();
+      await hung.stop();
       await fs.rm(skills, { recursive: true, force: true });
     }
   });
@@ -244,7 +240,7 @@ describe("recipes__run against a DCC that never answers", () => {
 describe("recipes__run with a DCC endpoint that needs a token", () => {
   it("sends the config file's headers to the DCC and never shows them in /status or /metrics", async () => {
     const secret = "Bearer s3cret-run-token";
-    const dcc = await startDccDouble({ requireHeader: ["Authorization", secret] });
+    const dcc = await startDccDouble({ era: "2025", requireHeader: ["Authorization", secret] });
     const skills = await skillsDir();
     const config = `${skills}/config.yaml`;
     await fs.writeFile(config, `dcc-endpoint:\n  - dcc: blender\n    url: ${dcc.url}\n    headers: {Authorization: "${secret}"}\n`);
@@ -265,7 +261,36 @@ describe("recipes__run with a DCC endpoint that needs a token", () => {
       expect(metrics).not.toContain("s3cret");
     } finally {
       await running.stop();
-      await dcc.close();
+      await dcc.stop();
+      await fs.rm(skills, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("recipes__run against a DCC that speaks only 2026-07-28", () => {
+  it("runs through the v2 client (refused 2025-11-25, then 2026-07-28), for clients of both eras", async () => {
+    const dcc = await startDccDouble({ era: "2026" });
+    const skills = await skillsDir();
+    const running = await startServer({ dccs: ["blender"], skillsPaths: [skills], args: ["--dcc-endpoint", `blender=${dcc.url}`] });
+    try {
+      const client = await connect(running.url, "/mcp/blender");
+      const v2 = await modern(running.url, "/mcp/blender");
+      try {
+        const answer = await call(client, "recipes__run", { skill: "run-pack", recipe: "make_bevelled", inputs: { name: "Box" } });
+        expect(answer.success).toBe(true);
+        expect(answer.context).toMatchObject({ status: "succeeded", output_valid: true, receipt: { object_name: "Box", face_count: 10 } });
+        const result = (await v2.callTool({ name: "recipes__run", arguments: { skill: "run-pack", recipe: "bevel_receipt", inputs: { name: "Two" } } })) as { content: Array<{ text: string }> };
+        expect(JSON.parse(result.content[0]!.text)).toMatchObject({ success: true, context: { status: "succeeded" } });
+        expect(dcc.sessionCount()).toBe(0);
+        expect(dcc.calls.filter((c) => c.outcome === "ok")).toHaveLength(6);
+        const status = (await (await fetch(`${running.url}/status`)).json()) as { dccs: Array<{ dcc: string; run: Record<string, unknown> }> };
+        expect(status.dccs[0]!.run).toMatchObject({ enabled: true, reachability: "answering" });
+      } finally {
+        await Promise.all([client.close(), v2.close()]);
+      }
+    } finally {
+      await running.stop();
+      await dcc.stop();
       await fs.rm(skills, { recursive: true, force: true });
     }
   });

@@ -5,8 +5,9 @@
  * limits, partial marks, annotations when `ev` is given).
  */
 import type { Annotations, SchemaNode, State } from "../context.js";
+import { pushError, quiet, resume } from "../context.js";
 import { GeneratedConstants } from "../generated.js";
-import { memberSource } from "../leaf-source.js";
+import { collectMemberSource, memberSource } from "../leaf-source.js";
 import { lengthWithin } from "./string-length.js";
 import { charge } from "../steps.js";
 
@@ -65,4 +66,45 @@ return function itemsFast(arr, st, ev, path) {
     failed: parts.failed,
     forbidden: parts.forbidden,
   });
+}
+
+export interface ArrayCollectPathParts {
+  readonly prefix: readonly SchemaNode[];
+  readonly items: SchemaNode | null;
+  readonly forbidRest: boolean;
+  /** Where an item past a forbidding prefix is reported. */
+  readonly itemsLoc: string;
+  readonly itemsName: string;
+  readonly unexpected: string;
+}
+
+/**
+ * The collecting pass's loop for one schema object, with the semantics of items.ts's
+ * collecting closure: one step an item, the prefix unrolled, each item asked as
+ * assemble.ts memberPasses asks it, the instance path built only for a failing item.
+ */
+export function generateArrayCollectPath(parts: ArrayCollectPathParts): ArrayFastPath | null {
+  const { prefix, items, forbidRest } = parts;
+  const n = prefix.length;
+  const consts = new GeneratedConstants();
+  const lines: string[] = ["charge(st, len);", "let ok = true;"];
+  prefix.forEach((node, i) => {
+    lines.push(`if (len > ${i}) { const v = arr[${i}]; ${collectMemberSource(node, consts, JSON.stringify(`/${i}`))} }`);
+  });
+  if (items === null) {
+    lines.push(`if (ev !== null && (len < ${n} ? len : ${n}) > ev.items) ev.items = len < ${n} ? len : ${n};`);
+  } else {
+    if (forbidRest) {
+      const report = `pushError(st, path + "/" + i, ${consts.bind(parts.itemsLoc)}, ${consts.bind(parts.itemsName)}, ${consts.bind(parts.unexpected)});`;
+      lines.push(`if (len > ${n}) { if (!st.collect) return false; for (let i = ${n}; i < len; i++) { ${report} if (st.stop) return false; } ok = false; }`);
+    } else lines.push(`for (let i = ${n}; i < len; i++) { const v = arr[i]; ${collectMemberSource(items, consts, `"/" + i`)} }`);
+    lines.push("if (ev !== null) ev.allItems = true;");
+  }
+  const source = `${consts.declarations()}
+return function itemsCollect(arr, st, ev, path) {
+  const len = arr.length;
+  ${lines.join("\n  ")}
+  return ok;
+};`;
+  return consts.instantiate<ArrayFastPath>(source, { lengthWithin, charge, quiet, resume, pushError });
 }

@@ -9,7 +9,7 @@ import { own, pushError, traceChild, traceError } from "../context.js";
 import { charge } from "../steps.js";
 import { leafPasses, memberPasses } from "../assemble.js";
 import { childPointer } from "../pointer.js";
-import { generateArrayFastPath, MAX_GENERATED_PREFIX, type ArrayFastPath } from "./items-fast.js";
+import { generateArrayCollectPath, generateArrayFastPath, MAX_GENERATED_PREFIX, type ArrayFastPath } from "./items-fast.js";
 import { readSchemaArray } from "./util.js";
 
 /**
@@ -135,8 +135,21 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
               return false;
             },
           });
+    /** The collecting loop, generated like the fast one once the collecting pass uses it. */
+    let collector: ArrayFastPath | null | undefined;
+    let collectCalls = 0;
+    const collect: Check = (inst, st, ev, path) => {
+      if (collector === undefined) {
+        if (++collectCalls <= generateAfter) return collecting(inst, st, ev, path);
+        collector =
+          n > MAX_GENERATED_PREFIX
+            ? null
+            : generateArrayCollectPath({ prefix, items, forbidRest, itemsLoc, itemsName, unexpected: UNEXPECTED });
+      }
+      return collector !== null ? collector(inst as unknown[], st, ev, path) : collecting(inst, st, ev, path);
+    };
     const fast: Check = (inst, st, ev, path) => {
-      if (st.collect) return collecting(inst, st, ev, path);
+      if (st.collect) return collect(inst, st, ev, path);
       const arr = inst as unknown[];
       if (generated === undefined) {
         if (++calls <= generateAfter) return loop(arr, st, ev, path);

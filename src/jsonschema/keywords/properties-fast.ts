@@ -8,13 +8,18 @@
  * instance limits, a container handed to a schema that does not cover it marks the pass
  * partial, the first failure returns false through `failed` / `failedExtra` (which trace).
  */
-import type { SchemaNode, State } from "../context.js";
+import type { Annotations, SchemaNode, State } from "../context.js";
+import { pushError, quiet, resume } from "../context.js";
 import { GeneratedConstants } from "../generated.js";
-import { memberSource } from "../leaf-source.js";
+import { collectMemberSource, memberSource } from "../leaf-source.js";
+import { childPointer } from "../pointer.js";
 import { lengthWithin } from "./string-length.js";
-import { charge } from "../steps.js";
+import { charge, step } from "../steps.js";
 
 export type ObjectFastPath = (o: Readonly<Record<string, unknown>>, st: State, path: string) => boolean;
+
+/** The collecting loop: a Check over an object instance. */
+export type ObjectCollectPath = (o: Readonly<Record<string, unknown>>, st: State, ev: Annotations | null, path: string) => boolean;
 
 export interface ObjectFastPathParts {
   readonly keys: readonly string[];
@@ -64,5 +69,61 @@ return function propertiesFast(o, st, path) {
     charge,
     failed: parts.failed,
     failedExtra: parts.failedExtra,
+  });
+}
+
+export interface ObjectCollectPathParts {
+  readonly keys: readonly string[];
+  readonly nodes: readonly SchemaNode[];
+  readonly additional: SchemaNode | null;
+  readonly forbidAdditional: boolean;
+  /** Where an unexpected property is reported: `additionalProperties` or `unevaluatedProperties`. */
+  readonly additionalLoc: string;
+  readonly additionalName: string;
+  readonly unexpected: string;
+  /** Records the keyword's annotations on `ev` (declared names, every property when `additional` is set). */
+  readonly annotate: (ev: Annotations) => void;
+}
+
+/**
+ * The collecting pass's loop for one schema object (no patternProperties), with the
+ * semantics of properties.ts's closure loop: a step a key, members in the instance's
+ * order, each asked as assemble.ts memberPasses asks it (a leaf inline, a container
+ * collected at once when every error is wanted), the instance path built only for a
+ * failing member, from the declared name's segment fixed here.
+ */
+export function generateObjectCollectPath(parts: ObjectCollectPathParts): ObjectCollectPath | null {
+  const { keys, nodes, additional, forbidAdditional } = parts;
+  const consts = new GeneratedConstants();
+  const cases = keys.map(
+    (k, i) => `case ${JSON.stringify(k)}: ${collectMemberSource(nodes[i]!, consts, JSON.stringify(childPointer("", k)))} break;`,
+  );
+  let extra: string;
+  if (additional === null) extra = "";
+  else if (forbidAdditional) {
+    extra = `pushError(st, childPointer(path, key), ${consts.bind(parts.additionalLoc)}, ${consts.bind(parts.additionalName)}, ${consts.bind(parts.unexpected)}); if (st.stop) return false; ok = false;`;
+  } else extra = collectMemberSource(additional, consts, `childPointer("", key)`);
+  const source = `${consts.declarations()}
+return function propertiesCollect(o, st, ev, path) {
+  if (ev !== null) annotate(ev);
+  let ok = true;
+  for (const key in o) {
+    step(st);
+    const v = o[key];
+    switch (key) {
+      ${cases.join("\n      ")}
+      default: ${extra}
+    }
+  }
+  return ok;
+};`;
+  return consts.instantiate<ObjectCollectPath>(source, {
+    lengthWithin,
+    step,
+    quiet,
+    resume,
+    pushError,
+    childPointer,
+    annotate: parts.annotate,
   });
 }

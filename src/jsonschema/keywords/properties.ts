@@ -9,11 +9,17 @@
  * `additionalKeyword` lets a schema whose `unevaluatedProperties` can only ever see these
  * three keywords' annotations run it here, as a static check (see compile.ts).
  */
-import type { Check, KeywordCompiler, SchemaNode, State } from "../context.js";
+import type { Annotations, Check, KeywordCompiler, SchemaNode, State } from "../context.js";
 import { addNamed, addProp, own, pushError, traceChild, traceError } from "../context.js";
 import { leafPasses, memberPasses } from "../assemble.js";
 import { childPointer, escapeToken } from "../pointer.js";
-import { generateObjectFastPath, MAX_GENERATED_NAMES, type ObjectFastPath } from "./properties-fast.js";
+import {
+  generateObjectCollectPath,
+  generateObjectFastPath,
+  MAX_GENERATED_NAMES,
+  type ObjectCollectPath,
+  type ObjectFastPath,
+} from "./properties-fast.js";
 import type { PatternMatcher } from "../regex.js";
 import { readSchemaMap } from "./util.js";
 import { charge, step, testPattern } from "../steps.js";
@@ -194,8 +200,25 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
               return false;
             },
           });
+    /** The collecting loop, generated like the fast one once the collecting pass uses it. */
+    let collector: ObjectCollectPath | null | undefined;
+    let collectCalls = 0;
+    const annotate = (ev: Annotations): void => {
+      if (keys.length > 0) addNamed(ev, indexOf);
+      if (additional !== null) ev.allProps = true;
+    };
+    const collect = (inst: unknown, st: State, ev: Annotations | null, path: string): boolean => {
+      if (collector === undefined) {
+        if (++collectCalls <= generateAfter) return general(inst, st, ev, path);
+        collector =
+          keys.length > MAX_GENERATED_NAMES
+            ? null
+            : generateObjectCollectPath({ keys, nodes, additional, forbidAdditional, additionalLoc, additionalName, unexpected: UNEXPECTED, annotate });
+      }
+      return collector !== null ? collector(inst as Record<string, unknown>, st, ev, path) : general(inst, st, ev, path);
+    };
     const check: Check = (inst, st, ev, path) => {
-      if (st.collect) return general(inst, st, ev, path);
+      if (st.collect) return collect(inst, st, ev, path);
       if (ev !== null) {
         // The annotations do not depend on the members' verdicts: a failure fails the node.
         if (keys.length > 0) addNamed(ev, indexOf);

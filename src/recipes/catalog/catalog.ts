@@ -2,10 +2,21 @@
  * The immutable catalog snapshot of one DCC (docs/skill-packs.md: a request sees one
  * consistent version). Builders return a new frozen snapshot; nothing mutates
  * one after it is published.
+ *
+ * A snapshot carries its search: `snapshot.search(query)` asks the index it
+ * was published with and resolves every hit against the snapshot itself
+ * (the index may be one publish ahead: a newer recipe never enters an older
+ * revision's answer). One rule ranks for every caller (recipes__search, the
+ * `recipe` tool's search, the catalog page): score, then on equal scores the
+ * layer order of dcc-mcp-core's rank policy (domain, infrastructure,
+ * thin-harness, example), then the engine's order. Browsing (no query) keeps
+ * recipeId order.
  */
 import path from "node:path";
 import { diagnostic, type Diagnostic } from "../../util/diagnostics.js";
 import type { SkillInfo } from "../../skills/types.js";
+import type { SearchEngine } from "../search/engine.js";
+import type { SearchAnswer, SearchHit, SearchMode, SearchQuery } from "../search/types.js";
 import type { PrivateRecipe, Recipe } from "../types.js";
 
 export interface CatalogSnapshot {
@@ -17,7 +28,20 @@ export interface CatalogSnapshot {
   /** Discovery, loader and private-store diagnostics, in a stable order. */
   readonly diagnostics: readonly Diagnostic[];
   readonly loadedAt: string;
+  /** Ranked hits of `query`, each the snapshot's own recipe; synchronous when the index answers synchronously (lexical). */
+  search(query: SearchQuery): ResolvedAnswer | Promise<ResolvedAnswer>;
 }
+
+export interface ResolvedAnswer {
+  readonly mode: SearchMode;
+  /** The revision of the snapshot every hit was resolved against. */
+  readonly revision: number;
+  /** Each hit's recipe is the snapshot's own. */
+  readonly hits: readonly SearchHit[];
+}
+
+/** What a snapshot searches: the library's engine (absent: a snapshot that finds nothing). */
+export type SearchIndex = Pick<SearchEngine, "search">;
 
 /** A skill as loaded; `files` are absolute recipe file paths as the loader resolved them (never sent to clients). */
 export interface LoadedSkill {
@@ -44,6 +68,8 @@ export interface SnapshotParts extends SnapshotInputs {
   readonly dcc: string;
   readonly revision: number;
   readonly now?: Date;
+  /** The index published with this snapshot. */
+  readonly index?: SearchIndex;
 }
 
 export function buildSnapshot(parts: SnapshotParts): CatalogSnapshot {
@@ -80,17 +106,20 @@ export function buildSnapshot(parts: SnapshotParts): CatalogSnapshot {
   }
   for (const recipe of parts.privateRecipes) recipes.set(recipe.recipeId, recipe);
   diagnostics.push(...parts.privateDiagnostics);
-  return Object.freeze({
-    dcc: parts.dcc,
-    revision: parts.revision,
-    skills: freezeMap(skills),
-    recipes: freezeMap(recipes),
-    diagnostics: Object.freeze(diagnostics),
-    loadedAt: (parts.now ?? new Date()).toISOString(),
-  });
+  return new IndexedSnapshot(
+    {
+      dcc: parts.dcc,
+      revision: parts.revision,
+      skills: freezeMap(skills),
+      recipes: freezeMap(recipes),
+      diagnostics: Object.freeze(diagnostics),
+      loadedAt: (parts.now ?? new Date()).toISOString(),
+    },
+    parts.index ?? NO_INDEX,
+  );
 }
 
-/** A snapshot with one private playbook added or replaced. */
+/** A snapshot with one private playbook added or replaced, searching the same index. */
 export function withPlaybook(
   snapshot: CatalogSnapshot,
   recipe: PrivateRecipe,
@@ -98,7 +127,57 @@ export function withPlaybook(
 ): CatalogSnapshot {
   const recipes = new Map(snapshot.recipes);
   recipes.set(recipe.recipeId, recipe);
-  return Object.freeze({ ...snapshot, revision, recipes: freezeMap(recipes) });
+  return IndexedSnapshot.derive(snapshot, { revision, recipes: freezeMap(recipes) });
+}
+
+const NO_INDEX: SearchIndex = { search: () => ({ mode: "lexical", hits: [] }) };
+
+/** A snapshot's data, frozen, and the index it was published with (a private field: the data stays plain). */
+class IndexedSnapshot implements CatalogSnapshot {
+  readonly dcc: string;
+  readonly revision: number;
+  readonly skills: ReadonlyMap<string, SkillEntry>;
+  readonly recipes: ReadonlyMap<string, Recipe>;
+  readonly diagnostics: readonly Diagnostic[];
+  readonly loadedAt: string;
+  readonly #index: SearchIndex;
+
+  constructor(data: Omit<CatalogSnapshot, "search">, index: SearchIndex) {
+    this.dcc = data.dcc;
+    this.revision = data.revision;
+    this.skills = data.skills;
+    this.recipes = data.recipes;
+    this.diagnostics = data.diagnostics;
+    this.loadedAt = data.loadedAt;
+    this.#index = index;
+    Object.freeze(this);
+  }
+
+  /** `snapshot` with a new revision and recipes, searching the index `snapshot` searched. */
+  static derive(snapshot: CatalogSnapshot, changes: Pick<CatalogSnapshot, "revision" | "recipes">): CatalogSnapshot {
+    const { dcc, skills, diagnostics, loadedAt } = snapshot;
+    return new IndexedSnapshot({ dcc, skills, diagnostics, loadedAt, ...changes }, snapshot instanceof IndexedSnapshot ? snapshot.#index : NO_INDEX);
+  }
+
+  search(query: SearchQuery): ResolvedAnswer | Promise<ResolvedAnswer> {
+    const answer = this.#index.search(query);
+    const browsing = query.text.trim() === "";
+    return answer instanceof Promise ? answer.then((settled) => resolve(settled, this, browsing)) : resolve(answer, this, browsing);
+  }
+}
+
+function resolve(answer: SearchAnswer, snapshot: CatalogSnapshot, browsing: boolean): ResolvedAnswer {
+  const hits: SearchHit[] = [];
+  for (const hit of answer.hits) {
+    const recipe = snapshot.recipes.get(hit.recipe.recipeId);
+    if (recipe !== undefined) hits.push(recipe === hit.recipe ? hit : { recipe, score: hit.score });
+  }
+  return { mode: answer.mode, revision: snapshot.revision, hits: browsing ? hits : byScoreThenLayer(hits) };
+}
+
+function byScoreThenLayer(hits: SearchHit[]): readonly SearchHit[] {
+  if (!hits.some((h) => h.recipe.layer !== undefined)) return hits;
+  return hits.sort((a, b) => b.score - a.score || layerRank(a.recipe.layer) - layerRank(b.recipe.layer));
 }
 
 export function countDiagnostics(diagnostics: readonly Diagnostic[]): { errors: number; warnings: number } {
@@ -127,4 +206,18 @@ function freezeMap<K, V>(map: Map<K, V>): ReadonlyMap<K, V> {
     clear: { value: refuse },
   });
   return Object.freeze(frozen);
+}
+
+/** Ranking order of layers on equal scores, as dcc-mcp-core's rank policy orders them (domain first, examples last). */
+function layerRank(layer: string | undefined): number {
+  switch (layer) {
+    case "infrastructure":
+      return 1;
+    case "thin-harness":
+      return 2;
+    case "example":
+      return 3;
+    default:
+      return 0;
+  }
 }

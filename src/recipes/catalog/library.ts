@@ -257,7 +257,7 @@ export class RecipeLibrary {
   }
 
   private build(revision: number): CatalogSnapshot {
-    return buildSnapshot({ dcc: this.dcc, revision, ...this.catalog.parts() });
+    return buildSnapshot({ dcc: this.dcc, revision, ...this.catalog.parts(), index: this.search });
   }
 
   async createPlaybook(draft: PlaybookDraft, options?: CreateOptions): Promise<StoreResult> {

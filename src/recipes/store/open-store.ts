@@ -30,6 +30,8 @@ export interface StoreSettings {
   readonly writeTimeoutMs?: number;
   /** Revisions kept per playbook (history.ts); default 50. */
   readonly historyLimit?: number;
+  /** How often buffered usage counts are written (usage-store.ts); default 2000 ms. */
+  readonly usageFlushMs?: number;
 }
 
 export interface OpenedStores {
@@ -44,6 +46,11 @@ export function openStores(settings: StoreSettings): OpenedStores {
     ...(settings.logger ? { logger: settings.logger } : {}),
     ...(settings.now ? { now: settings.now } : {}),
   };
+  const usageOptions = {
+    ...(settings.usageFlushMs !== undefined ? { flushIntervalMs: settings.usageFlushMs } : {}),
+    ...(settings.logger ? { logger: settings.logger } : {}),
+    ...(settings.now ? { now: () => settings.now!().getTime() } : {}),
+  };
   const limit = {
     ...(settings.maxFileBytes !== undefined ? { maxFileBytes: settings.maxFileBytes } : {}),
     ...(settings.writeTimeoutMs !== undefined ? { writeTimeoutMs: settings.writeTimeoutMs } : {}),
@@ -51,17 +58,16 @@ export function openStores(settings: StoreSettings): OpenedStores {
   };
   if (settings.storeUrl === null) {
     const store = openPrivateStore({ dir: settings.privateDir, ...(settings.owner !== undefined ? { owner: settings.owner } : {}), ...common, ...limit });
-    const usage = openUsageStore({ file: settings.usageFile, ...common });
+    const usage = openUsageStore({ file: settings.usageFile, ...usageOptions });
     return { store, usage, close: async () => void (await Promise.all([store.close(), usage.flush()])) };
   }
   const logger = settings.logger;
   const lease: PgLease = settings.connections?.acquire(settings.storeUrl) ?? ownConnection(settings.storeUrl, logger);
   const connection = lease.connection;
   const store = openPgStore({ connection, dcc: settings.dcc, ...(settings.owner !== undefined ? { owner: settings.owner } : {}), ...common, ...limit });
-  // The usage table has no owner column: a user's counts (of their own playbooks'
-  // ids, which may repeat another user's) are kept under "<dcc>:<user>".
-  const usageScope = settings.owner === undefined || settings.owner === "" ? settings.dcc : `${settings.dcc}:${settings.owner}`;
-  const usage = openPgUsageStore({ connection, dcc: usageScope, ...common });
+  // A user's own playbooks' ids may repeat another user's: their counts are kept under "<dcc>:<user>".
+  const scope = settings.owner === undefined || settings.owner === "" ? settings.dcc : `${settings.dcc}:${settings.owner}`;
+  const usage = openPgUsageStore({ connection, scope, ...usageOptions });
   return {
     store,
     usage,

@@ -1,216 +1,168 @@
 /**
- * Basic usage of recipes (docs/tools.md `get`): how often each recipeId was
- * fetched and when last. `record` is synchronous and only touches memory; the
- * counts reach disk in one small JSON file, written atomically and debounced,
- * so a burst of gets costs one write. `flush` (shutdown) makes them durable.
- *
- * One process owns the file: two processes sharing it keep their own counts
- * and the last one to write wins.
+ * Usage counts in one hand-readable JSON file in the state dir (the file
+ * store's half of usage-store.ts). Every process on the host that shares
+ * the file adds to it: a batch is written under the file's lock
+ * (file-lock.ts) as read → add → atomic replace, so no process's counts are
+ * overwritten by another's. The file is re-read only when another process
+ * changed it since this one last read or wrote it.
  */
-import { promises as fs } from "node:fs";
+import { promises as fs, type Stats } from "node:fs";
 import path from "node:path";
 import { ensurePrivateDir, writeFileAtomic } from "./atomic-write.js";
+import { acquireFileLock } from "./file-lock.js";
+import { BufferedUsageStore, type BufferOptions, type UsageStore } from "./usage-store.js";
+import { addRow, addTally, emptyTally, type Tally, type UsageRows } from "./usage-counts.js";
+import { parseUsageFile, usageFileText } from "./usage-file-format.js";
 
-export interface UsageEntry {
-  readonly count: number;
-  /** ISO time of the last `record`. */
-  readonly lastUsedAt: string;
-}
+export type { UsageStore } from "./usage-store.js";
 
-export interface UsageLogger {
-  warn(fields: Record<string, unknown>, message: string): void;
-}
-
-export interface UsageStoreOptions {
+export interface UsageStoreOptions extends BufferOptions {
   readonly file: string;
-  readonly now?: () => Date;
-  /** How long after a `record` the file is written. Default 2000 ms. */
-  readonly flushDelayMs?: number;
-  readonly logger?: UsageLogger;
+  /** How long a write waits for another process's lock before keeping its batch for the next flush. Default 10 s. */
+  readonly lockTimeoutMs?: number;
 }
 
-export interface UsageStore {
-  /** Counts one use; never blocks and never throws. */
-  record(recipeId: string): void;
-  get(recipeId: string): UsageEntry | undefined;
-  /** Writes pending counts now; resolves when they are on disk. */
-  flush(): Promise<void>;
-  /**
-   * Reads the file; counts recorded before `load` are added to it. Only the
-   * first call reads: the file then holds counts already in memory, and
-   * adding them again (a second full catalog load) would double them.
-   */
-  load(): Promise<void>;
-}
-
-/** Two tallies of one recipe as one: counts added, the later use kept (ISO times compare as text). */
-export function addUses(a: UsageEntry | undefined, b: UsageEntry): UsageEntry {
-  return a === undefined ? b : { count: a.count + b.count, lastUsedAt: a.lastUsedAt > b.lastUsedAt ? a.lastUsedAt : b.lastUsedAt };
-}
-
-const FORMAT_VERSION = 1;
 const MAX_USAGE_FILE_BYTES = 16 * 1024 * 1024;
+/** A lock older than this is a crashed writer's: a write holds it for one read and one small write. */
+const LOCK_STALE_MS = 30_000;
 
 export function openUsageStore(options: UsageStoreOptions): UsageStore {
-  return new JsonUsageStore(options);
+  return new FileUsageStore(options);
 }
 
-class JsonUsageStore implements UsageStore {
+/** What identifies one version of the file: an atomic replace changes the inode and the times. */
+type Version = string;
+
+function versionOf(stat: Stats): Version {
+  return `${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
+}
+
+class FileUsageStore extends BufferedUsageStore {
   private readonly file: string;
-  private readonly now: () => Date;
-  private readonly delay: number;
-  private readonly logger: UsageLogger | undefined;
-  private readonly entries = new Map<string, UsageEntry>();
-  /**
-   * Each id's line of the file as last rendered. A write re-renders only the
-   * ids recorded since: under steady gets the file holds every id ever
-   * fetched (tens of thousands) while a few hundred change between writes.
-   */
+  private readonly dir: string;
+  private readonly lockTimeoutMs: number;
+  /** The file's rows as this process last read or wrote them, and which version of the file that was. */
+  private rows: UsageRows = new Map();
+  private version: Version | null = null;
+  /** Each recipe's line of the file as last rendered (usage-file-format.ts); dropped for ids a write changes. */
   private readonly lines = new Map<string, string>();
-  private dirty = false;
-  /** Recipe ids in file order; null once an id was added since it was sorted. */
   private sortedIds: string[] | null = null;
-  private timer: NodeJS.Timeout | undefined;
-  /** The write in progress; writes never overlap. */
-  private writing: Promise<void> | undefined;
-  /** The first load's read of the file; every later load answers with it. */
-  private loading: Promise<void> | undefined;
 
   constructor(options: UsageStoreOptions) {
+    super(options);
     this.file = path.resolve(options.file);
-    this.now = options.now ?? (() => new Date());
-    this.delay = options.flushDelayMs ?? 2000;
-    this.logger = options.logger;
+    this.dir = path.dirname(this.file);
+    this.lockTimeoutMs = options.lockTimeoutMs ?? 10_000;
   }
 
-  record(recipeId: string): void {
-    const previous = this.entries.get(recipeId);
-    if (previous === undefined) this.sortedIds = null;
-    this.entries.set(recipeId, { count: (previous?.count ?? 0) + 1, lastUsedAt: this.now().toISOString() });
-    this.lines.delete(recipeId);
-    this.dirty = true;
-    if (this.timer === undefined) {
-      this.timer = setTimeout(() => {
-        this.timer = undefined;
-        this.flush().catch((error: unknown) => {
-          this.logger?.warn({ err: (error as NodeJS.ErrnoException).code ?? String(error) }, "could not write usage counts");
-        });
-      }, this.delay);
-      // Pending counts must not keep a finished process alive; shutdown flushes.
-      this.timer.unref();
+  protected async readTotals(): Promise<Map<string, Tally> | null> {
+    if ((await this.refresh()) !== "ok") return null;
+    return new Map(this.storedTotals);
+  }
+
+  protected async readRows(recipeIds: readonly string[] | undefined): Promise<UsageRows | null> {
+    if ((await this.refresh()) !== "ok") return null;
+    if (recipeIds === undefined) return this.rows;
+    const out: UsageRows = new Map();
+    for (const id of recipeIds) {
+      const byUser = this.rows.get(id);
+      if (byUser !== undefined) out.set(id, byUser);
+    }
+    return out;
+  }
+
+  protected async writeBatch(batch: UsageRows): Promise<boolean> {
+    await ensurePrivateDir(this.dir);
+    const lock = await acquireFileLock(this.dir, path.basename(this.file), { timeoutMs: this.lockTimeoutMs, staleMs: LOCK_STALE_MS });
+    if (lock.kind !== "acquired") {
+      this.logger?.warn({ file: path.basename(this.file), lock: lock.kind }, "usage file busy; counts kept for the next flush");
+      return false;
+    }
+    try {
+      // Another process may have added its counts since this one last looked.
+      const state = await this.refresh();
+      if (state === "unreadable") return false;
+      if (state === "corrupt") await this.setAside();
+      const merged = new Map(this.rows);
+      for (const [id, byUser] of batch) {
+        // Rows of this batch's ids are copied before they are added to: `this.rows` stays as the file is until it is written.
+        const copy = new Map<string, Tally>();
+        for (const [user, tally] of merged.get(id) ?? []) copy.set(user, { counts: [...tally.counts], last: tally.last });
+        merged.set(id, copy);
+        for (const [user, tally] of byUser) addRow(merged, id, user, tally);
+      }
+      const changed = new Set(batch.keys());
+      if (this.sortedIds !== null && [...changed].some((id) => !this.rows.has(id))) this.sortedIds = null;
+      for (const id of changed) this.lines.delete(id);
+      const ids = (this.sortedIds ??= [...merged.keys()].sort());
+      await writeFileAtomic(this.dir, path.basename(this.file), usageFileText(ids, merged, this.lines));
+      const stat = await fs.stat(this.file);
+      this.rows = merged;
+      this.version = versionOf(stat);
+      return true;
+    } finally {
+      await lock.release();
     }
   }
 
-  get(recipeId: string): UsageEntry | undefined {
-    return this.entries.get(recipeId);
-  }
-
-  async flush(): Promise<void> {
-    if (this.timer !== undefined) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
+  /**
+   * Re-reads the file when it is not the version last read or written here.
+   * "corrupt": it exists but is no usage file (or is over the size limit);
+   * "unreadable": it could not be read now (permissions, I/O).
+   */
+  private async refresh(): Promise<"ok" | "corrupt" | "unreadable"> {
+    let stat: Stats;
+    try {
+      stat = await fs.stat(this.file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") return this.problem("unreadable", `the file cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`);
+      if (this.version !== null || this.rows.size > 0) this.replaceRows(new Map());
+      this.version = null;
+      return "ok";
     }
-    // A write in progress may have started before some counts: wait for it,
-    // then write once more. Not until nothing is dirty: under steady use a
-    // count lands during every write, and looping on that rewrote the file
-    // back to back instead of once per debounce (regression: usage flush
-    // under load). Counts recorded during this write arm the timer again.
-    while (this.writing !== undefined) await this.writing.catch(() => undefined);
-    if (!this.dirty) return;
-    const writing = this.writeOnce().finally(() => {
-      this.writing = undefined;
-    });
-    this.writing = writing;
-    await writing;
-  }
-
-  load(): Promise<void> {
-    return (this.loading ??= this.readStored());
-  }
-
-  private async readStored(): Promise<void> {
+    const version = versionOf(stat);
+    if (version === this.version) return "ok";
+    if (stat.size > MAX_USAGE_FILE_BYTES) return this.problem("corrupt", `the file is ${stat.size} bytes; the limit is ${MAX_USAGE_FILE_BYTES}`);
     let text: string;
     try {
-      const stat = await fs.stat(this.file);
-      if (stat.size > MAX_USAGE_FILE_BYTES) {
-        this.warnCorrupt(`the file is ${stat.size} bytes`);
-        return;
-      }
       text = await fs.readFile(this.file, "utf8");
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
-      this.warnCorrupt(`the file cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`);
-      return;
+      return this.problem("unreadable", `the file cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`);
     }
-    const stored = parseUsage(text);
-    if (stored === null) {
-      this.warnCorrupt("the file is not a usage record");
-      return;
-    }
+    const parsed = parseUsageFile(text);
+    if (parsed === null) return this.problem("corrupt", "the file is not a usage record");
+    this.replaceRows(parsed);
+    this.version = version;
+    this.warned = false;
+    return "ok";
+  }
+
+  /** Under the lock: a corrupt file is renamed aside (kept for a look) and counting starts again from empty. */
+  private async setAside(): Promise<void> {
+    const aside = `${this.file}.corrupt-${new Date(this.now()).toISOString().replace(/[:.]/g, "-")}`;
+    await fs.rename(this.file, aside);
+    this.logger?.warn({ file: path.basename(this.file), movedTo: path.basename(aside) }, "corrupt usage file set aside; counting from empty");
+    this.replaceRows(new Map());
+    this.version = null;
+  }
+
+  private replaceRows(rows: UsageRows): void {
+    this.rows = rows;
+    this.lines.clear();
     this.sortedIds = null;
-    for (const [id, entry] of stored) {
-      this.lines.delete(id);
-      this.entries.set(id, addUses(this.entries.get(id), entry));
+    this.storedTotals.clear();
+    for (const [id, byUser] of rows) {
+      const total = emptyTally();
+      for (const tally of byUser.values()) addTally(total, tally);
+      this.storedTotals.set(id, total);
     }
   }
 
-  private async writeOnce(): Promise<void> {
-    this.dirty = false;
-    const text = usageText((this.sortedIds ??= [...this.entries.keys()].sort()), this.entries, this.lines);
-    try {
-      const dir = path.dirname(this.file);
-      await ensurePrivateDir(dir);
-      await writeFileAtomic(dir, path.basename(this.file), text);
-    } catch (error) {
-      this.dirty = true; // try again on the next flush
-      throw error;
-    }
-  }
+  private warned = false;
 
-  private warnCorrupt(reason: string): void {
-    this.logger?.warn({ file: path.basename(this.file), reason }, "usage counts unreadable; starting from empty");
+  private problem<K extends "corrupt" | "unreadable">(kind: K, reason: string): K {
+    if (!this.warned) this.logger?.warn({ file: path.basename(this.file), reason }, "usage counts unreadable");
+    this.warned = true;
+    return kind;
   }
-}
-
-/**
- * The file: one JSON object, each recipe on its own line in id order (diffable, and
- * cheap to rewrite: under steady gets the daemon writes it every few seconds, and a
- * catalog can have tens of thousands of ids). Lines are joined rather than appended
- * to one string: a chain of appends is flattened again when written, which cost more
- * than rendering every line.
- */
-function usageText(ids: readonly string[], entries: ReadonlyMap<string, UsageEntry>, lines: Map<string, string>): string {
-  const rendered = new Array<string>(ids.length);
-  for (let i = 0; i < ids.length; i++) {
-    const id = ids[i]!;
-    let line = lines.get(id);
-    if (line === undefined) {
-      const entry = entries.get(id)!;
-      line = `${JSON.stringify(id)}:{"count":${entry.count},"lastUsedAt":${JSON.stringify(entry.lastUsedAt)}}`;
-      lines.set(id, line);
-    }
-    rendered[i] = line;
-  }
-  return `{"version":${FORMAT_VERSION},"usage":{${ids.length === 0 ? "" : "\n"}${rendered.join(",\n")}\n}}\n`;
-}
-
-function parseUsage(text: string): Map<string, UsageEntry> | null {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  if (data === null || typeof data !== "object" || Array.isArray(data)) return null;
-  const usage = (data as Record<string, unknown>).usage;
-  if (usage === null || typeof usage !== "object" || Array.isArray(usage)) return null;
-  const out = new Map<string, UsageEntry>();
-  for (const [id, raw] of Object.entries(usage as Record<string, unknown>)) {
-    if (raw === null || typeof raw !== "object") continue;
-    const { count, lastUsedAt } = raw as Record<string, unknown>;
-    if (typeof count !== "number" || !Number.isSafeInteger(count) || count < 0) continue;
-    if (typeof lastUsedAt !== "string" || Number.isNaN(Date.parse(lastUsedAt))) continue;
-    out.set(id, { count, lastUsedAt });
-  }
-  return out;
 }

@@ -10,7 +10,9 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { McpError, type ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod/v4";
+import type { Confirm } from "../tools/context.js";
 import { thenMaybe, type MaybePromise } from "../tools/maybe-promise.js";
+import { confirmForm, confirmAnswerOf } from "./confirm.js";
 import type { Outcome } from "./outcome.js";
 import { SKILLS_CAPABILITY, SKILLS_EXTENSION_ID } from "./skills-extension/provider.js";
 import type { CallInfo, MethodHandler, Surface } from "./surface.js";
@@ -24,6 +26,7 @@ export interface ServerInfo {
 /** What the SDK hands a 1.32.2 handler, as far as the table needs it. */
 interface LegacyExtra {
   readonly signal: AbortSignal;
+  readonly requestId: string | number;
   readonly authInfo?: { readonly clientId?: string };
   sendNotification(notification: { method: string; params?: Record<string, unknown> }): Promise<void>;
 }
@@ -36,7 +39,7 @@ export function legacyServers(surface: Surface, info: ServerInfo): { create(): S
   const install = (server: Server): void => {
     server.registerCapabilities(legacyCapabilities(surface));
     for (const [method, handler] of surface.methods) {
-      const answer: LegacyHandler = (request, extra) => answerLegacy(handler, request.params, extra);
+      const answer: LegacyHandler = (request, extra) => answerLegacy(handler, request.params, extra, server);
       // tools/call skips the 1.32.2 Server's own wrapper, which parses the request
       // and the result with zod again: the table has checked the request, and
       // the registry builds every result in one fixed shape.
@@ -69,21 +72,48 @@ function legacyCapabilities(surface: Surface): ServerCapabilities {
 }
 
 /**
- * One table entry answered on the 1.32.2 line, for servers this module does
- * not make (registerRecipesTools on a caller's McpServer).
+ * One table entry answered on the 1.32.2 line, also for servers this module
+ * does not make (registerRecipesTools on a caller's McpServer). `server`: the
+ * session's server, through which a tool may ask the user to confirm.
  */
-export function answerLegacy(handler: MethodHandler, params: unknown, extra: LegacyExtra): MaybePromise<object> {
+export function answerLegacy(handler: MethodHandler, params: unknown, extra: LegacyExtra, server?: Server): MaybePromise<object> {
   // Params are checked by the table (surface.ts): anything but an object is its -32602.
-  return unwrap(handler((params ?? {}) as Record<string, unknown>, callOf(params, extra)));
+  return unwrap(handler((params ?? {}) as Record<string, unknown>, callOf(params, extra, server)));
 }
 
-function callOf(params: unknown, extra: LegacyExtra): CallInfo {
+/** Bound on waiting for the user's answer; the call's own signal (the server's time limit) usually ends it first. */
+const CONFIRM_TIMEOUT_MS = 600_000;
+
+/**
+ * `elicitation/create` on the call's own stream (related to the request),
+ * when the session's client declared form elicitation at initialize; a
+ * stateless request has no initialize, so nothing to ask through.
+ */
+function confirmOf(server: Server | undefined, extra: LegacyExtra): Confirm | undefined {
+  if (server?.getClientCapabilities()?.elicitation?.form === undefined) return undefined;
+  return async (question, signal) => {
+    try {
+      const result = await server.elicitInput(
+        { mode: "form", message: question, requestedSchema: confirmForm() },
+        { relatedRequestId: extra.requestId, signal: signal ?? extra.signal, timeout: CONFIRM_TIMEOUT_MS },
+      );
+      return confirmAnswerOf(result.action, result.content);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message.split("\n")[0]!.slice(0, 200) : String(error);
+      return { kind: "refused", reason: "failed", message: `the confirmation went unanswered (${reason})` };
+    }
+  };
+}
+
+function callOf(params: unknown, extra: LegacyExtra, server: Server | undefined): CallInfo {
   const user = extra.authInfo?.clientId ?? null;
   const token = progressToken(params);
-  if (token === undefined) return { user, signal: extra.signal };
+  const confirm = confirmOf(server, extra);
+  if (token === undefined) return confirm === undefined ? { user, signal: extra.signal } : { user, signal: extra.signal, confirm };
   return {
     user,
     signal: extra.signal,
+    ...(confirm !== undefined ? { confirm } : {}),
     progress: (done, total, message) => {
       const params = { progressToken: token, progress: done, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) };
       extra.sendNotification({ method: "notifications/progress", params }).catch(() => undefined);

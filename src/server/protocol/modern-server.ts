@@ -10,6 +10,9 @@
  * leg imports nothing of the 2025 one.
  */
 import {
+  CLIENT_CAPABILITIES_META_KEY,
+  inputRequired,
+  inputResponse,
   ProtocolError,
   Server as ModernServer,
   type CacheHint,
@@ -17,7 +20,9 @@ import {
   type ServerContext,
   type StandardSchemaV1,
 } from "@modelcontextprotocol/server";
+import type { Confirm, ConfirmAnswer } from "../tools/context.js";
 import { thenMaybe, type MaybePromise } from "../tools/maybe-promise.js";
+import { CONFIRM_KEY, confirmForm, confirmAnswerOf } from "./confirm.js";
 import type { Outcome } from "./outcome.js";
 import { SKILLS_CAPABILITY, SKILLS_EXTENSION_ID } from "./skills-extension/provider.js";
 import type { CallInfo, MethodHandler, Surface } from "./surface.js";
@@ -94,23 +99,66 @@ export function modernCapabilities(surface: Surface): ServerCapabilities {
   };
 }
 
-/** One table entry answered on the v2 line: the result, or a ProtocolError the SDK sends as the JSON-RPC error. */
+/**
+ * One table entry answered on the v2 line: the result, or a ProtocolError the
+ * SDK sends as the JSON-RPC error. A tool that asked the user to confirm
+ * (and was told "asked") is answered input-required instead: the client
+ * asks its user and sends the call again with the answer.
+ */
 export function answerModern(handler: MethodHandler, params: unknown, ctx: ServerContext): MaybePromise<object> {
   // Params are checked by the table (surface.ts): anything but an object is its -32602.
-  const outcome = handler((params ?? {}) as Record<string, unknown>, callOf(ctx));
+  const asker = ModernConfirm.of(ctx);
+  const outcome = handler((params ?? {}) as Record<string, unknown>, callOf(ctx, asker));
   return thenMaybe(outcome, (settled: Outcome<object>) => {
+    if (asker?.question != null) {
+      return inputRequired({ inputRequests: { [CONFIRM_KEY]: inputRequired.elicit({ mode: "form", message: asker.question, requestedSchema: confirmForm() }) } });
+    }
     if (settled.ok) return settled.result;
     throw new ProtocolError(settled.error.code, settled.error.message, settled.error.data);
   });
 }
 
-function callOf(ctx: ServerContext): CallInfo {
+/**
+ * The 2026-07-28 confirmation: the request's own answer when the client sent
+ * one back (`inputResponses.confirm`), else the question, to go out as the
+ * call's input-required answer, when the request's client capabilities
+ * declare elicitation. Absent (nothing to ask through) otherwise.
+ */
+class ModernConfirm {
+  question: string | null = null;
+
+  private constructor(private readonly responses: Record<string, unknown> | undefined) {}
+
+  static of(ctx: ServerContext): ModernConfirm | undefined {
+    const responses = ctx.mcpReq.inputResponses;
+    if (responses !== undefined && Object.hasOwn(responses, CONFIRM_KEY)) return new ModernConfirm(responses);
+    const envelope = ctx.mcpReq.envelope as Readonly<Record<string, unknown>> | undefined;
+    const capabilities = envelope?.[CLIENT_CAPABILITIES_META_KEY] as { elicitation?: unknown } | undefined;
+    return capabilities?.elicitation != null ? new ModernConfirm(undefined) : undefined;
+  }
+
+  readonly ask: Confirm = (question) => {
+    if (this.responses !== undefined) return Promise.resolve(this.answered());
+    this.question = question;
+    return Promise.resolve({ kind: "asked" });
+  };
+
+  private answered(): ConfirmAnswer {
+    const view = inputResponse(this.responses, CONFIRM_KEY);
+    if (view.kind !== "elicit") return { kind: "refused", reason: "failed", message: "the client's answer to the confirmation was not an elicitation result" };
+    return confirmAnswerOf(view.action, view.content);
+  }
+}
+
+function callOf(ctx: ServerContext, asker: ModernConfirm | undefined): CallInfo {
   const user = ctx.http?.authInfo?.clientId ?? null;
   const token = ctx.mcpReq._meta?.progressToken;
-  if (token === undefined) return { user, signal: ctx.mcpReq.signal };
+  const confirm = asker === undefined ? {} : { confirm: asker.ask };
+  if (token === undefined) return { user, signal: ctx.mcpReq.signal, ...confirm };
   return {
     user,
     signal: ctx.mcpReq.signal,
+    ...confirm,
     progress: (done, total, message) => {
       const params = { progressToken: token, progress: done, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) };
       ctx.mcpReq.notify({ method: "notifications/progress", params }).catch(() => undefined);

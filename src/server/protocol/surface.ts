@@ -20,6 +20,7 @@
 import type { Logger } from "pino";
 import { randomUUID } from "node:crypto";
 import { isPromise, thenMaybe, type MaybePromise } from "../tools/maybe-promise.js";
+import type { Confirm } from "../tools/context.js";
 import type { ToolCallOutcome, ToolCallResult, ToolRegistry } from "../tools/registry.js";
 import { listResourcesFor, readResourceFor, type CatalogSource } from "./catalog-resources.js";
 import { failure, INTERNAL_ERROR, INVALID_PARAMS, quoted, success, type Outcome } from "./outcome.js";
@@ -123,6 +124,8 @@ export interface CallInfo {
   readonly signal: AbortSignal;
   /** Present when the client asked for progress (a progress token): sends `notifications/progress`. */
   readonly progress?: (done: number, total?: number, message?: string) => void;
+  /** Asks the client's user a yes/no question, the way this era does (see tools/context.ts `Confirm`); absent where the era installer cannot ask. */
+  readonly confirm?: Confirm;
 }
 
 export interface ToolCallObserver {
@@ -196,6 +199,7 @@ export function runToolCall<C>(options: ToolCallOptions<C>, name: string, args: 
 class CallControl implements CallInfo {
   readonly user: string | null;
   readonly progress?: (done: number, total?: number, message?: string) => void;
+  readonly confirm?: Confirm;
   private readonly client: AbortSignal;
   private expiry: AbortController | null = null;
   private decided = false;
@@ -205,6 +209,7 @@ class CallControl implements CallInfo {
     this.user = info.user;
     this.client = info.signal;
     if (info.progress !== undefined) this.progress = info.progress;
+    if (info.confirm !== undefined) this.confirm = info.confirm;
   }
 
   get signal(): AbortSignal {

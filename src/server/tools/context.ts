@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { CatalogSnapshot } from "../../recipes/catalog/catalog.js";
 import type { RecipeLibrary } from "../../recipes/catalog/library.js";
 import type { DccRunner } from "../../recipes/run/runner.js";
+import type { UsageCounter } from "../../recipes/store/usage-counts.js";
 import type { ToolDefinition, ToolSchema } from "./define.js";
 import { fail, withRevision, type Envelope } from "./envelope.js";
 import { thenMaybe, type MaybePromise } from "./maybe-promise.js";
@@ -19,7 +20,31 @@ export interface RecipeToolContext {
   readonly signal?: AbortSignal;
   /** Tells the client how far the call is, when it asked to be told (a progress token); absent otherwise. */
   readonly progress?: (done: number, total?: number, message?: string) => void;
+  /** Asks the client's user a yes/no question (elicitation), in whatever way the call's protocol revision does it; absent: no way to ask. */
+  readonly confirm?: Confirm;
+  /** Told of every recorded use of a recipe (record-use.ts), for the metrics; absent: nobody listens. */
+  readonly observeUse?: (recipeId: string, counter: UsageCounter) => void;
 }
+
+/**
+ * A yes/no question to the client's user, answered in the terms of the
+ * call's protocol revision by its era installer: a server-to-client
+ * `elicitation/create` inside the call (2025-11-25, given up when `signal`
+ * aborts), or an input-required
+ * answer the client fulfils and sends the call again with (2026-07-28).
+ */
+export type Confirm = (question: string, signal?: AbortSignal) => Promise<ConfirmAnswer>;
+
+export type ConfirmAnswer =
+  | { readonly kind: "confirmed" }
+  /** `unsupported`: the client declared no elicitation; `failed`: the question could not be asked or answered. */
+  | { readonly kind: "refused"; readonly reason: "declined" | "cancelled" | "unsupported" | "failed"; readonly message: string }
+  /**
+   * The question goes back as this call's answer (whatever the handler
+   * returns is replaced by it) and the client calls again with the user's
+   * answer: the handler must stop without acting.
+   */
+  | { readonly kind: "asked" };
 
 export interface RecipeCaller {
   readonly user: string;
@@ -32,19 +57,29 @@ export interface RecipeCaller {
 export interface CallControls {
   readonly signal: AbortSignal;
   readonly progress?: (done: number, total?: number, message?: string) => void;
+  readonly confirm?: Confirm;
 }
 
 /**
  * A recipe tool's context for one call: the call's signal read through (it
  * is made on first read, and most tools never read it) and its progress.
  */
-export function recipeContext(library: RecipeLibrary, logger: Logger, call: CallControls, caller?: RecipeCaller, runner?: DccRunner): RecipeToolContext {
+export function recipeContext(
+  library: RecipeLibrary,
+  logger: Logger,
+  call: CallControls,
+  caller?: RecipeCaller,
+  runner?: DccRunner,
+  observeUse?: (recipeId: string, counter: UsageCounter) => void,
+): RecipeToolContext {
   return {
     library,
     logger,
+    ...(observeUse !== undefined ? { observeUse } : {}),
     ...(caller !== undefined ? { caller } : {}),
     ...(runner !== undefined ? { runner } : {}),
     ...(call.progress !== undefined ? { progress: call.progress } : {}),
+    ...(call.confirm !== undefined ? { confirm: call.confirm } : {}),
     get signal() {
       return call.signal;
     },

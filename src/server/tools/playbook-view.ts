@@ -5,7 +5,7 @@
  */
 import { entryAsYaml } from "./yaml-text.js";
 import { playbookFields } from "../../recipes/store/playbook-values.js";
-import type { UsageEntry } from "../../recipes/store/usage.js";
+import { figuresOf, type Tally } from "../../recipes/store/usage-counts.js";
 import type { Recipe } from "../../recipes/types.js";
 import { PLAYBOOK_LIMITS } from "../../recipes/store/limits.js";
 
@@ -45,8 +45,9 @@ function clip(text: string, max: number): string {
 }
 
 /** The full playbook view `get` returns. */
-export function playbookView(recipe: Recipe, usage: UsageEntry | undefined): Record<string, unknown> {
-  const used = { count: usage?.count ?? 0, lastUsedAt: usage?.lastUsedAt ?? null };
+export function playbookView(recipe: Recipe, usage: Tally | undefined): Record<string, unknown> {
+  // Totals as this process knows them (usage-store.ts `get`): every user's uses, read at start and kept up by its own.
+  const used = figuresOf(usage);
   if (recipe.format === "private") {
     const p = recipe.playbook;
     return {

@@ -4,6 +4,7 @@ import type { Recipe } from "../../recipes/types.js";
 import { sourceOf, type RecipeToolContext } from "./context.js";
 import { fail, ok, type Envelope } from "./envelope.js";
 import { playbookView } from "./playbook-view.js";
+import { recordUse } from "./record-use.js";
 import type { ChildFields } from "./recipe-schemas.js";
 import type { VisibilityFilter } from "./recipe-search.js";
 import { closeNames, notFoundMessage } from "./suggest.js";
@@ -22,9 +23,8 @@ export function recipeGet(
   // In memory only; the usage store writes it out debounced, off this request's path.
   // A later window of the same result is not another use, and must not change
   // the text being paged (windows of one result concatenate to the whole).
-  const usage = source.library.usage;
-  if (!continued) usage.record(recipe.recipeId);
-  return ok(`Recipe ${recipe.recipeId}`, playbookView(recipe, usage.get(recipe.recipeId)));
+  if (!continued) recordUse(context, source.library, recipe.recipeId, "get");
+  return ok(`Recipe ${recipe.recipeId}`, playbookView(recipe, source.library.usage.get(recipe.recipeId)));
 }
 
 function findVisible(snapshot: CatalogSnapshot, recipeId: string, visibility: VisibilityFilter): Recipe | undefined {

@@ -8,8 +8,13 @@ import type { Validator } from "../../jsonschema/types.js";
 import { PLAYBOOK_LIMITS as L } from "../../recipes/store/limits.js";
 import type { ObjectOf } from "./schema-types.js";
 
-export const RECIPE_ACTIONS = ["search", "get", "create", "update", "history", "restore", "delete"] as const;
+export const RECIPE_ACTIONS = ["search", "get", "create", "update", "history", "restore", "delete", "promote"] as const;
 export type RecipeAction = (typeof RECIPE_ACTIONS)[number];
+
+/** The actions a server offers: promote only when its operator allows it (`--allow-promote`). */
+export function offeredActions(allowPromote: boolean): readonly RecipeAction[] {
+  return allowPromote ? RECIPE_ACTIONS : RECIPE_ACTIONS.filter((action) => action !== "promote");
+}
 
 /** Keys of the advertised schema; never child fields. */
 const ENVELOPE_KEYS: ReadonlySet<string> = new Set(["action", "resultStart", "resultEnd"]);
@@ -142,6 +147,15 @@ export const ACTION_SPECS = {
     },
     required: ["recipeId"],
   },
+  promote: {
+    properties: {
+      recipeId: text(undefined, "ID of your private playbook (`private/<slug>`)."),
+      // A name, never a path: the skill is looked up in the catalog, and only skills in the server's skill roots qualify.
+      skill: { ...text(200, "The skill whose pack receives the recipe, by name (the `<skill>` of its recipe ids)."), pattern: "^[^/\\\\]+$" },
+      revision: { ...REVISION, description: "Optional: promote this revision (from action=history) instead of the current one." },
+    },
+    required: ["recipeId", "skill"],
+  },
 } as const satisfies Readonly<Record<RecipeAction, ActionSpec>>;
 
 /** The child fields of `action`, as its schema types them (checked before an action runs). */
@@ -168,17 +182,19 @@ export interface ChildValidators {
 }
 
 /**
- * Compiles the four child schemas once. A refusal is a bug in this file, not
+ * Compiles the child schemas once. A refusal is a bug in this file, not
  * input, so it throws (as the registry does for advertised schemas).
+ * `offered`: the actions the tool offers, the only ones a misplaced field is
+ * said to belong to.
  */
-export function compileChildValidators(): ChildValidators {
+export function compileChildValidators(offered: readonly RecipeAction[] = offeredActions(false)): ChildValidators {
   const validators = new Map<RecipeAction, Validator>();
   for (const action of RECIPE_ACTIONS) {
     const compiled = compileSchema(childSchema(action));
     if (!compiled.ok) throw new Error(`recipe ${action}: child schema refused: ${compiled.error.message}`);
     validators.set(action, compiled.validator);
   }
-  const owners = fieldOwners();
+  const owners = fieldOwners(offered);
   return {
     check(action, args) {
       const fields: Record<string, unknown> = {};
@@ -206,9 +222,9 @@ export function compileChildValidators(): ChildValidators {
   };
 }
 
-function fieldOwners(): Map<string, RecipeAction[]> {
+function fieldOwners(offered: readonly RecipeAction[]): Map<string, RecipeAction[]> {
   const owners = new Map<string, RecipeAction[]>();
-  for (const action of RECIPE_ACTIONS) {
+  for (const action of offered) {
     for (const key of Object.keys(ACTION_SPECS[action].properties)) {
       owners.set(key, [...(owners.get(key) ?? []), action]);
     }

@@ -1,6 +1,5 @@
 /** `recipe` action=search: the same engine as recipes__search, over public and private recipes. */
 import type { CatalogSnapshot } from "../../recipes/catalog/catalog.js";
-import { searchSnapshot } from "../../recipes/catalog/search.js";
 import type { SearchHit } from "../../recipes/search/types.js";
 import type { RecipeToolContext } from "./context.js";
 import { ok, type Envelope } from "./envelope.js";
@@ -22,12 +21,12 @@ export function recipeSearch(
   const limit = Math.floor(fields.limit ?? DEFAULT_SEARCH_LIMIT);
   const caller = context.caller;
   if (caller === undefined) {
-    return thenMaybe(searchSnapshot(context.library.search, snapshot, { text: query, limit, visibility }), (answer) => found(summaries(answer.hits), answer.mode));
+    return thenMaybe(snapshot.search({ text: query, limit, visibility }), (answer) => found(summaries(answer.hits), answer.mode));
   }
   // A users file: public hits from the DCC's library, private ones from the caller's own playbooks only.
   const own = caller.playbooks.current();
-  const publicAnswer = visibility === "private" ? null : searchSnapshot(context.library.search, snapshot, { text: query, limit, visibility: "public" });
-  const ownAnswer = visibility === "public" || own === null ? null : searchSnapshot(caller.playbooks.search, own, { text: query, limit, visibility: "private" });
+  const publicAnswer = visibility === "private" ? null : snapshot.search({ text: query, limit, visibility: "public" });
+  const ownAnswer = visibility === "public" || own === null ? null : own.search({ text: query, limit, visibility: "private" });
   return thenMaybe(publicAnswer, (pub) =>
     thenMaybe(ownAnswer, (mine) => {
       const merged = mergeByScore([summaries(pub?.hits ?? []), summaries(mine?.hits ?? [])], limit);
@@ -40,7 +39,7 @@ function found(recipes: RecipeSummary[], mode: string): Envelope {
   return ok(`${recipes.length} recipe(s) found`, { recipes, mode });
 }
 
-/** Hits already resolved against their snapshot (recipes/catalog/search.ts), as summaries. */
+/** Hits already resolved against their snapshot (recipes/catalog/catalog.ts), as summaries. */
 function summaries(hits: readonly SearchHit[]): RecipeSummary[] {
   return hits.map((hit) => summarize(hit.recipe, hit.score));
 }

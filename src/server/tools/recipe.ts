@@ -11,10 +11,11 @@ import { fail, withRevision, type Envelope } from "./envelope.js";
 import { thenMaybe, type MaybePromise } from "./maybe-promise.js";
 import { recipeCreate } from "./recipe-create.js";
 import { recipeGet } from "./recipe-get.js";
-import { compileChildValidators, describeFields, RECIPE_ACTIONS, type ChildFields, type RecipeAction } from "./recipe-schemas.js";
+import { compileChildValidators, describeFields, offeredActions, type ChildFields, type RecipeAction } from "./recipe-schemas.js";
 import { recipeSearch } from "./recipe-search.js";
 import { recipeUpdate } from "./recipe-update.js";
 import { recipeDelete, recipeGetRevision, recipeHistory, recipeRestore } from "./recipe-history.js";
+import { recipePromote } from "./recipe-promote.js";
 import { KeyedMutex } from "../../util/concurrency.js";
 
 export const WARMING_UP_MESSAGE = "AI Search is warming up; continue without recipes";
@@ -39,15 +40,18 @@ const ACTION_GUIDE: Readonly<Record<RecipeAction, string>> = {
     "revision) to get a conflict instead of overwriting a change made meanwhile.",
   delete:
     "removes your private playbook from search, lists and prompts; its history stays, and restore brings it back.",
+  promote:
+    "makes your private playbook (or one revision of it) a public recipe of a skill pack in this server's skill roots, " +
+    "linted first and never overwriting a file; search finds it once the catalog reloads. Only for a playbook that has proved itself.",
 };
 
-function description(): string {
-  const actions = RECIPE_ACTIONS.map(
+function description(actions: readonly RecipeAction[]): string {
+  const lines = actions.map(
     (action) => `action=${action} ${ACTION_GUIDE[action]} Fields: ${describeFields(action)}.`,
   );
   return [
     "Reusable playbooks (public skill recipes and your private playbooks). Send the chosen action's fields on the same call.",
-    ...actions,
+    ...lines,
     `If a call answers not_ready ("${WARMING_UP_MESSAGE}"), AI Search is still warming up: continue the task without ` +
       "recipes, skip creating or updating them, and do not retry until later.",
   ].join("\n");
@@ -62,22 +66,34 @@ type Action<A extends RecipeAction> = (
   since: number,
 ) => MaybePromise<Envelope>;
 
-const SCHEMA = objectSchema(
-  {
-    action: {
-      type: "string",
-      enum: [...RECIPE_ACTIONS],
-      description: "search | get | create | update | history | restore | delete; the other fields depend on it (see the tool description).",
+function schemaOf(actions: readonly RecipeAction[]) {
+  return objectSchema(
+    {
+      action: {
+        type: "string",
+        enum: [...actions],
+        description: `${actions.join(" | ")}; the other fields depend on it (see the tool description).`,
+      },
     },
-  },
-  ["action"],
-  { additionalProperties: true },
-);
+    ["action"],
+    { additionalProperties: true },
+  );
+}
+
+type Schema = ReturnType<typeof schemaOf>;
+
+export interface RecipeToolOptions {
+  /** Offer action=promote (`--allow-promote`); without it the action is neither listed nor accepted. */
+  readonly allowPromote?: boolean;
+}
 
 /** Builds the tool; compiles the child schemas once, so call it once per registry. */
-export function createRecipeTool() {
-  const children = compileChildValidators();
+export function createRecipeTool(options: RecipeToolOptions = {}) {
+  const offered = offeredActions(options.allowPromote === true);
+  const schema = schemaOf(offered);
+  const children = compileChildValidators(offered);
   const updates = new KeyedMutex();
+  const promotes = new KeyedMutex();
   // A mapped type, so that actions[action] for a generic action takes that action's fields.
   const actions: { readonly [A in RecipeAction]: Action<A> } = {
     search: recipeSearch,
@@ -88,8 +104,9 @@ export function createRecipeTool() {
     history: (fields, snapshot, context) => recipeHistory(fields, snapshot, context),
     restore: (fields, snapshot, context, _continued, since) => recipeRestore(fields, snapshot, context, since),
     delete: (fields, snapshot, context, _continued, since) => recipeDelete(fields, snapshot, context, since),
+    promote: (fields, snapshot, context) => recipePromote(fields, snapshot, context, promotes),
   };
-  const run = <A extends RecipeAction>(action: A, fields: ChildFields<A>, args: ToolArgs<typeof SCHEMA>, context: RecipeToolContext, since: number): MaybePromise<Envelope> => {
+  const run = <A extends RecipeAction>(action: A, fields: ChildFields<A>, args: ToolArgs<Schema>, context: RecipeToolContext, since: number): MaybePromise<Envelope> => {
     const snapshot = context.library.current();
     // Search answers from the index; before the first catalog is indexed there is nothing to match or dedupe against.
     if (snapshot === null || context.library.search.status().revision === 0) {
@@ -101,7 +118,7 @@ export function createRecipeTool() {
       envelope.revision === undefined ? withRevision(envelope, snapshot.revision) : envelope,
     );
   };
-  const dispatch = <A extends RecipeAction>(action: A, args: ToolArgs<typeof SCHEMA>, context: RecipeToolContext): MaybePromise<Envelope> => {
+  const dispatch = <A extends RecipeAction>(action: A, args: ToolArgs<Schema>, context: RecipeToolContext): MaybePromise<Envelope> => {
     const since = performance.now();
     const checked = children.check(action, args);
     if (!checked.ok) {
@@ -118,9 +135,9 @@ export function createRecipeTool() {
   return recipeTool({
     name: "recipe",
     title: "Recipes and playbooks",
-    description: description(),
-    inputSchema: SCHEMA,
-    // create/update/restore/delete write private playbooks; a delete is a tombstone that restore undoes.
+    description: description(offered),
+    inputSchema: schema,
+    // create/update/restore/delete write private playbooks; a delete is a tombstone that restore undoes; promote only adds a file.
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     handler: (args, context) => dispatch(args.action, args, context),
   });

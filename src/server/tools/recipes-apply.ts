@@ -3,6 +3,7 @@ import { objectSchema, READ_ONLY } from "./define.js";
 import { fail, ok } from "./envelope.js";
 import { recipeTool } from "./context.js";
 import { STRUCTURED_RECIPE_FIELDS, withRecipeInputs } from "./structured.js";
+import { firstWindow, recordUse } from "./record-use.js";
 import { provenanceOf } from "../../recipes/api/entry-view.js";
 
 export const recipesApply = recipeTool({
@@ -65,7 +66,7 @@ export const recipesApply = recipeTool({
         result.unresolved_placeholders = materialized.unresolved;
         result.skippable_steps = materialized.skippable;
       }
-      context.library.usage.record(recipe.recipeId);
+      if (firstWindow(args)) recordUse(context, context.library, recipe.recipeId, "apply");
       const kept = Array.isArray(result.unresolved_placeholders) ? result.unresolved_placeholders.length : 0;
       const note = kept > 0 ? `; ${kept} placeholder(s) kept verbatim (see unresolved_placeholders)` : "";
       return ok(`Recipe ${recipe.recipeId} applied: ${recipe.steps.length} step(s)${note}`, result);

@@ -3,6 +3,7 @@ import { objectSchema, READ_ONLY } from "./define.js";
 import { ok } from "./envelope.js";
 import { recipeTool, withSnapshot } from "./context.js";
 import { findPublicRecipe } from "./lookup.js";
+import { firstWindow, recordUse } from "./record-use.js";
 import { provenanceOf, wholeEntry } from "../../recipes/api/entry-view.js";
 
 export const recipesGet = recipeTool({
@@ -25,8 +26,7 @@ export const recipesGet = recipeTool({
       const found = findPublicRecipe(snapshot, skill, anchor);
       if (!found.ok) return found.envelope;
       const recipe = found.value;
-      // A later window of the same answer (docs/tools.md) is the same read, not another use.
-      if ((args.resultStart ?? 0) === 0) context.library.usage.record(recipe.recipeId);
+      if (firstWindow(args)) recordUse(context, context.library, recipe.recipeId, "get");
       if (recipe.format === "markdown") {
         // Keys in sorted order, as the envelope's (see envelope.ts).
         return ok(`Recipe ${recipe.recipeId}`, { anchor: recipe.name, content: recipe.content, format: "markdown", skill });

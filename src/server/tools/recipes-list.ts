@@ -6,6 +6,8 @@ import { recipeTool, withSnapshot } from "./context.js";
 import { skillNotFound } from "./lookup.js";
 import { recipeEntry, type RecipeEntryView } from "../../recipes/api/entry-view.js";
 import { skillFacts } from "./skill-facts.js";
+import { firstWindow } from "./record-use.js";
+import { readRecipeUsage, type RecipeUsage, type UsageReading } from "../../recipes/catalog/usage-report.js";
 
 /**
  * recipes__list. Its answer depends on the snapshot alone, and a long one
@@ -14,9 +16,15 @@ import { skillFacts } from "./skill-facts.js";
  * for every skill and for a served skill are kept, frozen, and the registry
  * renders each once (keepsAnswers): building and rendering the full list
  * took ~9 ms of every window's call.
+ *
+ * One skill's answer also carries its recipes' usage, read anew on a first
+ * window; a later window of it (resultStart > 0) is cut from the answer the
+ * same user's last first window got, so the windows of one read concatenate.
  */
 export function createRecipesList() {
   const kept = new WeakMap<CatalogSnapshot, Map<string | undefined, Envelope>>();
+  /** Per snapshot, the last answer with usage per user and skill. */
+  const withUsage = new WeakMap<CatalogSnapshot, Map<string, Envelope>>();
   return recipeTool({
     ...recipesListDefinition,
     keepsAnswers: true,
@@ -24,17 +32,40 @@ export function createRecipesList() {
       withSnapshot(context, (snapshot) => {
         const skill = args.skill;
         const answers = kept.get(snapshot) ?? new Map<string | undefined, Envelope>();
-        const known = answers.get(skill);
-        if (known !== undefined) return known;
-        const answer = listAnswer(snapshot, skill);
-        // Not-found answers are not kept: their names are the caller's, without bound.
-        if (!answer.success) return answer;
-        const frozen = deepFreeze(withRevision(answer, snapshot.revision));
-        answers.set(skill, frozen);
-        kept.set(snapshot, answers);
-        return frozen;
+        let base = answers.get(skill);
+        if (base === undefined) {
+          const answer = listAnswer(snapshot, skill);
+          // Not-found answers are not kept: their names are the caller's, without bound.
+          if (!answer.success) return answer;
+          base = deepFreeze(withRevision(answer, snapshot.revision));
+          answers.set(skill, base);
+          kept.set(snapshot, answers);
+        }
+        if (skill === undefined) return base;
+        const key = `${context.caller?.user ?? ""}\n${skill}`;
+        const usageAnswers = withUsage.get(snapshot) ?? new Map<string, Envelope>();
+        const previous = usageAnswers.get(key);
+        if (previous !== undefined && !firstWindow(args)) return previous;
+        const recipeIds = (base.context as { recipes: readonly RecipeEntryView[] }).recipes.map((r) => r.recipeId);
+        const caller = context.caller;
+        return readRecipeUsage({ library: context.library, ...(caller ? { caller: { user: caller.user, playbooks: caller.playbooks } } : {}) }, recipeIds).then(
+          (reading) => {
+            const answer = deepFreeze(withUsageOf(base, reading));
+            usageAnswers.set(key, answer);
+            withUsage.set(snapshot, usageAnswers);
+            return answer;
+          },
+        );
       }),
   });
+}
+
+/** A skill's answer with its recipes' usage: `usage: {asOf, complete, recipes: {<recipeId>: {total, mine?}}}`, used recipes only. */
+function withUsageOf(base: Envelope, reading: UsageReading): Envelope {
+  const recipes: Record<string, RecipeUsage> = {};
+  for (const [id, usage] of reading.recipes) recipes[id] = usage;
+  const context = { ...(base.context as Record<string, unknown>), usage: { asOf: reading.asOf, complete: reading.complete, recipes } };
+  return { context, message: base.message, ...(base.revision !== undefined ? { revision: base.revision } : {}), success: true };
 }
 
 const recipesListDefinition = {
@@ -44,7 +75,8 @@ const recipesListDefinition = {
     "List recipe skills. Without `skill`: every skill with its recipe count, plus load diagnostics. " +
     "With `skill`: that skill's anchor names, every recipe whole (Markdown anchors with provenance.format " +
     "\"markdown-anchor\", YAML recipes with inputs_schema, steps, output_contract, toolset_profiles, provenance) " +
-    "and recipe file paths. Skills show their layer, depends and products.",
+    "and recipe file paths, and `usage` of its recipes (gets, applies, validations with pass rate, runs by outcome, " +
+    "last used; totals over every user, plus `mine` with a users file). Skills show their layer, depends and products.",
   inputSchema: objectSchema({
     skill: { type: "string", minLength: 1, maxLength: 200, description: "Skill name; omit to list every skill." },
   }),

@@ -13,6 +13,8 @@ import { objectSchema } from "./define.js";
 import { fail, ok, type Envelope } from "./envelope.js";
 import { recipeTool, withSnapshot, type RecipeToolContext } from "./context.js";
 import { findPublicRecipe } from "./lookup.js";
+import { recordUse } from "./record-use.js";
+import { RUN_COUNTER } from "../../recipes/store/usage-counts.js";
 import { checkAgainst, STRUCTURED_RECIPE_FIELDS } from "./structured.js";
 
 /** The longest whole-run bound a caller may ask for; the server's request timeout still ends the call earlier. */
@@ -28,6 +30,23 @@ function preferredRecipe(snapshot: CatalogSnapshot, recipe: YamlRecipe, dcc: str
     if (check.ok && check.errors.length === 0) return { recipe: candidate, alias: { from: recipe.recipeId, to: candidate.recipeId } };
   }
   return { recipe };
+}
+
+/**
+ * A recipe whose undo is `none` runs with `confirm: true`, or once the
+ * client's user says yes (elicitation, where the client declared it);
+ * null: go ahead, else the refusal. Nothing has reached the DCC yet.
+ */
+async function confirmIrreversible(context: RecipeToolContext, recipe: YamlRecipe, dcc: string): Promise<Envelope | null> {
+  const facts = { skill: recipe.skill, recipe: recipe.name, undo: "none" };
+  const why = `${recipe.recipeId} declares undo: none (its changes cannot be rolled back)`;
+  if (context.confirm === undefined) {
+    return fail("invalid_input", `${why}: pass confirm: true to run it (this client cannot be asked: it declared no elicitation capability)`, { ...facts, confirmation: "unsupported" });
+  }
+  const answer = await context.confirm(`Run ${recipe.recipeId} on ${dcc}? ${why}.`, context.signal);
+  if (answer.kind === "confirmed") return null;
+  if (answer.kind === "asked") return fail("invalid_input", `${why}: waiting for the user's confirmation`, { ...facts, confirmation: "asked" });
+  return fail("invalid_input", `${why}: not run, ${answer.message}; pass confirm: true to run it`, { ...facts, confirmation: answer.reason });
 }
 
 function answer(outcome: RunOutcome, facts: Record<string, unknown>): Envelope {
@@ -58,15 +77,12 @@ async function run(
     return fail("invalid_input", message, { errors: check.errors, skill: recipe.skill, recipe: recipe.name });
   }
   const dryRun = args.dryRun === true;
-  if (recipe.entry["undo"] === "none" && args.confirm !== true && !dryRun) {
-    return fail("invalid_input", `${recipe.recipeId} declares undo: none (its changes cannot be rolled back): pass confirm: true to run it`, {
-      skill: recipe.skill,
-      recipe: recipe.name,
-      undo: "none",
-    });
-  }
   const planned = planRun(recipe, args.inputs, runner.dcc, chosen.alias);
   if (!planned.ok) return fail(planned.code, planned.message, { ...planned.detail, skill: recipe.skill, recipe: recipe.name });
+  if (recipe.entry["undo"] === "none" && args.confirm !== true && !dryRun) {
+    const refused = await confirmIrreversible(context, recipe, runner.dcc);
+    if (refused !== null) return refused;
+  }
 
   const started = performance.now();
   const outcome = await runner.run({
@@ -93,7 +109,7 @@ async function run(
     },
     "recipe run",
   );
-  if (!dryRun && outcome.error !== "busy") context.library.usage.record(recipe.recipeId);
+  if (outcome.error !== "busy") recordUse(context, context.library, recipe.recipeId, RUN_COUNTER[report.status]);
   return answer(outcome, {
     skill: recipe.skill,
     recipe: recipe.name,
@@ -110,14 +126,15 @@ export const recipesRun = recipeTool({
     "each step's tool for this DCC (tool_routing), checks every tool exists and accepts its arguments (preflight), runs " +
     "the steps in order, and validates the observed receipt against the recipe's output_contract (a receipt that fails " +
     "the contract is a failed run). On failure the recipe's undo steps run and are reported. `dryRun: true` stops " +
-    "after preflight and returns the resolved plan. A recipe with `undo: none` runs only with `confirm: true`. " +
+    "after preflight and returns the resolved plan. A recipe with `undo: none` runs only with `confirm: true` or once " +
+    "the user confirms when asked (elicitation, where the client supports it). " +
     "One run at a time per DCC; a full queue answers `busy`.",
   inputSchema: objectSchema(
     {
       ...STRUCTURED_RECIPE_FIELDS,
       inputs: { description: "Inputs for the recipe's inputs_schema." },
       dryRun: { type: "boolean", default: false, description: "Resolve, materialize and preflight only; nothing runs on the DCC." },
-      confirm: { type: "boolean", default: false, description: "Required to run a recipe whose undo is `none`." },
+      confirm: { type: "boolean", default: false, description: "Runs a recipe whose undo is `none` without asking; else the user is asked (elicitation) where the client supports it." },
       timeoutMs: { type: "integer", minimum: 100, maximum: MAX_RUN_TIMEOUT_MS, description: "Bound on the whole run (default 55000)." },
     },
     ["skill", "recipe", "inputs"],

@@ -1,5 +1,5 @@
 import { objectSchema, READ_ONLY } from "./define.js";
-import { searchSnapshot, type ResolvedAnswer } from "../../recipes/catalog/search.js";
+import type { ResolvedAnswer } from "../../recipes/catalog/catalog.js";
 import { LAYER_FILTER } from "./recipe-schemas.js";
 import { ok, type Envelope } from "./envelope.js";
 import { recipeTool, withSnapshot } from "./context.js";
@@ -24,7 +24,7 @@ export const recipesSearch = recipeTool({
   handler: (args, context) =>
     withSnapshot(context, (snapshot) => {
       const { query = "", limit = 10, dcc, skill, layer } = args;
-      const searching = searchSnapshot(context.library.search, snapshot, {
+      const searching = snapshot.search({
         text: query,
         limit,
         visibility: "public",
@@ -36,7 +36,7 @@ export const recipesSearch = recipeTool({
     }),
 });
 
-/** The answer as the tool gives it; hits come resolved and ranked (recipes/catalog/search.ts). */
+/** The answer as the tool gives it; hits come resolved and ranked by the snapshot (recipes/catalog/catalog.ts). */
 function answerEnvelope(query: string, answer: ResolvedAnswer): Envelope {
   // Keys in sorted order, as the envelope's (see envelope.ts).
   const recipes = answer.hits.map(({ recipe, score }) => ({

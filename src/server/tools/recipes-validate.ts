@@ -2,6 +2,7 @@ import { objectSchema, READ_ONLY } from "./define.js";
 import { fail, ok } from "./envelope.js";
 import { recipeTool } from "./context.js";
 import { checkAgainst, STRUCTURED_RECIPE_FIELDS, withRecipeInputs } from "./structured.js";
+import { firstWindow, recordUse } from "./record-use.js";
 
 export const recipesValidate = recipeTool({
   name: "recipes__validate",
@@ -43,6 +44,7 @@ export const recipesValidate = recipeTool({
           result.output_errors = output.errors;
         }
       }
+      if (firstWindow(args)) recordUse(context, context.library, recipe.recipeId, result.valid && result.output_valid !== false ? "validate_pass" : "validate_fail");
       const message = result.valid ? "Inputs are valid" : `Inputs are invalid (${errors.length} error(s))`;
       return ok(message, result);
     }),

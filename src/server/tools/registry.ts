@@ -33,7 +33,14 @@ export interface ToolCallResult {
 
 export type ToolCallOutcome =
   | { readonly kind: "unknown_tool" }
-  | { readonly kind: "result"; readonly result: ToolCallResult; readonly success: boolean; readonly error?: ToolErrorCode };
+  | {
+      readonly kind: "result";
+      readonly result: ToolCallResult;
+      readonly success: boolean;
+      readonly error?: ToolErrorCode;
+      /** The whole answer, key-sorted, before any window was cut (for callers in this process, e.g. the catalog page). */
+      readonly envelope?: Readonly<Record<string, unknown>>;
+    };
 
 export interface ToolRegistry<C> {
   list(): readonly ListedTool[];
@@ -105,8 +112,8 @@ export function createToolRegistry<C>(
       ? { content, isError: !envelope.success, structuredContent: sorted }
       : { content, isError: !envelope.success };
     return envelope.error === undefined
-      ? { kind: "result", result, success: envelope.success }
-      : { kind: "result", result, success: envelope.success, error: envelope.error };
+      ? { kind: "result", result, success: envelope.success, envelope: sorted }
+      : { kind: "result", result, success: envelope.success, error: envelope.error, envelope: sorted };
   }
 
   return {

@@ -34,8 +34,12 @@ export interface HttpAppOptions {
    * (the operator's): no absolute host path in them, the answer leaves the host.
    */
   readonly readiness: () => { ready: boolean; body: Record<string, unknown> };
-  /** Extra routes (metrics …) registered before listen. */
-  readonly extend?: (app: FastifyInstance) => void;
+  /**
+   * Extra routes (the catalog page) registered before listen; `userOf` names
+   * the users-file user a request's token authenticated (null: the operator's
+   * token, or no token).
+   */
+  readonly extend?: (app: FastifyInstance, userOf: (request: FastifyRequest) => string | null) => void;
   readonly onRequestDone?: (event: { route: string; method: string; status: number; ms: number }) => void;
   readonly onSessionCount?: (count: number) => void;
   /** Serves `GET /metrics` (the operator's, as /status). */
@@ -189,7 +193,7 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
     fastify.route({ method: ["GET", "POST", "DELETE"], url: endpoint.path, handler });
   }
 
-  options.extend?.(fastify);
+  options.extend?.(fastify, (request) => callers.get(request.raw)?.clientId ?? null);
 
   fastify.addHook("preClose", async () => {
     await Promise.all([sessions?.closeAll(), ...[...modernLegs.values()].map((leg) => leg.close())]);

@@ -1,21 +1,25 @@
 /**
  * The catalog page: `GET /` and `/ui/<dcc>` serve the page shell, `/ui/assets/*`
- * its script and style, and `/ui/api/*` a small read-only JSON API over the
- * DCC libraries (search answers what recipes__search answers: the same
- * handler over the same search service, recipes/catalog/search.ts).
+ * its script and style, and `/ui/api/*` a small JSON API over the DCC
+ * libraries (search answers what recipes__search answers: the same handler
+ * over the snapshot's own search, recipes/catalog/catalog.ts). Validate, run
+ * and playbook history are in actions.ts.
  *
  * Auth: the shell and assets hold no catalog data, so they load without the
  * token (a browser cannot send a bearer header on navigation); every
  * `/ui/api/*` route sits behind the same guard as the MCP endpoints. Host
  * and Origin checks apply to all of them.
  */
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { RecipeLibrary } from "../../recipes/catalog/library.js";
-import type { RecipeToolContext } from "../tools/context.js";
 import { recipesSearch } from "../tools/recipes-search.js";
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { catalogView, recipeView } from "./view.js";
+import { registerPageActions } from "./actions.js";
+import type { UiOptions } from "./page-types.js";
+
+export type { PageCall, PageRunStatus, PageToolAnswer, PageToolCaller, UiAuth, UiOptions } from "./page-types.js";
 
 /** No inline script or style, nothing from elsewhere, no framing, no forms posting away. */
 export const CONTENT_SECURITY_POLICY =
@@ -33,17 +37,13 @@ const SECURITY_HEADERS = {
 const MAX_QUERY = 2000;
 const SEARCH_LIMIT = 50;
 
-export interface UiOptions {
-  readonly libraries: ReadonlyMap<string, RecipeLibrary>;
-  readonly contextFor: (library: RecipeLibrary) => RecipeToolContext;
-}
 
 /** Paths the token does not guard: the page shell and its static files (no catalog data). */
 export function isPublicUiPath(path: string): boolean {
   return path === "/" || /^\/ui\/[a-z0-9][a-z0-9_-]{0,63}\/?$/.test(path) || /^\/ui\/assets\/[a-z0-9-]+\.[a-z]+$/.test(path);
 }
 
-export function registerCatalogUi(fastify: FastifyInstance, options: UiOptions): void {
+export function registerCatalogUi(fastify: FastifyInstance, options: UiOptions, userOf: (request: FastifyRequest) => string | null = () => null): void {
   const assets = loadAssets();
   const { libraries } = options;
   const send = (reply: FastifyReply, status: number, body: unknown) =>
@@ -104,6 +104,7 @@ export function registerCatalogUi(fastify: FastifyInstance, options: UiOptions):
     const status = envelope.success ? 200 : envelope.error === "not_ready" ? 503 : envelope.error === "not_found" ? 404 : 400;
     return send(reply, status, envelope);
   });
+  registerPageActions(fastify, options, { send, userOf });
 }
 
 /**

@@ -47,6 +47,8 @@ export type RecipeView =
       readonly yaml: string;
       readonly inputsSchema: unknown;
       readonly outputContract: unknown;
+      /** The recipe's `undo` (`single-step`, `none`, `manual` …): `none` needs an explicit confirm to run. */
+      readonly undo: string | null;
     };
 
 /** The public recipe `recipeId`, or null. */
@@ -63,6 +65,7 @@ export function recipeView(snapshot: CatalogSnapshot, recipeId: string): RecipeV
       yaml: entryAsYaml(recipe.entry),
       inputsSchema: recipe.inputsSchema,
       outputContract: recipe.outputContract ?? null,
+      undo: typeof recipe.entry["undo"] === "string" ? recipe.entry["undo"] : null,
     };
   }
   return null;

@@ -5,7 +5,7 @@ import { DccRunner, type RunEvent } from "../../../src/recipes/run/runner.js";
 import { McpDccConnection } from "../../../src/recipes/run/mcp-connection.js";
 import { DEFAULT_RUN_LIMITS, type RunLimits, type RunPlan } from "../../../src/recipes/run/types.js";
 import type { YamlRecipe } from "../../../src/recipes/types.js";
-import { startDccDouble, startHungPort, type DccDouble } from "./dcc-double.js";
+import { resetDouble, startDccDouble, startSilentEndpoint, type DccDouble } from "../../e2e/dcc-double.js";
 import { loadPack, MESH_OPS_DIR, RUN_PACK, writePack } from "./fixtures.js";
 import { requireShared } from "../../helpers/shared.js";
 import { until } from "../../helpers/until.js";
@@ -83,15 +83,13 @@ describe("DccRunner against an SDK-server DCC double", () => {
     return runner;
   };
   beforeAll(async () => {
-    dcc = await startDccDouble();
+    dcc = await startDccDouble({ era: "2025" });
   });
   afterEach(async () => {
     await Promise.all(runners.splice(0).map((r) => r.close()));
-    dcc.calls.length = 0;
-    dcc.scene.clear();
-    dcc.options = {};
+    resetDouble(dcc);
   });
-  afterAll(() => dcc.close());
+  afterAll(() => dcc.stop());
 
   it("runs the steps in order and proves the receipt against the contract", async () => {
     const events: RunEvent[] = [];
@@ -102,8 +100,8 @@ describe("DccRunner against an SDK-server DCC double", () => {
     expect(outcome.report.status).toBe("succeeded");
     expect(outcome.report.output_valid).toBe(true);
     expect(outcome.report.receipt).toMatchObject({ object_name: "Box", face_count: 10, changed: false });
-    expect(dcc.calls.map((c) => c.name)).toEqual(["blender_mesh_ops__create_primitive", "blender_mesh_ops__bevel_edges", "blender_mesh_ops__get_poly_count"]);
-    expect(dcc.calls[1]!.args).toEqual({ object_name: "Box", edge_indices: [0, 1], width: 0.1, segments: 2 });
+    expect(dcc.calls.map((c) => c.tool)).toEqual(["blender_mesh_ops__create_primitive", "blender_mesh_ops__bevel_edges", "blender_mesh_ops__get_poly_count"]);
+    expect(dcc.calls[1]!.arguments).toEqual({ object_name: "Box", edge_indices: [0, 1], width: 0.1, segments: 2 });
     expect(progress).toEqual([
       "1/3 step 0 blender_mesh_ops__create_primitive: ok",
       "2/3 step 1 blender_mesh_ops__bevel_edges: ok",
@@ -115,14 +113,8 @@ describe("DccRunner against an SDK-server DCC double", () => {
   });
 
   it("a receipt that fails the contract fails the run though every tool said success (a lying DCC)", async () => {
-    dcc.options = { mode: "lie" };
-    const outcome = await make(dcc.url).run({ plan: plan("bevel_receipt", { name: "L" }), contract: recipe("bevel_receipt").outputValidator, dryRun: false });
-    // The lie starts at create (nothing created), so bevel finds no object: run_failed. A lie that keeps going is a contract failure:
-    expect(outcome.error).toBe("run_failed");
-    dcc.options = {};
     const runner = make(dcc.url);
-    await runner.run({ plan: plan("bevel_receipt", { name: "T" }), contract: recipe("bevel_receipt").outputValidator, dryRun: false });
-    dcc.options = { mode: "lie" };
+    dcc.hooks.unchanged.add("bevel_edges");
     const lied = await runner.run({ plan: plan("bevel_receipt", { name: "T" }), contract: recipe("bevel_receipt").outputValidator, dryRun: false });
     expect(lied.error).toBe("contract_failed");
     expect(lied.report.status).toBe("failed");
@@ -138,7 +130,7 @@ describe("DccRunner against an SDK-server DCC double", () => {
     expect(dry.report.steps.map((s) => s.status)).toEqual(["not_run", "not_run", "not_run"]);
     expect(dcc.calls).toEqual([]);
 
-    dcc.options = { without: ["blender_mesh_ops__bevel_edges"] };
+    dcc.hooks.missing.add("blender_mesh_ops__bevel_edges");
     const missingRunner = make(dcc.url);
     const missing = await missingRunner.run({ plan: plan("make_bevelled", { name: "M" }), contract: null, dryRun: false });
     expect(missing.error).toBe("preflight_failed");
@@ -146,7 +138,7 @@ describe("DccRunner against an SDK-server DCC double", () => {
     expect(missing.message).toContain("blender_mesh_ops__bevel_edges is not offered");
     expect(dcc.calls).toEqual([]);
 
-    dcc.options = {};
+    dcc.hooks.missing.clear();
     const bad = plan("make_bevelled", { name: "X" });
     const broken: RunPlan = { ...bad, steps: bad.steps.map((s, i) => (i === 1 ? { ...s, arguments: { ...s.arguments, width: "wide" } } : s)) };
     const invalid = await make(dcc.url).run({ plan: broken, contract: null, dryRun: false });
@@ -156,12 +148,12 @@ describe("DccRunner against an SDK-server DCC double", () => {
   });
 
   it("a failing step stops the run; the undo steps run and are reported (recovered), with the pack's prose", async () => {
-    dcc.options = { failing: ["blender_mesh_ops__bevel_edges"] };
+    dcc.hooks.fail.add("blender_mesh_ops__bevel_edges");
     const outcome = await make(dcc.url).run({ plan: plan("make_bevelled", { name: "F" }), contract: recipe("make_bevelled").outputValidator, dryRun: false });
     expect(outcome.error).toBe("run_failed");
     expect(outcome.report.status).toBe("recovered");
     expect(outcome.report.steps.map((s) => s.status)).toEqual(["ok", "failed", "not_run"]);
-    expect(outcome.report.steps[1]!.error).toMatch(/scene is locked/);
+    expect(outcome.report.steps[1]!.error).toMatch(/told to fail/);
     expect(outcome.report.recovery?.steps.map((s) => [s.resolved_tool, s.status])).toEqual([["blender_mesh_ops__delete_object", "ok"]]);
     expect(outcome.report.recovery?.manual).toEqual(["Check the outliner for a stray F."]);
     expect(outcome.report.recovery?.advice).toEqual([{ when: "a step fails", next: "delete ${name} and re-run" }]);
@@ -169,19 +161,19 @@ describe("DccRunner against an SDK-server DCC double", () => {
   });
 
   it("a DCC that accepts the connection and never answers is dcc_unavailable after the connect bound, nothing run", async () => {
-    const hung = await startHungPort();
+    const hung = await startSilentEndpoint();
     try {
       const outcome = await make(hung.url, { ...LIMITS, connectTimeoutMs: 400 }).run({ plan: plan("make_bevelled", { name: "H" }), contract: null, dryRun: false });
       expect(outcome.error).toBe("dcc_unavailable");
       expect(outcome.message).toContain(hung.url);
       expect(outcome.report.steps.every((s) => s.status === "not_run")).toBe(true);
     } finally {
-      await hung.close();
+      await hung.stop();
     }
   });
 
   it("a step that outlives its bound fails with timeout and the run stops", async () => {
-    dcc.options = { delays: { blender_mesh_ops__bevel_edges: 1_500 } };
+    dcc.hooks.slow.set("blender_mesh_ops__bevel_edges", 1_500);
     const outcome = await make(dcc.url, { ...LIMITS, stepTimeoutMs: 200 }).run({ plan: plan("five_steps", { name: "S" }), contract: null, dryRun: false });
     expect(outcome.error).toBe("run_failed");
     expect(outcome.report.steps[1]).toMatchObject({ status: "failed" });
@@ -190,7 +182,7 @@ describe("DccRunner against an SDK-server DCC double", () => {
   });
 
   it("cancellation acts between steps, then recovery runs", async () => {
-    dcc.options = { delays: { blender_mesh_ops__create_primitive: 300 } };
+    dcc.hooks.slow.set("blender_mesh_ops__create_primitive", 300);
     const controller = new AbortController();
     const running = make(dcc.url).run({ plan: plan("make_bevelled", { name: "C" }), contract: null, dryRun: false, signal: controller.signal });
     // Cancel once the first step is on the DCC.
@@ -201,40 +193,81 @@ describe("DccRunner against an SDK-server DCC double", () => {
     expect(outcome.report.status).toBe("cancelled");
     expect(outcome.report.steps.map((s) => s.status)).toEqual(["ok", "not_run", "not_run"]);
     expect(outcome.report.recovery?.steps.map((s) => s.status)).toEqual(["ok"]);
-    expect(dcc.calls.map((c) => c.name)).toEqual(["blender_mesh_ops__create_primitive", "blender_mesh_ops__delete_object"]);
+    expect(dcc.calls.map((c) => c.tool)).toEqual(["blender_mesh_ops__create_primitive", "blender_mesh_ops__delete_object"]);
   });
 
   it("one run at a time per DCC: past the queue, busy at once and nothing reaches the DCC", async () => {
-    dcc.options = { delays: { blender_mesh_ops__create_primitive: 300 } };
+    dcc.hooks.slow.set("blender_mesh_ops__create_primitive", 300);
     const runner = make(dcc.url, { ...LIMITS, maxQueued: 1 });
     const runs = ["A", "B", "C"].map((name) => runner.run({ plan: plan("bevel_receipt", { name }), contract: null, dryRun: false }));
     const outcomes = await Promise.all(runs);
     expect(outcomes.map((o) => o.error ?? "ok")).toEqual(["ok", "ok", "busy"]);
     expect(outcomes[2]!.message).toMatch(/busy/);
     // The two admitted runs never overlapped on the DCC: A's three calls, then B's.
-    expect(dcc.calls.map((c) => String(c.args["name"] ?? c.args["object_name"]))).toEqual(["A", "A", "A", "B", "B", "B"]);
+    expect(dcc.calls.map((c) => String(c.arguments["name"] ?? c.arguments["object_name"]))).toEqual(["A", "A", "A", "B", "B", "B"]);
   });
 
   it("reconnects after the DCC restarts (its session is gone)", async () => {
-    const own = await startDccDouble();
+    const own = await startDccDouble({ era: "2025" });
     const runner = make(own.url);
     expect((await runner.run({ plan: plan("bevel_receipt", { name: "R" }), contract: null, dryRun: false })).error).toBeUndefined();
-    await own.close();
+    await own.stop();
     const down = await runner.run({ plan: plan("bevel_receipt", { name: "R" }), contract: null, dryRun: false });
     expect(down.error).toBe("dcc_unavailable");
     expect(runner.status().reachability).toBe("unavailable");
-    const again = await startDccDouble({ port: own.port });
+    const again = await startDccDouble({ era: "2025", port: own.port });
     try {
       const back = await runner.run({ plan: plan("bevel_receipt", { name: "R2" }), contract: null, dryRun: false });
       expect(back.error).toBeUndefined();
       expect(runner.status().reachability).toBe("answering");
     } finally {
-      await again.close();
+      await again.stop();
+    }
+  });
+
+  it("a DCC that speaks only 2026-07-28 runs through the v2 client: same report, same recovery, and the revision is remembered", async () => {
+    const modern = await startDccDouble({ era: "2026" });
+    try {
+      const connection = new McpDccConnection("blender", { url: modern.url, headers: {} }, { name: "test", version: "0" });
+      const runner = new DccRunner(connection, LIMITS);
+      runners.push(runner);
+      const outcome = await runner.run({ plan: plan("make_bevelled", { name: "M" }), contract: recipe("make_bevelled").outputValidator, dryRun: false });
+      expect(outcome.error).toBeUndefined();
+      expect(outcome.report).toMatchObject({ status: "succeeded", output_valid: true, receipt: { object_name: "M", face_count: 10 } });
+      expect(connection.revision()).toBe("2026-07-28");
+      expect(modern.sessionCount()).toBe(0);
+      modern.hooks.fail.add("bevel_edges");
+      const failed = await runner.run({ plan: plan("make_bevelled", { name: "N" }), contract: null, dryRun: false });
+      expect(failed.report.status).toBe("recovered");
+      expect(modern.calls.map((c) => c.tool)).toEqual([
+        "blender_mesh_ops__create_primitive", "blender_mesh_ops__bevel_edges", "blender_mesh_ops__get_poly_count",
+        "blender_mesh_ops__create_primitive", "blender_mesh_ops__bevel_edges", "blender_mesh_ops__delete_object",
+      ]);
+      // A reconnect (the DCC went away and came back) tries 2026-07-28 first and still answers.
+      await runner.close();
+      expect((await runner.run({ plan: plan("bevel_receipt", { name: "O" }), contract: null, dryRun: true })).report.status).toBe("dry_run");
+      expect(connection.revision()).toBe("2026-07-28");
+    } finally {
+      await modern.stop();
+    }
+  });
+
+  it("an endpoint that speaks both revisions is spoken to in 2025-11-25 (one session)", async () => {
+    const both = await startDccDouble({ era: "both" });
+    try {
+      const connection = new McpDccConnection("blender", { url: both.url, headers: {} }, { name: "test", version: "0" });
+      runners.push(new DccRunner(connection, LIMITS));
+      const outcome = await runners.at(-1)!.run({ plan: plan("bevel_receipt", { name: "B" }), contract: null, dryRun: false });
+      expect(outcome.error).toBeUndefined();
+      expect(connection.revision()).toBe("2025-11-25");
+      expect(both.sessionCount()).toBe(1);
+    } finally {
+      await both.stop();
     }
   });
 
   it("sends the configured headers; a wrong token is dcc_unavailable without the token in the message", async () => {
-    const guarded = await startDccDouble({ requireHeader: ["Authorization", "Bearer right-token"] });
+    const guarded = await startDccDouble({ era: "2025", requireHeader: ["Authorization", "Bearer right-token"] });
     try {
       const wrong = await make(guarded.url, LIMITS, undefined, { Authorization: "Bearer wrong-token" }).run({ plan: plan("bevel_receipt", { name: "G" }), contract: null, dryRun: true });
       expect(wrong.error).toBe("dcc_unavailable");
@@ -242,7 +275,7 @@ describe("DccRunner against an SDK-server DCC double", () => {
       const right = await make(guarded.url, LIMITS, undefined, { Authorization: "Bearer right-token" }).run({ plan: plan("bevel_receipt", { name: "G" }), contract: null, dryRun: true });
       expect(right.report.status).toBe("dry_run");
     } finally {
-      await guarded.close();
+      await guarded.stop();
     }
   });
 

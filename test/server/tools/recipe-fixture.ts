@@ -82,7 +82,7 @@ export interface Answer {
   readonly result: ToolCallResult;
 }
 
-export async function makeFixture(options: { load?: boolean; skills?: boolean; storeUrl?: string } = {}): Promise<Fixture> {
+export async function makeFixture(options: { load?: boolean; skills?: boolean; storeUrl?: string; allowPromote?: boolean } = {}): Promise<Fixture> {
   const tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "recipe-tool-")));
   const skills = path.join(tmp, "skills");
   const privateDir = path.join(tmp, "private");
@@ -101,7 +101,7 @@ export async function makeFixture(options: { load?: boolean; skills?: boolean; s
     logger,
   });
   if (options.load !== false) await library.load();
-  const registry = createToolRegistry<RecipeToolContext>([createRecipeTool()], (_tool, error) => {
+  const registry = createToolRegistry<RecipeToolContext>([createRecipeTool({ allowPromote: options.allowPromote === true })], (_tool, error) => {
     throw error;
   });
   const context: RecipeToolContext = { library, logger };

@@ -207,11 +207,11 @@ describe("recipe tool: get", () => {
       tags: ["modeling", "retopology"],
       document: "# Retopology\n\nFull notes.\n",
       revision: 1,
-      usage: { count: 1 },
+      usage: { get: 1, uses: 1, apply: 0, validate: { pass: 0, fail: 0, passRate: null } },
     });
     expect(Date.parse(first.context.usage.lastUsedAt)).not.toBeNaN();
     const second = await f.call({ action: "get", recipeId, visibility: "private" });
-    expect(second.context.usage.count).toBe(2);
+    expect(second.context.usage.get).toBe(2);
   });
 
   it("paging a get is one use: later windows neither count nor change the text", async () => {
@@ -227,10 +227,10 @@ describe("recipe tool: get", () => {
       text += next.result.content[0]!.text;
     }
     expect(text.length).toBe(page.totalChars);
-    const whole = JSON.parse(text) as { context: { document: string; usage: { count: number } } };
+    const whole = JSON.parse(text) as { context: { document: string; usage: { get: number } } };
     expect(whole.context.document).toBe("δ".repeat(20_000));
-    expect(whole.context.usage.count).toBe(1);
-    expect(f.library.usage.get(context.recipeId)!.count).toBe(1);
+    expect(whole.context.usage.get).toBe(1);
+    expect(f.library.usage.get(context.recipeId)!.counts[0]).toBe(1);
   });
 
   it("records usage durably once flushed", async () => {
@@ -238,8 +238,8 @@ describe("recipe tool: get", () => {
     await f.call({ action: "get", recipeId: "modeling/Bevel edges" });
     await f.call({ action: "get", recipeId: "modeling/Bevel edges" });
     await f.library.flush();
-    const stored = JSON.parse(await fs.readFile(path.join(f.stateDir, "usage.json"), "utf8")) as { usage: Record<string, { count: number }> };
-    expect(stored.usage["modeling/Bevel edges"]!.count).toBe(2);
+    const stored = JSON.parse(await fs.readFile(path.join(f.stateDir, "usage.json"), "utf8")) as { usage: Record<string, Record<string, { get: number }>> };
+    expect(stored.usage["modeling/Bevel edges"]![""]!.get).toBe(2);
   });
 
   it("applies the visibility filter: a private id asked as public is not_found, and back", async () => {

@@ -47,6 +47,28 @@ export const MIGRATIONS: readonly string[] = [
      restored_from integer,
      PRIMARY KEY (dcc, owner, slug, revision)
    );`,
+  // Usage per recipe, user and kind (usage-counts.ts): a column per counter, added to by each batch. The
+  // scope is the old table's dcc column ("<dcc>" or "<dcc>:<user>"); its counts, which did not tell kinds
+  // apart, are kept as gets.
+  `CREATE TABLE recipe_server_recipe_usage (
+     scope text NOT NULL,
+     recipe_id text NOT NULL,
+     user_id text NOT NULL,
+     get bigint NOT NULL DEFAULT 0 CHECK (get >= 0),
+     apply bigint NOT NULL DEFAULT 0 CHECK (apply >= 0),
+     validate_pass bigint NOT NULL DEFAULT 0 CHECK (validate_pass >= 0),
+     validate_fail bigint NOT NULL DEFAULT 0 CHECK (validate_fail >= 0),
+     run_succeeded bigint NOT NULL DEFAULT 0 CHECK (run_succeeded >= 0),
+     run_failed bigint NOT NULL DEFAULT 0 CHECK (run_failed >= 0),
+     run_dry_run bigint NOT NULL DEFAULT 0 CHECK (run_dry_run >= 0),
+     run_recovered bigint NOT NULL DEFAULT 0 CHECK (run_recovered >= 0),
+     run_cancelled bigint NOT NULL DEFAULT 0 CHECK (run_cancelled >= 0),
+     last_used_at text NOT NULL,
+     PRIMARY KEY (scope, recipe_id, user_id)
+   );
+   INSERT INTO recipe_server_recipe_usage (scope, recipe_id, user_id, get, last_used_at)
+     SELECT dcc, recipe_id, '', count, last_used_at FROM recipe_server_usage;
+   DROP TABLE recipe_server_usage;`,
 ];
 
 export type MigrateOutcome = { readonly ok: true; readonly applied: number } | { readonly ok: false; readonly message: string };

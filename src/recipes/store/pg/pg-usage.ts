@@ -1,107 +1,111 @@
 /**
- * Usage counts in the recipe_server_usage table, behind the same UsageStore
- * interface as the JSON file. `record` stays synchronous and in memory; each
- * debounced flush adds this replica's new uses to the row (count = count +
- * delta), so replicas add up instead of overwriting each other. `get` answers
- * from memory: the table as read at load plus this replica's uses since.
+ * Usage counts in the recipe_server_recipe_usage table (the PostgreSQL half
+ * of usage-store.ts): one row per (scope, recipe, user) with a column per
+ * counter. A batch is one statement that adds to the rows
+ * (`ON CONFLICT … DO UPDATE SET get = t.get + EXCLUDED.get, …`), so
+ * replicas add up and no count is ever overwritten. The scope is the DCC, or
+ * `<dcc>:<user>` for a user's own playbooks (users file).
  */
-import { addUses, type UsageEntry, type UsageStore } from "../usage.js";
-import { describe, type PgConnection, type PgLogger } from "./pg-connection.js";
+import { BufferedUsageStore, type BufferOptions, type UsageStore } from "../usage-store.js";
+import { COUNTER_INDEX, emptyTally, USAGE_COUNTERS, type Tally, type UsageRows } from "../usage-counts.js";
+import { describe, type PgConnection } from "./pg-connection.js";
 
-export interface PgUsageOptions {
+export interface PgUsageOptions extends BufferOptions {
   readonly connection: PgConnection;
-  readonly dcc: string;
-  readonly now?: () => Date;
-  readonly flushDelayMs?: number;
-  readonly logger?: PgLogger;
+  readonly scope: string;
 }
 
 export function openPgUsageStore(options: PgUsageOptions): UsageStore {
   return new PgUsageStore(options);
 }
 
-class PgUsageStore implements UsageStore {
-  private readonly entries = new Map<string, UsageEntry>();
-  /** Uses recorded since the last successful flush. */
-  private deltas = new Map<string, UsageEntry>();
-  private timer: NodeJS.Timeout | undefined;
-  private writing: Promise<void> | undefined;
-  private loading: Promise<void> | undefined;
-  private readonly now: () => Date;
+const TABLE = "recipe_server_recipe_usage";
+const COLUMNS = USAGE_COUNTERS.join(", ");
+const UPSERT = `INSERT INTO ${TABLE} (scope, recipe_id, user_id, ${COLUMNS}, last_used_at)
+  SELECT $1, t.* FROM unnest($2::text[], $3::text[], ${USAGE_COUNTERS.map((_, i) => `$${i + 4}::bigint[]`).join(", ")}, $${USAGE_COUNTERS.length + 4}::text[])
+    AS t(recipe_id, user_id, ${COLUMNS}, last_used_at)
+  ON CONFLICT (scope, recipe_id, user_id) DO UPDATE SET
+    ${USAGE_COUNTERS.map((c) => `${c} = ${TABLE}.${c} + EXCLUDED.${c}`).join(",\n    ")},
+    last_used_at = GREATEST(${TABLE}.last_used_at, EXCLUDED.last_used_at)`;
 
-  constructor(private readonly options: PgUsageOptions) {
-    this.now = options.now ?? (() => new Date());
+interface UsageRow {
+  readonly recipe_id: string;
+  readonly user_id: string;
+  readonly last_used_at: string;
+  readonly [counter: string]: string;
+}
+
+class PgUsageStore extends BufferedUsageStore {
+  private readonly connection: PgConnection;
+  private readonly scope: string;
+
+  constructor(options: PgUsageOptions) {
+    super(options);
+    this.connection = options.connection;
+    this.scope = options.scope;
   }
 
-  record(recipeId: string): void {
-    const at = this.now().toISOString();
-    this.entries.set(recipeId, { count: (this.entries.get(recipeId)?.count ?? 0) + 1, lastUsedAt: at });
-    // PostgreSQL text cannot hold U+0000: such an id (only a hostile pack makes one) is counted in memory only,
-    // rather than failing, and so holding back, every batch it is in.
-    if (recipeId.includes("\u0000")) return;
-    this.deltas.set(recipeId, { count: (this.deltas.get(recipeId)?.count ?? 0) + 1, lastUsedAt: at });
-    if (this.timer === undefined) {
-      this.timer = setTimeout(() => {
-        this.timer = undefined;
-        void this.flush();
-      }, this.options.flushDelayMs ?? 2000);
-      this.timer.unref();
-    }
-  }
-
-  get(recipeId: string): UsageEntry | undefined {
-    return this.entries.get(recipeId);
-  }
-
-  load(): Promise<void> {
-    return (this.loading ??= this.read());
-  }
-
-  /** Never rejects: counts that cannot be written now are kept for the next flush. */
-  async flush(): Promise<void> {
-    if (this.timer !== undefined) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-    }
-    while (this.writing !== undefined) await this.writing;
-    if (this.deltas.size === 0) return;
-    const writing = this.write().finally(() => (this.writing = undefined));
-    this.writing = writing;
-    await writing;
-  }
-
-  private async read(): Promise<void> {
-    await this.options.connection.firstAttempt;
-    try {
-      const { rows } = await this.options.connection.pool.query<{ recipe_id: string; count: string; last_used_at: string }>(
-        "SELECT recipe_id, count, last_used_at FROM recipe_server_usage WHERE dcc = $1",
-        [this.options.dcc],
-      );
-      for (const row of rows) {
-        this.entries.set(row.recipe_id, addUses(this.entries.get(row.recipe_id), { count: Number(row.count), lastUsedAt: row.last_used_at }));
+  protected async writeBatch(batch: UsageRows): Promise<boolean> {
+    const ids: string[] = [];
+    const users: string[] = [];
+    const counts: number[][] = USAGE_COUNTERS.map(() => []);
+    const lasts: string[] = [];
+    for (const [id, byUser] of batch) {
+      for (const [user, tally] of byUser) {
+        ids.push(id);
+        users.push(user);
+        for (let i = 0; i < counts.length; i++) counts[i]!.push(tally.counts[i]!);
+        lasts.push(new Date(tally.last).toISOString());
       }
+    }
+    try {
+      await this.connection.pool.query(UPSERT, [this.scope, ids, users, ...counts, lasts]);
+      return true;
     } catch (error) {
-      this.options.logger?.warn({ err: describe(error) }, "usage counts unreadable from the playbook store; counting from zero");
+      this.logger?.warn({ err: describe(error), rows: ids.length }, "usage counts not written to the playbook store; kept for the next flush");
+      return false;
     }
   }
 
-  private async write(): Promise<void> {
-    const batch = this.deltas;
-    this.deltas = new Map();
-    const ids = [...batch.keys()];
+  protected async readRows(recipeIds: readonly string[] | undefined): Promise<UsageRows | null> {
+    const rows = await this.select(
+      `SELECT recipe_id, user_id, ${COLUMNS}, last_used_at FROM ${TABLE} WHERE scope = $1${recipeIds === undefined ? "" : " AND recipe_id = ANY($2::text[])"}`,
+      recipeIds === undefined ? [this.scope] : [this.scope, recipeIds],
+    );
+    if (rows === null) return null;
+    const out: UsageRows = new Map();
+    for (const row of rows) {
+      let byUser = out.get(row.recipe_id);
+      if (byUser === undefined) out.set(row.recipe_id, (byUser = new Map()));
+      byUser.set(row.user_id, tallyOf(row));
+    }
+    return out;
+  }
+
+  protected async readTotals(): Promise<Map<string, Tally> | null> {
+    const rows = await this.select(
+      `SELECT recipe_id, '' AS user_id, ${USAGE_COUNTERS.map((c) => `sum(${c}) AS ${c}`).join(", ")}, max(last_used_at) AS last_used_at
+         FROM ${TABLE} WHERE scope = $1 GROUP BY recipe_id`,
+      [this.scope],
+    );
+    return rows === null ? null : new Map(rows.map((row) => [row.recipe_id, tallyOf(row)]));
+  }
+
+  private async select(sql: string, values: unknown[]): Promise<UsageRow[] | null> {
+    await this.connection.firstAttempt;
     try {
-      await this.options.connection.pool.query(
-        `INSERT INTO recipe_server_usage (dcc, recipe_id, count, last_used_at)
-         SELECT $1, id, n, at FROM unnest($2::text[], $3::bigint[], $4::text[]) AS t(id, n, at)
-         ON CONFLICT (dcc, recipe_id) DO UPDATE
-           SET count = recipe_server_usage.count + EXCLUDED.count,
-               last_used_at = GREATEST(recipe_server_usage.last_used_at, EXCLUDED.last_used_at)`,
-        [this.options.dcc, ids, ids.map((id) => batch.get(id)!.count), ids.map((id) => batch.get(id)!.lastUsedAt)],
-      );
+      return (await this.connection.pool.query<UsageRow>(sql, values)).rows;
     } catch (error) {
-      // Put them back, added to whatever was recorded meanwhile.
-      for (const [id, entry] of batch) this.deltas.set(id, addUses(this.deltas.get(id), entry));
-      this.options.logger?.warn({ err: describe(error) }, "usage counts not written to the playbook store; kept for the next flush");
+      this.logger?.warn({ err: describe(error) }, "usage counts unreadable from the playbook store");
+      return null;
     }
   }
+}
+
+function tallyOf(row: UsageRow): Tally {
+  const tally = emptyTally();
+  for (const name of USAGE_COUNTERS) tally.counts[COUNTER_INDEX[name]] = Number(row[name]);
+  const last = Date.parse(row.last_used_at);
+  tally.last = Number.isNaN(last) ? 0 : last;
+  return tally;
 }

@@ -5,9 +5,9 @@
  */
 import YAML from "yaml";
 import { describe, expect, it } from "vitest";
-import { oneLine, recipeEntryOf, renderPlaybook, safeBlock } from "../../src/cli/promote-render.js";
-import { parseMarkdownAnchors } from "../../src/recipes/packs/markdown.js";
-import type { Playbook } from "../../src/recipes/types.js";
+import { oneLine, recipeEntryOf, renderPlaybook, safeBlock } from "../../../src/recipes/packs/promote-render.js";
+import { parseMarkdownAnchors } from "../../../src/recipes/packs/markdown.js";
+import type { Playbook } from "../../../src/recipes/types.js";
 
 const base: Playbook = {
   slug: "bake-normals",

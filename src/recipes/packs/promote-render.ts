@@ -13,8 +13,8 @@
  * anchor parser, which must find exactly one anchor.
  */
 import YAML from "yaml";
-import { parseMarkdownAnchors } from "../recipes/packs/markdown.js";
-import type { Playbook } from "../recipes/types.js";
+import { parseMarkdownAnchors } from "./markdown.js";
+import type { Playbook } from "../types.js";
 
 export interface Provenance {
   /** `private/<slug>`. */
