@@ -35,7 +35,7 @@ import { startPostgres } from "../test/postgres-cluster.js";
 import { measureOps, percentile } from "./lib/measure-ops.js";
 import { published, semanticPropagation } from "./lib/semantic-propagation.js";
 import { createLocalProvider } from "../src/recipes/search/embeddings/local.js";
-import type { EmbeddingProvider } from "../src/recipes/search/embeddings/types.js";
+import type { EmbeddingProvider } from "../src/recipes/search/types.js";
 import { UserLibraries } from "../src/recipes/catalog/user-libraries.js";
 import { createHashingProvider } from "../src/recipes/search/embeddings/hashing.js";
 import { generateTree } from "./lib/generate.js";

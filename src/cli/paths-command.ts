@@ -10,7 +10,7 @@ import { pino } from "pino";
 import { resolveConfig, type Config } from "../config/resolve.js";
 import { openCatalogs } from "../compose/catalogs.js";
 import type { CatalogSnapshot } from "../recipes/catalog/catalog.js";
-import { printable } from "../lint/sanitize.js";
+import { printable } from "../lint/format.js";
 import type { Diagnostic } from "../util/diagnostics.js";
 import { reportRoots, type RootReport } from "./roots-report.js";
 import { McpDccConnection } from "../recipes/run/mcp-connection.js";

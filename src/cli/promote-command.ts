@@ -11,7 +11,7 @@
 import path from "node:path";
 import { resolveConfig, type Config } from "../config/resolve.js";
 import type { DccConfig } from "../config/types.js";
-import { printable } from "../lint/sanitize.js";
+import { printable } from "../lint/format.js";
 import { isValidSlug } from "../recipes/store/slug.js";
 import { promotePlaybook } from "./promote.js";
 

@@ -7,7 +7,7 @@
 import path from "node:path";
 import type { DccConfig } from "../config/types.js";
 import { playbookToPromote, promoteInto, refusal, skillInRoots, type PromoteOutcome } from "../lint/promote.js";
-import { stateFiles } from "../recipes/catalog/state-files.js";
+import { stateFiles } from "../recipes/catalog/library.js";
 import { openStores } from "../recipes/store/open-store.js";
 import type { Playbook } from "../recipes/types.js";
 

@@ -7,18 +7,40 @@
 import type { Logger } from "pino";
 import type { Config } from "../config/resolve.js";
 import path from "node:path";
-import { RecipeLibrary, type LibrarySettings } from "../recipes/catalog/library.js";
+import { RecipeLibrary, stateFiles, type LibrarySettings } from "../recipes/catalog/library.js";
 import { writeBudgetFor } from "../recipes/store/deadline.js";
 import { NO_OWNER, UserLibraries } from "../recipes/catalog/user-libraries.js";
-import { createEmbeddingProvider } from "../recipes/search/embeddings/factory.js";
-import type { EmbeddingProvider } from "../recipes/search/embeddings/types.js";
+import { createLocalProvider, type LocalProviderOptions } from "../recipes/search/embeddings/local.js";
+import { createOpenAIProvider, type OpenAIProviderOptions } from "../recipes/search/embeddings/openai.js";
+import type { EmbeddingProvider } from "../recipes/search/types.js";
 import { createSearchEngine } from "../recipes/search/engine.js";
-import { stateFiles } from "../recipes/catalog/state-files.js";
 import { PgConnections } from "../recipes/store/pg/pg-connections.js";
-import type { DccConfig } from "../config/types.js";
+import type { DccConfig, EmbeddingsKind } from "../config/types.js";
 import { answerRevision, type RecipeToolContext } from "../server/tools/context.js";
 import type { ToolDefinition } from "../server/tools/define.js";
 import { createToolRegistry, type ToolRegistry } from "../server/tools/registry.js";
+
+export interface EmbeddingProviderOptions {
+  readonly local?: LocalProviderOptions;
+  /** Required for kind "openai" (config resolves url, model and key). */
+  readonly openai?: OpenAIProviderOptions;
+}
+
+/**
+ * The provider for `--embeddings`. `none` is null: the engine then runs
+ * lexical only. The caller owns the provider and closes it on shutdown.
+ */
+export function createEmbeddingProvider(kind: EmbeddingsKind, options: EmbeddingProviderOptions = {}): EmbeddingProvider | null {
+  switch (kind) {
+    case "none":
+      return null;
+    case "local":
+      return createLocalProvider(options.local);
+    case "openai":
+      if (!options.openai) throw new Error("createEmbeddingProvider: kind openai needs options.openai (url, model)");
+      return createOpenAIProvider(options.openai);
+  }
+}
 
 /**
  * The one way a recipe library is made (the daemon's DCCs, each user's

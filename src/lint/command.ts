@@ -8,9 +8,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { resolveSkillRoots } from "../skills/roots.js";
 import { lintRoots } from "./engine.js";
-import { formatGithub } from "./format-github.js";
-import { formatJson } from "./format-json.js";
-import { formatText } from "./format-text.js";
+import { formatGithub, formatJson, formatText } from "./format.js";
 
 export interface LintIo {
   readonly stdout: NodeJS.WritableStream;

@@ -9,15 +9,14 @@ import { loadSkillRecipes } from "../recipes/packs/loader.js";
 import type { MarkdownRecipe, YamlRecipe } from "../recipes/types.js";
 import type { Diagnostic } from "../util/diagnostics.js";
 import type { SkillInfo } from "../skills/types.js";
-import { discoverForLint } from "./discover.js";
+import { assembleDiscovery, scanRoots } from "../skills/discover.js";
 import { MAX_RECIPE_FILE_BYTES } from "../recipes/packs/yaml-pack.js";
 import { readInsideText, realDirOf } from "../util/read-inside.js";
-import { mapLimit } from "../util/map-limit.js";
+import { mapLimit } from "../util/concurrency.js";
 import { contractRule } from "./rules/contracts.js";
 import { runContractRule } from "./rules/run.js";
-import { crossSkillDuplicates } from "./rules/duplicates.js";
+import { crossSkillDuplicates, markdownRule } from "./rules/across-recipes.js";
 import { entryKeyRule } from "./rules/entry-keys.js";
-import { markdownRule } from "./rules/markdown.js";
 import { placeholderRule, unusedInputRule } from "./rules/placeholders.js";
 import { CompileCache, defaultsRule, requiredRule } from "./rules/schema-defaults.js";
 import { schemaKeywordRule } from "./rules/schema-keywords.js";
@@ -186,6 +185,35 @@ async function addSkillMdDiagnostic(sink: FindingSink, dir: string, d: Diagnosti
   }
   const base = { code: d.code, severity: d.severity, message: d.message, fix };
   sink.add(d.skill !== undefined ? { ...base, skill: d.skill } : base, dir, file, pos);
+}
+
+export interface DirDiagnostics {
+  readonly dir: string;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export interface LintDiscovery {
+  /** Skills the server would serve, in priority order. */
+  readonly skills: SkillInfo[];
+  /** Every diagnostic, with the skill directory it belongs to. */
+  readonly diagnostics: DirDiagnostics[];
+  /** Roots that exist but hold no SKILL.md. */
+  readonly emptyRoots: string[];
+}
+
+/**
+ * Lint's pass over skill roots: the daemon's full-load walk (`scanRoots`)
+ * and merge (`assembleDiscovery`, the one scanSkills and every reload use:
+ * a root holding SKILL.md is a skill, else its direct children; first name
+ * in priority order wins), keeping each directory so every finding can name
+ * its file.
+ */
+export async function discoverForLint(roots: readonly string[]): Promise<LintDiscovery> {
+  const scans = await scanRoots(roots);
+  const emptyRoots = scans.filter((scan) => scan.dirs.length === 0).map((scan) => path.resolve(roots[scan.rootIndex]!));
+  const diagnostics: DirDiagnostics[] = [];
+  const { skills } = assembleDiscovery(scans, (dir, ds) => diagnostics.push({ dir, diagnostics: ds }));
+  return { skills, diagnostics, emptyRoots };
 }
 
 export async function lintRoots(roots: readonly string[], options: LintOptions): Promise<LintReport> {

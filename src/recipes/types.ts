@@ -4,7 +4,7 @@ import type { SkillInfo } from "../skills/types.js";
 export type RecipeFormat = "markdown" | "yaml" | "private";
 export type Visibility = "public" | "private";
 
-/** The skill's search hint, `layer`, aliases and example prompts (see skill-search.ts), keys absent when unset. */
+/** The skill's search hint, `layer`, aliases and example prompts (see skillSearchFields, yaml-recipe.ts), keys absent when unset. */
 interface RecipeBase extends Pick<SkillInfo, "searchHint" | "layer" | "searchAliases" | "examplePrompts"> {
   /** `<skill>/<name>` for public recipes, `private/<slug>` for playbooks. */
   readonly recipeId: string;

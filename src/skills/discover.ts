@@ -6,7 +6,7 @@ import { lstatSync, realpathSync, statSync, type Dirent, type Stats } from "node
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { diagnostic, type Diagnostic } from "../util/diagnostics.js";
-import { deepFreeze } from "../util/freeze.js";
+import { deepFreeze } from "../util/stable-json.js";
 import { parseSkillMarkdown, withDependsFile } from "./frontmatter.js";
 import { decodeUtf8, statQuiet } from "../util/read-bounded.js";
 import { OUTSIDE, readInsideSettled } from "../util/read-inside.js";

@@ -128,16 +128,6 @@ export async function settled(read: () => BoundedRead, maxMs = SETTLE_MAX_MS): P
   }
 }
 
-/** Resolves after other queued work ran, when `budgetMs` passed since the last yield. */
-export function createPacer(budgetMs: number): () => Promise<void> {
-  let last = performance.now();
-  return async () => {
-    if (performance.now() - last < budgetMs) return;
-    await new Promise((resolve) => setImmediate(resolve));
-    last = performance.now();
-  };
-}
-
 /** A path's stat, or undefined when it cannot be had (missing, no permission, a loop …). */
 export function statQuiet(p: string): Stats | undefined {
   try {

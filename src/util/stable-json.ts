@@ -1,9 +1,19 @@
 /**
- * Deterministic JSON: object keys sorted, so a result window of one unchanged
- * result always cuts at the same places (docs/tools.md). Recipes keep the parts
- * answers carry in this order already (yaml-recipe.ts), so that a call only
- * walks and serializes them.
+ * JSON values shared by every request: deep-frozen once (recipes are shared
+ * by every request), and serialized deterministically, object keys sorted,
+ * so a result window of one unchanged result always cuts at the same places
+ * (docs/tools.md). Recipes keep the parts answers carry in this order
+ * already (yaml-recipe.ts), so that a call only walks and serializes them.
  */
+
+/** Freezes a value and everything it holds (recipes are shared by every request). */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
 
 export function stableStringify(value: unknown): string {
   return JSON.stringify(sortKeys(value)) ?? "null";

@@ -9,7 +9,7 @@ import path from "node:path";
 import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createRecipeServer } from "../../src/compose/app.js";
-import { openCatalogs } from "../../src/compose/catalogs.js";
+import { createEmbeddingProvider, openCatalogs } from "../../src/compose/catalogs.js";
 import { resolveConfig, type Config } from "../../src/config/resolve.js";
 import { call, connect, makeTempDir, skillMd, writeTree } from "../e2e/harness.js";
 
@@ -75,5 +75,18 @@ describe("openCatalogs", () => {
     } finally {
       await server.stop();
     }
+  });
+});
+
+describe("createEmbeddingProvider", () => {
+  it("none is null: lexical only", () => {
+    expect(createEmbeddingProvider("none")).toBeNull();
+  });
+
+  it("openai needs its endpoint settings and names url and model in its id", async () => {
+    expect(() => createEmbeddingProvider("openai")).toThrow(/needs options.openai/);
+    const p = createEmbeddingProvider("openai", { openai: { url: "http://127.0.0.1:11434", model: "nomic-embed-text", apiKey: "k" } });
+    expect(p?.id).toBe("openai:http://127.0.0.1:11434:nomic-embed-text");
+    await p?.close();
   });
 });

@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { discoverForLint } from "../../src/lint/discover.js";
+import { discoverForLint } from "../../src/lint/engine.js";
 import { openPrivateStore } from "../../src/recipes/store/store.js";
 import { IncrementalCatalog } from "../../src/recipes/catalog/reload.js";
 import { scanSkills } from "../../src/recipes/api/scan-skills.js";

@@ -1,8 +1,7 @@
 import { symlink } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { discoverForLint } from "../../src/lint/discover.js";
-import { lintRoots } from "../../src/lint/engine.js";
+import { discoverForLint, lintRoots } from "../../src/lint/engine.js";
 import { discoverSkills } from "../../src/skills/discover.js";
 import { goodRecipe, lintTree, makeTree, pack, repoRoot, skillMd, withCode } from "./helpers.js";
 import { REAL_SKILLS, requireShared } from "../helpers/shared.js";

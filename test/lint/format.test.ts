@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatGithub } from "../../src/lint/format-github.js";
-import { formatJson } from "../../src/lint/format-json.js";
-import { formatText } from "../../src/lint/format-text.js";
+import { formatGithub, formatJson, formatText } from "../../src/lint/format.js";
 import type { LintFinding } from "../../src/lint/types.js";
 
 const f: LintFinding = {

@@ -4,7 +4,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createPacer, QUIET_MS, readBounded, readSettled, statQuiet } from "../../src/util/read-bounded.js";
+import { QUIET_MS, readBounded, readSettled, statQuiet } from "../../src/util/read-bounded.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -87,24 +87,6 @@ describe("statQuiet", () => {
     await fs.symlink(loop, loop);
     expect(statQuiet(loop)).toBeUndefined();
     expect(statQuiet(dir)?.isDirectory()).toBe(true);
-  });
-});
-
-describe("createPacer", () => {
-  it("lets a queued macrotask run once the budget is spent, not before", async () => {
-    const pace = createPacer(5);
-    let ran = false;
-    setImmediate(() => {
-      ran = true;
-    });
-    await pace();
-    expect(ran).toBe(false);
-    const until = performance.now() + 8;
-    while (performance.now() < until) {
-      /* a slice of CPU-bound loading */
-    }
-    await pace();
-    expect(ran).toBe(true);
   });
 });
 

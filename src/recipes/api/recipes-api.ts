@@ -8,8 +8,7 @@ import path from "node:path";
 import { stat } from "node:fs/promises";
 import { resolveRecipePaths } from "../../skills/recipe-paths.js";
 import type { SkillInfo } from "../../skills/types.js";
-import { loadRecipeFile, loadSkillRecipes } from "../packs/loader.js";
-import { isYamlFile } from "../packs/pack-file.js";
+import { isYamlFile, loadRecipeFile, loadSkillRecipes } from "../packs/loader.js";
 import { recipeEntry, type RecipeEntryView } from "./entry-view.js";
 import type { Recipe, YamlRecipe } from "../types.js";
 

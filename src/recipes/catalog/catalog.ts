@@ -15,7 +15,6 @@
 import path from "node:path";
 import { diagnostic, type Diagnostic } from "../../util/diagnostics.js";
 import type { SkillInfo } from "../../skills/types.js";
-import { layerRank } from "../packs/skill-search.js";
 import type { SearchEngine } from "../search/engine.js";
 import type { SearchAnswer, SearchHit, SearchMode, SearchQuery } from "../search/types.js";
 import type { PrivateRecipe, Recipe } from "../types.js";
@@ -207,4 +206,18 @@ function freezeMap<K, V>(map: Map<K, V>): ReadonlyMap<K, V> {
     clear: { value: refuse },
   });
   return Object.freeze(frozen);
+}
+
+/** Ranking order of layers on equal scores, as dcc-mcp-core's rank policy orders them (domain first, examples last). */
+function layerRank(layer: string | undefined): number {
+  switch (layer) {
+    case "infrastructure":
+      return 1;
+    case "thin-harness":
+      return 2;
+    case "example":
+      return 3;
+    default:
+      return 0;
+  }
 }

@@ -10,6 +10,7 @@
  * time by the incremental catalog (those that come meanwhile fold into one),
  * and each that changes anything publishes a new snapshot.
  */
+import path from "node:path";
 import type { Logger } from "pino";
 import { buildSnapshot, withPlaybook, type CatalogSnapshot } from "./catalog.js";
 import { changeSetOf, IncrementalCatalog, mergeChanges, type ApplyResult, type ChangeSet } from "./reload.js";
@@ -22,7 +23,24 @@ import type { PgConnections } from "../store/pg/pg-connections.js";
 import { ParseCache } from "../packs/parse-cache.js";
 import type { SearchEngine } from "../search/engine.js";
 import { watchSkills, type SkillWatcher, type SkillWatcherOptions } from "../../skills/watcher.js";
-import { stateFiles } from "./state-files.js";
+
+/** What a DCC's state directory holds, named in one place. */
+export interface StateFiles {
+  /** Parsed packs across restarts (parse-cache.ts). */
+  readonly parseCache: string;
+  /** Use counts of recipes (store/usage.ts). */
+  readonly usage: string;
+  /** Cached embedding vectors (search/vector-cache.ts). */
+  readonly vectors: string;
+}
+
+export function stateFiles(stateDir: string): StateFiles {
+  return {
+    parseCache: path.join(stateDir, "parsed-packs"),
+    usage: path.join(stateDir, "usage.json"),
+    vectors: path.join(stateDir, "vectors"),
+  };
+}
 
 export interface LibrarySettings {
   readonly dcc: string;

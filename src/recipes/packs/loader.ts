@@ -3,7 +3,6 @@
  * the daemon's loads and reloads, lint and the Recipes API alike. Bad files
  * become diagnostics; nothing here throws for author mistakes.
  */
-import { skillSearchFields } from "./skill-search.js";
 import { capDiagnostics, diagnostic, type Diagnostic } from "../../util/diagnostics.js";
 import { decodeUtf8, QUIET_MS, type BoundedRead } from "../../util/read-bounded.js";
 import { OUTSIDE, readInsideSettled, realDirOf } from "../../util/read-inside.js";
@@ -14,12 +13,11 @@ import { caughtEmpty, isMalformed, kept } from "../catalog/keep-last-good.js";
 import { parseMarkdownAnchors } from "./markdown.js";
 import type { MarkdownRecipe, Recipe } from "../types.js";
 import type { ParseCache } from "./parse-cache.js";
-import { deepFreeze } from "../../util/freeze.js";
-import { isYamlFile } from "./pack-file.js";
+import { deepFreeze } from "../../util/stable-json.js";
 import { inlineParser, type PackParser } from "./parse-pool.js";
 import type { PackRecord } from "./parsed-pack.js";
 import type { FileState, SkillState } from "../catalog/skill-state.js";
-import { yamlRecipes } from "./yaml-recipe.js";
+import { skillSearchFields, yamlRecipes } from "./yaml-recipe.js";
 import { MAX_RECIPE_FILE_BYTES } from "./yaml-pack.js";
 
 /** How a load parses packs: a cache across restarts, worker threads for large loads. */
@@ -191,6 +189,11 @@ function readFailure(read: Exclude<BoundedRead, { ok: true }>, file: string, whe
       if (read.code === OUTSIDE) return diagnostic("error", "recipe_path_escapes", `recipe path ${file} resolves ${OUTSIDE}`, where);
       return diagnostic("error", "file_unreadable", `${file} cannot be read (${read.code})`, where);
   }
+}
+
+/** A recipe file read as a YAML pack (by its extension); any other is Markdown. */
+export function isYamlFile(file: string): boolean {
+  return /\.ya?ml$/i.test(file);
 }
 
 function markdownRecipes(skill: SkillInfo, file: string, text: string): RecipeFileResult {

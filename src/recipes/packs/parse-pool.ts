@@ -8,11 +8,23 @@
  * Small reloads parse in the calling thread (a worker costs ~100–200 ms of
  * CPU to start).
  */
-import type { Worker } from "node:worker_threads";
-import { parsePackFile, type PackFileResult } from "./pack-file.js";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { availableParallelism } from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
 import { parsePack, type PackRecord } from "./parsed-pack.js";
-import { fileResultFromWire, recordFromWire, type PackFileResultWire, type PackRecordWire, type ParseReply, type ParseRequest } from "./pack-wire.js";
-import { spawnParseWorker } from "./parse-threads.js";
+import {
+  fileResultFromWire,
+  parsePackFile,
+  recordFromWire,
+  type PackFileResult,
+  type PackFileResultWire,
+  type PackRecordWire,
+  type ParseReply,
+  type ParseRequest,
+} from "./parse-job.js";
 
 export interface PackParser {
   parse(text: string, file: string): Promise<PackRecord>;
@@ -35,7 +47,7 @@ export interface PackParserLogger {
 
 interface Job {
   readonly request: ParseRequest;
-  /** The worker's reply as the caller wants it (see pack-wire.ts). */
+  /** The worker's reply as the caller wants it (see parse-job.ts). */
   readonly decode: (value: unknown) => unknown;
   /** The same work in the calling thread, for a worker that stopped. */
   inline(): unknown;
@@ -160,4 +172,33 @@ export function createPackParser(workers: number, options: PackParserOptions = {
       await Promise.all(workersLeft.map((w) => w.terminate()));
     },
   };
+}
+
+/**
+ * Workers worth starting for one load, at most `max`: one core is left to
+ * the calling thread, which builds the recipes and indexes them as the
+ * workers' parses come back (see SearchEngine.warm).
+ */
+export function parseWorkerCount(max = 3): number {
+  return Math.max(0, Math.min(max, availableParallelism() - 1));
+}
+
+/** Running from the TypeScript sources (tests, benches under tsx) rather than the build. */
+const fromSource = import.meta.url.endsWith(".ts");
+
+export function spawnParseWorker(): Worker {
+  if (!fromSource) return new Worker(new URL("./parse-worker.js", import.meta.url));
+  // The same worker from source, under tsx's loader (a dev dependency: the
+  // build never takes this path), so tests exercise the worker they test.
+  // Node 20 applies no --import hook to a worker's entry module: the entry
+  // registers tsx, then imports the worker.
+  const boot = `import { register } from ${JSON.stringify(tsxEsmApi())}; register(); await import(${JSON.stringify(new URL("./parse-worker.ts", import.meta.url).href)});`;
+  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`));
+}
+
+/** tsx's ES module API, as its package.json exports it to `import`. */
+function tsxEsmApi(): string {
+  const manifest = createRequire(import.meta.url).resolve("tsx/package.json");
+  const { exports } = JSON.parse(readFileSync(manifest, "utf8")) as { exports: Record<string, { import: { default: string } }> };
+  return pathToFileURL(path.join(path.dirname(manifest), exports["./esm/api"]!.import.default)).href;
 }

@@ -1,13 +1,12 @@
 /**
  * Worker side of parse-pool.ts: parses the packs it is handed, as text or
  * as a path to read and key itself, and answers each with its parse (see
- * pack-wire.ts). From the TypeScript sources it runs under tsx's loader
- * (parse-threads.ts).
+ * parse-job.ts). From the TypeScript sources it runs under tsx's loader
+ * (spawnParseWorker, parse-pool.ts).
  */
 import { parentPort } from "node:worker_threads";
-import { parsePackFile } from "./pack-file.js";
 import { parsePack } from "./parsed-pack.js";
-import { fileResultToWire, recordToWire, type ParseReply, type ParseRequest } from "./pack-wire.js";
+import { fileResultToWire, parsePackFile, recordToWire, type ParseReply, type ParseRequest } from "./parse-job.js";
 
 const port = parentPort;
 if (port !== null) {

@@ -8,11 +8,26 @@ import { compileSchema } from "../../jsonschema/index.js";
 import type { CompileResult, SchemaError, Validator } from "../../jsonschema/types.js";
 import { diagnostic, type Diagnostic } from "../../util/diagnostics.js";
 import type { SkillInfo } from "../../skills/types.js";
-import { deepFreeze } from "../../util/freeze.js";
-import { sortKeys } from "../../util/stable-json.js";
+import { deepFreeze, sortKeys } from "../../util/stable-json.js";
 import { INDEX_TEXTS, inputsSchemaOf, readIndexTexts, readPackPart, type EntrySummary, type PackRecord } from "./parsed-pack.js";
-import { skillSearchFields } from "./skill-search.js";
 import type { YamlIndexText, YamlRecipe } from "../types.js";
+
+/**
+ * What a recipe carries of its skill for search beyond tags and hint: the
+ * `layer` (a filter and a tie-break) and the skill's search aliases and
+ * example prompts (indexed near the name's weight). The arrays are the
+ * skill's own, shared by all its recipes, and keys are absent when unset,
+ * as `searchHint` is. Markdown recipes (loader.ts) carry the same.
+ */
+export type SkillSearchFields = Pick<SkillInfo, "layer" | "searchAliases" | "examplePrompts">;
+
+export function skillSearchFields(skill: SkillInfo): SkillSearchFields {
+  const out: { -readonly [K in keyof SkillSearchFields]: SkillSearchFields[K] } = {};
+  if (skill.layer !== undefined) out.layer = skill.layer;
+  if (skill.searchAliases !== undefined && skill.searchAliases.length > 0) out.searchAliases = skill.searchAliases;
+  if (skill.examplePrompts !== undefined && skill.examplePrompts.length > 0) out.examplePrompts = skill.examplePrompts;
+  return out;
+}
 
 const NO_STEPS: readonly unknown[] = Object.freeze([]);
 

@@ -2,12 +2,10 @@ import type { Recipe } from "../types.js";
 import { contentHash, embeddingViews, textHash, toDocument, type SearchDocument } from "./document.js";
 import { DEFAULT_FUSION, fuse, type FusionOptions } from "./fusion.js";
 import { LexicalIndex } from "./lexical/engine.js";
-import { silentLogger } from "./types.js";
 import { SemanticIndex, type SemanticEntry, type SemanticView } from "./semantic.js";
-import type { SearchEngine, SearchEngineOptions } from "./engine-api.js";
-import type { SearchAnswer, SearchHit } from "./types.js";
+import { silentLogger, type SearchAnswer, type SearchEngine, type SearchEngineOptions, type SearchHit } from "./types.js";
 
-export type { SearchEngine, SearchEngineOptions, SearchStatus, SimilarOptions } from "./engine-api.js";
+export type { SearchEngine, SearchEngineOptions, SearchStatus, SimilarOptions } from "./types.js";
 
 /** Candidates taken from each side before fusion. */
 const FUSION_DEPTH = 100;

@@ -1,6 +1,5 @@
-import type { EmbeddingProvider } from "./embeddings/types.js";
 import type { Ranked } from "./fusion.js";
-import type { SearchLogger } from "./types.js";
+import type { EmbeddingProvider, SearchLogger } from "./types.js";
 import { VectorCache, type CacheLoad } from "./vector-cache.js";
 import { VectorStore } from "./vector-store.js";
 import { packRows, rankRows, type Packed } from "./semantic-rank.js";

@@ -29,7 +29,7 @@ import {
 } from "./contract.js";
 import { Deadline, type WriteTiming } from "./deadline.js";
 import { DEFAULT_HISTORY_LIMIT, MIN_HISTORY_LIMIT, type HistoryWindow } from "./history.js";
-import { KeyedMutex } from "./keyed-mutex.js";
+import { KeyedMutex } from "../../util/concurrency.js";
 import type { PlaybookDraft, PlaybookPatch } from "./playbook-values.js";
 import { isValidSlug, slugCandidate, slugify } from "./slug.js";
 

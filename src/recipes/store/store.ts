@@ -15,7 +15,6 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { diagnostic, type Diagnostic } from "../../util/diagnostics.js";
-import { mapLimit } from "../../util/map-limit.js";
 import type { Playbook } from "../types.js";
 import { cleanupStaleTempFiles, createFileExclusive, ensurePrivateDir, fsyncDir, isTempFileName, writeFileAtomic } from "./atomic-write.js";
 import { acquireFileLock, cleanupStaleLocks, isLockFileName } from "./file-lock.js";
@@ -44,7 +43,7 @@ import { freezePlaybook } from "./playbook-values.js";
 import type { StoredPlaybook } from "./format.js";
 import type { Deadline } from "./deadline.js";
 import { serialisePlaybook } from "./format.js";
-import { KeyedMutex } from "./keyed-mutex.js";
+import { KeyedMutex, mapLimit } from "../../util/concurrency.js";
 import type { PlaybookDraft, PlaybookPatch } from "./playbook-values.js";
 import { PlaybookFileReader, PRIVATE_SKILL, type ReadOutcome } from "./reader.js";
 import { idempotencyHashOf, keyMatch, requestDigestOf, sortedLoad, StoreBase, type StoreBaseOptions } from "./store-base.js";

@@ -14,7 +14,7 @@ import { constants as fsConstants, promises as fs } from "node:fs";
 import os from "node:os";
 import type { CatalogSnapshot } from "../../recipes/catalog/catalog.js";
 import { playbookToPromote, promoteInto, skillInRoots, type PromoteOutcome, type PromoteRefusal } from "../../lint/promote.js";
-import type { KeyedMutex } from "../../recipes/store/keyed-mutex.js";
+import type { KeyedMutex } from "../../util/concurrency.js";
 import { isValidSlug } from "../../recipes/store/slug.js";
 import { playbooksOf, type RecipeToolContext } from "./context.js";
 import { fail, ok, type Envelope } from "./envelope.js";

@@ -6,7 +6,7 @@ import { playbooksOf, sourceOf, type RecipeToolContext } from "./context.js";
 import { fail, ok, type Envelope } from "./envelope.js";
 import { notFound } from "./recipe-get.js";
 import { storeFailure } from "./recipe-create.js";
-import type { KeyedMutex } from "../../recipes/store/keyed-mutex.js";
+import type { KeyedMutex } from "../../util/concurrency.js";
 
 const PRIVATE_PREFIX = "private/";
 const PATCH_KEYS = ["title", "summary", "whenToUse", "steps", "acceptanceCriteria", "tags", "document"] as const;

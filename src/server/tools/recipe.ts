@@ -16,7 +16,7 @@ import { recipeSearch } from "./recipe-search.js";
 import { recipeUpdate } from "./recipe-update.js";
 import { recipeDelete, recipeGetRevision, recipeHistory, recipeRestore } from "./recipe-history.js";
 import { recipePromote } from "./recipe-promote.js";
-import { KeyedMutex } from "../../recipes/store/keyed-mutex.js";
+import { KeyedMutex } from "../../util/concurrency.js";
 
 export const WARMING_UP_MESSAGE = "AI Search is warming up; continue without recipes";
 

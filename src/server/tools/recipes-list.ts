@@ -1,5 +1,5 @@
 import { countDiagnostics, type CatalogSnapshot } from "../../recipes/catalog/catalog.js";
-import { deepFreeze } from "../../util/freeze.js";
+import { deepFreeze } from "../../util/stable-json.js";
 import { objectSchema, READ_ONLY } from "./define.js";
 import { ok, withRevision, type Envelope } from "./envelope.js";
 import { recipeTool, withSnapshot } from "./context.js";

@@ -9,8 +9,7 @@ import type { ToolAnnotations, ToolDefinition } from "./define.js";
 import { fail, withRevision, type Envelope } from "./envelope.js";
 import type { ToolErrorCode } from "../../util/error-codes.js";
 import { isPromise, type MaybePromise } from "./maybe-promise.js";
-import { deepFreeze } from "../../util/freeze.js";
-import { sortKeys } from "../../util/stable-json.js";
+import { deepFreeze, sortKeys } from "../../util/stable-json.js";
 import { applyWindow, DEFAULT_RESULT_END, readWindow, type WindowRequest } from "./window.js";
 
 /** Refusals of the arguments themselves are cut with the default window. */

@@ -8,9 +8,8 @@ import os from "node:os";
 import path from "node:path";
 import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { RecipeLibrary } from "../../../src/recipes/catalog/library.js";
+import { RecipeLibrary, stateFiles } from "../../../src/recipes/catalog/library.js";
 import { createSearchEngine } from "../../../src/recipes/search/engine.js";
-import { stateFiles } from "../../../src/recipes/catalog/state-files.js";
 
 const isFirstLoad = (stateDir: string): boolean => !existsSync(stateFiles(stateDir).parseCache);
 

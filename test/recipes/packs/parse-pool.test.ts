@@ -1,15 +1,15 @@
 /**
  * The parse pool from the TypeScript sources: its workers run the source
- * worker under tsx's loader (parse-threads.ts), so these tests exercise the
+ * worker under tsx's loader (spawnParseWorker), so these tests exercise the
  * code in src/, never a stale build.
  */
 import fs from "node:fs/promises";
-import os from "node:os";
+import os, { availableParallelism } from "node:os";
 import path from "node:path";
 import type { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
-import { parsePackFile, type PackFileResult } from "../../../src/recipes/packs/pack-file.js";
-import { createPackParser, inlineParser } from "../../../src/recipes/packs/parse-pool.js";
+import { parsePackFile, recordFromWire, type PackFileResult, type PackRecordWire, type ParseReply } from "../../../src/recipes/packs/parse-job.js";
+import { createPackParser, inlineParser, parseWorkerCount, spawnParseWorker } from "../../../src/recipes/packs/parse-pool.js";
 import { parsePack, readPackPart, type PackRecord } from "../../../src/recipes/packs/parsed-pack.js";
 
 const pack = (n: number): string =>
@@ -120,5 +120,28 @@ describe("parse pool", () => {
     await exited;
     const after = await parser.parse(pack(2), "b.yaml");
     expect(after.entries[0]!.name).toBe("r2");
+  });
+});
+
+describe("parse threads", () => {
+  it("counts one worker fewer than the cores, at most the maximum asked", () => {
+    expect(parseWorkerCount()).toBe(Math.max(0, Math.min(3, availableParallelism() - 1)));
+    expect(parseWorkerCount(0)).toBe(0);
+    expect(parseWorkerCount(1)).toBe(Math.min(1, availableParallelism() - 1));
+  });
+
+  it("starts the source worker, which answers a request it is handed", async () => {
+    const worker = spawnParseWorker();
+    try {
+      const reply = await new Promise<ParseReply>((resolve, reject) => {
+        worker.once("message", resolve);
+        worker.once("error", reject);
+        worker.postMessage({ id: 7, kind: "text", text: "recipes:\n  - name: a\n    steps: []\n", file: "p.yaml" });
+      });
+      expect(reply.id).toBe(7);
+      expect(recordFromWire(reply.value as PackRecordWire).entries.map((e) => e.name)).toEqual(["a"]);
+    } finally {
+      await worker.terminate();
+    }
   });
 });

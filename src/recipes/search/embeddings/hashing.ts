@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { processTerm, tokenize } from "../tokenize.js";
-import type { EmbeddingProvider } from "./types.js";
+import type { EmbeddingProvider } from "../types.js";
 
 /**
  * Deterministic bag-of-words embedding: each processed term is hashed to a

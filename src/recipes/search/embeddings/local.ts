@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
-import type { EmbeddingProvider } from "./types.js";
+import type { EmbeddingProvider } from "../types.js";
 
 /**
  * Universal Sentence Encoder Lite from @energetic-ai (weights ship inside the

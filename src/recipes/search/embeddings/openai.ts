@@ -1,4 +1,4 @@
-import type { EmbeddingProvider } from "./types.js";
+import type { EmbeddingProvider } from "../types.js";
 
 /**
  * OpenAI-compatible embeddings endpoint (`POST {url}/v1/embeddings`), as

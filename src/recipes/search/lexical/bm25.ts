@@ -1,5 +1,5 @@
 import { FIELD_BOOST, SEARCH_FIELDS } from "../document.js";
-import type { PostingStore } from "./postings.js";
+import { SATURATED_META, type PostingStore } from "./postings.js";
 import type { TermList } from "./plan.js";
 
 /**
@@ -34,21 +34,24 @@ export function fieldFactor(weight: number, f: number, n: number, m: number): nu
  * document gets one entry, and the entries come in slot order as the range
  * does.
  */
-export function buildList(store: PostingStore, norms: Float64Array, factor: Float64Array, postings: Uint32Array, from: number, to: number): TermList {
+export function buildList(store: PostingStore, norms: Float64Array, factor: Float64Array, from: number, to: number): TermList {
   const alive = store.alive;
-  const slots = new Int32Array((to - from) >>> 1);
+  const { mainSlots, mainMeta } = store;
+  const slots = new Int32Array(to - from);
   const scores = new Float64Array(slots.length);
   let n = 0;
   let max = 0;
   let p = from;
   while (p < to) {
-    const slot = postings[p]!;
+    const slot = mainSlots[p]!;
     let score = 0;
     do {
-      const meta = postings[p + 1]!;
+      const byte = mainMeta[p]!;
+      // A saturated byte's tf sits beside it (postings.ts, TF_IN_BYTE).
+      const meta = byte < SATURATED_META ? byte : store.mainMetaAt(p);
       score += factor[meta & 7]! * tfNorm(meta, norms, slot);
-      p += 2;
-    } while (p < to && postings[p] === slot);
+      p++;
+    } while (p < to && mainSlots[p] === slot);
     if (!alive[slot]) continue;
     slots[n] = slot;
     scores[n++] = score;

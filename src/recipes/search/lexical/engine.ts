@@ -119,7 +119,7 @@ export class LexicalIndex {
     }
     // Queries compact a grown delta; an index only written to (reloads and
     // no searches) compacts here once the delta outweighs the main postings.
-    if (this.store.deltaCount > Math.max(PUT_COMPACT_FACTOR * this.compactAfter, this.store.main.length)) this.compact();
+    if (this.store.deltaCount > Math.max(PUT_COMPACT_FACTOR * this.compactAfter, 2 * this.store.mainCount)) this.compact();
   }
 
   remove(id: string): void {

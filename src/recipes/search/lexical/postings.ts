@@ -18,6 +18,23 @@ const DELTA_SHIFT = 14;
 const DELTA_CHUNK = 1 << DELTA_SHIFT;
 /** forward entries are term * FORWARD_FIELDS + field. */
 const FORWARD_FIELDS = 8;
+/**
+ * A posting's meta is field | tf << 3 (tf at most 0x1fffffff). It is stored
+ * in one byte, field | min(tf, TF_IN_BYTE) << 3: a byte whose tf part is
+ * TF_IN_BYTE has its tf in a side map instead (a term 31 or more times in
+ * one field: rare). A byte rather than a u32 per posting saves 3 bytes of
+ * each of the ~1.6 million postings a 20,000-recipe studio catalog holds,
+ * in the delta log a load fills (garbage at the first compaction, but
+ * memory the allocator keeps) and in the main postings alike.
+ */
+const TF_IN_BYTE = 31;
+
+/** Meta bytes at or above this have their tf beside them. */
+export const SATURATED_META = TF_IN_BYTE << 3;
+
+function metaByte(meta: number): number {
+  return meta >= SATURATED_META ? (meta & 7) | SATURATED_META : meta;
+}
 
 export class PostingStore {
   readonly fields: number;
@@ -34,19 +51,23 @@ export class PostingStore {
   df: Uint32Array = new Uint32Array(0);
   /** term -> its live postings (main and delta), so compaction sizes ranges without a counting pass. */
   private termPostings: Uint32Array = new Uint32Array(0);
-  /** Main postings: term t's (slot, meta) pairs are main[2*offsets[t] .. 2*offsets[t+1]). */
+  /** Main postings: term t's are [offsets[t], offsets[t+1]), each a slot in mainSlots and a meta byte in mainMeta (mainMetaAt). */
   offsets: Uint32Array = new Uint32Array(1);
-  main: Uint32Array = new Uint32Array(0);
+  mainSlots: Uint32Array = new Uint32Array(0);
+  mainMeta: Uint8Array = new Uint8Array(0);
+  /** Main posting index -> tf, for postings whose meta byte is saturated (see TF_IN_BYTE). */
+  mainTf = new Map<number, number>();
   /**
    * Delta postings since the last compaction: those of slots deltaSlots and
    * up, in slot order. Their term and field are the slots' forward entries
-   * and their slot follows from forwardStart, so only each one's meta (field |
-   * tf << 3) is kept here, in chunks of DELTA_CHUNK: appending never copies,
-   * and a bulk load touches its memory once. (A log of (term, slot, meta)
-   * triples cost three times this, ~8 MB at 20,000 recipes, all of it garbage
-   * at the first compaction.)
+   * and their slot follows from forwardStart, so only each one's meta byte
+   * is kept here, in chunks of DELTA_CHUNK: appending never copies, and a
+   * bulk load touches its memory once. (A log of (term, slot, meta) triples
+   * cost twelve times this, all of it garbage at the first compaction.)
    */
-  private deltaMeta: Uint32Array[] = [];
+  private deltaMeta: Uint8Array[] = [];
+  /** Delta index -> tf, for saturated meta bytes. */
+  private deltaTf = new Map<number, number>();
   deltaCount = 0;
   /** The first slot opened since the last compaction. */
   private deltaSlots = 0;
@@ -74,6 +95,17 @@ export class PostingStore {
   /** Terms the main layout covers; newer ids have delta postings only. */
   get mainTerms(): number {
     return this.offsets.length - 1;
+  }
+
+  /** Postings in the main layout. */
+  get mainCount(): number {
+    return this.mainSlots.length;
+  }
+
+  /** Main posting i's meta, field | tf << 3. */
+  mainMetaAt(i: number): number {
+    const byte = this.mainMeta[i]!;
+    return byte >= SATURATED_META ? ((byte & 7) | (this.mainTf.get(i)! << 3)) >>> 0 : byte;
   }
 
   /** Opens a slot for a document; its postings and lengths follow before the next slot opens. */
@@ -108,8 +140,11 @@ export class PostingStore {
     this.termPostings[term]!++;
     const index = this.deltaCount++;
     const chunk = index >>> DELTA_SHIFT;
-    if (chunk === this.deltaMeta.length) this.deltaMeta.push(new Uint32Array(DELTA_CHUNK));
-    this.deltaMeta[chunk]![index & (DELTA_CHUNK - 1)] = field | (Math.min(tf, 0x1fffffff) << 3);
+    if (chunk === this.deltaMeta.length) this.deltaMeta.push(new Uint8Array(DELTA_CHUNK));
+    const meta = (field | (Math.min(tf, 0x1fffffff) << 3)) >>> 0;
+    const byte = metaByte(meta);
+    this.deltaMeta[chunk]![index & (DELTA_CHUNK - 1)] = byte;
+    if (byte >= SATURATED_META) this.deltaTf.set(index, meta >>> 3);
     if (this.forwardCount === this.forward.length) this.forward = ensure(this.forward, this.forwardCount + 1, u32);
     this.forward[this.forwardCount++] = term * FORWARD_FIELDS + field;
     this.postingsPerSlot[slot]!++;
@@ -146,20 +181,21 @@ export class PostingStore {
 
   /** Each delta posting as (term, slot, meta), in the order it was added (slot order; removed slots included). */
   eachDelta(visit: (term: number, slot: number, meta: number) => void): void {
-    const { forward, forwardStart, postingsPerSlot, deltaMeta } = this;
+    const { forward, forwardStart, postingsPerSlot, deltaMeta, deltaTf } = this;
     let index = 0;
     for (let slot = this.deltaSlots; slot < this.slotCount; slot++) {
       const start = forwardStart[slot]!;
       const end = start + postingsPerSlot[slot]!;
       for (let p = start; p < end; p++, index++) {
-        visit(Math.floor(forward[p]! / FORWARD_FIELDS), slot, deltaMeta[index >>> DELTA_SHIFT]![index & (DELTA_CHUNK - 1)]!);
+        const byte = deltaMeta[index >>> DELTA_SHIFT]![index & (DELTA_CHUNK - 1)]!;
+        visit(Math.floor(forward[p]! / FORWARD_FIELDS), slot, byte >= SATURATED_META ? ((byte & 7) | (deltaTf.get(index)! << 3)) >>> 0 : byte);
       }
     }
   }
 
   needsCompaction(deltaLimit: number): boolean {
     if (this.deltaCount > deltaLimit) return true;
-    return this.deadPostings > Math.max(deltaLimit, (this.main.length / 2 + this.deltaCount) / 4);
+    return this.deadPostings > Math.max(deltaLimit, (this.mainSlots.length + this.deltaCount) / 4);
   }
 
   /** Terms with no live posting left (candidates for the dictionary to drop). */
@@ -202,33 +238,42 @@ export class PostingStore {
     }
     for (let t = 0; t < newTerms; t++) offsets[t + 1]! += offsets[t]!;
     const fill = offsets.slice(0, newTerms);
-    const main = new Uint32Array(2 * offsets[newTerms]!);
-    const { offsets: oldOffsets, main: oldMain } = this;
+    const mainSlots = new Uint32Array(offsets[newTerms]!);
+    const mainMeta = new Uint8Array(offsets[newTerms]!);
+    const mainTf = new Map<number, number>();
+    const { offsets: oldOffsets, mainSlots: oldSlots, mainMeta: oldMeta, mainTf: oldTf } = this;
     for (let t = 0; t < this.mainTerms; t++) {
       const to = termMap ? termMap[t]! : t;
       if (to < 0) continue;
-      const end = 2 * oldOffsets[t + 1]!;
-      let at = 2 * fill[to]!;
-      for (let p = 2 * oldOffsets[t]!; p < end; p += 2) {
-        const slot = slotMap[oldMain[p]!]!;
+      const end = oldOffsets[t + 1]!;
+      let at = fill[to]!;
+      for (let p = oldOffsets[t]!; p < end; p++) {
+        const slot = slotMap[oldSlots[p]!]!;
         if (slot < 0) continue;
-        main[at] = slot;
-        main[at + 1] = oldMain[p + 1]!;
-        at += 2;
+        mainSlots[at] = slot;
+        const byte = oldMeta[p]!;
+        mainMeta[at] = byte;
+        if (byte >= SATURATED_META) mainTf.set(at, oldTf.get(p)!);
+        at++;
       }
-      fill[to] = at / 2;
+      fill[to] = at;
     }
     this.eachDelta((term, oldSlot, meta) => {
       const to = termMap ? termMap[term]! : term;
       const slot = slotMap[oldSlot]!;
       if (to < 0 || slot < 0) return;
-      const at = 2 * fill[to]!++;
-      main[at] = slot;
-      main[at + 1] = meta;
+      const at = fill[to]!++;
+      mainSlots[at] = slot;
+      const byte = metaByte(meta);
+      mainMeta[at] = byte;
+      if (byte >= SATURATED_META) mainTf.set(at, meta >>> 3);
     });
     this.offsets = offsets;
-    this.main = main;
+    this.mainSlots = mainSlots;
+    this.mainMeta = mainMeta;
+    this.mainTf = mainTf;
     this.deltaMeta = [];
+    this.deltaTf = new Map();
     this.deltaCount = 0;
     this.deltaSlots = slots;
     this.orderedSlots = slots;

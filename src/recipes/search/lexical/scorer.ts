@@ -105,23 +105,23 @@ export class Scorer {
 
   /** Each derived term's live main postings, summed per document, in derived order. */
   private mainLists(store: PostingStore, derived: readonly Derived[], factors: () => Float64Array, norms: Float64Array): Walked[] {
-    const { df, offsets, main } = store;
+    const { df, offsets } = store;
     const n = store.liveCount;
     const mainTerms = store.mainTerms;
     const out: Walked[] = [];
     for (let i = 0; i < derived.length; i++) {
       const d = derived[i]!;
       if (d.term >= mainTerms) continue;
-      const from = 2 * offsets[d.term]!;
-      const to = 2 * offsets[d.term + 1]!;
+      const from = offsets[d.term]!;
+      const to = offsets[d.term + 1]!;
       if (from === to) continue;
       const { source, exact, prefix } = d;
-      if (to - from >= 2 * this.termLists.minPostings) {
+      if (to - from >= this.termLists.minPostings) {
         // Kept lists hold the term's weight-1 sums; an expansion scales them by its weight.
-        const list = this.termLists.get(store, d.term, () => buildList(store, norms, unitFactor(df, n, d.term), main, from, to));
+        const list = this.termLists.get(store, d.term, () => buildList(store, norms, unitFactor(df, n, d.term), from, to));
         out.push({ list, scale: d.weight, source, exact, prefix });
       } else {
-        out.push({ list: buildList(store, norms, factors().subarray(i * FIELDS, (i + 1) * FIELDS), main, from, to), scale: 1, source, exact, prefix });
+        out.push({ list: buildList(store, norms, factors().subarray(i * FIELDS, (i + 1) * FIELDS), from, to), scale: 1, source, exact, prefix });
       }
     }
     return out;

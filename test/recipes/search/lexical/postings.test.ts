@@ -23,7 +23,8 @@ describe("PostingStore compaction", () => {
         const terms = new Set(Array.from({ length: Math.floor(r() * 5) }, () => Math.floor(r() * (termCount + 2))));
         for (const t of terms) {
           termCount = Math.max(termCount, t + 1);
-          const tf = 1 + Math.floor(r() * 3);
+          // Mostly small, some at and past what a posting's meta byte holds (31 and up sit beside it).
+          const tf = r() < 0.15 ? [30, 31, 32, 1000, 0x1fffffff][Math.floor(r() * 5)]! : 1 + Math.floor(r() * 3);
           store.addPosting(t, slot, f, tf);
           postings.push([t, f, tf]);
         }
@@ -35,11 +36,11 @@ describe("PostingStore compaction", () => {
       const seen = new Map<string, string[]>();
       for (let t = 0; t < store.mainTerms; t++) {
         let previous = -1;
-        for (let p = 2 * store.offsets[t]!; p < 2 * store.offsets[t + 1]!; p += 2) {
-          const slot = store.main[p]!;
+        for (let p = store.offsets[t]!; p < store.offsets[t + 1]!; p++) {
+          const slot = store.mainSlots[p]!;
           expect(slot, `term ${t}`).toBeGreaterThanOrEqual(previous);
           previous = slot;
-          const meta = store.main[p + 1]!;
+          const meta = store.mainMetaAt(p);
           const id = store.ids[slot]!;
           seen.set(id, [...(seen.get(id) ?? []), key(t, meta & 7, meta >>> 3)]);
         }
@@ -105,7 +106,11 @@ describe("PostingStore compaction", () => {
     expect(delta()).toEqual([]);
     expect(store.deltaCount).toBe(0);
     expect([...store.ids]).toEqual(["b", "a", "c"]);
-    const mainOf = (t: number): number[] => [...store.main.subarray(2 * store.offsets[t]!, 2 * store.offsets[t + 1]!)];
+    const mainOf = (t: number): number[] => {
+      const out: number[] = [];
+      for (let p = store.offsets[t]!; p < store.offsets[t + 1]!; p++) out.push(store.mainSlots[p]!, store.mainMetaAt(p));
+      return out;
+    };
     expect(mainOf(0)).toEqual([0, 0 | (2 << 3), 2, 1 | (1 << 3)]);
     expect(mainOf(3)).toEqual([0, 1 << 3, 2, 1 << 3]);
     // The delta after it starts at the slots opened since; a removed one is still listed (the scorer skips it) until compaction drops it.
@@ -122,5 +127,34 @@ describe("PostingStore compaction", () => {
     const third = put("f", [[1, 0, 1]]);
     expect(delta()).toEqual([[1, 4, 1 << 3]]);
     expect(third).toEqual([[1, 4, 1 << 3]]);
+  });
+
+  it("keeps a term frequency past what a meta byte holds, in the delta and through compactions", () => {
+    const store = new PostingStore(3);
+    const tfs = [30, 31, 32, 255, 70_000, 0x1fffffff];
+    const put = (id: string): void => {
+      const slot = store.openSlot(id);
+      store.setLength(slot, 0, 1);
+      tfs.forEach((tf, t) => store.addPosting(t, slot, t % 3, tf));
+    };
+    const want = (slot: number): [number, number, number][] => tfs.map((tf, t) => [t, slot, ((t % 3) | (tf << 3)) >>> 0]);
+    const delta = (): [number, number, number][] => {
+      const out: [number, number, number][] = [];
+      store.eachDelta((term, slot, meta) => out.push([term, slot, meta]));
+      return out;
+    };
+    const mainMetas = (): number[] => Array.from({ length: store.mainCount }, (_, i) => store.mainMetaAt(i));
+    put("a");
+    put("b");
+    expect(delta()).toEqual([...want(0), ...want(1)]);
+    store.compact(tfs.length, null);
+    expect(mainMetas()).toEqual(tfs.flatMap((tf, t) => [((t % 3) | (tf << 3)) >>> 0, ((t % 3) | (tf << 3)) >>> 0]));
+    // A removal renumbers the slots and moves the postings: each keeps its own tf.
+    store.kill(store.slotOf.get("a")!);
+    put("c");
+    expect(delta()).toEqual(want(2));
+    store.compact(tfs.length, null);
+    expect(mainMetas()).toEqual(tfs.flatMap((tf, t) => [((t % 3) | (tf << 3)) >>> 0, ((t % 3) | (tf << 3)) >>> 0]));
+    expect([...store.mainSlots]).toEqual(tfs.flatMap(() => [0, 1]));
   });
 });

@@ -1,9 +1,22 @@
-/** Human output: findings grouped by file, a fix under each, a summary line. */
-import { printable } from "./sanitize.js";
+/**
+ * The linter's output formats: text for a terminal (findings grouped by
+ * file, a fix under each, a summary line), JSON for machines, and GitHub
+ * Actions workflow commands. Author text reaches terminals and CI logs
+ * without control characters (`printable`).
+ */
 import type { LintFinding, LintStats } from "./types.js";
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** Author text (recipe names, keys) made safe for a terminal or a CI log: control characters escaped, newlines as spaces. */
+export function printable(s: string): string {
+  return s.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).replace(/\n/g, " ");
+}
 
 const ANSI = { red: "\u001b[31m", yellow: "\u001b[33m", dim: "\u001b[2m", bold: "\u001b[1m", underline: "\u001b[4m", green: "\u001b[32m", reset: "\u001b[0m" };
 
+/** Human output: findings grouped by file, a fix under each, a summary line. */
 export function formatText(findings: readonly LintFinding[], stats: LintStats, color: boolean): string {
   const c = (style: keyof typeof ANSI, s: string): string => (color ? `${ANSI[style]}${s}${ANSI.reset}` : s);
   const byPath = new Map<string, LintFinding[]>();
@@ -53,4 +66,34 @@ function summary(findings: readonly LintFinding[], stats: LintStats, c: (style: 
   if (findings.length === 0) return c("green", `✔ no problems (${scope})`);
   const line = `✖ ${plural(findings.length, "problem")} (${plural(errors, "error")}, ${plural(warnings, "warning")}) in ${scope}`;
   return c(errors > 0 ? "red" : "yellow", c("bold", line));
+}
+
+/** Machine output: a JSON array, one finding object per line (valid JSON and grep-able). */
+export function formatJson(findings: readonly LintFinding[]): string {
+  if (findings.length === 0) return "[]\n";
+  return `[\n${findings.map((f) => JSON.stringify(f)).join(",\n")}\n]\n`;
+}
+
+/** Escaping as the runner's toolkit does it for the message part. */
+function data(s: string): string {
+  return s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+}
+
+/** …and for property values, where `:` and `,` separate fields. */
+function prop(s: string): string {
+  return data(s).replace(/:/g, "%3A").replace(/,/g, "%2C");
+}
+
+/** GitHub Actions workflow commands: one `::error`/`::warning` annotation per finding. */
+export function formatGithub(findings: readonly LintFinding[]): string {
+  const lines = findings.map((f) => {
+    const props = [`file=${prop(f.path)}`];
+    if (f.line !== undefined) props.push(`line=${f.line}`);
+    if (f.column !== undefined) props.push(`col=${f.column}`);
+    props.push(`title=${prop(`recipe-lint ${f.code}`)}`);
+    const kind = f.severity === "error" ? "error" : "warning";
+    const text = f.fix === "" ? f.message : `${f.message}\nFix: ${f.fix}`;
+    return `::${kind} ${props.join(",")}::${data(text)}`;
+  });
+  return lines.length === 0 ? "" : `${lines.join("\n")}\n`;
 }

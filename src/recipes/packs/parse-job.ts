@@ -1,16 +1,45 @@
 /**
- * A parsed pack as a parse worker posts it back. A structured clone builds
- * an object graph one property at a time: a pack's twenty small summaries
+ * A parse job, on either side of the thread. The calling thread hands a
+ * parse worker a pack's text, or its path to read and key itself; for a
+ * path, parsePackFile is the whole job (read bounded, keyed for the parse
+ * cache, decoded, parsed), so on a cold load the calling thread neither
+ * reads nor hashes nor copies the text, and a worker's failures come back
+ * as the same data the calling thread would have produced. The pool and
+ * the worker both import down to this file.
+ *
+ * A parsed pack as a worker posts it back: a structured clone builds an
+ * object graph one property at a time, and a pack's twenty small summaries
  * cost about three times what JSON costs, on both threads (the worker
  * serialises, the calling thread deserialises). So summaries and
  * diagnostics travel as one JSON string, and the byte arrays as they are.
  * Every value in them is JSON data (strings, finite numbers, booleans, null).
- * The requests a worker is handed are defined here too, so the pool and
- * the worker both import down to this file.
  */
-import type { PackFileResult } from "./pack-file.js";
-import type { EntrySummary, PackRecord } from "./parsed-pack.js";
 import type { Diagnostic } from "../../util/diagnostics.js";
+import { decodeUtf8, type BoundedRead } from "../../util/read-bounded.js";
+import { readInside } from "../../util/read-inside.js";
+import { packCacheKey } from "./parse-cache.js";
+import { parsePack, type EntrySummary, type PackRecord } from "./parsed-pack.js";
+import { MAX_RECIPE_FILE_BYTES } from "./yaml-pack.js";
+
+export type PackFileResult =
+  | { readonly kind: "parsed"; readonly record: PackRecord; readonly key: string }
+  | { readonly kind: "unreadable"; readonly read: Exclude<BoundedRead, { ok: true }> }
+  | { readonly kind: "not_utf8" };
+
+/**
+ * `quietMs` (see read-bounded.ts QUIET_MS): a file modified more recently
+ * comes back unreadable as "changing", for the caller to wait for
+ * (readSettled) where waiting costs no worker; so does one written to
+ * while it was read, whatever `quietMs`. `within`: the skill directory's
+ * real path; the file is read only inside it (util/read-inside.ts).
+ */
+export function parsePackFile(within: string, absPath: string, file: string, fingerprint: string, quietMs = 0): PackFileResult {
+  const read = readInside(within, absPath, MAX_RECIPE_FILE_BYTES, quietMs);
+  if (!read.ok) return { kind: "unreadable", read };
+  const text = decodeUtf8(read.bytes);
+  if (text === null) return { kind: "not_utf8" };
+  return { kind: "parsed", record: parsePack(text, file), key: packCacheKey(fingerprint, file, read.bytes) };
+}
 
 export interface PackRecordWire {
   readonly ok: boolean;
