@@ -9,7 +9,6 @@ import { own, pushError } from "../context.js";
 import { isDecimalMultiple, scaledMultipleTest, toDecimal } from "../decimal.js";
 import { codePointLength } from "../json.js";
 import { chargeCount, testPattern } from "../steps.js";
-import { boundsFoldedIntoItems } from "./items.js";
 import { plural, readBounds, readNumber } from "./util.js";
 
 /**
@@ -140,3 +139,13 @@ export const compileObjectBounds: KeywordCompiler = (kc) => {
   };
   return { check, group: "object" };
 };
+
+/**
+ * True when `minItems` / `maxItems` are checked inside the items fast path (the schema has
+ * `items` or a non-empty `prefixItems`, so this keyword always compiles); the bounds keyword
+ * is then left out of that node's fast list.
+ */
+export function boundsFoldedIntoItems(schema: Readonly<Record<string, unknown>>): boolean {
+  const prefix = own(schema, "prefixItems");
+  return Object.hasOwn(schema, "items") || (Array.isArray(prefix) && prefix.length > 0);
+}
