@@ -18,8 +18,7 @@ import type { PatternMatcher } from "./regex.js";
 import { mergeAnnotations, newAnnotations, quiet, resume } from "./context.js";
 import { childPointer } from "./pointer.js";
 import { generateGeneralCheck, generateNodeCheck, type GeneralLists } from "./node-fast.js";
-import { inRange } from "./keywords/numeric.js";
-import { lengthWithin } from "./keywords/string-length.js";
+import { inRange, lengthWithin } from "./keywords/validation.js";
 import { testPattern } from "./steps.js";
 
 const ALWAYS: Check = () => true;
@@ -30,9 +29,16 @@ const ALWAYS: Check = () => true;
  */
 export function assembleNode(compiled: readonly CompiledKeyword[], node: SchemaNode, generateAfter: number): Check {
   const typed = compiled.find((c) => c.singleType !== undefined);
-  if (typed === undefined || compiled.some((c) => c.late === true)) return assembleGeneral(compiled, node, generateAfter);
+  if (typed === undefined || compiled.some((c) => c.late === true)) {
+    return assembleGeneral(compiled, generateAfter, (current, generated) => {
+      // Only while the node is still this closure: callers read node.validate on each call.
+      if (node.validate !== current) return false;
+      node.validate = generated;
+      return true;
+    });
+  }
   // Built on first use: most nodes of most schemas never collect an error.
-  const general: LazyCheck = { check: null, compiled };
+  const general: LazyCheck = { check: null, compiled, generateAfter };
   const kind = typed.singleType!;
   const group = groupOf(kind);
   const rest: CompiledKeyword[] = [];
@@ -166,11 +172,17 @@ function groupOf(kind: JsonType): Group {
 interface LazyCheck {
   check: Check | null;
   readonly compiled: readonly CompiledKeyword[];
+  /** Collecting calls before the general check is generated (node-fast.ts). */
+  readonly generateAfter: number;
 }
 
 /** Small and top-level, so V8 inlines it: the collecting path costs one call, not two. */
 function generalOf(lazy: LazyCheck): Check {
-  return (lazy.check ??= assembleGeneral(lazy.compiled, null, Infinity));
+  return (lazy.check ??= assembleGeneral(lazy.compiled, lazy.generateAfter, (current, generated) => {
+    if (lazy.check !== current) return false;
+    lazy.check = generated;
+    return true;
+  }));
 }
 
 function typedFast(
@@ -255,10 +267,15 @@ function generalLists(compiled: readonly CompiledKeyword[]): GeneralLists {
 }
 
 /**
- * The general check. When `node` is given (its own validate), the node's validate is
- * replaced by a function generated for it after `generateAfter` calls (node-fast.ts).
+ * The general check. After `generateAfter` calls it hands `install` a function generated
+ * for it (node-fast.ts) to put in its own place; `install` says whether it did (the holder
+ * may already hold something else), and the call is answered by the closure otherwise.
  */
-function assembleGeneral(compiled: readonly CompiledKeyword[], node: SchemaNode | null, generateAfter: number): Check {
+function assembleGeneral(
+  compiled: readonly CompiledKeyword[],
+  generateAfter: number,
+  install: (current: Check, generated: Check) => boolean,
+): Check {
   const lists = generalLists(compiled);
   const other = lists.other;
   const owns = lists.owns;
@@ -269,14 +286,13 @@ function assembleGeneral(compiled: readonly CompiledKeyword[], node: SchemaNode 
   }
 
   const closure = generalClosure(lists);
-  if (node === null || generateAfter === Infinity) return closure;
+  if (generateAfter === Infinity) return closure;
   let calls = 0;
   const counting: Check = (inst, st, ev, path) => {
-    // Only while the node is still this closure: callers read node.validate on each call.
-    if (++calls > generateAfter && node.validate === counting) {
-      const generated = generateGeneralCheck(lists);
-      node.validate = generated ?? closure;
-      return node.validate(inst, st, ev, path);
+    if (++calls > generateAfter) {
+      calls = -Infinity;
+      const generated = generateGeneralCheck(lists) ?? closure;
+      if (install(counting, generated)) return generated(inst, st, ev, path);
     }
     return closure(inst, st, ev, path);
   };

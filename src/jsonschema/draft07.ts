@@ -10,14 +10,7 @@ import type { SchemaError } from "./types.js";
 import { schemaFault } from "./context.js";
 import { isPlainObject } from "./json.js";
 import { escapeToken } from "./pointer.js";
-import { SCHEMA_ARRAY_KEYWORDS, SCHEMA_MAP_KEYWORDS, SINGLE_SCHEMA_KEYWORDS } from "./vocabulary.js";
-
-export const DRAFT_07: ReadonlySet<string> = new Set([
-  "http://json-schema.org/draft-07/schema#",
-  "http://json-schema.org/draft-07/schema",
-  "https://json-schema.org/draft-07/schema#",
-  "https://json-schema.org/draft-07/schema",
-]);
+import { DRAFT_07, SCHEMA_ARRAY_KEYWORDS, SCHEMA_MAP_KEYWORDS, SINGLE_SCHEMA_KEYWORDS } from "./vocabulary.js";
 
 /** The keywords whose Draft-07 meaning differs, with the rewrite each needs. */
 export const DRAFT_07_REWRITES: Readonly<Record<string, string>> = {

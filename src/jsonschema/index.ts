@@ -6,7 +6,7 @@
  * `schemaWarnings` says what an accepted schema should still be told (a Draft-07 `$schema`).
  */
 import { checkSchema, compileSchema } from "./compile.js";
-import { renderErrors, instancePathToDollar } from "./render.js";
+import { renderErrors, instancePathToDollar } from "./pointer.js";
 import { schemaWarnings } from "./draft07.js";
 
 export type { SchemaWarning } from "./draft07.js";

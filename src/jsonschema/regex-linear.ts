@@ -20,7 +20,7 @@
  * attempt, not one per start position; one without must be short (FIXED_UNANCHORED), so
  * each of the n attempts is short.
  */
-import { fixedEscape } from "./regex-escapes.js";
+import { fixedEscape } from "./regex-translate.js";
 import { propertyEscape } from "./regex-properties.js";
 
 type Ranges = Array<readonly [number, number]>;

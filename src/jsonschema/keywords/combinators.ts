@@ -1,6 +1,8 @@
 /**
- * `allOf`, `anyOf`, `oneOf`, `not`: in-place applicators. Annotations for unevaluated*
- * come only from branches that validated; `not` never contributes any.
+ * The in-place applicators: `allOf`, `anyOf`, `oneOf`, `not`, `$ref`, `if` / `then` /
+ * `else`; each applies subschemas to the instance where it stands. Annotations for
+ * unevaluated* come only from branches that validated; `not` and a failed `if` never
+ * contribute any.
  */
 import type { Check, KeywordCompiler, SchemaNode } from "../context.js";
 import { mergeAnnotations, newAnnotations, own, pushError, quiet, resume } from "../context.js";
@@ -134,6 +136,64 @@ export const compileNot: KeywordCompiler = (kc) => {
     resume(st, saved);
     if (matched && st.collect) pushError(st, path, loc, "not", "Expected a value not matching the schema in not");
     return !matched;
+  };
+  return { check, group: "any" };
+};
+
+/**
+ * `$ref` (same document only), evaluated in place next to its siblings. The compiler refuses
+ * ref cycles that make no progress on the instance; the depth counter here bounds the rest
+ * (long ref chains times deep instances) so validation ends with an error, not a RangeError.
+ */
+export const compileRef: KeywordCompiler = (kc) => {
+  const value = own(kc.schema, "$ref");
+  if (value === undefined) return null;
+  const loc = `${kc.at}/$ref`;
+  if (typeof value !== "string") {
+    kc.fail("malformed", "$ref must be a string", loc);
+    return null;
+  }
+  const target = kc.ref(value, loc);
+  if (target === null || kc.checkOnly) return null;
+  const check: Check = (inst, st, ev, path) => {
+    if (st.refDepth >= st.maxRefDepth) {
+      if (st.collect) pushError(st, path, loc, "$ref", "Schema recursion is too deep for this value");
+      return false;
+    }
+    step(st);
+    st.refDepth++;
+    const ok = target.validate(inst, st, ev, path);
+    st.refDepth--;
+    return ok;
+  };
+  return { check, group: "any", cover: { all: [target] } };
+};
+
+/** `if` / `then` / `else`. `then` and `else` without `if` are compiled (to catch errors) but inert. */
+export const compileConditional: KeywordCompiler = (kc) => {
+  const ifValue = own(kc.schema, "if");
+  const thenValue = own(kc.schema, "then");
+  const elseValue = own(kc.schema, "else");
+  const thenNode = thenValue === undefined ? null : kc.sub(thenValue, `${kc.at}/then`, ifValue !== undefined);
+  const elseNode = elseValue === undefined ? null : kc.sub(elseValue, `${kc.at}/else`, ifValue !== undefined);
+  if (ifValue === undefined) return null;
+  const ifNode = kc.sub(ifValue, `${kc.at}/if`, true);
+  if (kc.checkOnly) return null;
+  const check: Check = (inst, st, ev, path) => {
+    const saved = quiet(st);
+    const sub = ev === null ? null : newAnnotations();
+    step(st);
+    const passed = ifNode.validate(inst, st, sub, path);
+    resume(st, saved);
+    if (passed) {
+      if (ev !== null && sub !== null) mergeAnnotations(ev, sub);
+      if (thenNode === null) return true;
+      step(st);
+      return thenNode.validate(inst, st, ev, path);
+    }
+    if (elseNode === null) return true;
+    step(st);
+    return elseNode.validate(inst, st, ev, path);
   };
   return { check, group: "any" };
 };

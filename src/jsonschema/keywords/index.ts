@@ -4,24 +4,16 @@
  * regex calls as when compiling, then returns null before building its check.
  */
 import type { KeywordCompiler } from "../context.js";
-import { compileArrayBounds } from "./array-bounds.js";
-import { compileAllOf, compileAnyOf, compileNot, compileOneOf } from "./combinators.js";
-import { compileConditional } from "./conditional.js";
+import { compileAllOf, compileAnyOf, compileConditional, compileNot, compileOneOf, compileRef } from "./combinators.js";
 import { compileContains } from "./contains.js";
 import { compileDependentRequired, compileDependentSchemas } from "./dependent.js";
 import { compileConst, compileEnum } from "./enum-const.js";
 import { compileItems, makeItemsCompiler } from "./items.js";
-import { compileMultipleOf } from "./multiple-of.js";
-import { compileNumericBounds } from "./numeric.js";
-import { compileObjectBounds } from "./object-bounds.js";
-import { compilePattern } from "./pattern.js";
-import { compileProperties, makePropertiesCompiler } from "./properties.js";
-import { compilePropertyNames } from "./property-names.js";
-import { compileRef } from "./ref.js";
+import { compileProperties, compilePropertyNames, makePropertiesCompiler } from "./properties.js";
 import { compileRequired } from "./required.js";
-import { compileStringLength } from "./string-length.js";
 import { compileType } from "./type.js";
 import { compileUniqueItems } from "./unique-items.js";
+import { compileArrayBounds, compileMultipleOf, compileNumericBounds, compileObjectBounds, compilePattern, compileStringLength } from "./validation.js";
 import { compileUnevaluatedItems, compileUnevaluatedProperties } from "./unevaluated.js";
 
 export interface KeywordEntry {

@@ -8,7 +8,7 @@ import type { Annotations, SchemaNode, State } from "../context.js";
 import { pushError, quiet, resume } from "../context.js";
 import { GeneratedConstants } from "../generated.js";
 import { collectMemberSource, memberSource } from "../leaf-source.js";
-import { lengthWithin } from "./string-length.js";
+import { lengthWithin } from "./validation.js";
 import { charge } from "../steps.js";
 
 export type ArrayFastPath = (arr: readonly unknown[], st: State, ev: Annotations | null, path: string) => boolean;

@@ -12,16 +12,6 @@ import { childPointer } from "../pointer.js";
 import { generateArrayCollectPath, generateArrayFastPath, MAX_GENERATED_PREFIX, type ArrayFastPath } from "./items-fast.js";
 import { readSchemaArray } from "./util.js";
 
-/**
- * True when `minItems` / `maxItems` are checked inside the items fast path (the schema has
- * `items` or a non-empty `prefixItems`, so this keyword always compiles); the bounds keyword
- * is then left out of that node's fast list.
- */
-export function boundsFoldedIntoItems(schema: Readonly<Record<string, unknown>>): boolean {
-  const prefix = own(schema, "prefixItems");
-  return Object.hasOwn(schema, "items") || (Array.isArray(prefix) && prefix.length > 0);
-}
-
 /** minItems / maxItems when both are absent or valid; null otherwise (then nothing is folded). */
 function readBounds(schema: Readonly<Record<string, unknown>>): { lo: number; hi: number } | null {
   const min = own(schema, "minItems");

@@ -9,12 +9,13 @@
  * partial, the first failure returns false through `failed` / `failedExtra` (which trace).
  */
 import type { Annotations, SchemaNode, State } from "../context.js";
-import { pushError, quiet, resume } from "../context.js";
+import { addProp, pushError, quiet, resume } from "../context.js";
 import { GeneratedConstants } from "../generated.js";
 import { collectMemberSource, memberSource } from "../leaf-source.js";
 import { childPointer } from "../pointer.js";
-import { lengthWithin } from "./string-length.js";
-import { charge, step } from "../steps.js";
+import type { PatternMatcher } from "../regex.js";
+import { lengthWithin } from "./validation.js";
+import { charge, step, testPattern } from "../steps.js";
 
 export type ObjectFastPath = (o: Readonly<Record<string, unknown>>, st: State, path: string) => boolean;
 
@@ -83,6 +84,9 @@ export interface ObjectCollectPathParts {
   readonly unexpected: string;
   /** Records the keyword's annotations on `ev` (declared names, every property when `additional` is set). */
   readonly annotate: (ev: Annotations) => void;
+  /** patternProperties: each matching key is also handed to the pattern's schema. */
+  readonly patterns: readonly PatternMatcher[];
+  readonly patternNodes: readonly SchemaNode[];
 }
 
 /**
@@ -103,6 +107,28 @@ export function generateObjectCollectPath(parts: ObjectCollectPathParts): Object
   else if (forbidAdditional) {
     extra = `pushError(st, childPointer(path, key), ${consts.bind(parts.additionalLoc)}, ${consts.bind(parts.additionalName)}, ${consts.bind(parts.unexpected)}); if (st.stop) return false; ok = false;`;
   } else extra = collectMemberSource(additional, consts, `childPointer("", key)`);
+  let loop: string;
+  if (parts.patterns.length === 0) {
+    loop = `switch (key) {
+      ${cases.join("\n      ")}
+      default: ${extra}
+    }`;
+  } else {
+    // A key may match its declared name and any number of patterns; only a key none
+    // matched is additional.
+    const tests = parts.patterns.map(
+      (re, j) =>
+        `if (testPattern(${consts.bind(re)}, key, st)) { if (!matched && ev !== null) addProp(ev, key); matched = true; step(st); ` +
+        `${collectMemberSource(parts.patternNodes[j]!, consts, `childPointer("", key)`)} }`,
+    );
+    loop = `let matched = true;
+    switch (key) {
+      ${cases.join("\n      ")}
+      default: matched = false;
+    }
+    ${tests.join("\n    ")}
+    if (!matched) { ${extra} }`;
+  }
   const source = `${consts.declarations()}
 return function propertiesCollect(o, st, ev, path) {
   if (ev !== null) annotate(ev);
@@ -110,10 +136,7 @@ return function propertiesCollect(o, st, ev, path) {
   for (const key in o) {
     step(st);
     const v = o[key];
-    switch (key) {
-      ${cases.join("\n      ")}
-      default: ${extra}
-    }
+    ${loop}
   }
   return ok;
 };`;
@@ -124,6 +147,8 @@ return function propertiesCollect(o, st, ev, path) {
     resume,
     pushError,
     childPointer,
+    testPattern,
+    addProp,
     annotate: parts.annotate,
   });
 }

@@ -6,11 +6,13 @@
  * for the schema object once it is in use (properties-fast.ts); this file's closure loop
  * serves before that, past the generated size, and where code cannot be generated.
  *
+ * `propertyNames` (below) validates the keys themselves.
+ *
  * `additionalKeyword` lets a schema whose `unevaluatedProperties` can only ever see these
  * three keywords' annotations run it here, as a static check (see compile.ts).
  */
 import type { Annotations, Check, KeywordCompiler, SchemaNode, State } from "../context.js";
-import { addNamed, addProp, own, pushError, traceChild, traceError } from "../context.js";
+import { addNamed, addProp, own, pushError, quiet, resume, traceChild, traceError } from "../context.js";
 import { leafPasses, memberPasses } from "../assemble.js";
 import { childPointer, escapeToken } from "../pointer.js";
 import {
@@ -134,7 +136,6 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
       if (additional !== null && ev !== null) ev.allProps = true;
       return ok;
     };
-    if (nPatterns > 0) return { check: general, group: "object" };
 
     /**
      * Fast path (no errors, no annotations, no patternProperties): only a yes/no is needed,
@@ -213,10 +214,22 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
         collector =
           keys.length > MAX_GENERATED_NAMES
             ? null
-            : generateObjectCollectPath({ keys, nodes, additional, forbidAdditional, additionalLoc, additionalName, unexpected: UNEXPECTED, annotate });
+            : generateObjectCollectPath({
+                keys,
+                nodes,
+                additional,
+                forbidAdditional,
+                additionalLoc,
+                additionalName,
+                unexpected: UNEXPECTED,
+                annotate,
+                patterns,
+                patternNodes,
+              });
       }
       return collector !== null ? collector(inst as Record<string, unknown>, st, ev, path) : general(inst, st, ev, path);
     };
+    if (nPatterns > 0) return { check: (inst, st, ev, path) => (st.collect ? collect : general)(inst, st, ev, path), group: "object" };
     const check: Check = (inst, st, ev, path) => {
       if (st.collect) return collect(inst, st, ev, path);
       if (ev !== null) {
@@ -236,3 +249,27 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
 }
 
 export const compileProperties = makePropertiesCompiler("additionalProperties");
+
+/** `propertyNames`: each key is validated as a string; errors point at the key, not its value. */
+export const compilePropertyNames: KeywordCompiler = (kc) => {
+  const value = own(kc.schema, "propertyNames");
+  if (value === undefined) return null;
+  const node = kc.sub(value, `${kc.at}/propertyNames`, false);
+  if (kc.checkOnly) return null;
+  const loc = `${kc.at}/propertyNames`;
+  const check: Check = (inst, st, _ev, path) => {
+    const collect = st.collect;
+    const saved = quiet(st);
+    let ok = true;
+    for (const key of Object.keys(inst as object)) {
+      step(st);
+      if (node.validate(key, st, null, path)) continue;
+      ok = false;
+      if (collect) pushError(st, childPointer(path, key), loc, "propertyNames", "Invalid property name");
+      if ((saved & 2) !== 0) break;
+    }
+    resume(st, saved);
+    return ok;
+  };
+  return { check, group: "object" };
+};
