@@ -5,7 +5,7 @@
  */
 import path from "node:path";
 import pino, { type Logger } from "pino";
-import { openCatalogs, recipeRegistry, type RecipeCatalogs } from "./catalogs.js";
+import { openCatalogs, recipeRegistry, recipeToolDefinitions, runnableToolDefinitions, type RecipeCatalogs } from "./catalogs.js";
 import { isLoopbackHost, type Config } from "../config/resolve.js";
 import { countDiagnostics } from "../recipes/catalog/catalog.js";
 import type { RecipeLibrary } from "../recipes/catalog/library.js";
@@ -14,7 +14,6 @@ import { buildHttpApp, type HttpApp, type McpEndpoint } from "../server/transpor
 import { endpointServers } from "../server/protocol/endpoint.js";
 import { createServerMetrics, type ServerMetrics } from "../server/metrics.js";
 import { recipeContext, type RecipeToolContext } from "../server/tools/context.js";
-import { recipeToolDefinitions, runnableToolDefinitions } from "../server/tools/index.js";
 import { isPublicUiPath, registerCatalogUi } from "../server/ui/routes.js";
 import { openUsersFile, parseUsersFile, type UsersFile, type UsersTable } from "../server/transport/users.js";
 import { createEtaTracker, type EtaTracker } from "../recipes/search/warmup-eta.js";
@@ -116,7 +115,6 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
           return recipeContext(library, logger, call, { user: call.user, playbooks: own.library, loaded: own.loaded }, runner);
         },
         logger,
-        maxArgumentBytes: config.limits.maxToolArgumentBytes,
         timeoutMs: config.limits.requestTimeoutMs,
         onToolCall: (event) => metrics.observeToolCall(event),
       },

@@ -10,7 +10,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { McpError, type ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod/v4";
-import { thenMaybe, type MaybePromise } from "../tools/maybe-promise.js";
+import { thenMaybe, type MaybePromise } from "../tools/define.js";
 import type { Outcome } from "./outcome.js";
 import { SKILLS_CAPABILITY, SKILLS_EXTENSION_ID } from "./skills-extension/provider.js";
 import type { CallInfo, MethodHandler, Surface } from "./surface.js";

@@ -17,7 +17,7 @@ import {
   type ServerContext,
   type StandardSchemaV1,
 } from "@modelcontextprotocol/server";
-import { thenMaybe, type MaybePromise } from "../tools/maybe-promise.js";
+import { thenMaybe, type MaybePromise } from "../tools/define.js";
 import type { Outcome } from "./outcome.js";
 import { SKILLS_CAPABILITY, SKILLS_EXTENSION_ID } from "./skills-extension/provider.js";
 import type { CallInfo, MethodHandler, Surface } from "./surface.js";

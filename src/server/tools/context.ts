@@ -2,9 +2,8 @@ import type { Logger } from "pino";
 import type { CatalogSnapshot } from "../../recipes/catalog/catalog.js";
 import type { RecipeLibrary } from "../../recipes/catalog/library.js";
 import type { DccRunner } from "../../recipes/run/runner.js";
-import type { ToolDefinition, ToolSchema } from "./define.js";
+import { thenMaybe, type MaybePromise, type ToolDefinition, type ToolSchema } from "./define.js";
 import { fail, withRevision, type Envelope } from "./envelope.js";
-import { thenMaybe, type MaybePromise } from "./maybe-promise.js";
 
 /** What a recipe tool handler may use: the DCC's library, a logger, and its call's cancellation and progress. */
 export interface RecipeToolContext {

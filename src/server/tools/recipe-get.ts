@@ -6,7 +6,7 @@ import { fail, ok, type Envelope } from "./envelope.js";
 import { playbookView } from "./playbook-view.js";
 import type { ChildFields } from "./recipe-schemas.js";
 import type { VisibilityFilter } from "./recipe-search.js";
-import { closeNames, notFoundMessage } from "./suggest.js";
+import { closeNames, notFoundMessage } from "./lookup.js";
 
 export function recipeGet(
   fields: ChildFields<"get">,

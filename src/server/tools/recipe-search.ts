@@ -4,7 +4,7 @@ import { searchSnapshot } from "../../recipes/catalog/search.js";
 import type { SearchHit } from "../../recipes/search/types.js";
 import type { RecipeToolContext } from "./context.js";
 import { ok, type Envelope } from "./envelope.js";
-import { thenMaybe, type MaybePromise } from "./maybe-promise.js";
+import { thenMaybe, type MaybePromise } from "./define.js";
 import { summarize, type RecipeSummary } from "./playbook-view.js";
 import type { ChildFields } from "./recipe-schemas.js";
 

@@ -6,9 +6,8 @@
  */
 import type { CatalogSnapshot } from "../../recipes/catalog/catalog.js";
 import { recipeTool, type RecipeToolContext } from "./context.js";
-import { objectSchema, type ToolArgs } from "./define.js";
+import { objectSchema, thenMaybe, type MaybePromise, type ToolArgs } from "./define.js";
 import { fail, withRevision, type Envelope } from "./envelope.js";
-import { thenMaybe, type MaybePromise } from "./maybe-promise.js";
 import { recipeCreate } from "./recipe-create.js";
 import { recipeGet } from "./recipe-get.js";
 import { compileChildValidators, describeFields, RECIPE_ACTIONS, type ChildFields, type RecipeAction } from "./recipe-schemas.js";

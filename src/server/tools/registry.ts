@@ -5,10 +5,9 @@
  */
 import { compileSchema, renderErrors } from "../../jsonschema/index.js";
 import type { Validator } from "../../jsonschema/types.js";
-import type { ToolAnnotations, ToolDefinition } from "./define.js";
+import { isPromise, type MaybePromise, type ToolAnnotations, type ToolDefinition } from "./define.js";
 import { fail, withRevision, type Envelope } from "./envelope.js";
 import type { ToolErrorCode } from "../../util/error-codes.js";
-import { isPromise, type MaybePromise } from "./maybe-promise.js";
 import { deepFreeze } from "../../util/freeze.js";
 import { sortKeys } from "../../util/stable-json.js";
 import { applyWindow, DEFAULT_RESULT_END, readWindow, type WindowRequest } from "./window.js";
@@ -39,7 +38,7 @@ export type ToolCallOutcome =
 export interface ToolRegistry<C> {
   list(): readonly ListedTool[];
   has(name: string): boolean;
-  /** Synchronous when the tool's handler answers synchronously (see maybe-promise.ts). */
+  /** Synchronous when the tool's handler answers synchronously (see MaybePromise in define.ts). */
   call(name: string, args: unknown, context: C): MaybePromise<ToolCallOutcome>;
 }
 

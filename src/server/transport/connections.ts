@@ -17,8 +17,7 @@
  */
 import type { Server } from "node:http";
 import type { Socket } from "node:net";
-import { rawJsonRpcError, REQUEST_TIMEOUT_MESSAGE } from "./http-errors.js";
-import { JSONRPC } from "./jsonrpc.js";
+import { JSONRPC, rawJsonRpcError, REQUEST_TIMEOUT_MESSAGE } from "./refusals.js";
 
 export interface ConnectionGuardOptions {
   readonly maxConnections: number;

@@ -15,7 +15,7 @@ import {
   type Server as ModernServer,
   type ServerNotifier,
 } from "@modelcontextprotocol/server";
-import { JSONRPC, jsonRpcErrorBody } from "./jsonrpc.js";
+import { JSONRPC, jsonRpcErrorBody } from "./refusals.js";
 
 export interface ModernLegOptions {
   /** A fresh v2 server per request (the handler connects each to one exchange); `user`: the caller the users file named. */
