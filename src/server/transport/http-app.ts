@@ -23,7 +23,7 @@ export type { HttpLimits };
 /** What the HTTP surface serves at one path: MCP servers made per session or request, for either era. */
 export interface McpEndpoint extends LegacyEndpoint {
   /** A v2 server for one 2026-07-28 request (`user` as above); without it the endpoint speaks the 2025 revisions only. */
-  createModernServer?(user?: string): ModernServer;
+  createModernServer?(user?: string, method?: string): ModernServer;
 }
 
 /** What a reload changed on an endpoint, for the list_changed notifications of both eras. */
