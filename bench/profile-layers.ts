@@ -61,7 +61,7 @@ const LAYERS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^src\/server\/tools\/registry\./, "registry"],
   [/^src\/jsonschema\//, "argument validation"],
   [/^src\/util\/stable-json\./, "result rendering"],
-  [/^src\/server\/tools\/(window|envelope|structured|yaml-text)\./, "result rendering"],
+  [/^src\/server\/tools\/(envelope|structured|yaml-text)\./, "result rendering"],
   [/^src\/server\/protocol\/|^src\/compose\//, "MCP wiring (protocol servers, composition)"],
   [/^src\/server\/tools\//, "tool handlers"],
   [/^src\/(recipes|skills)\//, "catalog + search engine"],

@@ -25,7 +25,7 @@ import { createSearchEngine } from "../src/recipes/search/engine.js";
 import type { UsageStore } from "../src/recipes/store/usage-store.js";
 import { createServerMetrics } from "../src/server/metrics.js";
 import { recipeContext, type RecipeToolContext } from "../src/server/tools/context.js";
-import { recipeToolDefinitions } from "../src/server/tools/index.js";
+import { recipeToolDefinitions } from "../src/compose/catalogs.js";
 
 const { values } = parseArgs({ options: { rounds: { type: "string", default: "10" }, ms: { type: "string", default: "400" }, users: { type: "boolean", default: false } } });
 const ROUNDS = Number(values.rounds);

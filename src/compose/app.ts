@@ -5,7 +5,7 @@
  */
 import path from "node:path";
 import pino, { type Logger } from "pino";
-import { openCatalogs, recipeRegistry, type RecipeCatalogs } from "./catalogs.js";
+import { openCatalogs, recipeRegistry, recipeToolDefinitions, runnableToolDefinitions, type RecipeCatalogs } from "./catalogs.js";
 import { isLoopbackHost, type Config } from "../config/resolve.js";
 import { countDiagnostics } from "../recipes/catalog/catalog.js";
 import type { RecipeLibrary } from "../recipes/catalog/library.js";
@@ -14,7 +14,6 @@ import { buildHttpApp, type HttpApp, type McpEndpoint } from "../server/transpor
 import { endpointServers } from "../server/protocol/endpoint.js";
 import { createServerMetrics, type ServerMetrics } from "../server/metrics.js";
 import { recipeContext, type RecipeToolContext } from "../server/tools/context.js";
-import { recipeToolDefinitions, runnableToolDefinitions } from "../server/tools/index.js";
 import { isPublicUiPath, registerCatalogUi } from "../server/ui/routes.js";
 import type { ToolCallOptions } from "../server/protocol/surface.js";
 import { pageToolCaller } from "./page-calls.js";
@@ -115,11 +114,11 @@ export function createRecipeServer(config: Config, options: RecipeServerOptions 
         return recipeContext(library, logger, call, { user: call.user, playbooks: own.library, loaded: own.loaded }, runner, observeUse);
       },
       logger,
-      maxArgumentBytes: config.limits.maxToolArgumentBytes,
       timeoutMs: config.limits.requestTimeoutMs,
       onToolCall: (event) => metrics.observeToolCall(event),
     };
-    toolOptions.set(dcc, tools);
+    // The page's calls reach no MCP edge, so they keep the edge's size check.
+    toolOptions.set(dcc, { ...tools, maxArgumentBytes: config.limits.maxToolArgumentBytes });
     const servers = endpointServers<RecipeToolContext>({
       name: `recipe-server-${dcc}`,
       version,

@@ -19,6 +19,13 @@ import type { DccConfig, EmbeddingsKind } from "../config/types.js";
 import { answerRevision, type RecipeToolContext } from "../server/tools/context.js";
 import type { ToolDefinition } from "../server/tools/define.js";
 import { createToolRegistry, type ToolRegistry } from "../server/tools/registry.js";
+import { recipesApply } from "../server/tools/recipes-apply.js";
+import { recipesGet } from "../server/tools/recipes-get.js";
+import { createRecipesList } from "../server/tools/recipes-list.js";
+import { recipesSearch } from "../server/tools/recipes-search.js";
+import { recipesValidate } from "../server/tools/recipes-validate.js";
+import { createRecipeTool, type RecipeToolOptions } from "../server/tools/recipe.js";
+import { recipesRun } from "../server/tools/recipes-run.js";
 
 export interface EmbeddingProviderOptions {
   readonly local?: LocalProviderOptions;
@@ -68,6 +75,21 @@ export function openLibrary(options: {
 
 function searchFor(embeddings: EmbeddingProvider | null, vectorDir: string | undefined, logger: Logger) {
   return createSearchEngine({ provider: embeddings, ...(vectorDir !== undefined ? { cacheDir: vectorDir } : {}), logger });
+}
+
+/** The five dcc-mcp-core compatible tools (what `registerRecipesTools` adds). */
+export function coreRecipeToolDefinitions(): ToolDefinition<RecipeToolContext>[] {
+  return [createRecipesList(), recipesSearch, recipesGet, recipesValidate, recipesApply];
+}
+
+/** Every tool the daemon serves, in the order tools/list shows them. */
+export function recipeToolDefinitions(options: RecipeToolOptions = {}): ToolDefinition<RecipeToolContext>[] {
+  return [...coreRecipeToolDefinitions(), createRecipeTool(options)];
+}
+
+/** The tools of a DCC that can run recipes (a `--dcc-endpoint`): recipes__run beside the rest. */
+export function runnableToolDefinitions(options: RecipeToolOptions = {}): ToolDefinition<RecipeToolContext>[] {
+  return [...coreRecipeToolDefinitions(), recipesRun, createRecipeTool(options)];
 }
 
 /** The one way the tool registry is made: handler bugs logged, every answer stamped with the revision of the snapshot it came from. */

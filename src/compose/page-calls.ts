@@ -8,7 +8,7 @@
 import { INVALID_PARAMS } from "../server/protocol/outcome.js";
 import { runToolCall, type ToolCallOptions } from "../server/protocol/surface.js";
 import type { ToolRegistry } from "../server/tools/registry.js";
-import { thenMaybe } from "../server/tools/maybe-promise.js";
+import { thenMaybe } from "../server/tools/define.js";
 import type { PageToolCaller } from "../server/ui/routes.js";
 
 export function pageToolCaller<C>(optionsOf: (dcc: string) => ToolCallOptions<C> | undefined): PageToolCaller {

@@ -21,14 +21,13 @@ import {
 import pino, { type Logger } from "pino";
 import * as z from "zod/v4";
 import type { RecipeLibrary } from "../recipes/catalog/library.js";
-import { openLibrary, recipeRegistry } from "./catalogs.js";
+import { coreRecipeToolDefinitions, openLibrary, recipeRegistry } from "./catalogs.js";
 import type { SkillInfo } from "../skills/types.js";
 import { resolveDataDir } from "../skills/roots.js";
 import { answerLegacy, legacyServers } from "../server/protocol/legacy-server.js";
 import { answerModern, installModern } from "../server/protocol/modern-server.js";
 import { createSurface } from "../server/protocol/surface.js";
 import { recipeContext } from "../server/tools/context.js";
-import { coreRecipeToolDefinitions } from "../server/tools/index.js";
 
 export interface RegisterRecipesToolsOptions {
   /** Skills to serve, e.g. from `scanSkills` (each is loaded from its directory). */

@@ -10,6 +10,8 @@ export interface HttpLimits {
   readonly requestTimeoutMs: number;
   /** Open TCP connections at once; past it a new one is answered 503 and closed. */
   readonly maxConnections: number;
+  /** The JSON size (UTF-8 bytes) of one tool call's arguments, checked at the HTTP edge with their depth. */
+  readonly maxToolArgumentBytes: number;
 }
 
 export type EmbeddingsKind = "local" | "none" | "openai";
@@ -39,7 +41,6 @@ export interface DccEndpointConfig {
 
 /** The HTTP layer's limits, and the tool-argument bound the argument guard applies. */
 export interface Limits extends HttpLimits {
-  readonly maxToolArgumentBytes: number;
   /** Revisions of each private playbook the store keeps (its history). */
   readonly historyLimit: number;
 }

@@ -7,7 +7,7 @@
  */
 import type { CatalogSnapshot } from "../../recipes/catalog/catalog.js";
 import type { Recipe } from "../../recipes/types.js";
-import { thenMaybe, type MaybePromise } from "../tools/maybe-promise.js";
+import { thenMaybe, type MaybePromise } from "../tools/define.js";
 import { echoed, failure, INVALID_PARAMS, success, type Outcome } from "./outcome.js";
 
 /**
@@ -66,7 +66,7 @@ function text(recipe: Recipe): string {
  * What `user` sees beside the public recipes: their own playbooks, once
  * loaded. Synchronous when there is no user or their first load is done (an
  * answer ready at once reaches the 2026 leg's adapter in one write: see
- * tools/maybe-promise.ts); a first request waits for the load, so a new
+ * tools/define.ts); a first request waits for the load, so a new
  * session's first list already holds what the user wrote before.
  */
 export function ownPlaybooks(source: CatalogSource, user: string | null | undefined): MaybePromise<CatalogSnapshot | null> {

@@ -25,7 +25,8 @@ export interface EndpointOptions<C> extends ServerInfo {
 export interface EndpointServers {
   /** `user`: who opened the session or sent the request (users file); their playbooks start loading, so their changes can be announced. */
   createServer(user?: string): Server;
-  createModernServer(user?: string): ModernServer;
+  /** `method`: the one method the request calls, when known: the server then carries that method's handler only. */
+  createModernServer(user?: string, method?: string): ModernServer;
 }
 
 export function endpointServers<C>(options: EndpointOptions<C>): EndpointServers {
@@ -62,9 +63,9 @@ export function endpointServers<C>(options: EndpointOptions<C>): EndpointServers
       attend(user);
       return legacy.create();
     },
-    createModernServer: (user) => {
+    createModernServer: (user, method) => {
       attend(user);
-      return createModernServer(surface, info);
+      return createModernServer(surface, info, method);
     },
   };
 }

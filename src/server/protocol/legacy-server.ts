@@ -11,7 +11,7 @@ import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { McpError, type ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod/v4";
 import type { Confirm } from "../tools/context.js";
-import { thenMaybe, type MaybePromise } from "../tools/maybe-promise.js";
+import { thenMaybe, type MaybePromise } from "../tools/define.js";
 import { confirmForm, confirmAnswerOf } from "./confirm.js";
 import type { Outcome } from "./outcome.js";
 import { SKILLS_CAPABILITY, SKILLS_EXTENSION_ID } from "./skills-extension/provider.js";

@@ -21,7 +21,7 @@ import {
   type StandardSchemaV1,
 } from "@modelcontextprotocol/server";
 import type { Confirm, ConfirmAnswer } from "../tools/context.js";
-import { thenMaybe, type MaybePromise } from "../tools/maybe-promise.js";
+import { thenMaybe, type MaybePromise } from "../tools/define.js";
 import { CONFIRM_KEY, confirmForm, confirmAnswerOf } from "./confirm.js";
 import type { Outcome } from "./outcome.js";
 import { SKILLS_CAPABILITY, SKILLS_EXTENSION_ID } from "./skills-extension/provider.js";
@@ -51,7 +51,13 @@ const ANY_PARAMS: StandardSchemaV1<Record<string, unknown>> = {
   "~standard": { version: 1, vendor: "recipe-server", validate: (value) => ({ value: value as Record<string, unknown> }) },
 };
 
-export function createModernServer(surface: Surface, info: ServerInfo): ModernServer {
+/**
+ * A v2 server for one request. `only`: the method that request calls; the
+ * server then registers that method's handler alone (a server lives for one
+ * exchange, and registering every method of the table cost more than the
+ * rest of its making). Capabilities are declared in full either way.
+ */
+export function createModernServer(surface: Surface, info: ServerInfo, only?: string): ModernServer {
   const server = new ModernServer(
     { name: info.name, version: info.version },
     {
@@ -67,13 +73,14 @@ export function createModernServer(surface: Surface, info: ServerInfo): ModernSe
       },
     },
   );
-  installModern(server, surface);
+  installModern(server, surface, only);
   return server;
 }
 
-/** Every method of `surface` on a v2 server (capabilities are declared by the caller, or by createModernServer). */
-export function installModern(server: ModernServer, surface: Surface): void {
+/** Every method of `surface` (or only `only`) on a v2 server (capabilities are declared by the caller, or by createModernServer). */
+export function installModern(server: ModernServer, surface: Surface, only?: string): void {
   for (const [method, handler] of surface.methods) {
+    if (only !== undefined && method !== only) continue;
     if (method === "tools/call") {
       server.setRequestHandler("tools/call", (request, ctx) => answerModern(handler, request.params, ctx) as never);
     } else if (EXTENSION_METHODS.has(method)) {

@@ -12,14 +12,15 @@
  *
  * tools/call runs one call through the tool registry, raced against the
  * server's time limit, with its one log line and its observer. Arguments are
- * checked for shape and depth by the transport (transport/argument-limits.ts),
- * for size here (the one check the embedded tools of compose/register.ts
- * share), and against the tool's schema by the registry; no SDK schema
- * parses them on either era.
+ * checked twice: for shape, depth and size at the edge (the HTTP transport's
+ * message checks, transport/argument-limits.ts; here, for the embedded tools
+ * of compose/register.ts, which have no edge of ours), and against the
+ * tool's schema by the registry. No SDK schema parses them on either era.
  */
 import type { Logger } from "pino";
 import { randomUUID } from "node:crypto";
-import { isPromise, thenMaybe, type MaybePromise } from "../tools/maybe-promise.js";
+import { argumentsFault, MAX_NESTING } from "../transport/argument-limits.js";
+import { isPromise, thenMaybe, type MaybePromise } from "../tools/define.js";
 import type { Confirm } from "../tools/context.js";
 import type { ToolCallOutcome, ToolCallResult, ToolRegistry } from "../tools/registry.js";
 import { listResourcesFor, readResourceFor, type CatalogSource } from "./catalog-resources.js";
@@ -29,7 +30,7 @@ import type { SkillsProvider } from "./skills-extension/provider.js";
 
 export type Params = Readonly<Record<string, unknown>>;
 
-/** One method's handler: synchronous when it can be (see tools/maybe-promise.ts). */
+/** One method's handler: synchronous when it can be (see tools/define.ts). */
 export type MethodHandler = (params: Params, call: CallInfo) => MaybePromise<Outcome<object>>;
 
 /** Which MCP features the table serves: each era declares them in its own terms. */
@@ -137,8 +138,12 @@ export interface ToolCallOptions<C> {
   /** The handler context of one call. */
   readonly contextFor: (call: CallInfo) => C;
   readonly logger: Logger;
-  /** Bound on the JSON size of one call's arguments. */
-  readonly maxArgumentBytes: number;
+  /**
+   * Checks each call's arguments for shape, depth and this JSON size here:
+   * for servers with no edge of ours in front (registerRecipesTools). The
+   * daemon leaves it unset; its HTTP edge has checked them already.
+   */
+  readonly maxArgumentBytes?: number;
   /** A call still running after this long answers -32603 instead of hanging. */
   readonly timeoutMs?: number;
   readonly onToolCall?: ToolCallObserver;
@@ -155,15 +160,13 @@ export function toolCall<C>(options: ToolCallOptions<C>, params: Readonly<Record
 /**
  * One tools/call through the registry, with the log line (the call's one
  * line at info: outcome only, never argument values) and the observer.
- * Synchronous when the tool's handler is (see maybe-promise.ts); a throw is
+ * Synchronous when the tool's handler is (see MaybePromise in define.ts); a throw is
  * a bug and is left to the SDK.
  */
 export function runToolCall<C>(options: ToolCallOptions<C>, name: string, args: unknown, info: CallInfo): MaybePromise<Outcome<ToolCallResult>> {
-  if (args !== undefined && (args === null || typeof args !== "object" || Array.isArray(args))) {
-    return failure(INVALID_PARAMS, "Tool arguments must be an object");
-  }
-  if (args !== undefined && Buffer.byteLength(JSON.stringify(args)) > options.maxArgumentBytes) {
-    return failure(INVALID_PARAMS, `Tool arguments exceed ${options.maxArgumentBytes} bytes`);
+  if (options.maxArgumentBytes !== undefined && args !== undefined) {
+    const refused = edgeCheck(args, options.maxArgumentBytes);
+    if (refused !== null) return refused;
   }
   const started = performance.now();
   const call = new CallControl(info);
@@ -188,6 +191,15 @@ export function runToolCall<C>(options: ToolCallOptions<C>, name: string, args: 
     options.onToolCall?.(event);
     return success(outcome.result);
   });
+}
+
+/** The edge's argument checks, for a server without our HTTP edge in front. */
+function edgeCheck(args: unknown, maxBytes: number): Outcome<never> | null {
+  if (args === null || typeof args !== "object" || Array.isArray(args)) return failure(INVALID_PARAMS, "Tool arguments must be an object");
+  const fault = argumentsFault(args as Record<string, unknown>, maxBytes);
+  if (fault === "nesting") return failure(INVALID_PARAMS, `Tool arguments nest deeper than ${MAX_NESTING} levels`);
+  if (fault === "size") return failure(INVALID_PARAMS, `Tool arguments exceed ${maxBytes} bytes`);
+  return null;
 }
 
 /**

@@ -3,9 +3,8 @@ import type { CatalogSnapshot } from "../../recipes/catalog/catalog.js";
 import type { RecipeLibrary } from "../../recipes/catalog/library.js";
 import type { DccRunner } from "../../recipes/run/runner.js";
 import type { UsageCounter } from "../../recipes/store/usage-counts.js";
-import type { ToolDefinition, ToolSchema } from "./define.js";
+import type { MaybePromise, ToolDefinition, ToolSchema } from "./define.js";
 import { fail, type Envelope } from "./envelope.js";
-import type { MaybePromise } from "./maybe-promise.js";
 
 /** What a recipe tool handler may use: the DCC's library, a logger, and its call's cancellation and progress. */
 export interface RecipeToolContext {

@@ -1,11 +1,10 @@
 /**
  * What a tool is, independent of any transport: a name, a Draft 2020-12 input
- * schema the registry validates before the handler runs, MCP annotations,
- * and a handler returning the result envelope as data.
+ * schema the registry validates before the handler runs (and the TypeScript
+ * type of the arguments it lets through), MCP annotations, and a handler
+ * returning the result envelope as data, synchronously when it can.
  */
 import type { Envelope } from "./envelope.js";
-import type { MaybePromise } from "./maybe-promise.js";
-import type { ValueOf } from "./schema-types.js";
 
 export interface ToolAnnotations {
   readonly title?: string;
@@ -28,7 +27,7 @@ export interface ToolDefinition<C, S extends ToolSchema = ToolSchema> {
   /** Advertised and enforced; includes resultStart/resultEnd. */
   readonly inputSchema: S;
   readonly annotations: ToolAnnotations;
-  /** Answers synchronously when it can (see maybe-promise.ts). */
+  /** Answers synchronously when it can (see MaybePromise). */
   handler(args: ToolArgs<S>, context: C): MaybePromise<Envelope>;
   /**
    * The handler keeps answers it gives again (each deep-frozen, revision
@@ -90,3 +89,61 @@ export const READ_ONLY: ToolAnnotations = {
   idempotentHint: true,
   openWorldHint: false,
 };
+
+/**
+ * A value now, or later. A tool call whose handler answers synchronously stays
+ * synchronous up to the SDK: every `await` on the way costs microtask turns,
+ * and the SDK's HTTP adapter (@hono/node-server) writes an answer together with
+ * its headers, in one write and with a Content-Length, only if the answer is
+ * there within a few turns of the request being dispatched. Later than that it
+ * sends the headers alone and streams the body chunked: two more writes per
+ * call, and a response the client reads in pieces.
+ */
+export type MaybePromise<T> = T | Promise<T>;
+
+/** Only native promises: the values passed through here are our own, never thenables. */
+export function isPromise<T>(value: MaybePromise<T>): value is Promise<T> {
+  return value instanceof Promise;
+}
+
+/** `next(value)` now when `value` is here, else once it settles. */
+export function thenMaybe<T, U>(value: MaybePromise<T>, next: (value: T) => MaybePromise<U>): MaybePromise<U> {
+  return isPromise(value) ? value.then(next) : next(value);
+}
+
+/**
+ * The TypeScript type of the value a JSON Schema literal (`as const`) accepts,
+ * for the keywords tool schemas use: type string/integer/number/boolean/
+ * array/object, enum, items, properties, required, additionalProperties.
+ * The registry validates arguments against the schema before a handler
+ * runs, so the derived type is what the handler really receives.
+ */
+
+/** What a schema without a keyword below accepts (`inputs`, `target`): anything. */
+export type ValueOf<S> = S extends { readonly enum: readonly (infer E)[] }
+  ? E
+  : S extends { readonly type: "string" }
+    ? string
+    : S extends { readonly type: "integer" | "number" }
+      ? number
+      : S extends { readonly type: "boolean" }
+        ? boolean
+        : S extends { readonly type: "array"; readonly items: infer I }
+          ? readonly ValueOf<I>[]
+          : S extends { readonly type: "object"; readonly properties: infer P }
+            ? ObjectOf<P, RequiredOf<S>, S extends { readonly additionalProperties: false } ? false : true>
+            : unknown;
+
+/** The names in `required` (none when the keyword is absent). */
+type RequiredOf<S> = S extends { readonly required?: infer R } ? (R extends readonly (infer K)[] ? K : never) : never;
+
+/** An object of `properties`: the `required` ones present, the others optional, and any other key when `open`. */
+export type ObjectOf<P, R, Open extends boolean = false> = Flat<
+  { readonly [K in keyof P as K extends R ? K : never]: ValueOf<P[K]> } & {
+    readonly [K in keyof P as K extends R ? never : K]?: ValueOf<P[K]>;
+  }
+> &
+  (Open extends true ? Readonly<Record<string, unknown>> : unknown);
+
+/** One object type instead of an intersection, so editors and type errors show it whole. */
+type Flat<T> = { [K in keyof T]: T[K] } & {};

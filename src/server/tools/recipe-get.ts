@@ -7,7 +7,7 @@ import { playbookView } from "./playbook-view.js";
 import { recordUse } from "./record-use.js";
 import type { ChildFields } from "./recipe-schemas.js";
 import type { VisibilityFilter } from "./recipe-search.js";
-import { closeNames, notFoundMessage } from "./suggest.js";
+import { closeNames, notFoundMessage } from "./lookup.js";
 
 export function recipeGet(
   fields: ChildFields<"get">,

@@ -20,7 +20,7 @@ import { playbooksOf, type RecipeToolContext } from "./context.js";
 import { fail, ok, type Envelope } from "./envelope.js";
 import { notFound } from "./recipe-get.js";
 import type { ChildFields } from "./recipe-schemas.js";
-import { closeNames, notFoundMessage } from "./suggest.js";
+import { closeNames, notFoundMessage } from "./lookup.js";
 
 const PRIVATE_PREFIX = "private/";
 

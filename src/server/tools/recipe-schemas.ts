@@ -6,7 +6,7 @@
 import { compileSchema, renderErrors } from "../../jsonschema/index.js";
 import type { Validator } from "../../jsonschema/types.js";
 import { PLAYBOOK_LIMITS as L } from "../../recipes/store/limits.js";
-import type { ObjectOf } from "./schema-types.js";
+import type { ObjectOf } from "./define.js";
 
 export const RECIPE_ACTIONS = ["search", "get", "create", "update", "history", "restore", "delete", "promote"] as const;
 export type RecipeAction = (typeof RECIPE_ACTIONS)[number];

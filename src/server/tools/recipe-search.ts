@@ -3,7 +3,7 @@ import type { CatalogSnapshot } from "../../recipes/catalog/catalog.js";
 import type { SearchHit } from "../../recipes/search/types.js";
 import type { RecipeToolContext } from "./context.js";
 import { ok, type Envelope } from "./envelope.js";
-import { thenMaybe, type MaybePromise } from "./maybe-promise.js";
+import { thenMaybe, type MaybePromise } from "./define.js";
 import { summarize, type RecipeSummary } from "./playbook-view.js";
 import type { ChildFields } from "./recipe-schemas.js";
 

@@ -6,9 +6,8 @@
  */
 import type { CatalogSnapshot } from "../../recipes/catalog/catalog.js";
 import { recipeTool, snapshotOf, type RecipeToolContext } from "./context.js";
-import { objectSchema, type ToolArgs } from "./define.js";
+import { objectSchema, type MaybePromise, type ToolArgs } from "./define.js";
 import { fail, type Envelope } from "./envelope.js";
-import type { MaybePromise } from "./maybe-promise.js";
 import { recipeCreate } from "./recipe-create.js";
 import { recipeGet } from "./recipe-get.js";
 import { compileChildValidators, describeFields, offeredActions, type ChildFields, type RecipeAction } from "./recipe-schemas.js";

@@ -5,7 +5,7 @@ import { ok, withRevision, type Envelope } from "./envelope.js";
 import { recipeTool, withSnapshot } from "./context.js";
 import { skillNotFound } from "./lookup.js";
 import { recipeEntry, type RecipeEntryView } from "../../recipes/api/entry-view.js";
-import { skillFacts } from "./skill-facts.js";
+import type { SkillInfo } from "../../skills/types.js";
 import { firstWindow } from "./record-use.js";
 import { readRecipeUsage, type RecipeUsage, type UsageReading } from "../../recipes/catalog/usage-report.js";
 
@@ -124,4 +124,14 @@ function listAnswer(snapshot: CatalogSnapshot, skill: string | undefined): Envel
     paths: entry.files,
     diagnostics: entry.diagnostics,
   });
+}
+
+/**
+ * What `recipes__list` shows of a skill beyond docs/skill-packs.md (dcc-mcp-core's
+ * SkillMetadata fields): its `layer`, the skills it `depends` on
+ * (`metadata/depends.md` merged) and the `products` it is for. Always
+ * present so a client reads one shape: `null` / `[]` when not set.
+ */
+function skillFacts(info: SkillInfo): { depends: readonly string[]; layer: string | null; products: readonly string[] } {
+  return { depends: info.depends ?? [], layer: info.layer ?? null, products: info.products ?? [] };
 }

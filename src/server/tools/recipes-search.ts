@@ -1,9 +1,8 @@
-import { objectSchema, READ_ONLY } from "./define.js";
+import { objectSchema, READ_ONLY, thenMaybe } from "./define.js";
 import type { ResolvedAnswer } from "../../recipes/catalog/catalog.js";
 import { LAYER_FILTER } from "./recipe-schemas.js";
 import { ok, type Envelope } from "./envelope.js";
 import { recipeTool, withSnapshot } from "./context.js";
-import { thenMaybe } from "./maybe-promise.js";
 
 export const recipesSearch = recipeTool({
   name: "recipes__search",

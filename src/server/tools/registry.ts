@@ -1,17 +1,19 @@
 /**
  * Runs tool calls: validates arguments with the project's validator, calls
  * the handler, renders the envelope as deterministic JSON and cuts the
- * requested window. Knows nothing of HTTP or of recipes.
+ * requested result window (docs/tools.md: every tool's text can be paged by
+ * the caller). Knows nothing of HTTP or of recipes.
  */
 import { compileSchema, renderErrors } from "../../jsonschema/index.js";
 import type { Validator } from "../../jsonschema/types.js";
-import type { ToolAnnotations, ToolDefinition } from "./define.js";
+import { isPromise, type MaybePromise, type ToolAnnotations, type ToolDefinition } from "./define.js";
 import { fail, withRevision, type Envelope } from "./envelope.js";
 import type { ToolErrorCode } from "../../util/error-codes.js";
-import { isPromise, type MaybePromise } from "./maybe-promise.js";
 import { deepFreeze, sortKeys } from "../../util/stable-json.js";
-import { applyWindow, DEFAULT_RESULT_END, readWindow, type WindowRequest } from "./window.js";
 
+
+export const WINDOW_MAX = 8000;
+export const DEFAULT_RESULT_END = 8000;
 /** Refusals of the arguments themselves are cut with the default window. */
 const DEFAULT_WINDOW: WindowRequest = { resultStart: 0, resultEnd: DEFAULT_RESULT_END };
 
@@ -45,7 +47,7 @@ export type ToolCallOutcome =
 export interface ToolRegistry<C> {
   list(): readonly ListedTool[];
   has(name: string): boolean;
-  /** Synchronous when the tool's handler answers synchronously (see maybe-promise.ts). */
+  /** Synchronous when the tool's handler answers synchronously (see MaybePromise in define.ts). */
   call(name: string, args: unknown, context: C): MaybePromise<ToolCallOutcome>;
 }
 
@@ -144,6 +146,56 @@ export function createToolRegistry<C>(
         (envelope) => render(envelope, context, window, kept),
         (error: unknown) => render(internalError(name, error), context, window),
       );
+    },
+  };
+}
+
+
+export interface WindowRequest {
+  readonly resultStart: number;
+  readonly resultEnd: number;
+}
+
+export interface WindowedText {
+  readonly text: string;
+  /** True when the window holds the whole text. */
+  readonly complete: boolean;
+  readonly page?: {
+    readonly resultStart: number;
+    readonly resultEnd: number;
+    readonly totalChars: number;
+    readonly nextResultStart: number | null;
+  };
+}
+
+/** Reads and checks the window arguments; a string names the broken rule. */
+export function readWindow(args: Readonly<Record<string, unknown>>): WindowRequest | string {
+  const start = args.resultStart ?? 0;
+  const end = args.resultEnd ?? DEFAULT_RESULT_END;
+  if (typeof start !== "number" || !Number.isSafeInteger(start) || start < 0) {
+    return "resultStart: must be an integer >= 0";
+  }
+  if (typeof end !== "number" || !Number.isSafeInteger(end) || end < 1) {
+    return "resultEnd: must be an integer >= 1";
+  }
+  if (end <= start) return "resultEnd: must be greater than resultStart";
+  if (end - start > WINDOW_MAX) return `resultEnd: resultEnd - resultStart must be at most ${WINDOW_MAX}`;
+  return { resultStart: start, resultEnd: end };
+}
+
+export function applyWindow(text: string, window: WindowRequest): WindowedText {
+  const total = text.length;
+  if (window.resultStart === 0 && window.resultEnd >= total) return { text, complete: true };
+  const start = Math.min(window.resultStart, total);
+  const end = Math.min(window.resultEnd, total);
+  return {
+    text: text.slice(start, end),
+    complete: false,
+    page: {
+      resultStart: start,
+      resultEnd: end,
+      totalChars: total,
+      nextResultStart: end < total ? end : null,
     },
   };
 }

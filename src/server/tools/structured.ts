@@ -5,7 +5,7 @@ import type { YamlRecipe } from "../../recipes/types.js";
 import { withSnapshot, type RecipeToolContext } from "./context.js";
 import { fail, type Envelope } from "./envelope.js";
 import { findPublicRecipe } from "./lookup.js";
-import type { MaybePromise } from "./maybe-promise.js";
+import type { MaybePromise } from "./define.js";
 
 /** The fields validate and apply name a structured recipe by. */
 export const STRUCTURED_RECIPE_FIELDS = {

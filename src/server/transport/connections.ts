@@ -17,8 +17,7 @@
  */
 import type { Server } from "node:http";
 import type { Socket } from "node:net";
-import { rawJsonRpcError, REQUEST_TIMEOUT_MESSAGE } from "./http-errors.js";
-import { JSONRPC } from "./jsonrpc.js";
+import { JSONRPC, rawJsonRpcError, REQUEST_TIMEOUT_MESSAGE } from "./refusals.js";
 
 export interface ConnectionGuardOptions {
   readonly maxConnections: number;
@@ -33,6 +32,8 @@ interface ConnectionState {
   /** Requests on the connection being answered now. */
   busy: number;
   timer: NodeJS.Timeout | undefined;
+  /** The period `timer` was armed for: re-armed for the same period, it is refreshed rather than made anew. */
+  timerMs: number;
   /** socket.bytesRead when the quiet period began: more since means a request was started. */
   readAtQuiet: number;
 }
@@ -57,10 +58,17 @@ export function installConnectionGuard(server: Server, options: ConnectionGuardO
   };
   const betweenMs = Math.max(options.quietMs, options.keepAliveMs);
   const quiet = (socket: Socket, state: ConnectionState, ms: number): void => {
-    clearTimeout(state.timer);
     state.readAtQuiet = socket.bytesRead;
+    // A kept-alive connection re-arms the same period after every request:
+    // refreshing the one timer costs no allocation per request.
+    if (state.timer !== undefined && state.timerMs === ms) {
+      state.timer.refresh();
+      return;
+    }
+    clearTimeout(state.timer);
     state.timer = setTimeout(expire, ms, socket, state);
     state.timer.unref();
+    state.timerMs = ms;
   };
 
   server.on("connection", (socket: Socket) => {
@@ -72,7 +80,7 @@ export function installConnectionGuard(server: Server, options: ConnectionGuardO
       return;
     }
     open += 1;
-    const state: ConnectionState = { busy: 0, timer: undefined, readAtQuiet: 0 };
+    const state: ConnectionState = { busy: 0, timer: undefined, timerMs: 0, readAtQuiet: 0 };
     states.set(socket, state);
     quiet(socket, state, options.quietMs);
     socket.once("close", () => {
@@ -85,9 +93,10 @@ export function installConnectionGuard(server: Server, options: ConnectionGuardO
     const socket = request.socket;
     const state = states.get(socket);
     if (state === undefined) return;
+    // The timer keeps running while requests are answered (expire leaves a
+    // busy connection alone, and the request's end re-arms it): stopping and
+    // remaking it per request cost a timer each time.
     state.busy += 1;
-    clearTimeout(state.timer);
-    state.timer = undefined;
     response.once("close", () => {
       state.busy -= 1;
       if (state.busy === 0 && !socket.destroyed) quiet(socket, state, betweenMs);

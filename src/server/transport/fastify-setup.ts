@@ -1,15 +1,13 @@
 /**
  * The fastify instance every endpoint is served from: timeouts, JSON-only
- * bodies, and JSON-RPC shaped answers for fastify's own errors and 404s.
+ * bodies, and JSON-RPC shaped answers for fastify's own errors and 404s;
+ * and the small facts about one request and its reply the legs share.
  */
 import { randomUUID } from "node:crypto";
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from "fastify";
 import type { Logger } from "pino";
-import type { HttpLimits } from "./endpoint.js";
-import { answerClientError, mapError, sendJsonRpcError } from "./http-errors.js";
-import { JSONRPC, type JsonRpcCode } from "./jsonrpc.js";
-import { answerFrameworkError } from "./refusals.js";
-import { pathOf } from "./request-helpers.js";
+import type { HttpLimits } from "../../config/types.js";
+import { answerClientError, answerFrameworkError, JSONRPC, mapError, sendJsonRpcError, type JsonRpcCode } from "./refusals.js";
 
 const JSON_CONTENT = /^application\/json\s*(;.*)?$/i;
 
@@ -63,4 +61,24 @@ export function createFastify(limits: HttpLimits, logger: Logger): FastifyInstan
     await sendJsonRpcError(reply, 404, JSONRPC.methodNotFound, `Not found: ${request.method} ${pathOf(request.url).slice(0, 200)}`);
   });
   return fastify;
+}
+
+/** After hijack fastify no longer writes; headers its hooks set must be copied. */
+export function hijack(reply: FastifyReply): void {
+  const headers = reply.getHeaders();
+  reply.hijack();
+  for (const name in headers) {
+    const value = headers[name];
+    if (value !== undefined && !reply.raw.headersSent) reply.raw.setHeader(name, value as string | number | string[]);
+  }
+  reply.raw.on("error", ignore);
+}
+
+/** Socket errors after hijack (a client gone mid-answer) are the client's business. */
+export function ignore(): void {}
+
+/** The path of a request URL, without its query. */
+export function pathOf(url: string): string {
+  const query = url.indexOf("?");
+  return query === -1 ? url : url.slice(0, query);
 }

@@ -9,7 +9,7 @@
  * the users file gets 403 there, as the operator's token does on MCP.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
-import { JSONRPC, type JsonRpcCode } from "./jsonrpc.js";
+import { JSONRPC, type JsonRpcCode } from "./refusals.js";
 import type { UsersTable } from "./users.js";
 
 const LOOPBACK_HOSTNAMES = ["localhost", "127.0.0.1", "[::1]", "::1"];

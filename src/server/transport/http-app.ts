@@ -5,23 +5,37 @@
  * hand it a factory for a ready-made SDK `Server`.
  */
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import type { Server as ModernServer } from "@modelcontextprotocol/server";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
-import { installMessageChecks } from "./argument-limits.js";
+import type { HttpLimits } from "../../config/types.js";
+import { checkBatch, installMessageChecks } from "./argument-limits.js";
 import { installConnectionGuard } from "./connections.js";
-import { createDrain } from "./drain.js";
-import type { HttpLimits, ListChange, McpEndpoint } from "./endpoint.js";
-import { createFastify } from "./fastify-setup.js";
+import { createFastify, hijack, ignore, pathOf } from "./fastify-setup.js";
 import { createRequestGuard, type GuardOptions } from "./guard.js";
-import { sendJsonRpcError } from "./http-errors.js";
-import { JSONRPC } from "./jsonrpc.js";
-import { handleStateful, handleStateless } from "./legacy-leg.js";
+import { handleStateful, handleStateless, type LegacyEndpoint } from "./legacy-leg.js";
 import { createModernLeg, type ModernLeg } from "./modern-leg.js";
-import { installRefusals } from "./refusals.js";
-import { checkBatch, hijack, ignore, pathOf } from "./request-helpers.js";
+import { installRefusals, JSONRPC, sendJsonRpcError } from "./refusals.js";
 import { SessionManager } from "./sessions.js";
 
-export type { HttpLimits, ListChange, McpEndpoint } from "./endpoint.js";
+export type { HttpLimits };
+
+/** What the HTTP surface serves at one path: MCP servers made per session or request, for either era. */
+export interface McpEndpoint extends LegacyEndpoint {
+  /** A v2 server for one 2026-07-28 request (`user` as above); without it the endpoint speaks the 2025 revisions only. */
+  createModernServer?(user?: string, method?: string): ModernServer;
+}
+
+/** What a reload changed on an endpoint, for the list_changed notifications of both eras. */
+export interface ListChange {
+  readonly resources?: boolean;
+  readonly prompts?: boolean;
+  /**
+   * Whose lists changed (users file: one user's playbooks): only that user's
+   * sessions and listen streams are told. Absent: everyone's (public recipes).
+   */
+  readonly user?: string;
+}
 
 export interface HttpAppOptions {
   readonly endpoints: readonly McpEndpoint[];
@@ -95,7 +109,7 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
   const callers = new WeakMap<object, AuthInfo>();
   /** The user a 2025 session was initialized by: its identity for the session's life. */
   const sessionUsers = new WeakMap<object, string>();
-  installMessageChecks(fastify, options.endpoints.map((endpoint) => endpoint.path));
+  installMessageChecks(fastify, options.endpoints.map((endpoint) => endpoint.path), limits.maxToolArgumentBytes);
   installRefusals(fastify, options.endpoints.map((endpoint) => endpoint.path), options.stateless);
 
   // Callback-style hooks: they run on every request, and an async hook costs
@@ -237,6 +251,42 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
         if (drain.inFlight() > 0) logger.warn({ inFlight: drain.inFlight(), graceMs }, "shutdown grace elapsed with requests in flight");
       }
       await fastify.close();
+    },
+  };
+}
+
+/**
+ * Requests in flight, for a graceful close: GET streams stay open for a
+ * session's life, every other request is one a shutdown lets finish.
+ */
+export function createDrain() {
+  let inFlight = 0;
+  const idleWaiters = new Set<() => void>();
+  // One shared listener: a closure per request would cost an allocation on every call.
+  const settle = (): void => {
+    inFlight -= 1;
+    if (inFlight === 0) for (const wake of idleWaiters) wake();
+  };
+  return {
+    /** Counts the request until its reply closes. */
+    track(request: FastifyRequest, reply: FastifyReply): void {
+      if (request.method === "GET") return;
+      inFlight += 1;
+      reply.raw.once("close", settle);
+    },
+    inFlight: (): number => inFlight,
+    /** Resolves when nothing is in flight, or after `timeoutMs`. */
+    idle(timeoutMs: number): Promise<void> {
+      if (inFlight === 0) return Promise.resolve();
+      return new Promise((resolve) => {
+        const done = (): void => {
+          clearTimeout(timer);
+          idleWaiters.delete(done);
+          resolve();
+        };
+        const timer = setTimeout(done, timeoutMs);
+        idleWaiters.add(done);
+      });
     },
   };
 }

@@ -4,14 +4,25 @@
  * initialize held by the SessionManager.
  */
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import type { HttpLimits, McpEndpoint } from "./endpoint.js";
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { HttpLimits } from "../../config/types.js";
+import { hijack } from "./fastify-setup.js";
 import type { GuardOptions } from "./guard.js";
-import { sendJsonRpcError } from "./http-errors.js";
-import { JSONRPC } from "./jsonrpc.js";
-import { hijack, isInitialize } from "./request-helpers.js";
+import { JSONRPC, sendJsonRpcError } from "./refusals.js";
 import { clientIdentity, type SessionManager } from "./sessions.js";
+
+/** What this leg serves at one path (an McpEndpoint, http-app.ts). */
+export interface LegacyEndpoint {
+  readonly path: string;
+  /**
+   * A 1.32.2 server for one 2025-era session (or one stateless 2025 request);
+   * `user`: who the users file says opened it (its handlers see the caller per request as `authInfo`).
+   */
+  createServer(user?: string): Server;
+}
 
 /** What a stateful request needs of the app around it. */
 export interface LegacyContext {
@@ -26,7 +37,7 @@ export interface LegacyContext {
 
 export type Callers = WeakMap<object, AuthInfo>;
 
-export async function handleStateless(endpoint: McpEndpoint, request: FastifyRequest, reply: FastifyReply, callers: Callers): Promise<void> {
+export async function handleStateless(endpoint: LegacyEndpoint, request: FastifyRequest, reply: FastifyReply, callers: Callers): Promise<void> {
   if (request.method !== "POST") {
     await sendJsonRpcError(reply, 405, JSONRPC.serverError, "Method not allowed: this server is stateless (POST only)", { allow: "POST" });
     return;
@@ -44,7 +55,7 @@ export async function handleStateless(endpoint: McpEndpoint, request: FastifyReq
 }
 
 
-export async function handleStateful(context: LegacyContext, endpoint: McpEndpoint, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+export async function handleStateful(context: LegacyContext, endpoint: LegacyEndpoint, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const { limits, options } = context;
   const manager = context.sessions;
   const header = request.headers["mcp-session-id"];
@@ -109,4 +120,9 @@ export async function handleStateful(context: LegacyContext, endpoint: McpEndpoi
 function attachAuth(callers: Callers, request: FastifyRequest): void {
   const auth = callers.get(request.raw);
   if (auth !== undefined) (request.raw as { auth?: AuthInfo }).auth = auth;
+}
+
+function isInitialize(body: unknown): boolean {
+  if (Array.isArray(body)) return body.some((message) => isInitializeRequest(message));
+  return isInitializeRequest(body);
 }

@@ -15,11 +15,16 @@ import {
   type Server as ModernServer,
   type ServerNotifier,
 } from "@modelcontextprotocol/server";
-import { JSONRPC, jsonRpcErrorBody } from "./jsonrpc.js";
+import { JSONRPC, jsonRpcErrorBody } from "./refusals.js";
 
 export interface ModernLegOptions {
-  /** A fresh v2 server per request (the handler connects each to one exchange); `user`: the caller the users file named. */
-  readonly createServer: (user?: string) => ModernServer;
+  /**
+   * A fresh v2 server per request (the handler connects each to one
+   * exchange); `user`: the caller the users file named; `method`: the one
+   * method that request calls, when it is one request (a server made for it
+   * needs that method's handler only).
+   */
+  readonly createServer: (user?: string, method?: string) => ModernServer;
   /** The same bound fastify applies; bodies arrive parsed, so this only keeps the SDK's own reads in line. */
   readonly maxBodyBytes: number;
   readonly onerror?: (error: Error) => void;
@@ -51,8 +56,10 @@ export interface ModernLeg {
 }
 
 export function createModernLeg(options: ModernLegOptions): ModernLeg {
+  // The method of each request being served, found by the web Request the handler hands its factory.
+  const methods = new WeakMap<Request, string>();
   const makeHandler = (): McpHttpHandler =>
-    createMcpHandler((context) => options.createServer(context.authInfo?.clientId), {
+    createMcpHandler((context) => options.createServer(context.authInfo?.clientId, methods.get(context.requestInfo as Request)), {
       legacy: "reject",
       maxRequestBodySize: options.maxBodyBytes,
       ...(options.onerror !== undefined ? { onerror: options.onerror } : {}),
@@ -80,6 +87,8 @@ export function createModernLeg(options: ModernLegOptions): ModernLeg {
     claims(request) {
       // Only a POST can carry the envelope; GET and DELETE are 2025 session operations.
       if (request.method !== "POST") return false;
+      const known = plainClaim(request);
+      if (known !== undefined) return known;
       const outcome = classifyInboundRequest({
         httpMethod: "POST",
         ...headerField("protocolVersionHeader", request.headers["mcp-protocol-version"]),
@@ -102,7 +111,10 @@ export function createModernLeg(options: ModernLegOptions): ModernLeg {
         // must go when the client does); a Request bound to a signal costs
         // ~40 µs more to make, and every other answer is one JSON write whose
         // stream, if any, writeResponse itself cancels on disconnect.
-        const response = await handlerFor(authInfo?.clientId).fetch(toWebRequest(request, listen ? abort.signal : undefined), {
+        const web = toWebRequest(request, listen ? abort.signal : undefined);
+        const method = methodOf(request.body);
+        if (method !== undefined) methods.set(web, method);
+        const response = await handlerFor(authInfo?.clientId).fetch(web, {
           parsedBody: request.body,
           ...(authInfo !== undefined ? { authInfo } : {}),
         });
@@ -130,6 +142,43 @@ export function createModernLeg(options: ModernLegOptions): ModernLeg {
   };
 }
 
+/** The envelope key of the 2026-07-28 per-request `_meta` (the SDK's PROTOCOL_VERSION_META_KEY). */
+const ENVELOPE_CLAIM = "io.modelcontextprotocol/protocolVersion";
+/** The first revision the v2 SDK serves per request (its FIRST_MODERN_PROTOCOL_VERSION). */
+const FIRST_MODERN_VERSION = "2026-07-28";
+const JSON_RPC_MEMBERS: ReadonlySet<string> = new Set(["jsonrpc", "id", "method", "params"]);
+
+/**
+ * classifyInboundRequest's answer for the two shapes nearly every request
+ * has, without its schema parses (three zod parses, two of them failing, per
+ * request); undefined for anything else, which the SDK then classifies.
+ * - One message whose params carry the envelope claim (`_meta` holding the
+ *   protocol version key), other than initialize: the SDK answers it on the
+ *   2026 leg, as a request or as one of its refusals; never legacy.
+ * - One well-formed request or notification with no `_meta` at all and no
+ *   2026 protocol version header: legacy, whatever its method.
+ */
+function plainClaim(request: ModernRequest): boolean | undefined {
+  const body = request.body;
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
+  const message = body as Record<string, unknown>;
+  const params = message["params"];
+  const method = message["method"];
+  if (typeof method !== "string") return undefined;
+  if (params !== undefined && (typeof params !== "object" || params === null || Array.isArray(params))) return undefined;
+  const meta = (params as Record<string, unknown> | undefined)?.["_meta"];
+  if (meta !== undefined) {
+    return method !== "initialize" && typeof meta === "object" && meta !== null && !Array.isArray(meta) && ENVELOPE_CLAIM in meta ? true : undefined;
+  }
+  const header = request.headers["mcp-protocol-version"];
+  if (header !== undefined && (typeof header !== "string" || header.trim() >= FIRST_MODERN_VERSION)) return undefined;
+  if (message["jsonrpc"] !== "2.0") return undefined;
+  const id = message["id"];
+  if (id !== undefined && typeof id !== "string" && !Number.isSafeInteger(id)) return undefined;
+  for (const key in message) if (!JSON_RPC_MEMBERS.has(key)) return undefined;
+  return false;
+}
+
 /** One notifier publishing on every handler `handlers()` names at the time of the call. */
 function fanOut(handlers: () => Iterable<McpHttpHandler>): ServerNotifier {
   const each = (send: (notify: ServerNotifier) => void) => (): void => {
@@ -147,6 +196,13 @@ function fanOut(handlers: () => Iterable<McpHttpHandler>): ServerNotifier {
 
 /** A user with no handler yet has no stream open: nobody to tell. */
 const NOBODY = fanOut(() => []);
+
+/** The method of a body that is one message. */
+function methodOf(body: unknown): string | undefined {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
+  const method = (body as { method?: unknown }).method;
+  return typeof method === "string" ? method : undefined;
+}
 
 function isListen(body: unknown): boolean {
   return typeof body === "object" && body !== null && (body as { method?: unknown }).method === "subscriptions/listen";

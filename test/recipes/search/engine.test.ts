@@ -118,7 +118,7 @@ describe("search engine (hybrid plumbing)", () => {
 
   it("answers a lexical search synchronously, a hybrid one as a promise, and lexically when the query embedding fails", async () => {
     // Synchronous lexical answers let a tool call reach the SDK without a microtask
-    // turn (see src/server/tools/maybe-promise.ts): a regression guard for that path.
+    // turn (see MaybePromise in src/server/tools/define.ts): a regression guard for that path.
     const hashing = createHashingProvider();
     let queriesFail = false;
     const provider = {

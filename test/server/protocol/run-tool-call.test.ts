@@ -71,6 +71,22 @@ describe("runToolCall", () => {
     expect(seen.at(-1)!.aborted).toBe(true);
   });
 
+  it("checks arguments for shape, depth and size when it is given a bound (no edge of ours in front)", () => {
+    const client = new AbortController();
+    const refused = (args: unknown) => {
+      const outcome = runToolCall(options([]), "now", args, from(client.signal));
+      return !("then" in outcome) && !outcome.ok ? outcome.error : null;
+    };
+    expect(refused({ query: "x".repeat(2000) })).toEqual({ code: -32602, message: "Tool arguments exceed 1024 bytes" });
+    expect(refused("x")).toEqual({ code: -32602, message: "Tool arguments must be an object" });
+    let deep: unknown = 1;
+    for (let i = 0; i < 200; i++) deep = { a: deep };
+    expect(refused(deep)?.message).toMatch(/nest deeper than 128 levels/);
+    expect(refused({ query: "x" })).toBeNull();
+    const { maxArgumentBytes: _, ...unbounded } = options([]);
+    expect(runToolCall(unbounded, "now", { query: "x".repeat(2000) }, from(client.signal))).toMatchObject({ ok: true });
+  });
+
   it("passes the client's cancellation on to a call still running", async () => {
     const seen: AbortSignal[] = [];
     const client = new AbortController();

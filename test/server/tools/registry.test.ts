@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { objectSchema, READ_ONLY, type ToolDefinition } from "../../../src/server/tools/define.js";
 import { ok } from "../../../src/server/tools/envelope.js";
-import { isPromise } from "../../../src/server/tools/maybe-promise.js";
+import { isPromise } from "../../../src/server/tools/define.js";
 import { createToolRegistry, type ToolCallOutcome } from "../../../src/server/tools/registry.js";
 
 type Context = { readonly revision: number };

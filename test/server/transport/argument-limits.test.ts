@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { checkMessages, MAX_NESTING, nestsDeeperThan, refusalAnswer } from "../../../src/server/transport/argument-limits.js";
+import { argumentsFault, checkMessages, MAX_NESTING, nestsDeeperThan, refusalAnswer } from "../../../src/server/transport/argument-limits.js";
 import { connectClient, MCP_HEADERS, rawInitialize, startTestApp, type TestApp } from "./fixture.js";
 
 let t: TestApp | null = null;
@@ -157,6 +157,25 @@ describe("checkMessages", () => {
     expect(checkMessages({ jsonrpc: "2.0", id: 1, method: "ping", params: { constructor: 1 } })).toBeNull();
     expect(checkMessages(JSON.parse('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"e","arguments":{"a":{"__proto__":1}}}}'))).toBeNull();
     expect(checkMessages("not json-rpc")).toBeNull();
+  });
+
+  it("bounds the arguments' JSON size exactly: UTF-8 bytes as JSON.stringify writes them, escapes and surrogates included", () => {
+    const bytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value));
+    for (const text of ["plain", "é€😀", "\u0001\n\"\\", "\ud800 lone", ""]) {
+      const args = { query: text.repeat(50), nested: [{ k: text, n: -1.2345678901234567e-308, b: false, z: null }], [text]: 1 };
+      const exact = bytes(args);
+      expect(argumentsFault(args, exact)).toBeNull();
+      expect(argumentsFault(args, exact - 1)).toBe("size");
+    }
+    expect(argumentsFault(JSON.parse(nestedText(MAX_NESTING - 1)) as Record<string, unknown>, 10)).toBe("size");
+    expect(argumentsFault(JSON.parse(nestedText(MAX_NESTING + 1)) as Record<string, unknown>, 10)).toBe("nesting");
+  });
+
+  it("refuses arguments over the byte bound as a size problem, alone and in a batch", () => {
+    const call = (query: string, id = 1) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", arguments: { query } } });
+    expect(checkMessages(call("x".repeat(100)), 200)).toBeNull();
+    expect(checkMessages(call("x".repeat(300)), 200)).toMatchObject({ problem: "size", id: 1, message: "Invalid params: tool arguments exceed 200 bytes (the server's limit)" });
+    expect(checkMessages([call("ok", 1), call("x".repeat(300), 2)], 200)).toMatchObject({ problem: "size", index: 1, id: 2 });
   });
 
   it("answers a refused notification with 400 and id null (nothing to settle)", () => {

@@ -1,5 +1,5 @@
 /**
- * drain.ts on a real fastify instance (fastify-setup.ts) over loopback: a
+ * createDrain (http-app.ts) on a real fastify instance (fastify-setup.ts) over loopback: a
  * POST in flight is counted until its reply closes, a GET is not (streams
  * stay open for a session's life), and idle() waits for the last request or
  * gives up after its timeout.
@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import pino from "pino";
 import type { FastifyInstance } from "fastify";
-import { createDrain } from "../../../src/server/transport/drain.js";
+import { createDrain } from "../../../src/server/transport/http-app.js";
 import { createFastify } from "../../../src/server/transport/fastify-setup.js";
 import { Gate, TEST_LIMITS } from "./fixture.js";
 import { until } from "../../helpers/until.js";

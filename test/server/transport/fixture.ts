@@ -23,6 +23,7 @@ export const TEST_LIMITS: HttpLimits = {
   maxConcurrentPerSession: 4,
   requestTimeoutMs: 2_000,
   maxConnections: 256,
+  maxToolArgumentBytes: 4096,
 };
 
 /** A latch tool calls wait on: `open()` releases every waiting call and every later one. */
@@ -116,7 +117,6 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       registry,
       contextFor: options.signallessContext === true ? () => ({ signal: NEVER_ABORTED }) : (call) => ({ signal: call.signal }),
       logger,
-      maxArgumentBytes: 4096,
       ...(options.toolTimeoutMs !== undefined ? { timeoutMs: options.toolTimeoutMs } : {}),
       ...(options.onToolCall !== undefined ? { onToolCall: options.onToolCall } : {}),
     },

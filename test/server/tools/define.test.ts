@@ -6,7 +6,7 @@
  * validated arguments the type describes.
  */
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { objectSchema, READ_ONLY, type ToolArgs, type ToolDefinition } from "../../../src/server/tools/define.js";
+import { objectSchema, READ_ONLY, type ToolArgs, type ToolDefinition, type ValueOf } from "../../../src/server/tools/define.js";
 import { ok } from "../../../src/server/tools/envelope.js";
 import { createRecipeTool } from "../../../src/server/tools/recipe.js";
 import type { ChildFields, RecipeAction } from "../../../src/server/tools/recipe-schemas.js";
@@ -16,7 +16,6 @@ import { createRecipesList } from "../../../src/server/tools/recipes-list.js";
 import { recipesSearch } from "../../../src/server/tools/recipes-search.js";
 import { recipesValidate } from "../../../src/server/tools/recipes-validate.js";
 import { createToolRegistry } from "../../../src/server/tools/registry.js";
-import type { ValueOf } from "../../../src/server/tools/schema-types.js";
 
 type Window = { readonly resultStart?: number; readonly resultEnd?: number };
 /** An intersection as one object type: toEqualTypeOf tells the two apart. */
