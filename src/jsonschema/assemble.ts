@@ -10,8 +10,9 @@
  * returns at the first failure. Collecting runs the general check (built on first use), so
  * errors and their order never depend on the path taken. Nodes that are only a scalar test
  * (`leafOf`) are also run inline by the property and item loops. Once in use, a typed
- * node with two or more checks hands its fast path to a function generated for it
- * (node-fast.ts).
+ * node with one check or more hands its fast path to a function generated for it (one
+ * check too: this closure is shared by every such node, so its call of that check sees
+ * them all and goes megamorphic; node-fast.ts).
  */
 import type { Annotations, Check, CompiledKeyword, Group, JsonType, LeafTest, LengthRange, NumericRange, SchemaNode, State } from "./context.js";
 import type { PatternMatcher } from "./regex.js";
@@ -213,7 +214,7 @@ function typedFast(
   const assembled: Check = (inst, st, ev, path) => {
     if (st.collect) return generalOf(general)(inst, st, ev, path);
     // Only while the node is still this closure: callers read node.validate on each call.
-    if (++calls > generateAfter && node.validate === assembled && n > 1) {
+    if (++calls > generateAfter && node.validate === assembled && n > 0) {
       const generated = generateNodeCheck(code, withEv, list, generalLists(general.compiled));
       if (generated !== null) {
         node.validate = generated;

@@ -40,14 +40,18 @@ export function isDecimalMultiple(value: number, divisor: Decimal, divisorNumber
 }
 
 /**
- * A cheaper yes for divisors with at most 15 significant digits and at most 22 decimals:
- * with P = 10^k (k the divisor's decimals), m = round(value·P) and |value·P| < 2^50, the
- * doubles near `value` are closer together than 1/P, so at most one k-decimal number rounds
- * to `value`; when m/P gives `value` back, that number is m/P, it is the shortest decimal of
- * `value` (what `isDecimalMultiple` reads), and divisibility is m % (divisor·P) on exact
- * integers. Returns null when `divisor` does not qualify.
+ * A cheaper exact answer for divisors with at most 15 significant digits and at most 22
+ * decimals: with P = 10^k (k the divisor's decimals), m = round(value·P) and
+ * |value·P| < 2^50, the doubles near `value` are closer together than 1/P, so at most one
+ * k-decimal number rounds to `value`; when m/P gives `value` back, that number is m/P, it is
+ * the shortest decimal of `value` (what `isDecimalMultiple` reads), and divisibility is
+ * m % (divisor·P) on exact integers. The no is exact too: a multiple of the divisor has at
+ * most k decimals, and for one below 2^50 once scaled, value·P is off by less than 1/4
+ * from it, so m is it and m/P gives `value` back; a value that fails either test is no
+ * multiple. null when `value` is out of that range (`isDecimalMultiple` decides), and the
+ * test itself is null when `divisor` does not qualify.
  */
-export function scaledMultipleTest(divisor: Decimal): ((value: number) => boolean) | null {
+export function scaledMultipleTest(divisor: Decimal): ((value: number) => boolean | null) | null {
   const k = divisor.exponent < 0 ? -divisor.exponent : 0;
   if (k > 22 || divisor.digits.length > 15) return null;
   const scale = 10 ** k;
@@ -55,7 +59,7 @@ export function scaledMultipleTest(divisor: Decimal): ((value: number) => boolea
   if (!Number.isSafeInteger(step) || step === 0) return null;
   return (value) => {
     const scaled = value * scale;
-    if (!(scaled < 2 ** 50 && scaled > -(2 ** 50))) return false;
+    if (!(scaled < 2 ** 50 && scaled > -(2 ** 50))) return null;
     const m = Math.round(scaled);
     return m / scale === value && m % step === 0;
   };

@@ -64,10 +64,12 @@ export const compileMultipleOf: KeywordCompiler = (kc) => {
   if (kc.checkOnly) return null;
   const decimal = toDecimal(divisor);
   const message = `Expected a multiple of ${divisor}`;
-  // A quick exact yes for common decimals (0.001, 0.25, 5); every no is confirmed exactly.
-  const quick = scaledMultipleTest(decimal) ?? ((): boolean => false);
+  // A quick exact answer for common decimals (0.001, 0.25, 5) and values of ordinary size;
+  // the string-based test decides the rest.
+  const quick = scaledMultipleTest(decimal) ?? ((): null => null);
   const check: Check = (inst, st, _ev, path) => {
-    if (quick(inst as number) || isDecimalMultiple(inst as number, decimal, divisor)) return true;
+    const fast = quick(inst as number);
+    if (fast === null ? isDecimalMultiple(inst as number, decimal, divisor) : fast) return true;
     if (st.collect) pushError(st, path, loc, "multipleOf", message);
     return false;
   };
