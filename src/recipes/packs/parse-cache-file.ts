@@ -22,7 +22,8 @@ const MAGIC = `${FAMILY}5\n`;
  * sha256 cost three to four times the CRC.
  */
 const DIGEST_BYTES = 4;
-const FRAME_HEAD = 8 + DIGEST_BYTES;
+/** A frame's fixed part: key and value lengths, then the value's digest. */
+export const FRAME_HEAD = 8 + DIGEST_BYTES;
 /** A value's fixed part, five u32: ok (0/1), the byte length of the summaries, the offsets count, the body's and the text's byte lengths. */
 const VALUE_HEAD = 20;
 
