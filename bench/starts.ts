@@ -22,7 +22,8 @@
  *
  * Per start: ms to /readyz 200 (either form of it: the token-free
  * {"ready":…} or the older detailed one; only the status is read), the process's CPU time by
- * then (steadier than wall time when other work shares the cores), RSS at ready, and RSS and
+ * then (steadier than wall time when other work shares the cores) and its main thread's alone
+ * (the critical path: parse workers run beside it), RSS at ready, and RSS and
  * CPU one second after one recipes__search (the caches written by then).
  * Prints figures, asserts nothing.
  *
@@ -96,6 +97,12 @@ function rssMb(pid: number): number {
 /** CPU time (user + system) the process has used, in ms: steadier than wall time on a shared machine. */
 function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+/** CPU time of the main thread alone (its task's stat), in ms: the thread that serves requests, and the critical path of a start (parse workers run beside it). */
+function mainCpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
@@ -179,6 +186,8 @@ async function stop(child: ChildProcess): Promise<void> {
 interface Start {
   readonly ms: number;
   readonly cpu: number;
+  /** The main thread's CPU to ready. */
+  readonly mainCpu: number;
   /** CPU by the second reading: the cache write and the search included. */
   readonly cpuAfter: number;
   readonly rssReady: number;
@@ -190,6 +199,7 @@ interface Start {
 async function measure(dir: string, flags: readonly string[], tree: string, home: string): Promise<Start> {
   const s = await start(dir, flags, tree, home);
   const cpu = cpuMs(s.child.pid!);
+  const mainCpu = mainCpuMs(s.child.pid!);
   const rssReady = rssMb(s.child.pid!);
   const atReady = BREAKDOWN ? describe(await probe(s.child.pid!, s.probeFile), s.child.pid!) : "";
   if (values.idle !== true) await oneSearch(s.base);
@@ -198,7 +208,7 @@ async function measure(dir: string, flags: readonly string[], tree: string, home
   const cpuAfter = cpuMs(s.child.pid!);
   const after = BREAKDOWN ? describe(await probe(s.child.pid!, s.probeFile), s.child.pid!) : "";
   await stop(s.child);
-  return { ms: s.ms, cpu, cpuAfter, rssReady, rssAfter, ...(BREAKDOWN ? { breakdown: [atReady, after] as const } : {}) };
+  return { ms: s.ms, cpu, mainCpu, cpuAfter, rssReady, rssAfter, ...(BREAKDOWN ? { breakdown: [atReady, after] as const } : {}) };
 }
 
 const median = (xs: readonly number[]): number => {
@@ -223,7 +233,7 @@ try {
       const restart = await measure(build.dir, flags, tree.root, home);
       results.get(build.name)!.cold.push(cold);
       results.get(build.name)!.restart.push(restart);
-      console.log(`pair ${pair + 1} ${build.name.padEnd(12)} cold ${cold.ms.toFixed(0)} ms, CPU ${cold.cpu.toFixed(0)}/${cold.cpuAfter.toFixed(0)} ms (${cold.rssReady}/${cold.rssAfter} MB)  restart ${restart.ms.toFixed(0)} ms, CPU ${restart.cpu.toFixed(0)}/${restart.cpuAfter.toFixed(0)} ms (${restart.rssReady}/${restart.rssAfter} MB)`);
+      console.log(`pair ${pair + 1} ${build.name.padEnd(12)} cold ${cold.ms.toFixed(0)} ms, CPU ${cold.cpu.toFixed(0)} (main ${cold.mainCpu.toFixed(0)})/${cold.cpuAfter.toFixed(0)} ms (${cold.rssReady}/${cold.rssAfter} MB)  restart ${restart.ms.toFixed(0)} ms, CPU ${restart.cpu.toFixed(0)} (main ${restart.mainCpu.toFixed(0)})/${restart.cpuAfter.toFixed(0)} ms (${restart.rssReady}/${restart.rssAfter} MB)`);
       for (const [kind, s] of [["cold", cold], ["restart", restart]] as const) {
         if (s.breakdown === undefined) continue;
         console.log(`    ${kind.padEnd(7)} at ready:     ${s.breakdown[0]}`);
@@ -239,10 +249,12 @@ try {
       const ms = median(runs.map((s) => s.ms));
       const cpu = median(runs.map((s) => s.cpu));
       const peerCpu = median(results.get(first)![kind].map((s) => s.cpu));
+      const mainCpu = median(runs.map((s) => s.mainCpu));
+      const peerMainCpu = median(results.get(first)![kind].map((s) => s.mainCpu));
       const cpuAfter = median(runs.map((s) => s.cpuAfter));
       const peerCpuAfter = median(results.get(first)![kind].map((s) => s.cpuAfter));
       console.log(
-        `${kind.padEnd(7)} ${build.name.padEnd(12)} median ${ms.toFixed(0)} ms (${(ms / peer).toFixed(2)}× ${first}), CPU to ready ${cpu.toFixed(0)} ms (${(cpu / peerCpu).toFixed(2)}×), by the second reading ${cpuAfter.toFixed(0)} ms (${(cpuAfter / peerCpuAfter).toFixed(2)}×), RSS at ready ${median(runs.map((s) => s.rssReady))} MB, ${AFTER} ${median(runs.map((s) => s.rssAfter))} MB`,
+        `${kind.padEnd(7)} ${build.name.padEnd(12)} median ${ms.toFixed(0)} ms (${(ms / peer).toFixed(2)}× ${first}), CPU to ready ${cpu.toFixed(0)} ms (${(cpu / peerCpu).toFixed(2)}×), main thread ${mainCpu.toFixed(0)} ms (${(mainCpu / peerMainCpu).toFixed(2)}×), by the second reading ${cpuAfter.toFixed(0)} ms (${(cpuAfter / peerCpuAfter).toFixed(2)}×), RSS at ready ${median(runs.map((s) => s.rssReady))} MB, ${AFTER} ${median(runs.map((s) => s.rssAfter))} MB`,
       );
     }
   }

@@ -32,16 +32,24 @@ export async function resolveRecipePaths(
   skillDir: string,
   patterns: readonly string[],
   skillName: string,
+  /**
+   * The directory's real path as discovery resolved it (SkillInfo.realDir):
+   * what its files are then read within, so no need to resolve it again.
+   */
+  knownRealDir?: string,
 ): Promise<RecipePathsResult> {
   const diagnostics: Diagnostic[] = [];
   const at = { skill: skillName, file: "SKILL.md" };
   let realDir: string;
-  try {
-    // Sync: see read-bounded.ts (the promise forms cost several times the CPU per file).
-    realDir = realpathSync.native(skillDir);
-  } catch {
-    diagnostics.push(diagnostic("error", "file_unreadable", `skill directory of ${skillName} cannot be read`, at));
-    return { files: [], diagnostics };
+  if (knownRealDir !== undefined) realDir = knownRealDir;
+  else {
+    try {
+      // Sync: see read-bounded.ts (the promise forms cost several times the CPU per file).
+      realDir = realpathSync.native(skillDir);
+    } catch {
+      diagnostics.push(diagnostic("error", "file_unreadable", `skill directory of ${skillName} cannot be read`, at));
+      return { files: [], diagnostics };
+    }
   }
 
   const byReal = new Map<string, string>();
@@ -70,12 +78,9 @@ export async function resolveRecipePaths(
     if (!byReal.has(real)) byReal.set(real, abs);
   };
 
-  let skillMd: string | null = null;
-  try {
-    skillMd = realpathSync.native(path.join(skillDir, "SKILL.md"));
-  } catch {
-    // No SKILL.md to leave out.
-  }
+  // Only globs can reach SKILL.md (a named path to it is the author's choice): resolved on the first glob.
+  let skillMd: string | null | undefined;
+  const skillMdReal = (): string | null => (skillMd ??= realOf(path.join(skillDir, "SKILL.md")));
   const walk = linkedDirs(realDir);
 
   for (const raw of patterns) {
@@ -135,7 +140,8 @@ export async function resolveRecipePaths(
       }
       const abs = path.resolve(skillDir, m);
       // SKILL.md describes the skill, wherever a glob reaches it (a link back to the skill directory).
-      if (skillMd !== null && realOf(abs) === skillMd) continue;
+      const own = skillMdReal();
+      if (own !== null && realOf(abs) === own) continue;
       accept(abs, pattern, true);
     }
   }

@@ -75,7 +75,7 @@ export async function loadSkillRecipes(skill: SkillInfo): Promise<LoadedSkill> {
  * empty mid-save.
  */
 export async function loadSkillFiles(info: SkillInfo, sources: PackSources = {}, previous?: SkillState): Promise<SkillState> {
-  const resolved = await resolveRecipePaths(info.dir, info.recipePatterns, info.name);
+  const resolved = await resolveRecipePaths(info.dir, info.recipePatterns, info.name, info.realDir);
   // Last good recipes only carry over while they would get the same identity.
   const reusable = previous !== undefined && previous.info.name === info.name ? previous.files : new Map<string, FileState>();
   const states = await Promise.all(
@@ -244,6 +244,8 @@ export function markdownDescription(content: string): string {
 }
 
 function clip(s: string): string {
+  // Code points never outnumber code units: a short string needs no split (10,000 anchors pay this at every start).
+  if (s.length <= DESCRIPTION_MAX) return s;
   const chars = [...s];
   return chars.length <= DESCRIPTION_MAX ? s : `${chars.slice(0, DESCRIPTION_MAX - 1).join("").trimEnd()}…`;
 }

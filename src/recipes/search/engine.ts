@@ -9,8 +9,12 @@ export type { SearchEngine, SearchEngineOptions, SearchStatus, SimilarOptions } 
 
 /** Candidates taken from each side before fusion. */
 const FUSION_DEPTH = 100;
-/** After an update, the index compacts this much later (a query arriving sooner compacts first itself). */
-const MAINTENANCE_DELAY_MS = 50;
+/**
+ * Longest stretch of background indexing between two turns of the event
+ * loop: requests (a readiness probe, a list, a get) keep flowing while the
+ * index of a load that was just published fills.
+ */
+const INDEX_SLICE_MS = 8;
 /** Lower bounds for `similar`: below these a match is not worth offering. */
 const SIMILAR_MIN_COSINE = 0.55;
 const SIMILAR_MIN_COVERAGE = 0.6;
@@ -67,8 +71,53 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   };
   /** How many of `indexed` are not public (private playbooks). */
   let notPublic = 0;
-  /** The recipe object whose document the lexical index holds, by id (served or warmed). */
+  /**
+   * The recipe object whose document the lexical index holds, or is queued
+   * to hold (in `unindexed`), by id (served or warmed).
+   */
   const lexicalHolds = new Map<string, Recipe>();
+  /**
+   * Documents waiting to be put in the lexical index, in the order they came.
+   * Tokenizing 20,000 recipes is the largest part of a load on the thread
+   * that serves requests (a third of it), so a load publishes without it:
+   * the index fills in slices after the publish (`indexSoon`), and a ranked
+   * search puts whatever is still queued first (`indexNow`), so every answer
+   * is the one a fully built index gives.
+   */
+  const unindexed = new Map<string, Recipe>();
+  let indexing: NodeJS.Immediate | null = null;
+  const indexNow = (): void => {
+    for (const recipe of unindexed.values()) lexical.put(toDocument(recipe));
+    unindexed.clear();
+  };
+  const indexSlice = (): void => {
+    indexing = null;
+    if (closed) return;
+    const until = performance.now() + INDEX_SLICE_MS;
+    for (const [id, recipe] of unindexed) {
+      lexical.put(toDocument(recipe));
+      unindexed.delete(id);
+      if (performance.now() > until) break;
+    }
+    // A load leaves its postings in the delta log; compacting them once the
+    // queue is empty spares the first query (~0.2 s at 20,000 recipes).
+    if (unindexed.size > 0) indexSoon();
+    else lexical.maintain();
+  };
+  const indexSoon = (): void => {
+    if (indexing !== null || closed) return;
+    indexing = setImmediate(indexSlice);
+    indexing.unref();
+  };
+  const queue = (recipe: Recipe): void => {
+    // A re-queued id moves to the end, where a put of its new document belongs.
+    unindexed.delete(recipe.recipeId);
+    unindexed.set(recipe.recipeId, recipe);
+  };
+  const unqueue = (id: string): void => {
+    unindexed.delete(id);
+    lexical.remove(id);
+  };
   // Catalog snapshots reuse the frozen Recipe objects of unchanged files, so a
   // reload only pays document building and hashing for what it replaced. The
   // content hash is computed only when a new object replaces an indexed one
@@ -93,7 +142,6 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   };
   let revision = 0;
   let closed = false;
-  let maintenance: NodeJS.Timeout | null = null;
 
   /**
    * Whether `filter` accepts every document the lexical index holds: nothing to filter on,
@@ -131,6 +179,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     // Fusion needs candidates beyond the page; a lexical answer only its page.
     // A filter with nothing to reject costs a Map lookup per candidate document: skipped.
     const lexicalAccept = acceptsAllHeld(filter) ? ACCEPT_ALL : accept;
+    if (ranking !== "semantic") indexNow();
     const lex = ranking === "semantic" ? [] : lexical.search(text, lexicalAccept, queryVector ? FUSION_DEPTH : limit);
     const coverage = new Map(lex.map((m) => [m.id, m.coverage]));
     const lexicalOnly = (): Ranking => {
@@ -177,7 +226,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
         // file); a recipe object seen before but not indexed now (a skill
         // dropped and restored) is indexed afresh.
         if (held !== recipe) {
-          if (previous === undefined || previous !== held || hashOf(previous) !== hashOf(recipe, doc())) lexical.put(doc());
+          if (previous === undefined || previous !== held || hashOf(previous) !== hashOf(recipe, doc())) queue(recipe);
           lexicalHolds.set(recipe.recipeId, recipe);
         }
         next.set(recipe.recipeId, recipe);
@@ -186,7 +235,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       }
       for (const id of lexicalHolds.keys()) {
         if (next.has(id)) continue;
-        lexical.remove(id);
+        unqueue(id);
         lexicalHolds.delete(id);
       }
       indexed = next;
@@ -196,24 +245,15 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       notPublic = nextNotPublic;
       revision = rev;
       semantic?.setEntries(entries);
-      // A load leaves its postings in the delta log; compacting them soon
-      // after spares the first query (~0.2 s at 20,000 recipes) without
-      // delaying the publish that called us, nor the requests already
-      // waiting when it lands (a readiness probe polling for this publish).
-      if (maintenance === null) {
-        maintenance = setTimeout(() => {
-          maintenance = null;
-          if (!closed) lexical.maintain();
-        }, MAINTENANCE_DELAY_MS);
-        maintenance.unref();
-      }
+      indexSoon();
     },
 
     warm(recipes) {
       if (closed) return;
       for (const recipe of recipes) {
         if (indexed.has(recipe.recipeId) || lexicalHolds.get(recipe.recipeId) === recipe) continue;
-        lexical.put(toDocument(recipe));
+        // Queued only: the load that warms them is on this thread, and its publish starts the indexing.
+        queue(recipe);
         lexicalHolds.set(recipe.recipeId, recipe);
       }
     },
@@ -266,7 +306,8 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
 
     async close() {
       closed = true;
-      if (maintenance !== null) clearTimeout(maintenance);
+      if (indexing !== null) clearImmediate(indexing);
+      indexing = null;
       await semantic?.close();
     },
   };

@@ -100,15 +100,18 @@ export interface SearchEngine {
   /**
    * Replace the indexed set with this catalog's recipes. Incremental: only
    * recipes whose recipeId or content hash changed are re-indexed and
-   * re-embedded. The lexical side is updated synchronously; embeddings are
+   * re-embedded. Searches answer from the new set at once, as a fully built
+   * index would: the lexical index fills in the background after the call,
+   * and a ranked search first indexes what is still waiting. Embeddings are
    * queued in the background.
    */
   update(recipes: readonly Recipe[], revision: number): void;
   /**
-   * Indexes recipes a load has read but not yet published, so indexing
-   * overlaps the rest of the load (parsing on a worker thread). Only ids not
-   * served now are taken; searches see none of them before update() serves
-   * them, and update() indexes nothing twice.
+   * Recipes a load has read but not yet published: queued for the index
+   * (indexed once a publish starts the background indexing, or by an
+   * earlier ranked search), so update() need not look at them again. Only
+   * ids not served now are taken; searches see none of them before
+   * update() serves them, and update() indexes nothing twice.
    */
   warm(recipes: readonly Recipe[]): void;
   /**

@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ParseCache } from "../../../src/recipes/packs/parse-cache.js";
-import { decodeValue, encodeFrame, pendingFrame } from "../../../src/recipes/packs/parse-cache-file.js";
+import { decodeValue, encodeFrame, FRAME_HEAD, pendingFrame } from "../../../src/recipes/packs/parse-cache-file.js";
 import { parsePack } from "../../../src/recipes/packs/parsed-pack.js";
 
 /** A pack of `recipes` entries, each carrying `pad` characters of description. */
@@ -26,7 +26,7 @@ function valueOf(record: ReturnType<typeof parsePack>): Buffer {
   const frame = pendingFrame("key", record);
   const bytes = Buffer.alloc(frame.length);
   expect(encodeFrame(bytes, 0, frame)).toBe(frame.length);
-  return bytes.subarray(bytes.readUInt32LE(0) + 24);
+  return bytes.subarray(bytes.readUInt32LE(0) + FRAME_HEAD);
 }
 
 describe("parse cache frames", () => {

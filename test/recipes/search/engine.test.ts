@@ -281,3 +281,39 @@ describe("search engine: recipes warmed before a load publishes", () => {
     expect(await ids(e, "quokka")).toEqual([]);
   });
 });
+
+describe("search engine: the lexical index fills after update()", () => {
+  const queries = ["bevel edges", "extrud", "scattr points", "export normals", "rig checklist", "polygon cube"];
+  const answers = async (e: ReturnType<typeof createSearchEngine>) => Promise.all(queries.map(async (text) => e.search({ text, limit: 10 })));
+
+  it("answers at once after update, before any background indexing, as once the index has filled", async () => {
+    const early = createSearchEngine({ provider: null });
+    early.update(catalog, 1);
+    const atOnce = await answers(early);
+    const late = createSearchEngine({ provider: null });
+    late.update(catalog, 1);
+    // Several turns of the event loop: the background slices run meanwhile.
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(atOnce).toEqual(await answers(late));
+    expect(atOnce[0]!.hits[0]!.recipe.recipeId).toBe("mesh-ops/bevel_edges");
+  });
+
+  it("forgets a recipe removed while it still waited to be indexed", async () => {
+    const e = createSearchEngine({ provider: null });
+    e.update(catalog, 1);
+    e.update(catalog.filter((r) => r.recipeId !== "mesh-ops/bevel_edges"), 2);
+    expect((await e.search({ text: "bevel edges chamfer", limit: 10 })).hits.map((h) => h.recipe.recipeId)).not.toContain("mesh-ops/bevel_edges");
+    e.update(catalog, 3);
+    expect((await e.search({ text: "bevel edges chamfer", limit: 10 })).hits[0]!.recipe.recipeId).toBe("mesh-ops/bevel_edges");
+  });
+
+  it("indexes a changed recipe's new text when it replaced one still waiting", async () => {
+    const e = createSearchEngine({ provider: null });
+    e.update(catalog, 1);
+    const renamed = yaml("mesh-ops", "bevel_edges", "Chamfer corners with a zebra pattern", [{ tool: "mesh_ops__bevel_edges", arguments: {} }]);
+    e.update([renamed, ...catalog.slice(1)], 2);
+    expect((await e.search({ text: "zebra", limit: 10 })).hits.map((h) => h.recipe.recipeId)).toEqual(["mesh-ops/bevel_edges"]);
+    expect((await e.search({ text: "round hard", limit: 10 })).hits.map((h) => h.recipe.recipeId)).not.toContain("mesh-ops/bevel_edges");
+    await e.close();
+  });
+});
