@@ -174,6 +174,8 @@ if (values["callgrind-child"] !== undefined) {
       await control("-d", `${era}-${tool}`);
       await control("-i", "off");
       figures[`${era} ${tool}`] = dumped(prefix) / CALLS;
+      // INJECT_CALLS_KEEP_DUMPS=1 leaves the dumps for callgrind_annotate (one cell per run, then).
+      if (process.env["INJECT_CALLS_KEEP_DUMPS"] === "1") continue;
       for (const file of readdirSync(path.dirname(prefix)).filter((f) => f.startsWith(path.basename(prefix)))) await fs.rm(path.join(path.dirname(prefix), file));
     }
   }

@@ -18,7 +18,8 @@
  * callgrind, counted only over --calls calls per tool after a warm-up,
  * with a full collection before and at the end of the counted window (each
  * window pays for its own garbage): instructions per call, which a loaded
- * host does not move. Builds must share this module layout (15cb223 on).
+ * host does not move. Builds from 4f49cc7 on (the tool list's module is
+ * looked up in either place).
  * Asserts nothing.
  */
 import { execFile, spawn } from "node:child_process";
@@ -79,11 +80,14 @@ async function load(spec: string): Promise<{ name: string; call: Caller; stop():
   const from = async <T>(file: string): Promise<T> => (await import(pathToFileURL(path.join(dist, file)).href)) as T;
   const { RecipeLibrary } = await from<{ RecipeLibrary: new (options: unknown) => { load(): Promise<unknown>; close?(): Promise<void> } }>("recipes/catalog/library.js");
   const { createSearchEngine } = await from<{ createSearchEngine(options: unknown): unknown }>("recipes/search/engine.js");
-  const { recipeRegistry, recipeToolDefinitions } = await from<{
+  const catalogs = await from<{
     recipeRegistry(definitions: unknown, logger: unknown): { call(name: string, args: unknown, context: unknown): Outcome | Promise<Outcome> };
-    recipeToolDefinitions(): unknown;
+    recipeToolDefinitions?(): unknown;
   }>("compose/catalogs.js");
-  const { createServerMetrics } = await from<{ createServerMetrics(options: unknown): { recipeUses(dcc: string): unknown } }>("server/metrics.js");
+  // Before 15cb223 the tool list lived in server/tools/index.js.
+  const recipeToolDefinitions = catalogs.recipeToolDefinitions ?? (await from<{ recipeToolDefinitions(): unknown }>("server/tools/index.js")).recipeToolDefinitions;
+  const { recipeRegistry } = catalogs;
+  const { createServerMetrics } = await from<{ createServerMetrics(options: unknown): { recipeUses?(dcc: string): unknown } }>("server/metrics.js");
   const { recipeContext } = await from<{ recipeContext(...a: unknown[]): unknown }>("server/tools/context.js");
   const state = path.join(work, `state-${name}`);
   const library = new RecipeLibrary({
@@ -95,7 +99,8 @@ async function load(spec: string): Promise<{ name: string; call: Caller; stop():
   await library.load();
   const registry = recipeRegistry(recipeToolDefinitions(), logger);
   const metrics = createServerMetrics({ catalogs: () => [], processMetrics: false });
-  const observeUse = metrics.recipeUses("maya");
+  // Builds before per-recipe metrics take no observer (their recipeContext ignores the argument).
+  const observeUse = metrics.recipeUses?.("maya");
   const signal = new AbortController().signal;
   let sink = 0;
   const call: Caller = (tool, i) => {
