@@ -12,7 +12,7 @@
  *
  *   npm run build
  *   npx tsx bench/inject-calls.ts [--build now=dist] [--build before=/tmp/base/dist] [--recipes 2000]
- *                                 [--eras legacy,modern] [--rounds 8] [--calls 300] [--callgrind]
+ *                                 [--eras legacy,modern] [--tools search,get] [--rounds 8] [--calls 300] [--callgrind]
  *
  * The first --build is the one the others are compared with. Prints µs per
  * call per build and the ratio per round. With --callgrind each build runs
@@ -38,6 +38,7 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "8" },
     calls: { type: "string", default: "300" },
     callgrind: { type: "boolean", default: false },
+    tools: { type: "string", default: "search,get" },
     /** Internal: this process is one build under callgrind, writing its dumps to this prefix, over this tree. */
     "callgrind-child": { type: "string" },
     tree: { type: "string" },
@@ -47,6 +48,7 @@ const SIZE = Number(values.recipes);
 const ROUNDS = Number(values.rounds);
 const CALLS = Number(values.calls);
 const PER_SKILL = 10;
+const TOOLS = String(values.tools).split(",").filter((tool): tool is "search" | "get" => tool === "search" || tool === "get");
 const ERAS = String(values.eras).split(",").filter((era): era is "legacy" | "modern" => era === "legacy" || era === "modern");
 
 interface Injected {
@@ -159,14 +161,21 @@ if (values["callgrind-child"] !== undefined) {
   const figures: Record<string, number> = {};
   for (const era of ERAS) {
     const c = await client(built, era);
-    for (const tool of ["search", "get"] as const) {
+    for (const tool of TOOLS) {
       for (let i = 0; i < 300; i += 1) await c(tool, i);
+      // A full collection before the window and one inside it at its end: each window pays for its own
+      // garbage, not for whatever an earlier one left (the largest source of spread between runs).
+      const gc = (globalThis as { gc?: () => void }).gc;
+      gc?.();
       await control("-i", "on");
       await control("-z");
       for (let i = 0; i < CALLS; i += 1) await c(tool, 1000 + i);
+      gc?.();
       await control("-d", `${era}-${tool}`);
       await control("-i", "off");
       figures[`${era} ${tool}`] = dumped(prefix) / CALLS;
+      // INJECT_CALLS_KEEP_DUMPS=1 leaves the dumps for callgrind_annotate (one cell per run, then).
+      if (process.env["INJECT_CALLS_KEEP_DUMPS"] === "1") continue;
       for (const file of readdirSync(path.dirname(prefix)).filter((f) => f.startsWith(path.basename(prefix)))) await fs.rm(path.join(path.dirname(prefix), file));
     }
   }
@@ -182,7 +191,7 @@ if (values.callgrind) {
     const prefix = path.join(work, `cg-${results.length}.out`);
     const child = spawn(
       "valgrind",
-      ["--tool=callgrind", "--instr-atstart=no", `--callgrind-out-file=${prefix}`, process.execPath, "--import", "tsx", self, "--build", spec, "--callgrind-child", prefix, "--tree", tree.root, "--recipes", String(SIZE), "--eras", ERAS.join(","), "--calls", String(CALLS)],
+      ["--tool=callgrind", "--instr-atstart=no", `--callgrind-out-file=${prefix}`, process.execPath, "--expose-gc", "--import", "tsx", self, "--build", spec, "--callgrind-child", prefix, "--tree", tree.root, "--recipes", String(SIZE), "--eras", ERAS.join(","), "--tools", TOOLS.join(","), "--calls", String(CALLS)],
       { stdio: ["ignore", "pipe", "inherit"] },
     );
     let out = "";
@@ -206,7 +215,7 @@ console.log(`inject-calls: ${tree.recipes} recipes; ${ROUNDS} rounds × ${CALLS}
 try {
   for (const era of ERAS) {
     const clients = await Promise.all(builds.map((b) => client(b, era)));
-    for (const tool of ["search", "get"] as const) {
+    for (const tool of TOOLS) {
       // Warm-up: every build compiles its hot paths before anything is counted.
       for (let i = 0; i < 400; i += 1) for (const c of clients) await c(tool, i);
       const perBuild: number[][] = builds.map(() => []);
