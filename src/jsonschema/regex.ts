@@ -32,11 +32,32 @@ export function buildPattern(pattern: string): PatternVerdict {
   const translated = translatePattern(pattern);
   if (!translated.ok) return unsupported(translated.reason);
   try {
-    return { ok: true, matcher: RE2JS.compile(translated.source) };
+    return { ok: true, matcher: rememberingFailure(RE2JS.compile(translated.source)) };
   } catch (e) {
     // RE2's own limits (program size, nesting): its message names which.
     return unsupported(e instanceof Error ? e.message : String(e));
   }
+}
+
+/** Longest failing string remembered: a short one is all a re-test costs much on, and it bounds what is kept. */
+const REMEMBERED_CHARS = 256;
+
+/**
+ * An automaton match costs ~100 ns a character, and a first-error failure tests the same
+ * string twice: on the fast pass, then when the failing member is re-run to build its error
+ * (context.ts traceChild). The last short string that failed answers the second test.
+ * Strings compare by value, so the answer is the automaton's for any equal string.
+ */
+function rememberingFailure(m: PatternMatcher): PatternMatcher {
+  let lastFailed: string | undefined;
+  return {
+    test(s: string): boolean {
+      if (s === lastFailed) return false;
+      const ok = m.test(s);
+      if (!ok && s.length <= REMEMBERED_CHARS) lastFailed = s;
+      return ok;
+    },
+  };
 }
 
 function unsupported(reason: string): PatternVerdict {

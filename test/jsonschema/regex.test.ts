@@ -75,3 +75,30 @@ describe("patterns the matcher cannot run are refused with the reason", () => {
     expect(posixLike.ok && [posixLike.matcher.test("["), posixLike.matcher.test(":"), posixLike.matcher.test("l")]).toEqual([true, true, false]);
   });
 });
+
+describe("an automaton pattern remembering its last failing string", () => {
+  it("answers as the native regex over any sequence of repeated, passing and failing strings", () => {
+    // Alternatives sharing a first character: outside the linear class, so on re2js.
+    const source = "\\.(?:ma|mb|abc)$";
+    const verdict = buildPattern(source);
+    if (!verdict.ok) throw new Error("refused");
+    expect(verdict.matcher).not.toBeInstanceOf(RegExp);
+    const native = new RegExp(source, "u");
+    const long = `${"x".repeat(300)}.mz`;
+    const strings = ["a.ma", "a.mz", "a.mz", "b.mb", "a.mz", "", "", long, long, "c.abc", long, "a.mz", ".ma", ".m"];
+    for (const s of strings) expect(verdict.matcher.test(s), s).toBe(native.test(s));
+  });
+
+  it("first error on a failing pattern member is the same on every call", () => {
+    const schema = { type: "object", properties: { file: { type: "string", pattern: "\\.(?:ma|mb)$" } } };
+    const r = compileSchema(schema, { allErrors: false, generateAfter: 0 });
+    if (!r.ok) throw new Error("refused");
+    const expected = [
+      { instancePath: "/file", keywordLocation: "/properties/file/pattern", keyword: "pattern", message: 'Expected a string matching the pattern "\\\\.(?:ma|mb)$"' },
+    ];
+    for (let i = 0; i < 20; i++) {
+      expect(r.validator.validate({ file: "scene.mz" })).toEqual({ valid: false, errors: expected });
+      expect(r.validator.validate({ file: "scene.ma" }).valid).toBe(true);
+    }
+  });
+});

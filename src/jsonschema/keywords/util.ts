@@ -60,13 +60,16 @@ export function readBounds(kc: KeywordContext, minKey: string, maxKey: string, c
   const lo = min ?? 0;
   const hi = max ?? Infinity;
   const at = kc.at;
+  // Built once: a failure in first-error mode builds its error on every call.
+  const minLoc = `${at}/${minKey}`, minMessage = `Expected at least ${count(lo)}`;
+  const maxLoc = `${at}/${maxKey}`, maxMessage = `Expected at most ${count(hi)}`;
   return {
     lo,
     hi,
     refuse(st, path, n) {
       if (!st.collect) return false;
-      if (n < lo) pushError(st, path, `${at}/${minKey}`, minKey, `Expected at least ${count(lo)}`);
-      else pushError(st, path, `${at}/${maxKey}`, maxKey, `Expected at most ${count(hi)}`);
+      if (n < lo) pushError(st, path, minLoc, minKey, minMessage);
+      else pushError(st, path, maxLoc, maxKey, maxMessage);
       return false;
     },
   };

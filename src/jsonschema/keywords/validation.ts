@@ -30,18 +30,19 @@ export const compileNumericBounds: KeywordCompiler = (kc) => {
   const xhi = exMax ?? Infinity;
   const at = kc.at;
   const range: NumericRange = { lo, hi, xlo, xhi, hasXlo: exMin !== undefined, hasXhi: exMax !== undefined };
+  // Built once: a failure in first-error mode builds its error on every call.
+  const minLoc = `${at}/minimum`, minMessage = `Expected a number >= ${min}`;
+  const maxLoc = `${at}/maximum`, maxMessage = `Expected a number <= ${max}`;
+  const exMinLoc = `${at}/exclusiveMinimum`, exMinMessage = `Expected a number > ${exMin}`;
+  const exMaxLoc = `${at}/exclusiveMaximum`, exMaxMessage = `Expected a number < ${exMax}`;
   const check: Check = (inst, st, _ev, path) => {
     const x = inst as number;
     if (inRange(x, range)) return true;
     if (!st.collect) return false;
-    if (min !== undefined && !(x >= min)) pushError(st, path, `${at}/minimum`, "minimum", `Expected a number >= ${min}`);
-    if (max !== undefined && !(x <= max)) pushError(st, path, `${at}/maximum`, "maximum", `Expected a number <= ${max}`);
-    if (exMin !== undefined && !(x > exMin)) {
-      pushError(st, path, `${at}/exclusiveMinimum`, "exclusiveMinimum", `Expected a number > ${exMin}`);
-    }
-    if (exMax !== undefined && !(x < exMax)) {
-      pushError(st, path, `${at}/exclusiveMaximum`, "exclusiveMaximum", `Expected a number < ${exMax}`);
-    }
+    if (min !== undefined && !(x >= min)) pushError(st, path, minLoc, "minimum", minMessage);
+    if (max !== undefined && !(x <= max)) pushError(st, path, maxLoc, "maximum", maxMessage);
+    if (exMin !== undefined && !(x > exMin)) pushError(st, path, exMinLoc, "exclusiveMinimum", exMinMessage);
+    if (exMax !== undefined && !(x < exMax)) pushError(st, path, exMaxLoc, "exclusiveMaximum", exMaxMessage);
     return false;
   };
   return { check, group: "number", range };
