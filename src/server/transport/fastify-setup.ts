@@ -7,7 +7,6 @@ import { randomUUID } from "node:crypto";
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from "fastify";
 import type { Logger } from "pino";
 import type { HttpLimits } from "../../config/types.js";
-import { lazyChildLoggers } from "./request-log.js";
 import { answerClientError, answerFrameworkError, JSONRPC, mapError, sendJsonRpcError, type JsonRpcCode } from "./refusals.js";
 
 const JSON_CONTENT = /^application\/json\s*(;.*)?$/i;
@@ -18,7 +17,6 @@ export function createFastify(limits: HttpLimits, logger: Logger): FastifyInstan
     loggerInstance: logger as FastifyBaseLogger,
     // One log line per request comes from our onResponse hook instead.
     logController: new LogController({ disableRequestLogging: true }),
-    childLoggerFactory: lazyChildLoggers,
     bodyLimit: limits.bodyLimitBytes,
     forceCloseConnections: true,
     // Receive side of the request timeout: a client that trickles its headers
