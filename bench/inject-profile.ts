@@ -8,8 +8,16 @@
  * the frames named with --inclusive.
  *
  *   RECIPE_SERVER_BUNDLE_MAPS=1 npm run build
- *   npx tsx bench/inject-profile.ts [--build dist] [--era legacy|modern] [--tool search|get]
+ *   npx tsx bench/inject-profile.ts [--build dist | bare | edge=DIR/dist] [--era legacy|modern] [--tool search|get]
  *                                   [--calls 4000] [--interval 50] [--top 40] [--inclusive name,name]
+ *
+ * --build bare: the bare server of bench/lib/bare-server.ts, in this process;
+ * --build edge=DIR/dist: that build's HTTP app, protocol legs and surface in
+ * front of a registry answering constants. Both answer the results in the
+ * file BARE_CONSTANTS names, which a daemon run with that variable set writes.
+ * PEEK=1 prints one reply and exits. Under valgrind's callgrind
+ * (--instr-atstart=no), --callgrind-out PREFIX counts instructions over the
+ * calls instead of profiling (docs/benchmarks.md has the command).
  *
  * Shares, not times: a shared host's pre-emption lands on whatever ran. Asserts nothing.
  */
