@@ -58,23 +58,44 @@ const ANY_PARAMS: StandardSchemaV1<Record<string, unknown>> = {
  * rest of its making). Capabilities are declared in full either way.
  */
 export function createModernServer(surface: Surface, info: ServerInfo, only?: string): ModernServer {
-  const server = new ModernServer(
-    { name: info.name, version: info.version },
-    {
-      capabilities: modernCapabilities(surface),
-      ...(info.instructions !== undefined ? { instructions: info.instructions } : {}),
-      cacheHints: {
-        "tools/list": TOOLS_CACHE,
-        "server/discover": TOOLS_CACHE,
-        "resources/list": CATALOG_CACHE,
-        "resources/read": CATALOG_CACHE,
-        "resources/templates/list": TOOLS_CACHE,
-        "prompts/list": CATALOG_CACHE,
-      },
-    },
-  );
+  const server = new ModernServer({ name: info.name, version: info.version }, serverOptionsOf(surface, info));
   installModern(server, surface, only);
   return server;
+}
+
+const CACHE_HINTS = {
+  "tools/list": TOOLS_CACHE,
+  "server/discover": TOOLS_CACHE,
+  "resources/list": CATALOG_CACHE,
+  "resources/read": CATALOG_CACHE,
+  "resources/templates/list": TOOLS_CACHE,
+  "prompts/list": CATALOG_CACHE,
+} as const;
+
+type ModernServerOptions = NonNullable<ConstructorParameters<typeof ModernServer>[1]>;
+
+/**
+ * The options of every server one surface makes, built once per surface and
+ * info: a server is made per request, and the SDK copies the capabilities
+ * (it never changes them in place), so one object serves them all.
+ */
+const optionsBySurface = new WeakMap<Surface, WeakMap<ServerInfo, ModernServerOptions>>();
+function serverOptionsOf(surface: Surface, info: ServerInfo): ModernServerOptions {
+  let byInfo = optionsBySurface.get(surface);
+  if (byInfo === undefined) {
+    byInfo = new WeakMap();
+    optionsBySurface.set(surface, byInfo);
+  }
+  let options = byInfo.get(info);
+  if (options === undefined) {
+    options = {
+      capabilities: modernCapabilities(surface),
+      ...(info.instructions !== undefined ? { instructions: info.instructions } : {}),
+      cacheHints: CACHE_HINTS,
+    };
+    byInfo.set(info, options);
+  }
+  return options;
 }
 
 /** Every method of `surface` (or only `only`) on a v2 server (capabilities are declared by the caller, or by createModernServer). */

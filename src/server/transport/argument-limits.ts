@@ -9,7 +9,7 @@
  * become -32602 with our own message, found by walks that stop at the limit
  * (they recurse at most that deep, so no input can overflow them).
  */
-import type { FastifyInstance } from "fastify";
+import type { preHandlerHookHandler } from "fastify";
 import { measure } from "../../jsonschema/limits.js";
 import { JSONRPC } from "./refusals.js";
 import { isPlainObject as isRecord } from "../../jsonschema/json.js";
@@ -209,13 +209,14 @@ export function refusalAnswer(body: unknown, refused: RefusedMessage): { status:
 }
 
 /**
- * Checks every POST body on the MCP endpoints before their handlers (one
- * hook, so every protocol leg and mode, stateful or stateless, gets it).
+ * The check of every POST body on the MCP endpoints before their handlers,
+ * as a route-level preHandler (each endpoint route carries it, so every
+ * protocol leg and mode, stateful or stateless, gets it, and no other
+ * route pays for it).
  */
-export function installMessageChecks(fastify: FastifyInstance, mcpPaths: readonly string[], maxArgumentBytes: number): void {
-  const paths = new Set(mcpPaths);
-  fastify.addHook("preHandler", (request, reply, done) => {
-    if (request.method !== "POST" || !paths.has(request.routeOptions.url ?? "")) {
+export function messageChecks(maxArgumentBytes: number): preHandlerHookHandler {
+  return (request, reply, done) => {
+    if (request.method !== "POST") {
       done();
       return;
     }
@@ -229,5 +230,5 @@ export function installMessageChecks(fastify: FastifyInstance, mcpPaths: readonl
     const answer = refusalAnswer(request.body, refused);
     // Answered here: fastify skips the handler when a hook sends and does not call done.
     reply.code(answer.status).header("content-type", "application/json").send(answer.body);
-  });
+  };
 }

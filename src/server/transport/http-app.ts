@@ -9,7 +9,7 @@ import type { Server as ModernServer } from "@modelcontextprotocol/server";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import type { HttpLimits } from "../../config/types.js";
-import { checkBatch, installMessageChecks } from "./argument-limits.js";
+import { checkBatch, messageChecks } from "./argument-limits.js";
 import { installConnectionGuard } from "./connections.js";
 import { createFastify, hijack, ignore, pathOf } from "./fastify-setup.js";
 import { createRequestGuard, type GuardOptions } from "./guard.js";
@@ -109,7 +109,7 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
   const callers = new WeakMap<object, AuthInfo>();
   /** The user a 2025 session was initialized by: its identity for the session's life. */
   const sessionUsers = new WeakMap<object, string>();
-  installMessageChecks(fastify, options.endpoints.map((endpoint) => endpoint.path), limits.maxToolArgumentBytes);
+  const checkMessages = messageChecks(limits.maxToolArgumentBytes);
   installRefusals(fastify, options.endpoints.map((endpoint) => endpoint.path), options.stateless);
 
   // Callback-style hooks: they run on every request, and an async hook costs
@@ -204,7 +204,7 @@ export function buildHttpApp(options: HttpAppOptions): HttpApp {
         ? handleStateless(endpoint, request, reply, callers)
         : handleStateful({ sessions: sessions as SessionManager, limits, options, callers, sessionUsers }, endpoint, request, reply));
     };
-    fastify.route({ method: ["GET", "POST", "DELETE"], url: endpoint.path, handler });
+    fastify.route({ method: ["GET", "POST", "DELETE"], url: endpoint.path, preHandler: checkMessages, handler });
   }
 
   options.extend?.(fastify, (request) => callers.get(request.raw)?.clientId ?? null);

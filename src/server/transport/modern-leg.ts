@@ -99,34 +99,34 @@ export function createModernLeg(options: ModernLegOptions): ModernLeg {
       return outcome.kind !== "legacy";
     },
     async serve(request, res, authInfo) {
-      const abort = new AbortController();
-      let finished = false;
-      res.once("close", () => {
-        if (!finished) abort.abort();
-      });
+      // The disconnect controller is made only when something listens to it (a
+      // listen stream, an answer streamed over SSE): a plain JSON answer is one
+      // write that needs none.
+      const disconnect = new Disconnect(res);
       const listen = isListen(request.body);
-      if (listen) listening.add(abort);
+      const abort = listen ? disconnect.controller() : null;
+      if (abort !== null) listening.add(abort);
       try {
         // Only a listen stream hands the SDK the disconnect signal (its listener
         // must go when the client does); a Request bound to a signal costs
         // ~40 µs more to make, and every other answer is one JSON write whose
         // stream, if any, writeResponse itself cancels on disconnect.
-        const web = toWebRequest(request, listen ? abort.signal : undefined);
+        const web = toWebRequest(request, abort?.signal);
         const method = methodOf(request.body);
         if (method !== undefined) methods.set(web, method);
         const response = await handlerFor(authInfo?.clientId).fetch(web, {
           parsedBody: request.body,
           ...(authInfo !== undefined ? { authInfo } : {}),
         });
-        await writeResponse(response, res, abort, streams);
+        await writeResponse(response, res, disconnect, streams);
       } catch (error) {
         // The handler answers every refusal itself; a throw is a bug or a handler torn down at shutdown.
         options.onerror?.(error instanceof Error ? error : new Error(String(error)));
         if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" }).end(jsonRpcErrorBody(JSONRPC.internalError, "Internal error"));
         else res.end();
       } finally {
-        finished = true;
-        listening.delete(abort);
+        disconnect.finish();
+        if (abort !== null) listening.delete(abort);
       }
     },
     notify: everyone,
@@ -214,14 +214,28 @@ function headerField<K extends string>(key: K, value: string | string[] | undefi
 }
 
 /**
+ * Headers the v2 handler reads on this leg: the content type, what the client
+ * accepts, and the MCP headers (`MCP-Protocol-Version`, `Mcp-Method`,
+ * `Mcp-Name`, `Mcp-Param-*`). Host, Origin and the token were checked by the
+ * guard and the handlers read none of them, so the rest (user agent,
+ * encodings, connection) is not copied: each header a web `Headers` takes is
+ * validated and normalized, a few thousand instructions apiece.
+ */
+function forwarded(name: string): boolean {
+  return name === "content-type" || name === "accept" || name.startsWith("mcp-");
+}
+
+/**
  * A body-less web Request: the body is already parsed (fastify read and
  * bounded it) and goes to the handler as `parsedBody`, so nothing re-reads
  * or re-serializes it.
  */
 function toWebRequest(request: ModernRequest, signal: AbortSignal | undefined): Request {
   const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value === undefined || name.startsWith(":") || name === "content-length" || name === "transfer-encoding") continue;
+  for (const name in request.headers) {
+    if (!forwarded(name)) continue;
+    const value = request.headers[name];
+    if (value === undefined) continue;
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
     else headers.set(name, value);
   }
@@ -230,7 +244,38 @@ function toWebRequest(request: ModernRequest, signal: AbortSignal | undefined): 
   return new Request(`http://localhost${request.url}`, signal === undefined ? { method: request.method, headers } : { method: request.method, headers, signal });
 }
 
-async function writeResponse(response: Response, res: ServerResponse, abort: AbortController, streams: Set<AbortController>): Promise<void> {
+/**
+ * The client going away while a request is served: an AbortController made
+ * on first need (aborted at once if the client is gone by then), aborted on
+ * the reply's close until the request is finished.
+ */
+class Disconnect {
+  private abort: AbortController | null = null;
+  private gone = false;
+  private finished = false;
+
+  constructor(res: ServerResponse) {
+    res.once("close", () => {
+      if (this.finished) return;
+      this.gone = true;
+      this.abort?.abort();
+    });
+  }
+
+  controller(): AbortController {
+    if (this.abort === null) {
+      this.abort = new AbortController();
+      if (this.gone) this.abort.abort();
+    }
+    return this.abort;
+  }
+
+  finish(): void {
+    this.finished = true;
+  }
+}
+
+async function writeResponse(response: Response, res: ServerResponse, disconnect: Disconnect, streams: Set<AbortController>): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;
@@ -246,6 +291,7 @@ async function writeResponse(response: Response, res: ServerResponse, abort: Abo
     res.writeHead(response.status, headers).end(body);
     return;
   }
+  const abort = disconnect.controller();
   streams.add(abort);
   res.writeHead(response.status, headers);
   res.flushHeaders();
