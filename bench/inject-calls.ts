@@ -20,8 +20,8 @@
  * calls of a cell run (after a warm-up): instructions per call, all threads,
  * a figure a loaded host does not move. Asserts nothing.
  */
-import { execFile, spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { readdirSync } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -29,6 +29,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { pino } from "pino";
 import { benchQueries, generateTree, recipeName } from "./lib/generate.js";
+import { control, dumped } from "./lib/callgrind.js";
 
 const { values } = parseArgs({
   options: {
@@ -139,20 +140,6 @@ async function client(server: Built, era: "legacy" | "modern"): Promise<(tool: "
 
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-/** Runs `args` of callgrind_control against this process, without blocking its event loop. */
-function control(...args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => execFile("callgrind_control", [...args, String(process.pid)], (error) => (error === null ? resolve() : reject(error))));
-}
-
-/** Sum of the instruction totals callgrind wrote for `prefix` (a dump per thread when it separates them). */
-function dumped(prefix: string): number {
-  const dir = path.dirname(prefix);
-  let total = 0;
-  for (const file of readdirSync(dir).filter((f) => f.startsWith(path.basename(prefix)) && !f.endsWith(".base"))) {
-    total += Number(/^(?:summary|totals): (\d+)/m.exec(readFileSync(path.join(dir, file), "utf8"))?.[1] ?? 0);
-  }
-  return total;
-}
 
 if (values["callgrind-child"] !== undefined) {
   // One build under callgrind: instructions per call of each cell, as one JSON line.

@@ -11,7 +11,7 @@
  *   npx tsx bench/inject-profile.ts [--build dist | bare | edge=DIR/dist] [--era legacy|modern] [--tool search|get]
  *                                   [--calls 4000] [--interval 50] [--top 40] [--inclusive name,name]
  *
- * --build bare: the bare server of bench/lib/bare-server.ts, in this process;
+ * --build bare: the bare server's route (bench/lib/bare-routes.ts), in this process;
  * --build edge=DIR/dist: that build's HTTP app, protocol legs and surface in
  * front of a registry answering constants. Both answer the results in the
  * file BARE_CONSTANTS names, which a daemon run with that variable set writes.
@@ -32,6 +32,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { pino } from "pino";
 import { benchQueries, generateTree, recipeName } from "./lib/generate.js";
+import { routeBare, type BareResult } from "./lib/bare-routes.js";
 
 const { values } = parseArgs({
   options: {
@@ -64,7 +65,7 @@ if (values.build.startsWith("edge=")) {
   // registry answering the daemon's bytes as constants: the transport and protocol layers alone.
   ({ fastify, stop } = await edgeServer(path.resolve(values.build.slice(5))));
 } else if (values.build === "bare") {
-  // The bare server of bench/lib/bare-server.ts, in this process, answering the daemon's bytes for one call as constants.
+  // The bare server's route (bench/lib/bare-routes.ts), in this process, answering the daemon's bytes for one call as constants.
   ({ fastify, stop } = await bareServer(era));
 } else {
   const dist = path.resolve(values.build);
@@ -241,62 +242,9 @@ process.exit(0);
 
 async function bareServer(mode: "legacy" | "modern"): Promise<{ fastify: Injector; stop: () => Promise<void> }> {
   const { default: Fastify } = await import("fastify");
-  const { randomUUID } = await import("node:crypto");
-  const constants = JSON.parse(readFileSync(String(process.env.BARE_CONSTANTS), "utf8")) as Record<string, object>;
-  const tools = Object.keys(constants).map((name) => ({ name, description: "returns a constant", inputSchema: { type: "object" as const } }));
-  const answer = (name: string): never => (constants[name] ?? Object.values(constants)[0]) as never;
+  const constants = JSON.parse(readFileSync(String(process.env.BARE_CONSTANTS), "utf8")) as Record<string, BareResult>;
   const app = Fastify({ bodyLimit: 4 * 1024 * 1024 });
-  if (mode === "legacy") {
-    const { Server } = await import("@modelcontextprotocol/sdk/server/index.js");
-    const { StreamableHTTPServerTransport } = await import("@modelcontextprotocol/sdk/server/streamableHttp.js");
-    const { CallToolRequestSchema, ListToolsRequestSchema, isInitializeRequest } = await import("@modelcontextprotocol/sdk/types.js");
-    const transports = new Map<string, InstanceType<typeof StreamableHTTPServerTransport>>();
-    app.route({
-      method: ["GET", "POST", "DELETE"],
-      url: "/mcp",
-      handler: async (request, reply) => {
-        const sessionId = request.headers["mcp-session-id"] as string | undefined;
-        let transport = sessionId !== undefined ? transports.get(sessionId) : undefined;
-        if (transport === undefined) {
-          if (request.method !== "POST" || !isInitializeRequest(request.body)) {
-            await reply.code(400).send({ jsonrpc: "2.0", error: { code: -32000, message: "no session" }, id: null });
-            return;
-          }
-          const created = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id: string) => void transports.set(id, created) });
-          const server = new Server({ name: "bare", version: "1.0.0" }, { capabilities: { tools: {} } });
-          server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
-          server.setRequestHandler(CallToolRequestSchema, (request) => answer(request.params.name));
-          await server.connect(created);
-          transport = created;
-        }
-        reply.hijack();
-        await transport.handleRequest(request.raw, reply.raw, request.body);
-      },
-    });
-  } else {
-    const { createMcpHandler, Server } = await import("@modelcontextprotocol/server");
-    const makeServer = () => {
-      const server = new Server({ name: "bare", version: "1.0.0" }, { capabilities: { tools: {} } });
-      server.setRequestHandler("tools/list", () => ({ tools }));
-      server.setRequestHandler("tools/call", (request) => answer(request.params.name));
-      return server;
-    };
-    const handler = createMcpHandler(makeServer, { legacy: "reject" });
-    app.route({
-      method: ["POST"],
-      url: "/mcp",
-      handler: async (request, reply) => {
-        reply.hijack();
-        const headers = new Headers();
-        for (const [name, value] of Object.entries(request.headers)) if (typeof value === "string" && name !== "content-length") headers.set(name, value);
-        const response = await handler.fetch(new Request(`http://${request.headers.host}${request.url}`, { method: "POST", headers }), { parsedBody: request.body });
-        const body = Buffer.from(await response.arrayBuffer());
-        const out: Record<string, string> = { "content-length": String(body.length) };
-        response.headers.forEach((value, name) => void (out[name] = value));
-        reply.raw.writeHead(response.status, out).end(body);
-      },
-    });
-  }
+  await routeBare(app, mode, constants);
   await app.ready();
   return { fastify: app as unknown as Injector, stop: () => app.close() };
 }

@@ -22,8 +22,8 @@
  * looked up in either place).
  * Asserts nothing.
  */
-import { execFile, spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { readdirSync } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -31,6 +31,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { pino } from "pino";
 import { benchQueries, generateTree, recipeName } from "./lib/generate.js";
+import { control, dumped } from "./lib/callgrind.js";
 
 const { values } = parseArgs({
   options: {
@@ -116,18 +117,6 @@ async function load(spec: string): Promise<{ name: string; call: Caller; stop():
 
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-function control(...a: string[]): Promise<void> {
-  return new Promise((resolve, reject) => execFile("callgrind_control", [...a, String(process.pid)], (error) => (error === null ? resolve() : reject(error))));
-}
-
-function dumped(prefix: string): number {
-  const dir = path.dirname(prefix);
-  let total = 0;
-  for (const file of readdirSync(dir).filter((f) => f.startsWith(path.basename(prefix)) && !f.endsWith(".base"))) {
-    total += Number(/^(?:summary|totals): (\d+)/m.exec(readFileSync(path.join(dir, file), "utf8"))?.[1] ?? 0);
-  }
-  return total;
-}
 
 if (values["callgrind-child"] !== undefined) {
   const prefix = values["callgrind-child"];
