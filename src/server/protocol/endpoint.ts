@@ -8,7 +8,7 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Server as ModernServer } from "@modelcontextprotocol/server";
 import type { CatalogSource } from "./catalog-resources.js";
 import { legacyServers, type ServerInfo } from "./legacy-server.js";
-import { createModernServer } from "./modern-server.js";
+import { modernServers } from "./modern-server.js";
 import { createPromptsProvider } from "./prompts/provider.js";
 import { createSkillsProvider } from "./skills-extension/provider.js";
 import { createSurface } from "./surface.js";
@@ -53,6 +53,7 @@ export function endpointServers<C>(options: EndpointOptions<C>): EndpointServers
   });
   const info: ServerInfo = { name: options.name, version: options.version, ...(options.instructions !== undefined ? { instructions: options.instructions } : {}) };
   const legacy = legacyServers(surface, info);
+  const modern = modernServers(surface, info);
   // A user's library follows their store (a PostgreSQL NOTIFY, their directory) only once
   // made: a session or listen stream opened before any call must hear their changes too.
   const attend = (user: string | undefined): void => {
@@ -65,7 +66,7 @@ export function endpointServers<C>(options: EndpointOptions<C>): EndpointServers
     },
     createModernServer: (user, method) => {
       attend(user);
-      return createModernServer(surface, info, method);
+      return modern.create(method);
     },
   };
 }

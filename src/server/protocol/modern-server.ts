@@ -51,18 +51,6 @@ const ANY_PARAMS: StandardSchemaV1<Record<string, unknown>> = {
   "~standard": { version: 1, vendor: "recipe-server", validate: (value) => ({ value: value as Record<string, unknown> }) },
 };
 
-/**
- * A v2 server for one request. `only`: the method that request calls; the
- * server then registers that method's handler alone (a server lives for one
- * exchange, and registering every method of the table cost more than the
- * rest of its making). Capabilities are declared in full either way.
- */
-export function createModernServer(surface: Surface, info: ServerInfo, only?: string): ModernServer {
-  const server = new ModernServer({ name: info.name, version: info.version }, serverOptionsOf(surface, info));
-  installModern(server, surface, only);
-  return server;
-}
-
 const CACHE_HINTS = {
   "tools/list": TOOLS_CACHE,
   "server/discover": TOOLS_CACHE,
@@ -72,33 +60,30 @@ const CACHE_HINTS = {
   "prompts/list": CATALOG_CACHE,
 } as const;
 
-type ModernServerOptions = NonNullable<ConstructorParameters<typeof ModernServer>[1]>;
-
 /**
- * The options of every server one surface makes, built once per surface and
- * info: a server is made per request, and the SDK copies the capabilities
- * (it never changes them in place), so one object serves them all.
+ * v2 servers for one surface, one per request. `only`: the method that
+ * request calls; the server then registers that method's handler alone (a
+ * server lives for one exchange, and registering every method of the table
+ * cost more than the rest of its making). Capabilities are declared in full
+ * either way. The options are built once: the SDK copies the capabilities
+ * (it never changes them in place), so one object serves every server.
  */
-const optionsBySurface = new WeakMap<Surface, WeakMap<ServerInfo, ModernServerOptions>>();
-function serverOptionsOf(surface: Surface, info: ServerInfo): ModernServerOptions {
-  let byInfo = optionsBySurface.get(surface);
-  if (byInfo === undefined) {
-    byInfo = new WeakMap();
-    optionsBySurface.set(surface, byInfo);
-  }
-  let options = byInfo.get(info);
-  if (options === undefined) {
-    options = {
-      capabilities: modernCapabilities(surface),
-      ...(info.instructions !== undefined ? { instructions: info.instructions } : {}),
-      cacheHints: CACHE_HINTS,
-    };
-    byInfo.set(info, options);
-  }
-  return options;
+export function modernServers(surface: Surface, info: ServerInfo): { create(only?: string): ModernServer } {
+  const options = {
+    capabilities: modernCapabilities(surface),
+    ...(info.instructions !== undefined ? { instructions: info.instructions } : {}),
+    cacheHints: CACHE_HINTS,
+  };
+  return {
+    create(only) {
+      const server = new ModernServer({ name: info.name, version: info.version }, options);
+      installModern(server, surface, only);
+      return server;
+    },
+  };
 }
 
-/** Every method of `surface` (or only `only`) on a v2 server (capabilities are declared by the caller, or by createModernServer). */
+/** Every method of `surface` (or only `only`) on a v2 server (capabilities are declared by the caller, or by modernServers). */
 export function installModern(server: ModernServer, surface: Surface, only?: string): void {
   for (const [method, handler] of surface.methods) {
     if (only !== undefined && method !== only) continue;
