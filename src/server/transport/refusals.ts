@@ -66,9 +66,23 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
       : error.code === "HPE_HEADER_OVERFLOW"
         ? [431, JSONRPC.invalidRequest, "Request headers too large"]
         : [400, JSONRPC.invalidRequest, "Bad Request: malformed HTTP request"];
-  if (socket.writable) socket.write(rawJsonRpcError(status, code, message));
-  socket.destroy(error);
+  if (!socket.writable) {
+    socket.destroy(error);
+    return;
+  }
+  // Ended, not destroyed: destroying a socket whose peer is still sending (an
+  // oversized header arrives in pieces) makes the kernel answer with a reset,
+  // which discards the answer not yet read. The rest of the request is read
+  // and dropped for a short, bounded while, then the socket goes.
+  socket.end(rawJsonRpcError(status, code, message));
+  socket.on("data", ignoreData);
+  socket.resume();
+  setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS).unref();
 }
+
+/** How long a socket answered by answerClientError may go on sending before it is closed. */
+const CLIENT_ERROR_LINGER_MS = 1_000;
+const ignoreData = (): void => undefined;
 
 /** A whole HTTP/1.1 answer for a socket fastify does not own; the connection closes after it. */
 export function rawJsonRpcError(status: number, code: JsonRpcCode, message: string, headers = ""): string {
