@@ -20,7 +20,6 @@
  * calls of a cell run (after a warm-up): instructions per call, all threads,
  * a figure a loaded host does not move. Asserts nothing.
  */
-import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
@@ -29,7 +28,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { pino } from "pino";
 import { benchQueries, generateTree, recipeName } from "./lib/generate.js";
-import { control, dumped } from "./lib/callgrind.js";
+import { control, countEachBuild, dumped } from "./lib/callgrind.js";
 
 const { values } = parseArgs({
   options: {
@@ -173,20 +172,7 @@ if (values["callgrind-child"] !== undefined) {
 
 if (values.callgrind) {
   const self = fileURLToPath(import.meta.url);
-  const results: Array<{ name: string; figures: Record<string, number> }> = [];
-  for (const spec of values.build as string[]) {
-    const prefix = path.join(work, `cg-${results.length}.out`);
-    const child = spawn(
-      "valgrind",
-      ["--tool=callgrind", "--instr-atstart=no", `--callgrind-out-file=${prefix}`, process.execPath, "--expose-gc", "--import", "tsx", self, "--build", spec, "--callgrind-child", prefix, "--tree", tree.root, "--recipes", String(SIZE), "--eras", ERAS.join(","), "--tools", TOOLS.join(","), "--calls", String(CALLS)],
-      { stdio: ["ignore", "pipe", "inherit"] },
-    );
-    let out = "";
-    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    await new Promise((resolve) => child.on("exit", resolve));
-    const line = out.trim().split("\n").at(-1) ?? "{}";
-    results.push({ name: spec.split("=")[0]!, figures: JSON.parse(line) as Record<string, number> });
-  }
+  const results = await countEachBuild(self, values.build as string[], work, ["--tree", tree.root, "--recipes", String(SIZE), "--eras", ERAS.join(","), "--tools", TOOLS.join(","), "--calls", String(CALLS)], "inherit");
   console.log(`inject-calls --callgrind: ${tree.recipes} recipes; ${CALLS} calls per cell after 300; thousands of instructions per call (all threads)`);
   for (const cell of Object.keys(results[0]!.figures)) {
     const base = results[0]!.figures[cell]!;

@@ -22,7 +22,6 @@
  * looked up in either place).
  * Asserts nothing.
  */
-import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
@@ -31,7 +30,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { pino } from "pino";
 import { benchQueries, generateTree, recipeName } from "./lib/generate.js";
-import { control, dumped } from "./lib/callgrind.js";
+import { control, countEachBuild, dumped } from "./lib/callgrind.js";
 
 const { values } = parseArgs({
   options: {
@@ -141,19 +140,7 @@ if (values["callgrind-child"] !== undefined) {
 
 if (values.callgrind) {
   const self = fileURLToPath(import.meta.url);
-  const results: Array<{ name: string; figures: Record<string, number> }> = [];
-  for (const spec of values.build as string[]) {
-    const prefix = path.join(work, `cg-${results.length}.out`);
-    const child = spawn(
-      "valgrind",
-      ["--tool=callgrind", "--instr-atstart=no", `--callgrind-out-file=${prefix}`, process.execPath, "--expose-gc", "--import", "tsx", self, "--build", spec, "--callgrind-child", prefix, "--tree", tree.root, "--recipes", String(SIZE), "--tools", TOOLS.join(","), "--calls", String(CALLS)],
-      { stdio: ["ignore", "pipe", "ignore"] },
-    );
-    let out = "";
-    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    await new Promise((resolve) => child.on("exit", resolve));
-    results.push({ name: spec.split("=")[0]!, figures: JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as Record<string, number> });
-  }
+  const results = await countEachBuild(self, values.build as string[], work, ["--tree", tree.root, "--recipes", String(SIZE), "--tools", TOOLS.join(","), "--calls", String(CALLS)], "ignore");
   console.log(`tool-layer --callgrind: ${SIZE} recipes; ${CALLS} calls per tool after 3000; thousands of instructions per call (all threads)`);
   for (const tool of TOOLS) {
     const base = results[0]!.figures[tool]!;
