@@ -66,7 +66,10 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
       : error.code === "HPE_HEADER_OVERFLOW"
         ? [431, JSONRPC.invalidRequest, "Request headers too large"]
         : [400, JSONRPC.invalidRequest, "Bad Request: malformed HTTP request"];
-  if (!socket.writable) {
+  // A timed-out client has nothing unread (the slow request was read as it
+  // came): it goes at once, so silent sockets never hold a connection slot.
+  if (!socket.writable || error.code === "ERR_HTTP_REQUEST_TIMEOUT") {
+    if (socket.writable) socket.write(rawJsonRpcError(status, code, message));
     socket.destroy(error);
     return;
   }
