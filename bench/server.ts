@@ -278,13 +278,20 @@ try {
         Object.entries(daemons).map(([name, d]) => `${name} ${d.readyMs.toFixed(0)} ms`).join(", "),
     );
     for (const era of ERAS) {
-      // The bare server's constants: what the daemon answered for the first search and get.
-      const [probe] = era === "modern" ? await connectModernClients(daemons.daemon!.url, 1) : await connectClients(daemons.daemon!.url, 1);
-      const constants = {
-        recipes__search: await probe!.callTool({ name: "recipes__search", arguments: { query: queries[0]!, limit: 10 } }),
-        recipes__get: await probe!.callTool({ name: "recipes__get", arguments: { skill: "bench-skill-0", anchor: recipeName(0, 0) } }),
-      };
-      await closeClients([probe!]);
+      // The bare server's constants: what the daemon answered for the first
+      // search and get. Every daemon gets the same probe, so that no slot
+      // alone carries its state (a session, an index built at once by the
+      // first search instead of in slices, the heap that leaves behind).
+      const answers = new Map<string, Record<string, unknown>>();
+      for (const [name, d] of Object.entries(daemons)) {
+        const [probe] = era === "modern" ? await connectModernClients(d.url, 1) : await connectClients(d.url, 1);
+        answers.set(name, {
+          recipes__search: await probe!.callTool({ name: "recipes__search", arguments: { query: queries[0]!, limit: 10 } }),
+          recipes__get: await probe!.callTool({ name: "recipes__get", arguments: { skill: "bench-skill-0", anchor: recipeName(0, 0) } }),
+        });
+        await closeClients([probe!]);
+      }
+      const constants = answers.get("daemon")!;
       const constantsFile = path.join(work, `constants-${size}-${era}.json`);
       await fs.writeFile(constantsFile, JSON.stringify(constants));
       const bare = await startBare(bundles[era], era, constantsFile);
