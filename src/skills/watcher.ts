@@ -161,6 +161,14 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
     stopWatching(target);
     const watcher = makeWatcher();
     rewatched.set(target, { watcher, identity });
+    watcher.once("ready", () => {
+      // Files written before the watch was in place have no event: re-read it whole.
+      noteTarget(targets.get(target)!);
+      // The directory seen may have been short-lived (rm -r, mkdir, rm -r,
+      // mkdir): then this watch hangs on a dead inode or none, and no event of
+      // its own would ever tell. Look again now that the watch is in place.
+      checkTarget(target);
+    });
     watcher.add(target);
   };
 
@@ -222,10 +230,8 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
           identities.set(m, identity);
           watchAfresh(m, identity);
           logger?.debug({ target: targets.get(m)?.kind }, "watched directory appeared");
-          // Re-read it whole: files written before its watch was in place have no event.
+          // Re-read it whole now; watchAfresh reads it once more when the watch is in place.
           noteTarget(targets.get(m)!);
-          // chokidar attaches the new watch asynchronously; read once more after it has.
-          setTimeout(() => noteTarget(targets.get(m)!), debounceMs * 4).unref();
         } else {
           const nearest = await nearestExisting(m);
           wanted.set(nearest.dir, nearest.identity);
@@ -242,11 +248,22 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
   };
 
   const checking = new Set<string>();
+  /**
+   * Targets cued while a check of theirs was under way. The cue may be the
+   * removal that the check's stat came too early to see, and a dead watch
+   * sends no second one: such a target is checked once more.
+   */
+  const cuedAgain = new Set<string>();
   const checkTarget = (target: string): void => {
-    if (closed || checking.has(target) || missing.has(target)) return;
+    if (closed || missing.has(target)) return;
+    if (checking.has(target)) {
+      cuedAgain.add(target);
+      return;
+    }
     checking.add(target);
     void directoryIdentity(target).then(async (identity) => {
       checking.delete(target);
+      if (cuedAgain.delete(target)) queueMicrotask(() => checkTarget(target));
       if (closed || missing.has(target)) return;
       if (identity !== null) {
         // Removed and re-created before we looked (rm -r + mkdir -p): the old
@@ -281,6 +298,8 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
     if (present.length > 0) main.add(present);
     await recheck();
     await Promise.all([mainReady, sentinelReady]);
+    // A root removed or replaced while its watch was being set up has no event to tell.
+    for (const t of present) checkTarget(t);
     logger?.debug({ watched: present.length, missing: missing.size }, "file watcher ready");
   })();
 

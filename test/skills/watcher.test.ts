@@ -116,6 +116,31 @@ describe("watchSkills", () => {
     });
   });
 
+  // Regression: a root removed and re-created twice in quick succession was
+  // re-watched as the short-lived directory in between. That watch died with
+  // it (or never started) and sent no event, the root was not counted as
+  // missing either, so the directory that stayed was never watched: no edit
+  // in it was reported until a restart. Failed 7 in 10 runs before the fix.
+  it("keeps watching a root removed and re-created twice in quick succession", async () => {
+    const root = path.join(tmp, "skills");
+    await put(path.join(root, "rig", "SKILL.md"));
+    await start([root]);
+    let writing: Promise<void> = Promise.resolve();
+    for (let round = 0; round < 3; round++) {
+      // No write of the last round may land in the middle of rm -r.
+      await writing;
+      for (let flap = 0; flap < 2; flap++) {
+        await rm(root, { recursive: true, force: true });
+        await mkdir(root, { recursive: true });
+      }
+      const skill = path.join(root, `again${round}`);
+      await eventually(() => {
+        writing = put(path.join(skill, "SKILL.md"), `v${Date.now()}`);
+        return sawDir(skill);
+      });
+    }
+  });
+
   it("watches the private directory's playbook files only, also when it appears later", async () => {
     const privateDir = path.join(tmp, "data", "private");
     await start([path.join(tmp, "skills")], privateDir);
