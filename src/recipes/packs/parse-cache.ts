@@ -239,7 +239,12 @@ export class ParseCache {
   private async read(file: string): Promise<void> {
     let bytes: Buffer;
     try {
-      bytes = await fs.readFile(file);
+      // One blocking read, a few ms for a 20,000-recipe cache: read in
+      // promise chunks, each chunk waited for a turn of the event loop while
+      // the server's modules were evaluated, and a restart's load sat idle
+      // behind the last ones. A DCC's first load starts before the server
+      // listens; a user's library (no skill roots) holds no packs.
+      bytes = readFileSync(file);
     } catch {
       return; // no cache yet
     }
