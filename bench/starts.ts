@@ -260,7 +260,7 @@ const work = await fs.mkdtemp(path.join(os.tmpdir(), "bench-starts-"));
 try {
   const generate = values.shape === "flat" ? generateTree : generateStudioTree;
   const tree = await generate(path.join(work, "skills"), Number(values.skills), Number(values["recipes-per-skill"] ?? (values.shape === "flat" ? "20" : "10")));
-  console.log(`tree (${values.shape}): ${tree.skills} skills, ${tree.recipes} recipes, ${(tree.bytes / 1e6).toFixed(1)} MB; ${PAIRS} alternating pairs of ${builds.map((b) => b.name).join(" / ")}`);
+  console.log(`tree (${values.shape}): ${tree.skills} skills, ${tree.recipes} recipes, ${(tree.bytes / 1e6).toFixed(1)} MB; ${values.callgrind === true ? "a restart under callgrind of each of" : `${PAIRS} alternating pairs of`} ${builds.map((b) => b.name).join(" / ")}`);
   if (values.callgrind === true) {
     const counts: Array<{ name: string; main: number; others: number }> = [];
     for (const build of builds) {
