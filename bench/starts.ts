@@ -35,9 +35,17 @@
  * --breakdown-gc: each reading also after a full GC (garbage vs kept).
  * --idle: no search, the second reading after ready alone; --after-ms N:
  * the second reading N ms after the search (default 1000).
+ *
+ * --callgrind: instead of the timed pairs, each build's restart (over the
+ * parse cache its own cold start wrote) under valgrind's callgrind, threads
+ * apart: the instructions the main thread ran to /readyz 200, a figure a
+ * loaded host does not move (system calls, waits and cache misses are not
+ * in it). ~2 minutes per build.
+ *
+ *   npx tsx bench/starts.ts --callgrind --build before=DIR --build now=DIR
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -66,6 +74,8 @@ const { values } = parseArgs({
     idle: { type: "boolean", default: false },
     /** With --breakdown: each reading also after a full GC (node --expose-gc), so garbage shows apart from what is kept. */
     "breakdown-gc": { type: "boolean", default: false },
+    /** Each build's restart under callgrind: main-thread instructions to ready (see the header). */
+    callgrind: { type: "boolean", default: false },
   },
 });
 const builds = (values.build ?? []).map((spec) => {
@@ -211,6 +221,35 @@ async function measure(dir: string, flags: readonly string[], tree: string, home
   return { ms: s.ms, cpu, mainCpu, cpuAfter, rssReady, rssAfter, ...(BREAKDOWN ? { breakdown: [atReady, after] as const } : {}) };
 }
 
+/** One restart under callgrind: the instructions of the main thread (callgrind's thread 1) and of the others, to ready. */
+async function restartInstructions(dir: string, flags: readonly string[], tree: string, home: string, out: string): Promise<{ main: number; others: number }> {
+  const child = spawn(
+    "valgrind",
+    ["--tool=callgrind", "--separate-threads=yes", "--dump-instr=no", `--callgrind-out-file=${out}`, process.execPath, ...flags, path.join(dir, "dist/cli.js"),
+      ...["--dcc", "maya", "--port", "0", "--skills-path", tree, "--embeddings", "none", "--no-watch", "--log-level", "info"]],
+    { env: { PATH: process.env.PATH ?? "", HOME: home, XDG_DATA_HOME: home, DCC_MCP_DISABLE_DEFAULT_SKILL_PATHS: "1" }, stdio: ["ignore", "pipe", "ignore"] },
+  );
+  const base = (await servingUrl(child, "child")).replace(/\/mcp$/, "");
+  // Polled every 100 ms of wall time (~2 ms of the daemon's own time under callgrind): the polls are a few % of the count, alike for every build.
+  for (;;) {
+    if ((await fetch(`${base}/readyz`).catch(() => null))?.status === 200) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  // Dumped at once: the search index fills after ready and is not part of the figure.
+  await new Promise<void>((resolve, reject) => execFile("callgrind_control", ["-d", String(child.pid)], (error) => (error === null ? resolve() : reject(error))));
+  const exited = new Promise((resolve) => child.on("exit", resolve));
+  child.kill("SIGKILL");
+  await exited;
+  let main = 0;
+  let others = 0;
+  for (const file of readdirSync(path.dirname(out)).filter((f) => f.startsWith(`${path.basename(out)}.`))) {
+    const total = Number(/^(?:summary|totals): (\d+)/m.exec(readFileSync(path.join(path.dirname(out), file), "utf8"))?.[1] ?? 0);
+    if (/-01$/.test(file)) main += total;
+    else others += total;
+  }
+  return { main, others };
+}
+
 const median = (xs: readonly number[]): number => {
   const sorted = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
@@ -221,41 +260,55 @@ const work = await fs.mkdtemp(path.join(os.tmpdir(), "bench-starts-"));
 try {
   const generate = values.shape === "flat" ? generateTree : generateStudioTree;
   const tree = await generate(path.join(work, "skills"), Number(values.skills), Number(values["recipes-per-skill"] ?? (values.shape === "flat" ? "20" : "10")));
-  console.log(`tree (${values.shape}): ${tree.skills} skills, ${tree.recipes} recipes, ${(tree.bytes / 1e6).toFixed(1)} MB; ${PAIRS} alternating pairs of ${builds.map((b) => b.name).join(" / ")}`);
-  const results = new Map(builds.map((b) => [b.name, { cold: [] as Start[], restart: [] as Start[] }]));
-  for (let pair = 0; pair < PAIRS; pair++) {
-    const order = pair % 2 === 0 ? builds : [...builds].reverse();
-    for (const build of order) {
-      // A fresh state directory: the cold start parses every pack, its restart reads the parse cache.
-      const home = path.join(work, `home-${build.name}-${pair}`);
+  console.log(`tree (${values.shape}): ${tree.skills} skills, ${tree.recipes} recipes, ${(tree.bytes / 1e6).toFixed(1)} MB; ${values.callgrind === true ? "a restart under callgrind of each of" : `${PAIRS} alternating pairs of`} ${builds.map((b) => b.name).join(" / ")}`);
+  if (values.callgrind === true) {
+    const counts: Array<{ name: string; main: number; others: number }> = [];
+    for (const build of builds) {
+      const home = path.join(work, `home-${build.name}-callgrind`);
       const flags = nodeFlags.get(build.name) ?? [];
-      const cold = await measure(build.dir, flags, tree.root, home);
-      const restart = await measure(build.dir, flags, tree.root, home);
-      results.get(build.name)!.cold.push(cold);
-      results.get(build.name)!.restart.push(restart);
-      console.log(`pair ${pair + 1} ${build.name.padEnd(12)} cold ${cold.ms.toFixed(0)} ms, CPU ${cold.cpu.toFixed(0)} (main ${cold.mainCpu.toFixed(0)})/${cold.cpuAfter.toFixed(0)} ms (${cold.rssReady}/${cold.rssAfter} MB)  restart ${restart.ms.toFixed(0)} ms, CPU ${restart.cpu.toFixed(0)} (main ${restart.mainCpu.toFixed(0)})/${restart.cpuAfter.toFixed(0)} ms (${restart.rssReady}/${restart.rssAfter} MB)`);
-      for (const [kind, s] of [["cold", cold], ["restart", restart]] as const) {
-        if (s.breakdown === undefined) continue;
-        console.log(`    ${kind.padEnd(7)} at ready:     ${s.breakdown[0]}`);
-        console.log(`    ${kind.padEnd(7)} ${AFTER}: ${s.breakdown[1]}`);
+      // The cold start writes this build's parse cache (on its way out at the latest).
+      await stop((await start(build.dir, flags, tree.root, home)).child);
+      counts.push({ name: build.name, ...(await restartInstructions(build.dir, flags, tree.root, home, path.join(work, `callgrind-${build.name}.out`))) });
+    }
+    for (const c of counts) {
+      console.log(`restart under callgrind ${c.name.padEnd(12)} main thread ${(c.main / 1e9).toFixed(3)} G instructions to ready (${(c.main / counts[0]!.main).toFixed(3)}× ${counts[0]!.name}), other threads ${(c.others / 1e9).toFixed(3)} G`);
+    }
+  } else {
+    const results = new Map(builds.map((b) => [b.name, { cold: [] as Start[], restart: [] as Start[] }]));
+    for (let pair = 0; pair < PAIRS; pair++) {
+      const order = pair % 2 === 0 ? builds : [...builds].reverse();
+      for (const build of order) {
+        // A fresh state directory: the cold start parses every pack, its restart reads the parse cache.
+        const home = path.join(work, `home-${build.name}-${pair}`);
+        const flags = nodeFlags.get(build.name) ?? [];
+        const cold = await measure(build.dir, flags, tree.root, home);
+        const restart = await measure(build.dir, flags, tree.root, home);
+        results.get(build.name)!.cold.push(cold);
+        results.get(build.name)!.restart.push(restart);
+        console.log(`pair ${pair + 1} ${build.name.padEnd(12)} cold ${cold.ms.toFixed(0)} ms, CPU ${cold.cpu.toFixed(0)} (main ${cold.mainCpu.toFixed(0)})/${cold.cpuAfter.toFixed(0)} ms (${cold.rssReady}/${cold.rssAfter} MB)  restart ${restart.ms.toFixed(0)} ms, CPU ${restart.cpu.toFixed(0)} (main ${restart.mainCpu.toFixed(0)})/${restart.cpuAfter.toFixed(0)} ms (${restart.rssReady}/${restart.rssAfter} MB)`);
+        for (const [kind, s] of [["cold", cold], ["restart", restart]] as const) {
+          if (s.breakdown === undefined) continue;
+          console.log(`    ${kind.padEnd(7)} at ready:     ${s.breakdown[0]}`);
+          console.log(`    ${kind.padEnd(7)} ${AFTER}: ${s.breakdown[1]}`);
+        }
       }
     }
-  }
-  const first = builds[0]!.name;
-  for (const kind of ["cold", "restart"] as const) {
-    const peer = median(results.get(first)![kind].map((s) => s.ms));
-    for (const build of builds) {
-      const runs = results.get(build.name)![kind];
-      const ms = median(runs.map((s) => s.ms));
-      const cpu = median(runs.map((s) => s.cpu));
-      const peerCpu = median(results.get(first)![kind].map((s) => s.cpu));
-      const mainCpu = median(runs.map((s) => s.mainCpu));
-      const peerMainCpu = median(results.get(first)![kind].map((s) => s.mainCpu));
-      const cpuAfter = median(runs.map((s) => s.cpuAfter));
-      const peerCpuAfter = median(results.get(first)![kind].map((s) => s.cpuAfter));
-      console.log(
-        `${kind.padEnd(7)} ${build.name.padEnd(12)} median ${ms.toFixed(0)} ms (${(ms / peer).toFixed(2)}× ${first}), CPU to ready ${cpu.toFixed(0)} ms (${(cpu / peerCpu).toFixed(2)}×), main thread ${mainCpu.toFixed(0)} ms (${(mainCpu / peerMainCpu).toFixed(2)}×), by the second reading ${cpuAfter.toFixed(0)} ms (${(cpuAfter / peerCpuAfter).toFixed(2)}×), RSS at ready ${median(runs.map((s) => s.rssReady))} MB, ${AFTER} ${median(runs.map((s) => s.rssAfter))} MB`,
-      );
+    const first = builds[0]!.name;
+    for (const kind of ["cold", "restart"] as const) {
+      const peer = median(results.get(first)![kind].map((s) => s.ms));
+      for (const build of builds) {
+        const runs = results.get(build.name)![kind];
+        const ms = median(runs.map((s) => s.ms));
+        const cpu = median(runs.map((s) => s.cpu));
+        const peerCpu = median(results.get(first)![kind].map((s) => s.cpu));
+        const mainCpu = median(runs.map((s) => s.mainCpu));
+        const peerMainCpu = median(results.get(first)![kind].map((s) => s.mainCpu));
+        const cpuAfter = median(runs.map((s) => s.cpuAfter));
+        const peerCpuAfter = median(results.get(first)![kind].map((s) => s.cpuAfter));
+        console.log(
+          `${kind.padEnd(7)} ${build.name.padEnd(12)} median ${ms.toFixed(0)} ms (${(ms / peer).toFixed(2)}× ${first}), CPU to ready ${cpu.toFixed(0)} ms (${(cpu / peerCpu).toFixed(2)}×), main thread ${mainCpu.toFixed(0)} ms (${(mainCpu / peerMainCpu).toFixed(2)}×), by the second reading ${cpuAfter.toFixed(0)} ms (${(cpuAfter / peerCpuAfter).toFixed(2)}×), RSS at ready ${median(runs.map((s) => s.rssReady))} MB, ${AFTER} ${median(runs.map((s) => s.rssAfter))} MB`,
+        );
+      }
     }
   }
 } finally {

@@ -2,7 +2,7 @@
  * Skill discovery (docs/skill-packs.md): a root that holds SKILL.md is a skill, otherwise
  * each direct child directory with SKILL.md is one. First root wins on a name clash.
  */
-import { lstatSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
+import { existsSync, lstatSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { diagnostic, type Diagnostic } from "../util/diagnostics.js";
@@ -42,8 +42,12 @@ function isDir(p: string): boolean {
  * load, with a diagnostic naming them, rather than silently absent.
  */
 export function hasSkillMd(dir: string): boolean {
+  const file = path.join(dir, "SKILL.md");
+  // Something is there (links followed): the common case, answered without
+  // building a Stats object (Node 20 makes four Dates for each).
+  if (existsSync(file)) return true;
   try {
-    lstatSync(path.join(dir, "SKILL.md"));
+    lstatSync(file);
     return true;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;

@@ -15,6 +15,8 @@ export interface RecipePathsResult {
 }
 
 const GLOB_CHARS = /[*?[\]]/;
+/** realpath returns names as given (only links resolved): glibc's does; macOS's and Windows' give each its case on disk. */
+const NAMES_AS_GIVEN = process.platform === "linux";
 /** Bounds `**` walks, including through symlink loops. */
 const MAX_GLOB_DEPTH = 16;
 
@@ -55,6 +57,19 @@ export async function resolveRecipePaths(
   const byReal = new Map<string, string>();
   const accept = (abs: string, pattern: string, fromGlob: boolean): void => {
     const rel = skillRelative(skillDir, abs);
+    // A file right in the skill directory that is no link: its real path is
+    // the directory's, joined. One lstat answers for realpath (which asks the
+    // system about every directory up to the root) and for the stat below.
+    // Linux only: realpath elsewhere also gives a name its case on disk, so
+    // two spellings of one file on a case-insensitive volume count once.
+    if (NAMES_AS_GIVEN && !rel.includes("/") && rel !== ".." && rel !== "") {
+      const own = path.join(realDir, rel);
+      const st = lstatQuiet(own);
+      if (st?.isFile() === true) {
+        if (!byReal.has(own)) byReal.set(own, abs);
+        return;
+      }
+    }
     let real: string;
     try {
       real = realpathSync.native(abs);
@@ -148,6 +163,14 @@ export async function resolveRecipePaths(
 
   const files = [...byReal.values()].sort();
   return { files, diagnostics };
+}
+
+function lstatQuiet(p: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(p, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
 }
 
 function realOf(p: string): string | null {

@@ -63,6 +63,7 @@ export interface RecipeFileResult {
 }
 
 const DESCRIPTION_MAX = 200;
+const SURROGATE = /[\uD800-\uDFFF]/;
 
 /** All recipes of a skill: files in path order, the first recipe of a name wins. */
 export async function loadSkillRecipes(skill: SkillInfo): Promise<LoadedSkill> {
@@ -246,6 +247,9 @@ export function markdownDescription(content: string): string {
 function clip(s: string): string {
   // Code points never outnumber code units: a short string needs no split (10,000 anchors pay this at every start).
   if (s.length <= DESCRIPTION_MAX) return s;
+  // Without surrogates every code unit is a code point: a slice, not an array
+  // of code points (a typical anchor's first paragraph is just over the limit).
+  if (!SURROGATE.test(s)) return `${s.slice(0, DESCRIPTION_MAX - 1).trimEnd()}…`;
   const chars = [...s];
   return chars.length <= DESCRIPTION_MAX ? s : `${chars.slice(0, DESCRIPTION_MAX - 1).join("").trimEnd()}…`;
 }

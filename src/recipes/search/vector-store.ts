@@ -1,4 +1,4 @@
-import { HALF_TO_FLOAT, encodeHalves } from "./float16.js";
+import { encodeHalves, halfToFloat } from "./float16.js";
 
 /**
  * Vectors of one dimension kept row by row in one Uint16Array of IEEE
@@ -86,7 +86,8 @@ export class VectorStore {
     const row = this.rows.get(hash);
     if (row === undefined) return undefined;
     const out = new Float32Array(this.dim);
-    for (let i = 0, at = row * this.dim; i < this.dim; i++) out[i] = HALF_TO_FLOAT[this.data[at + i]!]!;
+    const f = halfToFloat();
+    for (let i = 0, at = row * this.dim; i < this.dim; i++) out[i] = f[this.data[at + i]!]!;
     return out;
   }
 

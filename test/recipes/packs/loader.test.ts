@@ -297,6 +297,17 @@ describe("markdownDescription", () => {
     expect(long.endsWith("…")).toBe(true);
   });
 
+  it("clips by code points, not code units, when the text holds characters beyond the BMP", () => {
+    // 150 astral characters are 300 code units but under the limit in code points: kept whole.
+    const astral = "🦊".repeat(150);
+    expect(markdownDescription(`## a\n${astral}`)).toBe(astral);
+    const long = markdownDescription(`## a\n${"🦊".repeat(300)}`);
+    expect([...long].length).toBe(200);
+    expect(long).toBe(`${"🦊".repeat(199)}…`);
+    // A cut never splits a surrogate pair.
+    expect(markdownDescription(`## a\n${"x".repeat(198)}🦊🦊🦊`)).toBe(`${"x".repeat(198)}🦊…`);
+  });
+
   it("keeps a wrapped first paragraph whole instead of cutting it at the line break", () => {
     expect(markdownDescription("## Subdivide\nRaise the resolution and even out\nthe new vertices.\n\nSecond paragraph.")).toBe(
       "Raise the resolution and even out the new vertices.",

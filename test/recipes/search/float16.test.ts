@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { HALF_TO_FLOAT, encodeHalves, isNonFiniteHalf, toHalf } from "../../../src/recipes/search/float16.js";
+import { encodeHalves, halfToFloat, isNonFiniteHalf, toHalf } from "../../../src/recipes/search/float16.js";
+
+const HALF_TO_FLOAT = halfToFloat();
 
 describe("float16", () => {
   it.each([

@@ -10,7 +10,8 @@
  * a schema newer than the code are "fatal" (retrying cannot help, the server
  * refuses to start with them); anything else is "down" and retried.
  */
-import pg from "pg";
+import { createRequire } from "node:module";
+import type pg from "pg";
 import type { StoreStatus } from "../contract.js";
 import { migrate } from "./pg-migrations.js";
 
@@ -48,6 +49,19 @@ type State =
 const FATAL_CODES = new Set(["28P01", "28000", "3D000", "42501"]);
 const MAX_RETRY_MS = 5000;
 
+let pgModule: typeof pg | null = null;
+/**
+ * pg, loaded when the first PostgreSQL store is opened rather than at every
+ * start: evaluating it builds a fetch Response (its Cloudflare check), which
+ * makes Node load its whole fetch implementation, tens of ms of CPU before
+ * a catalog can load, for the file store too. Required, not imported, so the
+ * PgConnection constructor stays synchronous; the bundles leave it to
+ * node_modules, where the package's dependencies are installed.
+ */
+function loadPg(): typeof pg {
+  return (pgModule ??= createRequire(import.meta.url)("pg") as typeof pg);
+}
+
 export class PgConnection {
   readonly pool: pg.Pool;
   readonly location: string;
@@ -68,7 +82,8 @@ export class PgConnection {
     this.logger = options.logger;
     this.retryMs = options.retryMs ?? 250;
     this.connectTimeoutMs = options.connectTimeoutMs ?? 3000;
-    this.pool = new pg.Pool({
+    const { Pool } = loadPg();
+    this.pool = new Pool({
       connectionString: options.url,
       max: 8,
       connectionTimeoutMillis: this.connectTimeoutMs,
@@ -114,7 +129,7 @@ export class PgConnection {
   private async connect(): Promise<string | null> {
     this.retryTimer = null;
     if (this.closed) return null;
-    const client = new pg.Client({ connectionString: this.options.url, connectionTimeoutMillis: this.connectTimeoutMs });
+    const client = new (loadPg().Client)({ connectionString: this.options.url, connectionTimeoutMillis: this.connectTimeoutMs });
     client.on("error", () => undefined); // reported through "end" below
     try {
       await client.connect();
