@@ -212,13 +212,3 @@ export function processTerm(term: string): string | null {
   if (STOP.has(lower)) return null;
   return stem(lower);
 }
-
-/** Whole query terms after processing, used to decide prefix/fuzzy per term. */
-export function queryTerms(text: string): string[] {
-  const out: string[] = [];
-  for (const token of tokenize(text)) {
-    const term = processTerm(token);
-    if (term) out.push(term);
-  }
-  return out;
-}
