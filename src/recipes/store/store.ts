@@ -345,33 +345,23 @@ class FilePrivateStore extends StoreBase implements PrivateStore {
   protected async updateChecked(slug: string, patch: PlaybookPatch, expectedRevision: number | undefined, deadline: Deadline): Promise<StoreResult> {
     const stale = this.knownStale(slug, expectedRevision);
     if (stale) return stale;
-    try {
-      if (expectedRevision !== undefined) {
-        // A stale revision is answered without taking the lock file: at the
-        // moment of this read the revision differed, which is all a conflict says.
-        // Retrying callers hit this path most, so it costs one stat when the
-        // file is unchanged.
-        const early = await this.read(slug);
-        if (early.kind === "missing") return notFound(slug);
-        if (early.kind === "ok" && early.stored.playbook.revision !== expectedRevision) {
-          return staleRevision(slug, early.stored.playbook.revision, expectedRevision);
-        }
-      }
-      const wait = Math.min(this.lockTimeoutMs, deadline.remaining());
-      const lock = await acquireFileLock(this.dir, `${slug}.md`, { timeoutMs: wait, staleMs: this.staleTempMs });
-      if (lock.kind === "missing-dir") return notFound(slug);
-      if (lock.kind === "timeout") {
-        if (deadline.passed()) return deadline.expired("update");
-        return failure("conflict", `playbook "${slug}" is being written by another process; try again`);
-      }
+    if (expectedRevision !== undefined) {
+      // A stale revision is answered without taking the lock file: at the
+      // moment of this read the revision differed, which is all a conflict says.
+      // Retrying callers hit this path most, so it costs one stat when the
+      // file is unchanged.
+      let early: ReadOutcome;
       try {
-        return await this.applyUpdate(slug, patch, expectedRevision, deadline);
-      } finally {
-        await lock.release();
+        early = await this.read(slug);
+      } catch (error) {
+        return this.internal("update", slug, error);
       }
-    } catch (error) {
-      return this.internal("update", slug, error);
+      if (early.kind === "missing") return notFound(slug);
+      if (early.kind === "ok" && early.stored.playbook.revision !== expectedRevision) {
+        return staleRevision(slug, early.stored.playbook.revision, expectedRevision);
+      }
     }
+    return this.locked(slug, "update", deadline, () => this.applyUpdate(slug, patch, expectedRevision, deadline));
   }
 
   private async applyUpdate(slug: string, patch: PlaybookPatch, expectedRevision: number | undefined, deadline: Deadline): Promise<StoreResult> {
