@@ -7,12 +7,11 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Server as ModernServer } from "@modelcontextprotocol/server";
 import type { CatalogSource } from "./catalog-resources.js";
-import { legacyServers, type ServerInfo } from "./legacy-server.js";
+import { legacyServers } from "./legacy-server.js";
 import { modernServers } from "./modern-server.js";
 import { createPromptsProvider } from "./prompts/provider.js";
 import { createSkillsProvider } from "./skills-extension/provider.js";
-import { createSurface } from "./surface.js";
-import type { ToolCallOptions } from "./surface.js";
+import { createSurface, type ServerInfo, type ToolCallOptions } from "./surface.js";
 
 export interface EndpointOptions<C> extends ServerInfo {
   readonly tools: ToolCallOptions<C>;
@@ -51,9 +50,8 @@ export function endpointServers<C>(options: EndpointOptions<C>): EndpointServers
         }
       : {}),
   });
-  const info: ServerInfo = { name: options.name, version: options.version, ...(options.instructions !== undefined ? { instructions: options.instructions } : {}) };
-  const legacy = legacyServers(surface, info);
-  const modern = modernServers(surface, info);
+  const legacy = legacyServers(surface, options);
+  const modern = modernServers(surface, options);
   // A user's library follows their store (a PostgreSQL NOTIFY, their directory) only once
   // made: a session or listen stream opened before any call must hear their changes too.
   const attend = (user: string | undefined): void => {

@@ -26,7 +26,7 @@ import type { ToolCallOutcome, ToolCallResult, ToolRegistry } from "../tools/reg
 import { listResourcesFor, readResourceFor, type CatalogSource } from "./catalog-resources.js";
 import { failure, INTERNAL_ERROR, INVALID_PARAMS, quoted, success, type Outcome } from "./outcome.js";
 import type { PromptsProvider } from "./prompts/provider.js";
-import type { SkillsProvider } from "./skills-extension/provider.js";
+import { SKILLS_CAPABILITY, SKILLS_EXTENSION_ID, type SkillsProvider } from "./skills-extension/provider.js";
 
 export type Params = Readonly<Record<string, unknown>>;
 
@@ -44,6 +44,32 @@ export interface SurfaceFeatures {
 export interface Surface {
   readonly features: SurfaceFeatures;
   readonly methods: ReadonlyMap<string, MethodHandler>;
+}
+
+/** Who the servers of a surface say they are, on either era. */
+export interface ServerInfo {
+  readonly name: string;
+  readonly version: string;
+  readonly instructions?: string;
+}
+
+/**
+ * The capabilities of a surface, the same on both eras but for whether the
+ * tool list announces changes (see the era installers).
+ */
+export function capabilitiesOf(surface: Surface, toolsListChanged: boolean) {
+  const { features } = surface;
+  return {
+    ...(features.tools ? { tools: toolsListChanged ? { listChanged: true } : {} } : {}),
+    ...(features.resources ? { resources: { listChanged: true } } : {}),
+    ...(features.prompts ? { prompts: { listChanged: true } } : {}),
+    ...(features.skills ? { extensions: { [SKILLS_EXTENSION_ID]: { ...SKILLS_CAPABILITY } } } : {}),
+  };
+}
+
+/** The params of a `notifications/progress` for `token`. */
+export function progressParams(token: string | number, done: number, total?: number, message?: string) {
+  return { progressToken: token, progress: done, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) };
 }
 
 export interface SurfaceOptions<C> {
