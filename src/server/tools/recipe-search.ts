@@ -40,7 +40,7 @@ function found(recipes: RecipeSummary[], mode: string): Envelope {
 }
 
 /** Hits already resolved against their snapshot (recipes/catalog/catalog.ts), as summaries. */
-function summaries(hits: readonly SearchHit[]): RecipeSummary[] {
+export function summaries(hits: readonly SearchHit[]): RecipeSummary[] {
   return hits.map((hit) => summarize(hit.recipe, hit.score));
 }
 
