@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
-import type { EmbeddingProvider } from "../types.js";
+import { normalise, type EmbeddingProvider } from "../types.js";
 
 /**
  * Universal Sentence Encoder Lite from @energetic-ai (weights ship inside the
@@ -175,12 +175,4 @@ export function createLocalProvider(options: LocalProviderOptions = {}): LocalPr
       await worker.terminate();
     },
   };
-}
-
-function normalise(v: Float32Array): Float32Array {
-  let n = 0;
-  for (const x of v) n += x * x;
-  n = Math.sqrt(n);
-  if (n > 0 && Math.abs(n - 1) > 1e-6) for (let i = 0; i < v.length; i++) v[i]! /= n;
-  return v;
 }
