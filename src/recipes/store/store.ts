@@ -61,8 +61,6 @@ export interface StoreLogger {
 export interface PrivateStoreOptions extends StoreBaseOptions {
   readonly dir: string;
   readonly logger?: StoreLogger;
-  /** Temp and lock files older than this are treated as abandoned. Default 60 s. */
-  readonly staleTempMs?: number;
   /** How long an update waits for another process's lock on the same playbook. Default 10 s. */
   readonly lockTimeoutMs?: number;
 }
@@ -76,6 +74,8 @@ export interface PrivateStore extends PlaybookStore {
 }
 
 const READ_CONCURRENCY = 32;
+/** Temp and lock files older than this are treated as abandoned. */
+const STALE_TEMP_MS = 60_000;
 
 export function openPrivateStore(options: PrivateStoreOptions): PrivateStore {
   return new FilePrivateStore(options);
@@ -84,7 +84,6 @@ export function openPrivateStore(options: PrivateStoreOptions): PrivateStore {
 class FilePrivateStore extends StoreBase implements PrivateStore {
   readonly dir: string;
   private readonly logger: StoreLogger | undefined;
-  private readonly staleTempMs: number;
   private readonly lockTimeoutMs: number;
   private readonly reader: PlaybookFileReader;
   /**
@@ -105,7 +104,6 @@ class FilePrivateStore extends StoreBase implements PrivateStore {
     super(options);
     this.dir = path.resolve(options.dir);
     this.logger = options.logger;
-    this.staleTempMs = options.staleTempMs ?? 60_000;
     this.lockTimeoutMs = options.lockTimeoutMs ?? 10_000;
     this.reader = new PlaybookFileReader(this.dir, this.maxFileBytes);
     this.hist = new FileHistory(this.dir, this.maxFileBytes, this.historyLimit);
@@ -326,7 +324,7 @@ class FilePrivateStore extends StoreBase implements PrivateStore {
   private async locked(slug: string, operation: "update" | "restore" | "delete", deadline: Deadline, work: () => Promise<StoreResult>): Promise<StoreResult> {
     try {
       const wait = Math.min(this.lockTimeoutMs, deadline.remaining());
-      const lock = await acquireFileLock(this.dir, `${slug}.md`, { timeoutMs: wait, staleMs: this.staleTempMs });
+      const lock = await acquireFileLock(this.dir, `${slug}.md`, { timeoutMs: wait, staleMs: STALE_TEMP_MS });
       if (lock.kind === "missing-dir") return notFound(slug);
       if (lock.kind === "timeout") {
         if (deadline.passed()) return deadline.expired(operation);
@@ -407,8 +405,8 @@ class FilePrivateStore extends StoreBase implements PrivateStore {
     const locks = names.filter(isLockFileName);
     if (temps.length === 0 && locks.length === 0) return;
     try {
-      const removed = await cleanupStaleTempFiles(this.dir, temps, { maxAgeMs: this.staleTempMs, now: Date.now() });
-      const locksRemoved = await cleanupStaleLocks(this.dir, locks, this.staleTempMs);
+      const removed = await cleanupStaleTempFiles(this.dir, temps, { maxAgeMs: STALE_TEMP_MS, now: Date.now() });
+      const locksRemoved = await cleanupStaleLocks(this.dir, locks, STALE_TEMP_MS);
       if (removed.length > 0 || locksRemoved > 0) {
         this.logger?.warn({ tempFiles: removed.length, lockFiles: locksRemoved }, "removed files left by an interrupted playbook write");
       }
