@@ -10,11 +10,15 @@ import { resolveSkillRoots } from "../skills/roots.js";
 import { lintRoots } from "./engine.js";
 import { formatGithub, formatJson, formatText } from "./format.js";
 
-export interface LintIo {
+/** What a one-shot command (lint, paths, promote) reads and writes. */
+export interface CommandIo {
   readonly stdout: NodeJS.WritableStream;
   readonly stderr: NodeJS.WritableStream;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
+}
+
+export interface LintIo extends CommandIo {
   readonly isTTY: boolean;
 }
 
