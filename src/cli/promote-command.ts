@@ -16,7 +16,7 @@ import { printable } from "../lint/format.js";
 import { isValidSlug } from "../recipes/store/slug.js";
 import { promotePlaybook } from "./promote.js";
 
-export const PROMOTE_HELP = `recipe-server promote — a private playbook becomes a recipe of a skill pack
+const PROMOTE_HELP = `recipe-server promote — a private playbook becomes a recipe of a skill pack
 
 Usage:
   recipe-server promote private/<slug> --to SKILL_DIR [--revision N] [--user ID] [--dcc NAME] [server options]

@@ -27,7 +27,7 @@ import { recipesValidate } from "../server/tools/recipes-validate.js";
 import { createRecipeTool, type RecipeToolOptions } from "../server/tools/recipe.js";
 import { recipesRun } from "../server/tools/recipes-run.js";
 
-export interface EmbeddingProviderOptions {
+interface EmbeddingProviderOptions {
   /** Required for kind "openai" (config resolves url, model and key). */
   readonly openai?: OpenAIProviderOptions;
 }

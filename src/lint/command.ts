@@ -18,11 +18,11 @@ export interface CommandIo {
   readonly cwd: string;
 }
 
-export interface LintIo extends CommandIo {
+interface LintIo extends CommandIo {
   readonly isTTY: boolean;
 }
 
-export const LINT_HELP = `recipe-server lint — check skill packs the way the server loads them
+const LINT_HELP = `recipe-server lint — check skill packs the way the server loads them
 
 Usage:
   recipe-server lint [PATH ...] [options]

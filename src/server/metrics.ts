@@ -26,20 +26,20 @@ export interface CatalogFigures {
   readonly storeReady?: boolean;
 }
 
-export interface ServerMetricsOptions {
+interface ServerMetricsOptions {
   readonly catalogs: () => readonly CatalogFigures[];
   /** Process metrics (RSS, heap, event-loop lag, GC): on by default. */
   readonly processMetrics?: boolean;
 }
 
-export interface RequestEvent {
+interface RequestEvent {
   readonly route: string;
   readonly method: string;
   readonly status: number;
   readonly ms: number;
 }
 
-export interface ToolCallEvent {
+interface ToolCallEvent {
   readonly tool: string;
   readonly ms: number;
   readonly success: boolean;
@@ -47,7 +47,7 @@ export interface ToolCallEvent {
 }
 
 /** A finished recipes__run (outcome and step timings; never arguments or results). */
-export interface RunMetricsEvent {
+interface RunMetricsEvent {
   readonly dcc: string;
   readonly status: string;
   readonly error?: string;

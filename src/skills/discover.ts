@@ -14,13 +14,13 @@ import type { SkillInfo } from "./types.js";
 
 /** SKILL.md over this size is refused. */
 export const MAX_SKILL_MD_BYTES = 1024 * 1024;
-export const RESERVED_SKILL_NAMES: readonly string[] = Object.freeze(["private"]);
+const RESERVED_SKILL_NAMES: readonly string[] = Object.freeze(["private"]);
 
-export interface DiscoverLogger {
+interface DiscoverLogger {
   debug(obj: Record<string, unknown>, msg: string): void;
 }
 
-export interface DiscoverResult {
+interface DiscoverResult {
   readonly skills: SkillInfo[];
   readonly diagnostics: Diagnostic[];
 }
@@ -169,7 +169,7 @@ export async function skillDirsOf(root: string): Promise<string[]> {
   return dirs;
 }
 
-export interface RootScan {
+interface RootScan {
   readonly rootIndex: number;
   /** The root's skill directories (skillDirsOf), in directory order. */
   readonly dirs: readonly string[];
@@ -233,7 +233,7 @@ export async function discoverSkills(roots: readonly string[], options: { logger
 }
 
 /** The diagnostic for a skill hidden by an earlier one of the same name (lint reports it in the same words). */
-export function shadowedSkill(skill: SkillInfo, first: SkillInfo): Diagnostic {
+function shadowedSkill(skill: SkillInfo, first: SkillInfo): Diagnostic {
   return diagnostic(
     "warning",
     "duplicate_skill",

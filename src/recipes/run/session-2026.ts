@@ -10,7 +10,7 @@
 import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { listedTools, requestOptions as options, toolResultOf, type Bounds, type DccSession, type SessionFailure, type SessionOpened, type SessionTarget } from "./dcc-session.js";
 
-export const MODERN_REVISION = "2026-07-28";
+const MODERN_REVISION = "2026-07-28";
 
 export async function openSession2026(target: SessionTarget, bounds: Bounds): Promise<SessionOpened> {
   const transport = new StreamableHTTPClientTransport(new URL(target.url), { requestInit: { headers: { ...target.headers } } });

@@ -152,7 +152,7 @@ async function renameWithRetry(from: string, to: string): Promise<void> {
   }
 }
 
-export interface TempCleanupOptions {
+interface TempCleanupOptions {
   /** Temp files older than this are abandoned whatever their writer. */
   readonly maxAgeMs: number;
   readonly now: number;

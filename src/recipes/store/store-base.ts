@@ -59,7 +59,7 @@ export interface StoreBaseOptions {
 }
 
 /** A checked create before a slug is picked: the playbook under the title's own slug, and what the file form holds besides. */
-export interface CreatePlan {
+interface CreatePlan {
   readonly base: string;
   readonly stamp: string;
   readonly first: Playbook;

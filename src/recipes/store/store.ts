@@ -58,7 +58,7 @@ export interface StoreLogger {
   debug?(fields: Record<string, unknown>, message: string): void;
 }
 
-export interface PrivateStoreOptions extends StoreBaseOptions {
+interface PrivateStoreOptions extends StoreBaseOptions {
   readonly dir: string;
   readonly logger?: StoreLogger;
   /** How long an update waits for another process's lock on the same playbook. Default 10 s. */

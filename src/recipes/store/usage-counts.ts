@@ -70,7 +70,7 @@ export function addRow(rows: UsageRows, recipeId: string, user: string, tally: T
 }
 
 /** A recipe's tally summed over its users. */
-export function sumUsers(byUser: ReadonlyMap<string, Tally> | undefined): Tally | undefined {
+function sumUsers(byUser: ReadonlyMap<string, Tally> | undefined): Tally | undefined {
   if (byUser === undefined) return undefined;
   let total: Tally | undefined;
   for (const tally of byUser.values()) total = total === undefined ? copyTally(tally) : addTally(total, tally);

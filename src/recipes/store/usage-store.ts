@@ -26,11 +26,11 @@ import {
   type UsageRows,
 } from "./usage-counts.js";
 
-export interface UsageLogger {
+interface UsageLogger {
   warn(fields: Record<string, unknown>, message: string): void;
 }
 
-export interface UsageQuery {
+interface UsageQuery {
   /** These recipes only; absent: every recipe the store has counts of. */
   readonly recipeIds?: readonly string[];
   /** Also answer this user's own counts (`RecipeUsage.mine`). */
@@ -74,7 +74,7 @@ export interface BufferOptions {
   readonly logger?: UsageLogger;
 }
 
-export const DEFAULT_USAGE_FLUSH_MS = 2000;
+const DEFAULT_USAGE_FLUSH_MS = 2000;
 
 /**
  * The buffer and its batching, shared by both stores. A store says how a

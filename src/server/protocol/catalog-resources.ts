@@ -23,7 +23,7 @@ export interface CatalogSource {
 }
 
 /** One user's playbook library as resources need it. */
-export interface UserPlaybooks {
+interface UserPlaybooks {
   current(): CatalogSnapshot | null;
   /** Settles once the first load has published (or failed). */
   readonly loaded: Promise<unknown>;
@@ -33,12 +33,12 @@ const PAGE_SIZE = 500;
 
 // Type aliases, not interfaces: the SDKs' result types are open objects, and
 // only an alias is assignable to an index signature.
-export type ListedResources = {
+type ListedResources = {
   readonly resources: Array<{ uri: string; name: string; description?: string; mimeType: string }>;
   readonly nextCursor?: string;
 };
 
-export type ReadRecipe = {
+type ReadRecipe = {
   readonly contents: Array<{ uri: string; mimeType: string; text: string }>;
 };
 
@@ -63,7 +63,7 @@ function text(recipe: Recipe): string {
  * tools/define.ts); a first request waits for the load, so a new
  * session's first list already holds what the user wrote before.
  */
-export function ownPlaybooks(source: CatalogSource, user: string | null | undefined): MaybePromise<CatalogSnapshot | null> {
+function ownPlaybooks(source: CatalogSource, user: string | null | undefined): MaybePromise<CatalogSnapshot | null> {
   if (user === null || user === undefined || source.playbooksOf === undefined) return null;
   const own = source.playbooksOf(user);
   const now = own.current();
@@ -112,7 +112,7 @@ export function readResourceFor(source: CatalogSource, uri: string, user: string
  * user's playbook is a miss like any unknown URI: it is in no snapshot the
  * caller can reach, whatever the URI's encoding.
  */
-export function readRecipeResource(source: CatalogSource, uri: string, own: CatalogSnapshot | null = null): Outcome<ReadRecipe> {
+function readRecipeResource(source: CatalogSource, uri: string, own: CatalogSnapshot | null = null): Outcome<ReadRecipe> {
   const snapshot = source.current();
   const match = /^recipe:\/\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(uri);
   let recipe: Recipe | undefined;

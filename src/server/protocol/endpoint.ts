@@ -13,7 +13,7 @@ import { createPromptsProvider } from "./prompts/provider.js";
 import { createSkillsProvider } from "./skills-extension/provider.js";
 import { createSurface, type ServerInfo, type ToolCallOptions } from "./surface.js";
 
-export interface EndpointOptions<C> extends ServerInfo {
+interface EndpointOptions<C> extends ServerInfo {
   readonly tools: ToolCallOptions<C>;
   /** The catalog as resources, prompts and skills (absent: tools only). */
   readonly catalog?: CatalogSource;
@@ -21,7 +21,7 @@ export interface EndpointOptions<C> extends ServerInfo {
   readonly maxPromptArgumentBytes?: number;
 }
 
-export interface EndpointServers {
+interface EndpointServers {
   /** `user`: who opened the session or sent the request (users file); their playbooks start loading, so their changes can be announced. */
   createServer(user?: string): Server;
   /** `method`: the one method the request calls, when known: the server then carries that method's handler only. */

@@ -28,13 +28,13 @@ import { failure, INTERNAL_ERROR, INVALID_PARAMS, quoted, success, type Outcome 
 import type { PromptsProvider } from "./prompts/provider.js";
 import { SKILLS_CAPABILITY, SKILLS_EXTENSION_ID, type SkillsProvider } from "./skills-extension/provider.js";
 
-export type Params = Readonly<Record<string, unknown>>;
+type Params = Readonly<Record<string, unknown>>;
 
 /** One method's handler: synchronous when it can be (see tools/define.ts). */
 export type MethodHandler = (params: Params, call: CallInfo) => MaybePromise<Outcome<object>>;
 
 /** Which MCP features the table serves: each era declares them in its own terms. */
-export interface SurfaceFeatures {
+interface SurfaceFeatures {
   readonly tools: boolean;
   readonly resources: boolean;
   readonly prompts: boolean;
@@ -72,7 +72,7 @@ export function progressParams(token: string | number, done: number, total?: num
   return { progressToken: token, progress: done, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) };
 }
 
-export interface SurfaceOptions<C> {
+interface SurfaceOptions<C> {
   /** tools/list and tools/call from a registry (absent: no tools). */
   readonly tools?: ToolCallOptions<C>;
   /** The catalog as resources (`recipe://`). */
@@ -176,7 +176,7 @@ export interface ToolCallOptions<C> {
 }
 
 /** tools/call's params checked for what the registry needs: a known tool name and an arguments object. */
-export function toolCall<C>(options: ToolCallOptions<C>, params: Readonly<Record<string, unknown>>, info: CallInfo): MaybePromise<Outcome<ToolCallResult>> {
+function toolCall<C>(options: ToolCallOptions<C>, params: Readonly<Record<string, unknown>>, info: CallInfo): MaybePromise<Outcome<ToolCallResult>> {
   const name = params["name"];
   if (typeof name !== "string") return failure(INVALID_PARAMS, "tools/call needs a string name");
   if (!options.registry.has(name)) return failure(INVALID_PARAMS, `Unknown tool: ${quoted(name)}`);

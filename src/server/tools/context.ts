@@ -51,7 +51,7 @@ export type ConfirmAnswer =
    */
   | { readonly kind: "asked" };
 
-export interface RecipeCaller {
+interface RecipeCaller {
   readonly user: string;
   readonly playbooks: RecipeLibrary;
   /** The playbooks' first load (a user's library is made on their first call). */
@@ -59,7 +59,7 @@ export interface RecipeCaller {
 }
 
 /** The call a context is made for: its cancellation and its progress (from the protocol layer). */
-export interface CallControls {
+interface CallControls {
   readonly signal: AbortSignal;
   readonly progress?: (done: number, total?: number, message?: string) => void;
   readonly confirm?: Confirm;

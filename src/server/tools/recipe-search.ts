@@ -9,7 +9,7 @@ import type { ChildFields } from "./recipe-schemas.js";
 
 export type VisibilityFilter = "all" | "public" | "private";
 
-export const DEFAULT_SEARCH_LIMIT = 5;
+const DEFAULT_SEARCH_LIMIT = 5;
 
 export function recipeSearch(
   fields: ChildFields<"search">,

@@ -20,13 +20,13 @@ import { MAX_NESTING, nestsDeeperThan } from "../transport/argument-limits.js";
 const MAX_ID = 1000;
 const HISTORY_WINDOW = 50;
 
-export interface PageActionHelpers {
+interface PageActionHelpers {
   readonly send: (reply: FastifyReply, status: number, body: unknown) => unknown;
   readonly userOf: (request: FastifyRequest) => string | null;
 }
 
 /** What the page may offer this caller on this DCC, and why not where it may not. */
-export interface CallerView {
+interface CallerView {
   readonly auth: "none" | "token" | "users";
   readonly user: string | null;
   readonly run: { readonly available: boolean; readonly reason: string | null; readonly endpoint: PageRunStatus | null };

@@ -8,7 +8,7 @@ import { normalise, type EmbeddingProvider } from "../types.js";
  * microseconds per text — for tests and benches that exercise the plumbing
  * (cache, warm-up, fusion) rather than meaning.
  */
-export interface HashingProviderOptions {
+interface HashingProviderOptions {
   readonly dimension?: number;
   /** Distinguishes two "models" in cache tests. */
   readonly seed?: string;

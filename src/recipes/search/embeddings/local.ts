@@ -77,7 +77,7 @@ const CHUNK = 4;
 /** Longest text passed to the model, in characters: cost grows steeply with length. */
 const MAX_CHARS = 1000;
 
-export interface LocalProvider extends EmbeddingProvider {
+interface LocalProvider extends EmbeddingProvider {
   /** Resolves with the model load time in ms (first inference included); rejects when the model cannot load. */
   readonly ready: Promise<number>;
 }

@@ -46,7 +46,7 @@ import { isValidSlug } from "../slug.js";
 import { idempotencyExtra, keyMatch, sortedLoad, StoreBase, type StoreBaseOptions } from "../store-base.js";
 import { describe, isConnectionError, NOTIFY_CHANNEL, type PgConnection, type PgLogger } from "./pg-connection.js";
 
-export interface PgStoreOptions extends StoreBaseOptions {
+interface PgStoreOptions extends StoreBaseOptions {
   readonly connection: PgConnection;
   readonly dcc: string;
   /** Whose playbooks; "" when the server has no users file. */
