@@ -27,6 +27,11 @@ export interface RevisionRecord {
   readonly restoredFrom?: number;
 }
 
+/** The live playbook as a history record, for a revision written before history was kept: a create at revision 1, an update after. */
+export function liveRecord(playbook: Playbook): RevisionRecord {
+  return { playbook, event: playbook.revision === 1 ? "create" : "update" };
+}
+
 /** A history line as the tool answers it. */
 interface RevisionEntry {
   readonly revision: number;

@@ -38,9 +38,8 @@ import {
   type StoreStatus,
 } from "./contract.js";
 import { FileHistory } from "./file-history.js";
-import { historyPage, withLive, type HistoryWindow, type RevisionRecord } from "./history.js";
+import { historyPage, liveRecord, withLive, type HistoryWindow, type RevisionRecord } from "./history.js";
 import { freezePlaybook } from "./playbook-values.js";
-import type { StoredPlaybook } from "./format.js";
 import type { Deadline } from "./deadline.js";
 import { serialisePlaybook } from "./format.js";
 import { KeyedMutex, mapLimit } from "../../util/concurrency.js";
@@ -267,7 +266,7 @@ class FilePrivateStore extends StoreBase implements PrivateStore {
       const source = current?.revision === revision ? { playbook: current, event: "update" as const } : await this.hist.read(slug, revision);
       if (source === null) return noRevision(slug, revision);
       if (source.event === "delete") return notRestorable(slug, revision);
-      if (live.kind === "ok") await this.hist.ensure(liveRecord(live.stored));
+      if (live.kind === "ok") await this.hist.ensure(liveRecord(live.stored.playbook));
       const first = kept.length > 0 ? await this.hist.read(slug, kept[0]!) : null;
       const createdAt = current?.createdAt ?? first?.playbook.createdAt ?? source.playbook.createdAt;
       const next = restoredPlaybook(source.playbook, latest, createdAt, this.now().toISOString());
@@ -289,7 +288,7 @@ class FilePrivateStore extends StoreBase implements PrivateStore {
       const current = live.stored.playbook;
       if (expectedRevision !== undefined && expectedRevision !== current.revision) return staleRevision(slug, current.revision, expectedRevision);
       // The content the deletion removes is kept first, so the tombstone can always be undone.
-      await this.hist.ensure(liveRecord(live.stored));
+      await this.hist.ensure(liveRecord(live.stored.playbook));
       if (deadline.passed()) return deadline.expired("delete");
       await fs.rm(path.join(this.dir, `${slug}.md`));
       await fsyncDir(this.dir);
@@ -377,7 +376,7 @@ class FilePrivateStore extends StoreBase implements PrivateStore {
     const tooBig = sizeProblem(next, this.maxFileBytes, extra);
     if (tooBig) return failure("invalid_input", tooBig);
     // The revision being replaced is kept before it is replaced.
-    await this.hist.ensure(liveRecord(current.stored));
+    await this.hist.ensure(liveRecord(current.stored.playbook));
     if (!(await writeFileAtomic(this.dir, `${slug}.md`, serialisePlaybook(next, extra), () => !deadline.passed()))) return deadline.expired("update");
     this.lastSeen.set(slug, next.revision);
     await this.keep({ playbook: next, event: "update" });
@@ -421,12 +420,6 @@ class FilePrivateStore extends StoreBase implements PrivateStore {
     this.logger?.warn({ slug, code, operation }, "private playbook write failed");
     return failure("internal", `could not ${operation} private playbook "${slug}" (${code})`);
   }
-}
-
-/** The live file as a history record, for a revision written before history was kept: a create at revision 1, an update after. */
-function liveRecord(stored: StoredPlaybook): RevisionRecord {
-  const playbook = stored.playbook;
-  return { playbook, event: playbook.revision === 1 ? "create" : "update" };
 }
 
 function malformed(slug: string, message: string): StoreResult {
