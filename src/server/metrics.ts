@@ -62,7 +62,7 @@ export interface ServerMetrics {
   setSessions(count: number): void;
   countReload(dcc: string): void;
   observeRun(event: RunMetricsEvent): void;
-  /** A DCC's recorder of recipe uses (record-use.ts); bind once per DCC, call per use. */
+  /** A DCC's recorder of recipe uses (tools/context.ts recordUse); bind once per DCC, call per use. */
   recipeUses(dcc: string): (recipeId: string, counter: UsageCounter) => void;
   render(): Promise<string>;
 }
