@@ -103,7 +103,7 @@ for (let r = 0; r < ROUNDS; r += 1) {
     a.push(await measure(on, flush));
   }
 }
-// The recording alone, as record-use.ts does it per call: the store's buffer and the metrics' series.
+// The recording alone, as tools/context.ts recordUse does it per call: the store's buffer and the metrics' series.
 const ids = gets.map((g) => `${g.skill}/${g.anchor}`);
 const userIds = users.map((caller) => caller?.user ?? "");
 function recordOnly(): number {

@@ -18,25 +18,20 @@ import { HELP_TEXT } from "./config/options.js";
 import { packageVersion } from "./util/version.js";
 
 async function main(argv: readonly string[]): Promise<number> {
+  const io = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
   if (argv[0] === "lint") {
     // Loaded on demand: the serve path never pays for the linter's modules.
     const { runLint } = await import("./lint/command.js");
-    return runLint(argv.slice(1), {
-      stdout: process.stdout,
-      stderr: process.stderr,
-      env: process.env,
-      cwd: process.cwd(),
-      isTTY: process.stdout.isTTY === true,
-    });
+    return runLint(argv.slice(1), { ...io, isTTY: process.stdout.isTTY === true });
   }
   if (argv[0] === "paths") {
     const { runPaths } = await import("./cli/serve.js");
-    return runPaths(argv.slice(1), { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
+    return runPaths(argv.slice(1), io);
   }
   if (argv[0] === "promote") {
     // Through the server bundle, as paths: the command line bundle stays small (scripts/bundle.mjs).
     const { runPromote } = await import("./cli/serve.js");
-    return runPromote(argv.slice(1), { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
+    return runPromote(argv.slice(1), io);
   }
   const resolved = resolveConfig({ argv, env: process.env, stderrIsTTY: process.stderr.isTTY === true });
   switch (resolved.kind) {

@@ -27,7 +27,7 @@ const PRETTY_HIDDEN_KEYS = ["pid", "hostname", "banner", "progress", "summary"] 
 const PRETTY_REPEATS = [/^catalog loaded$/, /^serving MCP at /, /^Server listening at /];
 const INFO = 30;
 
-export interface DaemonLoggerOptions {
+interface DaemonLoggerOptions {
   /** Where pretty lines go; default stderr. */
   readonly out?: { write(text: string): unknown };
   /** The terminal's status line, which pretty lines are printed above. */

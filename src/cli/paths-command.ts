@@ -11,6 +11,7 @@ import { resolveConfig, type Config } from "../config/resolve.js";
 import { openCatalogs } from "../compose/catalogs.js";
 import type { CatalogSnapshot } from "../recipes/catalog/catalog.js";
 import { printable } from "../lint/format.js";
+import type { CommandIo } from "../lint/command.js";
 import type { Diagnostic } from "../util/diagnostics.js";
 import { reportRoots, type RootReport } from "./roots-report.js";
 import { McpDccConnection } from "../recipes/run/mcp-connection.js";
@@ -30,13 +31,6 @@ playbooks directory, and the first N diagnostics (errors first; default 10).
 Exit status: 0, or 2 for a usage error.
 `;
 
-export interface PathsIo {
-  readonly stdout: NodeJS.WritableStream;
-  readonly stderr: NodeJS.WritableStream;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly cwd: string;
-}
-
 export interface DccPathsReport {
   readonly dcc: string;
   readonly roots: readonly RootReport[];
@@ -51,7 +45,7 @@ export interface DccPathsReport {
 
 const DEFAULT_TOP = 10;
 
-export async function runPaths(argv: readonly string[], io: PathsIo): Promise<number> {
+export async function runPaths(argv: readonly string[], io: CommandIo): Promise<number> {
   const own = takeOwnOptions(argv);
   if (typeof own === "string") {
     io.stderr.write(`recipe-server paths: ${own}\n`);

@@ -11,11 +11,12 @@
 import path from "node:path";
 import { resolveConfig, type Config } from "../config/resolve.js";
 import type { DccConfig } from "../config/types.js";
+import type { CommandIo } from "../lint/command.js";
 import { printable } from "../lint/format.js";
 import { isValidSlug } from "../recipes/store/slug.js";
 import { promotePlaybook } from "./promote.js";
 
-export const PROMOTE_HELP = `recipe-server promote — a private playbook becomes a recipe of a skill pack
+const PROMOTE_HELP = `recipe-server promote — a private playbook becomes a recipe of a skill pack
 
 Usage:
   recipe-server promote private/<slug> --to SKILL_DIR [--revision N] [--user ID] [--dcc NAME] [server options]
@@ -35,13 +36,6 @@ of that name exists, no recipe glob of the skill takes a new file, or lint
 finds an error. Exit 0 promoted, 2 usage error.
 `;
 
-export interface PromoteIo {
-  readonly stdout: NodeJS.WritableStream;
-  readonly stderr: NodeJS.WritableStream;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly cwd: string;
-}
-
 interface OwnOptions {
   readonly id: string | undefined;
   readonly to: string | undefined;
@@ -51,7 +45,7 @@ interface OwnOptions {
   readonly rest: string[];
 }
 
-export async function runPromote(argv: readonly string[], io: PromoteIo): Promise<number> {
+export async function runPromote(argv: readonly string[], io: CommandIo): Promise<number> {
   const usage = (message: string): number => {
     io.stderr.write(`recipe-server promote: ${printable(message)}\n`);
     return 2;

@@ -13,7 +13,7 @@ import type { Playbook } from "../recipes/types.js";
 
 export type { PromoteErrorCode, PromoteOutcome } from "../lint/promote.js";
 
-export interface PromoteRequest {
+interface PromoteRequest {
   readonly dcc: DccConfig;
   readonly slug: string;
   readonly revision: number | undefined;

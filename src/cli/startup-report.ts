@@ -26,7 +26,7 @@ const QUIET_LOAD_MS = 1000;
 /** Least time between two progress lines where lines cannot be rewritten. */
 const LINE_INTERVAL_MS = 10_000;
 
-export interface StartupReportInput {
+interface StartupReportInput {
   readonly config: Config;
   readonly version: string;
   readonly url: string;
@@ -42,7 +42,7 @@ export interface StartupReportInput {
   readonly now?: () => number;
 }
 
-export interface StartupReport {
+interface StartupReport {
   stop(): void;
 }
 

@@ -6,7 +6,7 @@
  */
 
 /** What the status line writes to: a terminal's stream. */
-export interface TerminalOut {
+interface TerminalOut {
   write(text: string): unknown;
   readonly columns?: number;
 }

@@ -10,7 +10,7 @@ import path from "node:path";
 import { RecipeLibrary, stateFiles, type LibrarySettings } from "../recipes/catalog/library.js";
 import { writeBudgetFor } from "../recipes/store/deadline.js";
 import { NO_OWNER, UserLibraries } from "../recipes/catalog/user-libraries.js";
-import { createLocalProvider, type LocalProviderOptions } from "../recipes/search/embeddings/local.js";
+import { createLocalProvider } from "../recipes/search/embeddings/local.js";
 import { createOpenAIProvider, type OpenAIProviderOptions } from "../recipes/search/embeddings/openai.js";
 import type { EmbeddingProvider } from "../recipes/search/types.js";
 import { createSearchEngine } from "../recipes/search/engine.js";
@@ -27,8 +27,7 @@ import { recipesValidate } from "../server/tools/recipes-validate.js";
 import { createRecipeTool, type RecipeToolOptions } from "../server/tools/recipe.js";
 import { recipesRun } from "../server/tools/recipes-run.js";
 
-export interface EmbeddingProviderOptions {
-  readonly local?: LocalProviderOptions;
+interface EmbeddingProviderOptions {
   /** Required for kind "openai" (config resolves url, model and key). */
   readonly openai?: OpenAIProviderOptions;
 }
@@ -42,7 +41,7 @@ export function createEmbeddingProvider(kind: EmbeddingsKind, options: Embedding
     case "none":
       return null;
     case "local":
-      return createLocalProvider(options.local);
+      return createLocalProvider();
     case "openai":
       if (!options.openai) throw new Error("createEmbeddingProvider: kind openai needs options.openai (url, model)");
       return createOpenAIProvider(options.openai);

@@ -62,7 +62,7 @@ export interface RecipesToolsHandle {
 }
 
 /** The servers `registerRecipesTools` accepts: either SDK line, high- or low-level. */
-export type RecipesToolsHost = McpServer | Server | ModernMcpServer | ModernServer;
+type RecipesToolsHost = McpServer | Server | ModernMcpServer | ModernServer;
 
 /**
  * The v2 McpServer wants a Standard Schema; this one carries our exact JSON

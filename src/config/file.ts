@@ -16,15 +16,15 @@ const MAX_CONFIG_BYTES = 256 * 1024;
 const MAX_ALIASES = 50;
 const MAX_LIST = 1000;
 
-export type FlagKind = "string" | "boolean";
+type FlagKind = "string" | "boolean";
 
-export interface FlagSpec {
+interface FlagSpec {
   readonly type: FlagKind;
   readonly multiple?: boolean;
 }
 
 /** A list entry that is a mapping (only where MAPPING_LISTS allows one); frozen, own keys only. */
-export type FileMapping = Readonly<Record<string, unknown>>;
+type FileMapping = Readonly<Record<string, unknown>>;
 
 /** Values as parseArgs would give them: strings, booleans, or lists of strings (and mappings, see MAPPING_LISTS). */
 export type FileValues = Readonly<Record<string, string | boolean | readonly string[] | readonly (string | FileMapping)[]>>;
@@ -43,7 +43,7 @@ const MAPPING_LISTS = new Set(["dcc-endpoint"]);
 /** Flags whose values are paths: resolved against the file's directory, not the cwd. */
 const PATH_FLAGS = new Set(["skills-path", "private-dir", "users-file"]);
 
-export interface ConfigFileInput {
+interface ConfigFileInput {
   readonly file: string;
   readonly cwd: string;
   readonly flags: Readonly<Record<string, FlagSpec>>;

@@ -10,15 +10,19 @@ import { resolveSkillRoots } from "../skills/roots.js";
 import { lintRoots } from "./engine.js";
 import { formatGithub, formatJson, formatText } from "./format.js";
 
-export interface LintIo {
+/** What a one-shot command (lint, paths, promote) reads and writes. */
+export interface CommandIo {
   readonly stdout: NodeJS.WritableStream;
   readonly stderr: NodeJS.WritableStream;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
+}
+
+interface LintIo extends CommandIo {
   readonly isTTY: boolean;
 }
 
-export const LINT_HELP = `recipe-server lint — check skill packs the way the server loads them
+const LINT_HELP = `recipe-server lint — check skill packs the way the server loads them
 
 Usage:
   recipe-server lint [PATH ...] [options]

@@ -27,7 +27,7 @@ import type { LintFinding, LintReport, LintSeverity, RuleHit } from "./types.js"
 import { entryPos, schemaPointerPath, SourceCache } from "./positions.js";
 import type { SourcePos } from "./yaml-locate.js";
 
-export interface LintOptions {
+interface LintOptions {
   /** Findings name files relative to this directory. */
   readonly cwd: string;
   /** A root without skills is a finding (paths the user named) or silently skipped (configured roots). */
@@ -187,12 +187,12 @@ async function addSkillMdDiagnostic(sink: FindingSink, dir: string, d: Diagnosti
   sink.add(d.skill !== undefined ? { ...base, skill: d.skill } : base, dir, file, pos);
 }
 
-export interface DirDiagnostics {
+interface DirDiagnostics {
   readonly dir: string;
   readonly diagnostics: readonly Diagnostic[];
 }
 
-export interface LintDiscovery {
+interface LintDiscovery {
   /** Skills the server would serve, in priority order. */
   readonly skills: SkillInfo[];
   /** Every diagnostic, with the skill directory it belongs to. */

@@ -15,14 +15,14 @@
  * Messages name skills and skill-relative files, never host paths, except
  * where a caller passes a path in (`shown`).
  */
-import { constants as fsConstants, promises as fs } from "node:fs";
+import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { lintRoots } from "./engine.js";
 import type { LintFinding } from "./types.js";
 import { loadSkillRecipes } from "../recipes/packs/loader.js";
 import { renderPlaybook, type Rendered } from "../recipes/packs/promote-render.js";
-import { fsyncDir, tempFileName } from "../recipes/store/atomic-write.js";
+import { createFileExclusive } from "../recipes/store/atomic-write.js";
 import type { PlaybookStore } from "../recipes/store/contract.js";
 import type { Playbook } from "../recipes/types.js";
 import { loadSkill, skillServesDcc } from "../skills/discover.js";
@@ -193,40 +193,13 @@ async function newLintErrors(staged: string, rel: string): Promise<LintFinding[]
 
 /**
  * Creates `dir/rel` with `text` only when no such file exists, complete from
- * the moment it appears: a dot-named temp file, synced, then hard-linked into
- * place (link fails on an existing name where rename would replace it).
- * Readable by the pack's other users, as the files beside it are.
+ * the moment it appears (atomic-write.ts createFileExclusive). Readable by
+ * the pack's other users, as the files beside it are.
  */
 async function createExclusive(dir: string, rel: string, text: string): Promise<boolean> {
   const finalPath = path.join(dir, rel);
-  const parent = path.dirname(finalPath);
-  await fs.mkdir(parent, { recursive: true });
-  const tempPath = path.join(parent, tempFileName(path.basename(finalPath)));
-  const handle = await fs.open(tempPath, fsConstants.O_CREAT | fsConstants.O_EXCL | fsConstants.O_WRONLY, 0o644);
-  try {
-    await handle.writeFile(text);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await fs.link(tempPath, finalPath);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "EEXIST") return false;
-    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "ENOSYS" && code !== "EXDEV") throw error;
-    // No hard links here: an exclusive create still never replaces a file.
-    try {
-      await fs.writeFile(finalPath, text, { flag: "wx", mode: 0o644 });
-    } catch (inPlace) {
-      if ((inPlace as NodeJS.ErrnoException).code === "EEXIST") return false;
-      throw inPlace;
-    }
-  } finally {
-    await fs.rm(tempPath, { force: true });
-  }
-  await fsyncDir(parent);
-  return true;
+  await fs.mkdir(path.dirname(finalPath), { recursive: true });
+  return (await createFileExclusive(path.dirname(finalPath), path.basename(finalPath), text, undefined, 0o644)) === true;
 }
 
 function exists(skill: SkillInfo, rel: string): PromoteRefusal {

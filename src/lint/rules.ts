@@ -6,7 +6,7 @@
 import type { DiagnosticCode } from "../util/diagnostics.js";
 import type { LintSeverity } from "./types.js";
 
-export interface LintRule {
+interface LintRule {
   readonly severity: LintSeverity;
   /** What the rule finds. */
   readonly what: string;

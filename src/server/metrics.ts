@@ -26,20 +26,20 @@ export interface CatalogFigures {
   readonly storeReady?: boolean;
 }
 
-export interface ServerMetricsOptions {
+interface ServerMetricsOptions {
   readonly catalogs: () => readonly CatalogFigures[];
   /** Process metrics (RSS, heap, event-loop lag, GC): on by default. */
   readonly processMetrics?: boolean;
 }
 
-export interface RequestEvent {
+interface RequestEvent {
   readonly route: string;
   readonly method: string;
   readonly status: number;
   readonly ms: number;
 }
 
-export interface ToolCallEvent {
+interface ToolCallEvent {
   readonly tool: string;
   readonly ms: number;
   readonly success: boolean;
@@ -47,7 +47,7 @@ export interface ToolCallEvent {
 }
 
 /** A finished recipes__run (outcome and step timings; never arguments or results). */
-export interface RunMetricsEvent {
+interface RunMetricsEvent {
   readonly dcc: string;
   readonly status: string;
   readonly error?: string;
@@ -62,7 +62,7 @@ export interface ServerMetrics {
   setSessions(count: number): void;
   countReload(dcc: string): void;
   observeRun(event: RunMetricsEvent): void;
-  /** A DCC's recorder of recipe uses (record-use.ts); bind once per DCC, call per use. */
+  /** A DCC's recorder of recipe uses (tools/context.ts recordUse); bind once per DCC, call per use. */
   recipeUses(dcc: string): (recipeId: string, counter: UsageCounter) => void;
   render(): Promise<string>;
 }
@@ -309,11 +309,11 @@ function labelsOf(names: readonly string[], values: readonly string[]): Labels {
   return labels;
 }
 
-/** A counter whose label sets are bound once (`child`) and counted in plain numbers. */
-class LabelledCounter {
-  readonly type = "counter" as const;
+/** A metric whose label sets are bound once (`series`) to a plain-number record of type S. */
+abstract class LabelledMetric<S extends { readonly labels: Labels }> {
+  abstract readonly type: Scraped["type"];
   readonly aggregator = "sum" as const;
-  readonly #series = new Map<string, { readonly labels: Labels; value: number }>();
+  protected readonly series = new Map<string, S>();
 
   constructor(
     registry: Registry,
@@ -324,14 +324,27 @@ class LabelledCounter {
     registry.registerMetric(this as unknown as Metric);
   }
 
-  child(values: readonly string[]): CounterChild {
+  protected bind(values: readonly string[], make: (labels: Labels) => S): S {
     const key = JSON.stringify(values);
-    let series = this.#series.get(key);
+    let series = this.series.get(key);
     if (series === undefined) {
-      series = { labels: labelsOf(this.labelNames, values), value: 0 };
-      this.#series.set(key, series);
+      series = make(labelsOf(this.labelNames, values));
+      this.series.set(key, series);
     }
-    const bound = series;
+    return series;
+  }
+
+  protected scraped(values: Scraped["values"]): Promise<Scraped> {
+    return Promise.resolve({ name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values });
+  }
+}
+
+/** A counter counted in plain numbers. */
+class LabelledCounter extends LabelledMetric<{ readonly labels: Labels; value: number }> {
+  readonly type = "counter" as const;
+
+  child(values: readonly string[]): CounterChild {
+    const bound = this.bind(values, (labels) => ({ labels, value: 0 }));
     return {
       inc: () => {
         bound.value += 1;
@@ -340,38 +353,20 @@ class LabelledCounter {
   }
 
   get(): Promise<Scraped> {
-    const values = [...this.#series.values()].map((s) => ({ labels: { ...s.labels }, value: s.value }));
-    return Promise.resolve({ name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values });
+    return this.scraped([...this.series.values()].map((s) => ({ labels: { ...s.labels }, value: s.value })));
   }
 
   reset(): void {
-    for (const s of this.#series.values()) s.value = 0;
+    for (const s of this.series.values()) s.value = 0;
   }
 }
 
-/** A histogram over LATENCY_BUCKETS whose label sets are bound once and counted in a typed array. */
-class LabelledHistogram {
+/** A histogram over LATENCY_BUCKETS counted in a typed array. */
+class LabelledHistogram extends LabelledMetric<{ readonly labels: Labels; readonly counts: Float64Array; sum: number; count: number }> {
   readonly type = "histogram" as const;
-  readonly aggregator = "sum" as const;
-  readonly #series = new Map<string, { readonly labels: Labels; readonly counts: Float64Array; sum: number; count: number }>();
-
-  constructor(
-    registry: Registry,
-    readonly name: string,
-    readonly help: string,
-    private readonly labelNames: readonly string[],
-  ) {
-    registry.registerMetric(this as unknown as Metric);
-  }
 
   child(values: readonly string[]): HistogramChild {
-    const key = JSON.stringify(values);
-    let series = this.#series.get(key);
-    if (series === undefined) {
-      series = { labels: labelsOf(this.labelNames, values), counts: new Float64Array(LATENCY_BUCKETS.length), sum: 0, count: 0 };
-      this.#series.set(key, series);
-    }
-    const bound = series;
+    const bound = this.bind(values, (labels) => ({ labels, counts: new Float64Array(LATENCY_BUCKETS.length), sum: 0, count: 0 }));
     return {
       observe: (seconds) => {
         // The first bucket whose bound is ≥ the value (past the last: only +Inf, i.e. count).
@@ -386,7 +381,7 @@ class LabelledHistogram {
 
   get(): Promise<Scraped> {
     const values: Array<Scraped["values"][number]> = [];
-    for (const s of this.#series.values()) {
+    for (const s of this.series.values()) {
       let cumulative = 0;
       LATENCY_BUCKETS.forEach((le, i) => {
         cumulative += s.counts[i]!;
@@ -396,11 +391,11 @@ class LabelledHistogram {
       values.push({ metricName: `${this.name}_sum`, labels: { ...s.labels }, value: s.sum });
       values.push({ metricName: `${this.name}_count`, labels: { ...s.labels }, value: s.count });
     }
-    return Promise.resolve({ name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values });
+    return this.scraped(values);
   }
 
   reset(): void {
-    for (const s of this.#series.values()) {
+    for (const s of this.series.values()) {
       s.counts.fill(0);
       s.sum = 0;
       s.count = 0;

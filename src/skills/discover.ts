@@ -14,13 +14,13 @@ import type { SkillInfo } from "./types.js";
 
 /** SKILL.md over this size is refused. */
 export const MAX_SKILL_MD_BYTES = 1024 * 1024;
-export const RESERVED_SKILL_NAMES: readonly string[] = Object.freeze(["private"]);
+const RESERVED_SKILL_NAMES: readonly string[] = Object.freeze(["private"]);
 
-export interface DiscoverLogger {
+interface DiscoverLogger {
   debug(obj: Record<string, unknown>, msg: string): void;
 }
 
-export interface DiscoverResult {
+interface DiscoverResult {
   readonly skills: SkillInfo[];
   readonly diagnostics: Diagnostic[];
 }
@@ -82,33 +82,27 @@ export async function loadSkill(dir: string, root: string, rootIndex: number): P
   const dirName = path.basename(dir);
   const where = { skill: dirName, file: "SKILL.md" };
   const file = path.join(dir, "SKILL.md");
+  const unloaded = (code: "file_unreadable" | "file_too_large" | "not_utf8", message: string): LoadSkillResult => ({
+    skill: null,
+    diagnostics: [diagnostic("error", code, message, where)],
+  });
   const refused = refusedSkillMd(file, where);
   if (refused !== null) return { skill: null, diagnostics: [refused] };
   let realDir: string;
   try {
     realDir = realpathSync.native(dir);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? "unknown error";
-    return { skill: null, diagnostics: [diagnostic("error", "file_unreadable", `the skill directory cannot be read (${code})`, where)] };
+    return unloaded("file_unreadable", `the skill directory cannot be read (${(err as NodeJS.ErrnoException).code ?? "unknown error"})`);
   }
   const read = await readInsideSettled(realDir, file, MAX_SKILL_MD_BYTES);
   if (!read.ok) {
-    if (read.reason === "unreadable" && read.code === OUTSIDE) {
-      return { skill: null, diagnostics: [diagnostic("error", "file_unreadable", `SKILL.md leads ${OUTSIDE}`, where)] };
-    }
-    if (read.reason === "changing") {
-      return { skill: null, diagnostics: [diagnostic("error", "file_unreadable", "SKILL.md kept changing while it was read; it is read again at its next change", where)] };
-    }
-    if (read.reason === "too_large") {
-      return {
-        skill: null,
-        diagnostics: [diagnostic("error", "file_too_large", `SKILL.md is ${read.size} bytes; the limit is ${MAX_SKILL_MD_BYTES}`, where)],
-      };
-    }
-    return { skill: null, diagnostics: [diagnostic("error", "file_unreadable", `SKILL.md cannot be read (${read.code})`, where)] };
+    if (read.reason === "unreadable" && read.code === OUTSIDE) return unloaded("file_unreadable", `SKILL.md leads ${OUTSIDE}`);
+    if (read.reason === "changing") return unloaded("file_unreadable", "SKILL.md kept changing while it was read; it is read again at its next change");
+    if (read.reason === "too_large") return unloaded("file_too_large", `SKILL.md is ${read.size} bytes; the limit is ${MAX_SKILL_MD_BYTES}`);
+    return unloaded("file_unreadable", `SKILL.md cannot be read (${read.code})`);
   }
   const text = decodeUtf8(read.bytes);
-  if (text === null) return { skill: null, diagnostics: [diagnostic("error", "not_utf8", "SKILL.md is not valid UTF-8", where)] };
+  if (text === null) return unloaded("not_utf8", "SKILL.md is not valid UTF-8");
 
   const parsed = parseSkillMarkdown(text, dirName);
   if (!parsed.ok) return { skill: null, diagnostics: parsed.diagnostics };
@@ -179,7 +173,7 @@ export async function skillDirsOf(root: string): Promise<string[]> {
   return dirs;
 }
 
-export interface RootScan {
+interface RootScan {
   readonly rootIndex: number;
   /** The root's skill directories (skillDirsOf), in directory order. */
   readonly dirs: readonly string[];
@@ -243,7 +237,7 @@ export async function discoverSkills(roots: readonly string[], options: { logger
 }
 
 /** The diagnostic for a skill hidden by an earlier one of the same name (lint reports it in the same words). */
-export function shadowedSkill(skill: SkillInfo, first: SkillInfo): Diagnostic {
+function shadowedSkill(skill: SkillInfo, first: SkillInfo): Diagnostic {
   return diagnostic(
     "warning",
     "duplicate_skill",

@@ -25,9 +25,9 @@ export const ALLOWED_TOP_LEVEL_KEYS: readonly string[] = Object.freeze([
 ]);
 
 /** Every SkillInfo field that SKILL.md itself decides (discovery adds dir/root/rootIndex). */
-export type SkillFields = Omit<SkillInfo, "dir" | "root" | "rootIndex">;
+type SkillFields = Omit<SkillInfo, "dir" | "root" | "rootIndex">;
 
-export type ParseSkillResult =
+type ParseSkillResult =
   | { readonly ok: true; readonly skill: SkillFields; readonly diagnostics: Diagnostic[] }
   | { readonly ok: false; readonly diagnostics: Diagnostic[] };
 

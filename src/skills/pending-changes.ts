@@ -19,7 +19,7 @@ export interface ChangeBatch {
 }
 
 /** What add() takes: a batch's parts, any of them as a plain list. */
-export interface ChangesToAdd {
+interface ChangesToAdd {
   readonly roots?: Iterable<number>;
   readonly skillDirs?: Iterable<{ readonly rootIndex: number; readonly dir: string }>;
   readonly privateFiles?: Iterable<string>;

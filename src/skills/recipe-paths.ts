@@ -8,7 +8,7 @@ import fg from "fast-glob";
 import { diagnostic, type Diagnostic } from "../util/diagnostics.js";
 import { statQuiet } from "../util/read-bounded.js";
 
-export interface RecipePathsResult {
+interface RecipePathsResult {
   /** Absolute paths under the skill dir (as named, not the link targets), sorted, de-duplicated. */
   readonly files: string[];
   readonly diagnostics: Diagnostic[];

@@ -4,7 +4,7 @@
  */
 import path from "node:path";
 
-export interface SkillRootsInput {
+interface SkillRootsInput {
   readonly dcc: string;
   /** `--skills-path` values, searched first. */
   readonly extraPaths: readonly string[];

@@ -22,7 +22,7 @@ export function watchTargets(roots: readonly string[], privateDir: string | null
   return targets;
 }
 
-export interface Classified {
+interface Classified {
   readonly roots: number[];
   readonly skillDirs: Array<{ rootIndex: number; dir: string }>;
   readonly privateFile: string | null;

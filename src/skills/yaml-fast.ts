@@ -9,7 +9,7 @@
  */
 import jsyaml from "js-yaml";
 
-export interface FastPack {
+interface FastPack {
   readonly data: unknown;
   /** 1-based first line of each item of the top-level `recipes` sequence (when it is one). */
   readonly recipeLines: readonly number[] | null;

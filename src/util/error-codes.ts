@@ -3,7 +3,7 @@
  * lives below both the tool layer and the recipe stores so that the stores'
  * outcome codes are a subset of it by type, not a copy.
  */
-export const TOOL_ERROR_CODES = {
+const TOOL_ERROR_CODES = {
   not_found: "no recipe, skill or playbook by that name",
   invalid_input: "the arguments break the tool's schema or the recipe's inputs_schema",
   not_ready: "the catalog or search index is still loading, or the playbook store is unreachable",

@@ -2,7 +2,7 @@
  * The --store URL: checked once at config time, and shown everywhere
  * (logs, /readyz, messages) without its password.
  */
-export type StoreUrlCheck = { readonly ok: true; readonly location: string } | { readonly ok: false; readonly message: string };
+type StoreUrlCheck = { readonly ok: true; readonly location: string } | { readonly ok: false; readonly message: string };
 
 export function checkStoreUrl(text: string): StoreUrlCheck {
   let url: URL;

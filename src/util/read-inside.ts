@@ -63,7 +63,7 @@ function below(dir: string, candidate: string): boolean {
 }
 
 /** The file's descriptor, opened as described above, or why not. */
-export function openInside(within: string, file: string): Opened {
+function openInside(within: string, file: string): Opened {
   const named = path.resolve(within, file);
   return KERNEL_PATHS ? openAndLocate(within, named) : openByChecks(within, named);
 }

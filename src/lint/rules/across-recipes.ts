@@ -11,7 +11,7 @@
  */
 import type { MarkdownRecipe, YamlRecipe } from "../../recipes/types.js";
 
-export interface DuplicateHit {
+interface DuplicateHit {
   readonly recipe: YamlRecipe;
   readonly first: YamlRecipe;
   readonly message: string;
@@ -38,7 +38,7 @@ export function crossSkillDuplicates(recipes: readonly YamlRecipe[]): DuplicateH
   return hits;
 }
 
-export interface MarkdownHit {
+interface MarkdownHit {
   readonly code: "anchor_empty" | "anchor_case_collision";
   readonly message: string;
   readonly recipe: MarkdownRecipe;

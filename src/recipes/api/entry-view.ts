@@ -7,7 +7,7 @@
  */
 import type { MarkdownRecipe, YamlRecipe } from "../types.js";
 
-export interface Provenance {
+interface Provenance {
   readonly format: "recipe-pack" | "markdown-anchor";
   readonly skill: string;
   /** Skill-relative file. */

@@ -19,7 +19,7 @@ import { isParameterKey, placeholderPath, PLACEHOLDER, scanPlaceholders, WHOLE_P
 import { isPlainObject as isRecord } from "../../jsonschema/json.js";
 
 /** Why a placeholder was left as written. */
-export type UnresolvedReason =
+type UnresolvedReason =
   /** The schema declares it, the inputs omit it, and it has no default. */
   | "input_absent"
   /** Neither the schema nor the inputs name it. */
@@ -27,7 +27,7 @@ export type UnresolvedReason =
   /** A `${` that is not a placeholder the grammar reads. */
   | "malformed";
 
-export interface UnresolvedPlaceholder {
+interface UnresolvedPlaceholder {
   /** 0-based index of the step. */
   readonly step: number;
   /** The step's `id`, when it has one. */
@@ -41,7 +41,7 @@ export interface UnresolvedPlaceholder {
   readonly optional_step: boolean;
 }
 
-export type MaterializeResult =
+type MaterializeResult =
   | {
       readonly ok: true;
       readonly steps: unknown[];

@@ -44,6 +44,16 @@ export interface SessionTarget {
 /** Opening a session: a session, or "not this revision" (the endpoint refused it; try the other), thrown errors otherwise. */
 export type SessionOpened = { readonly ok: true; readonly session: DccSession } | { readonly ok: false; readonly revisionRefused: string };
 
+/** Bounds as both SDK clients take them in their request options. */
+export function requestOptions(bounds: Bounds): { timeout: number; signal?: AbortSignal } {
+  return { timeout: bounds.timeoutMs, ...(bounds.signal ? { signal: bounds.signal } : {}) };
+}
+
+/** A tools/list page of either SDK client, as the session hands it on. */
+export function listedTools(listed: { readonly tools: readonly DccTool[]; readonly nextCursor?: string }): { readonly tools: readonly DccTool[]; readonly nextCursor?: string } {
+  return { tools: listed.tools.map((t) => ({ name: t.name, inputSchema: t.inputSchema })), ...(listed.nextCursor !== undefined ? { nextCursor: listed.nextCursor } : {}) };
+}
+
 /** A tools/call result in the engine's shape. */
 export function toolResultOf(result: Readonly<Record<string, unknown>>): DccToolResult {
   // `result.content` etc. are read as unknown: the engine keeps only these three fields, whatever else the answer carries.

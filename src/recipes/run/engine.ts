@@ -25,7 +25,7 @@ import type {
   StepReport,
 } from "./types.js";
 
-export interface ExecuteOptions {
+interface ExecuteOptions {
   readonly runId: string;
   readonly plan: RunPlan;
   readonly connection: DccConnection;

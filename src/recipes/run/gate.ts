@@ -3,7 +3,7 @@
  * line of waiting runs; past it, `enter` answers busy at once and nothing
  * reaches the DCC. A waiting run whose caller cancels leaves the line.
  */
-export type Entered = { readonly ok: true; readonly leave: () => void } | { readonly ok: false; readonly reason: "busy" | "cancelled" };
+type Entered = { readonly ok: true; readonly leave: () => void } | { readonly ok: false; readonly reason: "busy" | "cancelled" };
 
 export class RunGate {
   private running = false;

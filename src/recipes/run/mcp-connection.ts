@@ -16,7 +16,7 @@ import type { Bounds, DccSession, SessionOpened, SessionTarget } from "./dcc-ses
 import { openSession2025 } from "./session-2025.js";
 import type { DccCallOutcome, DccConnection, DccOpenOutcome, DccReachability, DccTool } from "./types.js";
 
-export interface McpEndpoint {
+interface McpEndpoint {
   readonly url: string;
   /** Sent with every request (a bearer token); never logged or echoed. */
   readonly headers: Readonly<Record<string, string>>;

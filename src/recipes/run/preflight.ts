@@ -9,7 +9,7 @@ import { compileSchema, renderErrors } from "../../jsonschema/index.js";
 import type { Validator } from "../../jsonschema/types.js";
 import type { DccTool, PlannedStep } from "./types.js";
 
-export interface PreflightProblem {
+interface PreflightProblem {
   readonly phase: "steps" | "undo_steps";
   readonly step: number;
   readonly tool: string;
@@ -19,7 +19,7 @@ export interface PreflightProblem {
 }
 
 /** A tool schema our validator refuses (a draft it does not read …): arguments then go unchecked, and the plan says so. */
-export interface PreflightNote {
+interface PreflightNote {
   readonly step: number;
   readonly resolved_tool: string;
   readonly note: string;

@@ -17,7 +17,7 @@ import type { CompileResult } from "../../jsonschema/types.js";
 import { isPlainObject as isRecord } from "../../jsonschema/json.js";
 import type { DccToolResult } from "./types.js";
 
-export interface Projected {
+interface Projected {
   readonly value: unknown;
   /** The DCC said the step failed (isError, or a core envelope's success: false), with its message. */
   readonly failed: string | null;
@@ -56,7 +56,7 @@ export function projectResult(result: DccToolResult): Projected {
   return { value, failed };
 }
 
-export interface Verdict {
+interface Verdict {
   readonly valid: boolean | null;
   readonly errors: string[];
 }

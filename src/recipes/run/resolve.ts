@@ -24,8 +24,8 @@ import type { YamlRecipe } from "../types.js";
 import type { PlannedStep, RouteKind, RunPlan } from "./types.js";
 
 /** Why a recipe cannot run here: `invalid_input` (the recipe or inputs), `preflight_failed` (no tool for this DCC). */
-export type Refusal = { readonly ok: false; readonly code: "invalid_input" | "preflight_failed"; readonly message: string; readonly detail: Readonly<Record<string, unknown>> };
-export type Planned = { readonly ok: true; readonly plan: RunPlan } | Refusal;
+type Refusal = { readonly ok: false; readonly code: "invalid_input" | "preflight_failed"; readonly message: string; readonly detail: Readonly<Record<string, unknown>> };
+type Planned = { readonly ok: true; readonly plan: RunPlan } | Refusal;
 
 /** The recipe key naming the step whose result is the receipt: a 0-based index or a step `id`. */
 export const RECEIPT_STEP_KEY = "receipt_step";

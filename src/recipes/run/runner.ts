@@ -11,7 +11,7 @@ import { RunGate } from "./gate.js";
 import { ToolSchemas } from "./preflight.js";
 import type { DccConnection, DccReachability, DccTool, RunLimits, RunOutcome, RunPlan, RunProgress } from "./types.js";
 
-export interface RunRequest {
+interface RunRequest {
   readonly plan: RunPlan;
   readonly contract: CompileResult | null;
   readonly dryRun: boolean;
@@ -31,7 +31,7 @@ export interface RunEvent {
   readonly steps: readonly { readonly tool: string; readonly status: string; readonly ms: number }[];
 }
 
-export interface RunnerStatus {
+interface RunnerStatus {
   readonly dcc: string;
   readonly reachability: DccReachability;
   readonly running: boolean;

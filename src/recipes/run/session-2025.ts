@@ -8,12 +8,10 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { toolResultOf, type Bounds, type DccSession, type SessionFailure, type SessionOpened, type SessionTarget } from "./dcc-session.js";
+import { listedTools, requestOptions as options, toolResultOf, type Bounds, type DccSession, type SessionFailure, type SessionOpened, type SessionTarget } from "./dcc-session.js";
 
 /** JSON-RPC "Unsupported protocol version" (2026-07-28), as a 2026-only endpoint answers a 2025 initialize. */
 const UNSUPPORTED_PROTOCOL_VERSION = -32022;
-
-const options = (bounds: Bounds): { timeout: number; signal?: AbortSignal } => ({ timeout: bounds.timeoutMs, ...(bounds.signal ? { signal: bounds.signal } : {}) });
 
 export async function openSession2025(target: SessionTarget, bounds: Bounds): Promise<SessionOpened> {
   const transport = new StreamableHTTPClientTransport(new URL(target.url), {
@@ -36,10 +34,7 @@ export async function openSession2025(target: SessionTarget, bounds: Bounds): Pr
     ping: async (b) => {
       await client.ping(options(b));
     },
-    listTools: async (cursor, b) => {
-      const listed = await client.listTools(cursor !== undefined ? { cursor } : {}, options(b));
-      return { tools: listed.tools.map((t) => ({ name: t.name, inputSchema: t.inputSchema })), ...(listed.nextCursor !== undefined ? { nextCursor: listed.nextCursor } : {}) };
-    },
+    listTools: async (cursor, b) => listedTools(await client.listTools(cursor !== undefined ? { cursor } : {}, options(b))),
     callTool: async (name, args, b) => toolResultOf(await client.callTool({ name, arguments: args }, undefined, options(b))),
     classify,
     close: () => client.close().catch(() => undefined),

@@ -8,11 +8,9 @@
  * client does not open: the list is read again after a reconnect).
  */
 import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { toolResultOf, type Bounds, type DccSession, type SessionFailure, type SessionOpened, type SessionTarget } from "./dcc-session.js";
+import { listedTools, requestOptions as options, toolResultOf, type Bounds, type DccSession, type SessionFailure, type SessionOpened, type SessionTarget } from "./dcc-session.js";
 
-export const MODERN_REVISION = "2026-07-28";
-
-const options = (bounds: Bounds): { timeout: number; signal?: AbortSignal } => ({ timeout: bounds.timeoutMs, ...(bounds.signal ? { signal: bounds.signal } : {}) });
+const MODERN_REVISION = "2026-07-28";
 
 export async function openSession2026(target: SessionTarget, bounds: Bounds): Promise<SessionOpened> {
   const transport = new StreamableHTTPClientTransport(new URL(target.url), { requestInit: { headers: { ...target.headers } } });
@@ -29,10 +27,7 @@ export async function openSession2026(target: SessionTarget, bounds: Bounds): Pr
     ping: async (b) => {
       await client.ping(options(b));
     },
-    listTools: async (cursor, b) => {
-      const listed = await client.listTools(cursor !== undefined ? { cursor } : {}, options(b));
-      return { tools: listed.tools.map((t) => ({ name: t.name, inputSchema: t.inputSchema })), ...(listed.nextCursor !== undefined ? { nextCursor: listed.nextCursor } : {}) };
-    },
+    listTools: async (cursor, b) => listedTools(await client.listTools(cursor !== undefined ? { cursor } : {}, options(b))),
     callTool: async (name, args, b) => toolResultOf(await client.callTool({ name, arguments: args }, options(b))),
     classify,
     close: () => client.close().catch(() => undefined),

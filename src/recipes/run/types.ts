@@ -74,7 +74,7 @@ export interface RunPlan {
 }
 
 export type RunStatus = "succeeded" | "failed" | "dry_run" | "recovered" | "cancelled";
-export type StepStatus = "ok" | "failed" | "not_run";
+type StepStatus = "ok" | "failed" | "not_run";
 
 export interface StepReport {
   readonly index: number;

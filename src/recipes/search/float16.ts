@@ -11,6 +11,9 @@
  * between neighbouring scores (bench/relevance shows the rankings unchanged).
  */
 
+/** Stored halves are little-endian: a host of that order reads and writes them as they are. */
+export const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 const scratch = new Float32Array(1);
 const scratchBits = new Uint32Array(scratch.buffer);
 

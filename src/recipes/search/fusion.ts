@@ -15,13 +15,13 @@ export interface Ranked {
   readonly coverage?: number;
 }
 
-export interface Fused {
+interface Fused {
   readonly id: string;
   /** 0..1: 1 means first in every list. */
   readonly score: number;
 }
 
-export type FusionMethod = "rrf" | "weighted";
+type FusionMethod = "rrf" | "weighted";
 
 export interface FusionOptions {
   readonly method: FusionMethod;

@@ -52,7 +52,7 @@ export interface CheckedRead {
   readonly sum: Buffer;
 }
 
-export interface ReadCheckedOptions {
+interface ReadCheckedOptions {
   /** Sizes outside [min, max] answer null (max below 2^31). */
   readonly min: number;
   readonly max: number;

@@ -4,7 +4,7 @@ import { VectorCache, type CacheLoad } from "./vector-cache.js";
 import { VectorStore } from "./vector-store.js";
 import { packRows, rankRows, type Packed } from "./semantic-rank.js";
 
-export type SemanticState = "off" | "warming" | "ready" | "failed";
+type SemanticState = "off" | "warming" | "ready" | "failed";
 
 /** One text to embed, keyed by the hash of exactly that text. */
 export interface SemanticView {

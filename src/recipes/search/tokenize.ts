@@ -48,14 +48,14 @@ function classAt(text: string, i: number): number {
 }
 
 /** Receives each token in order. */
-export type TokenSink = (token: string) => void;
+type TokenSink = (token: string) => void;
 
 /**
  * Receives each token in order as `text[start, end)` without allocating it;
  * when `joined`, the token is that range with its `_-'.` separators left out
  * (the whole-compound form of `bevel_edges`).
  */
-export type RangeSink = (text: string, start: number, end: number, joined: boolean) => void;
+type RangeSink = (text: string, start: number, end: number, joined: boolean) => void;
 
 /** The reference definition, used for chunks holding non-ASCII characters. */
 function regexTokens(text: string, emit: RangeSink): void {
@@ -211,14 +211,4 @@ export function processTerm(term: string): string | null {
   const lower = term.toLowerCase();
   if (STOP.has(lower)) return null;
   return stem(lower);
-}
-
-/** Whole query terms after processing, used to decide prefix/fuzzy per term. */
-export function queryTerms(text: string): string[] {
-  const out: string[] = [];
-  for (const token of tokenize(text)) {
-    const term = processTerm(token);
-    if (term) out.push(term);
-  }
-  return out;
 }

@@ -59,6 +59,15 @@ export interface EmbeddingProvider {
   close(): Promise<void>;
 }
 
+/** Scales `v` in place to unit length, as `embed` promises; a zero vector, or one already unit length, is left as it is. */
+export function normalise(v: Float32Array): Float32Array {
+  let n = 0;
+  for (const x of v) n += x * x;
+  n = Math.sqrt(n);
+  if (n > 0 && Math.abs(n - 1) > 1e-6) for (let i = 0; i < v.length; i++) v[i]! /= n;
+  return v;
+}
+
 export interface SearchEngineOptions {
   /** null = lexical only (`--embeddings none`). The caller owns and closes it. */
   provider: EmbeddingProvider | null;

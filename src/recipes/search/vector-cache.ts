@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { isNonFiniteHalf } from "./float16.js";
+import { isNonFiniteHalf, LITTLE_ENDIAN } from "./float16.js";
 import { readChecked, type CheckedRead } from "./read-checked.js";
 import { VectorStore } from "./vector-store.js";
 
@@ -110,7 +110,7 @@ export class VectorCache {
 
   async save(store: VectorStore): Promise<void> {
     // Vectors are copied as raw bytes; the format is little-endian.
-    if (!isLittleEndian()) throw new Error("vector cache requires a little-endian host");
+    if (!LITTLE_ENDIAN) throw new Error("vector cache requires a little-endian host");
     const dim = store.dimension || this.dimension();
     const entries = store.entries().filter(([hash]) => /^[0-9a-f]{32}$/.test(hash));
     const json = JSON.stringify({ providerId: this.providerId, dimension: dim, count: entries.length } satisfies Header);
@@ -146,8 +146,4 @@ export class VectorCache {
       throw err;
     }
   }
-}
-
-function isLittleEndian(): boolean {
-  return new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 }

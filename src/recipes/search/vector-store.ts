@@ -1,4 +1,4 @@
-import { encodeHalves, halfToFloat } from "./float16.js";
+import { encodeHalves, halfToFloat, LITTLE_ENDIAN } from "./float16.js";
 
 /**
  * Vectors of one dimension kept row by row in one Uint16Array of IEEE
@@ -12,7 +12,6 @@ import { encodeHalves, halfToFloat } from "./float16.js";
  * the live ones; then `retain` compacts. Row numbers change on compaction
  * and `matrix` changes on growth: callers keep neither across `add`/`retain`.
  */
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 export class VectorStore {
   private data: Uint16Array;

@@ -31,9 +31,9 @@ export async function ensurePrivateDir(dir: string): Promise<void> {
   await fs.mkdir(dir, { recursive: true, mode: 0o700 });
 }
 
-async function writeTemp(dir: string, target: string, data: string | Uint8Array): Promise<string> {
+async function writeTemp(dir: string, target: string, data: string | Uint8Array, mode = 0o600): Promise<string> {
   const tempPath = path.join(dir, tempFileName(target));
-  const handle = await fs.open(tempPath, "wx", 0o600);
+  const handle = await fs.open(tempPath, "wx", mode);
   try {
     await handle.writeFile(data);
     await handle.sync();
@@ -91,10 +91,11 @@ export async function writeFileAtomic(dir: string, target: string, data: string 
  * full content from the first moment it is visible. `link` fails with EEXIST
  * instead of replacing, which makes it the exclusive, atomic counterpart of
  * rename. Returns false when the name is taken, "late" when `canCommit`
- * (asked just before the link) called it off.
+ * (asked just before the link) called it off. `mode`: the file's, owner-only
+ * unless the caller writes for others too.
  */
-export async function createFileExclusive(dir: string, target: string, data: string | Uint8Array, canCommit?: () => boolean): Promise<boolean | "late"> {
-  const tempPath = await writeTemp(dir, target, data);
+export async function createFileExclusive(dir: string, target: string, data: string | Uint8Array, canCommit?: () => boolean, mode = 0o600): Promise<boolean | "late"> {
+  const tempPath = await writeTemp(dir, target, data, mode);
   const finalPath = path.join(dir, target);
   let outcome: "created" | "taken" | "no_links";
   try {
@@ -111,16 +112,16 @@ export async function createFileExclusive(dir: string, target: string, data: str
   }
   // File systems without hard links: exclusive open, then write in place.
   // Not crash-atomic, but still never overwrites an existing playbook.
-  if (outcome === "no_links") return createInPlaceExclusive(dir, finalPath, data);
+  if (outcome === "no_links") return createInPlaceExclusive(dir, finalPath, data, mode);
   if (outcome === "taken") return false;
   await fsyncDir(dir);
   return true;
 }
 
-async function createInPlaceExclusive(dir: string, finalPath: string, data: string | Uint8Array): Promise<boolean> {
+async function createInPlaceExclusive(dir: string, finalPath: string, data: string | Uint8Array, mode: number): Promise<boolean> {
   let handle: fs.FileHandle;
   try {
-    handle = await fs.open(finalPath, "wx", 0o600);
+    handle = await fs.open(finalPath, "wx", mode);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
     throw error;
@@ -151,7 +152,7 @@ async function renameWithRetry(from: string, to: string): Promise<void> {
   }
 }
 
-export interface TempCleanupOptions {
+interface TempCleanupOptions {
   /** Temp files older than this are abandoned whatever their writer. */
   readonly maxAgeMs: number;
   readonly now: number;

@@ -22,7 +22,7 @@ import { echoed, lengthProblem, PLAYBOOK_LIMITS } from "./limits.js";
 import { freezePlaybook, playbookFields, unstorableText, type PlaybookDraft, type PlaybookPatch } from "./playbook-values.js";
 
 /** Store outcomes use the tool table's codes (a subset by type, never a copy). */
-export type StoreErrorCode = Extract<ToolErrorCode, "not_found" | "conflict" | "invalid_input" | "not_ready" | "internal">;
+type StoreErrorCode = Extract<ToolErrorCode, "not_found" | "conflict" | "invalid_input" | "not_ready" | "internal">;
 
 export type StoreResult =
   | {
@@ -111,7 +111,7 @@ export interface PlaybookStore {
 }
 
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
-export const MAX_IDEMPOTENCY_KEY_LENGTH = PLAYBOOK_LIMITS.idempotencyKey;
+const MAX_IDEMPOTENCY_KEY_LENGTH = PLAYBOOK_LIMITS.idempotencyKey;
 const PATCH_KEYS = ["title", "summary", "whenToUse", "steps", "acceptanceCriteria", "tags", "document"] as const;
 
 export function failure(code: StoreErrorCode, message: string): StoreResult & { ok: false } {

@@ -52,10 +52,3 @@ export class Deadline {
     );
   }
 }
-
-/** Thrown by a write step that found its deadline passed before it committed; the store turns it into `expired`. */
-export class DeadlinePassed extends Error {
-  constructor() {
-    super("write deadline passed before commit");
-  }
-}

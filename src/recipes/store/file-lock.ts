@@ -15,14 +15,14 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { HOST_TAG, isProcessAlive, tempFileName } from "./atomic-write.js";
 
-export interface FileLockOptions {
+interface FileLockOptions {
   /** Give up waiting after this long. */
   readonly timeoutMs: number;
   /** A lock older than this is abandoned whatever its holder. */
   readonly staleMs: number;
 }
 
-export type LockOutcome =
+type LockOutcome =
   | { readonly kind: "acquired"; release(): Promise<void> }
   | { readonly kind: "timeout" }
   | { readonly kind: "missing-dir" };

@@ -50,7 +50,7 @@ export interface StoredPlaybook {
   readonly extra: Readonly<Record<string, unknown>>;
 }
 
-export type ParseOutcome =
+type ParseOutcome =
   | { readonly ok: true; readonly stored: StoredPlaybook }
   | { readonly ok: false; readonly message: string; readonly line?: number };
 

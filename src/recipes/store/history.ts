@@ -27,8 +27,13 @@ export interface RevisionRecord {
   readonly restoredFrom?: number;
 }
 
+/** The live playbook as a history record, for a revision written before history was kept: a create at revision 1, an update after. */
+export function liveRecord(playbook: Playbook): RevisionRecord {
+  return { playbook, event: playbook.revision === 1 ? "create" : "update" };
+}
+
 /** A history line as the tool answers it. */
-export interface RevisionEntry {
+interface RevisionEntry {
   readonly revision: number;
   readonly at: string;
   /** Whose write: the store's owner (a users-file id), or null for the single user. */
@@ -57,7 +62,7 @@ export interface HistoryWindow {
 const FIELD_NAMES = ["title", "summary", "whenToUse", "steps", "acceptanceCriteria", "tags", "document"] as const;
 
 /** Field names whose values differ between two revisions. */
-export function changedFields(before: Playbook | null, after: Playbook): string[] {
+function changedFields(before: Playbook | null, after: Playbook): string[] {
   if (before === null) return [...FIELD_NAMES];
   const a: PlaybookFields = playbookFields(before);
   const b: PlaybookFields = playbookFields(after);

@@ -28,7 +28,7 @@ export const PLAYBOOK_LIMITS = Object.freeze({
 });
 
 /** How much of a caller-supplied name an answer repeats. */
-export const ECHO_PREFIX = 80;
+const ECHO_PREFIX = 80;
 
 /** The first field of `fields` (the document aside: see above) past its bound, as an invalid_input message; null when all fit. */
 export function lengthProblem(fields: PlaybookPatch): string | null {

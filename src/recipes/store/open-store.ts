@@ -12,7 +12,7 @@ import { redactStoreUrl } from "../../util/pg-url.js";
 import { openPrivateStore, type StoreLogger } from "./store.js";
 import { openUsageStore, type UsageStore } from "./usage.js";
 
-export interface StoreSettings {
+interface StoreSettings {
   readonly dcc: string;
   readonly privateDir: string;
   readonly usageFile: string;

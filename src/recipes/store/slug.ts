@@ -5,7 +5,7 @@
  */
 
 export const MAX_SLUG_LENGTH = 60;
-export const FALLBACK_SLUG = "playbook";
+const FALLBACK_SLUG = "playbook";
 
 /** What a stored slug may look like; anything else is never turned into a path. */
 const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;

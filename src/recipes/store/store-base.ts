@@ -59,7 +59,7 @@ export interface StoreBaseOptions {
 }
 
 /** A checked create before a slug is picked: the playbook under the title's own slug, and what the file form holds besides. */
-export interface CreatePlan {
+interface CreatePlan {
   readonly base: string;
   readonly stamp: string;
   readonly first: Playbook;
@@ -126,7 +126,8 @@ export abstract class StoreBase implements PlaybookStore {
     return this.queued(slug, deadline, "delete", () => this.removeChecked(slug, expectedRevision, deadline));
   }
 
-  private queued(slug: string, deadline: Deadline, operation: "restore" | "delete", work: () => Promise<StoreResult>): Promise<StoreResult> {
+  /** `work` behind the other writes of `slug` in this process, unless the deadline passed while it waited. */
+  private queued(slug: string, deadline: Deadline, operation: "update" | "restore" | "delete", work: () => Promise<StoreResult>): Promise<StoreResult> {
     return this.track(this.locks.run(slug, () => (deadline.passed() ? Promise.resolve(deadline.expired(operation)) : work())));
   }
 
@@ -137,9 +138,7 @@ export abstract class StoreBase implements PlaybookStore {
     if (problem) return Promise.resolve(failure("invalid_input", problem));
     const stale = this.knownStale(slug, expectedRevision);
     if (stale) return Promise.resolve(stale);
-    return this.track(
-      this.locks.run(slug, () => (deadline.passed() ? Promise.resolve(deadline.expired("update")) : this.updateChecked(slug, patch, expectedRevision, deadline))),
-    );
+    return this.queued(slug, deadline, "update", () => this.updateChecked(slug, patch, expectedRevision, deadline));
   }
 
   async flush(): Promise<void> {

@@ -38,9 +38,8 @@ import {
   type StoreStatus,
 } from "./contract.js";
 import { FileHistory } from "./file-history.js";
-import { historyPage, withLive, type HistoryWindow, type RevisionRecord } from "./history.js";
+import { historyPage, liveRecord, withLive, type HistoryWindow, type RevisionRecord } from "./history.js";
 import { freezePlaybook } from "./playbook-values.js";
-import type { StoredPlaybook } from "./format.js";
 import type { Deadline } from "./deadline.js";
 import { serialisePlaybook } from "./format.js";
 import { KeyedMutex, mapLimit } from "../../util/concurrency.js";
@@ -58,11 +57,9 @@ export interface StoreLogger {
   debug?(fields: Record<string, unknown>, message: string): void;
 }
 
-export interface PrivateStoreOptions extends StoreBaseOptions {
+interface PrivateStoreOptions extends StoreBaseOptions {
   readonly dir: string;
   readonly logger?: StoreLogger;
-  /** Temp and lock files older than this are treated as abandoned. Default 60 s. */
-  readonly staleTempMs?: number;
   /** How long an update waits for another process's lock on the same playbook. Default 10 s. */
   readonly lockTimeoutMs?: number;
 }
@@ -76,6 +73,8 @@ export interface PrivateStore extends PlaybookStore {
 }
 
 const READ_CONCURRENCY = 32;
+/** Temp and lock files older than this are treated as abandoned. */
+const STALE_TEMP_MS = 60_000;
 
 export function openPrivateStore(options: PrivateStoreOptions): PrivateStore {
   return new FilePrivateStore(options);
@@ -84,7 +83,6 @@ export function openPrivateStore(options: PrivateStoreOptions): PrivateStore {
 class FilePrivateStore extends StoreBase implements PrivateStore {
   readonly dir: string;
   private readonly logger: StoreLogger | undefined;
-  private readonly staleTempMs: number;
   private readonly lockTimeoutMs: number;
   private readonly reader: PlaybookFileReader;
   /**
@@ -105,7 +103,6 @@ class FilePrivateStore extends StoreBase implements PrivateStore {
     super(options);
     this.dir = path.resolve(options.dir);
     this.logger = options.logger;
-    this.staleTempMs = options.staleTempMs ?? 60_000;
     this.lockTimeoutMs = options.lockTimeoutMs ?? 10_000;
     this.reader = new PlaybookFileReader(this.dir, this.maxFileBytes);
     this.hist = new FileHistory(this.dir, this.maxFileBytes, this.historyLimit);
@@ -269,7 +266,7 @@ class FilePrivateStore extends StoreBase implements PrivateStore {
       const source = current?.revision === revision ? { playbook: current, event: "update" as const } : await this.hist.read(slug, revision);
       if (source === null) return noRevision(slug, revision);
       if (source.event === "delete") return notRestorable(slug, revision);
-      if (live.kind === "ok") await this.hist.ensure(liveRecord(live.stored));
+      if (live.kind === "ok") await this.hist.ensure(liveRecord(live.stored.playbook));
       const first = kept.length > 0 ? await this.hist.read(slug, kept[0]!) : null;
       const createdAt = current?.createdAt ?? first?.playbook.createdAt ?? source.playbook.createdAt;
       const next = restoredPlaybook(source.playbook, latest, createdAt, this.now().toISOString());
@@ -291,7 +288,7 @@ class FilePrivateStore extends StoreBase implements PrivateStore {
       const current = live.stored.playbook;
       if (expectedRevision !== undefined && expectedRevision !== current.revision) return staleRevision(slug, current.revision, expectedRevision);
       // The content the deletion removes is kept first, so the tombstone can always be undone.
-      await this.hist.ensure(liveRecord(live.stored));
+      await this.hist.ensure(liveRecord(live.stored.playbook));
       if (deadline.passed()) return deadline.expired("delete");
       await fs.rm(path.join(this.dir, `${slug}.md`));
       await fsyncDir(this.dir);
@@ -326,7 +323,7 @@ class FilePrivateStore extends StoreBase implements PrivateStore {
   private async locked(slug: string, operation: "update" | "restore" | "delete", deadline: Deadline, work: () => Promise<StoreResult>): Promise<StoreResult> {
     try {
       const wait = Math.min(this.lockTimeoutMs, deadline.remaining());
-      const lock = await acquireFileLock(this.dir, `${slug}.md`, { timeoutMs: wait, staleMs: this.staleTempMs });
+      const lock = await acquireFileLock(this.dir, `${slug}.md`, { timeoutMs: wait, staleMs: STALE_TEMP_MS });
       if (lock.kind === "missing-dir") return notFound(slug);
       if (lock.kind === "timeout") {
         if (deadline.passed()) return deadline.expired(operation);
@@ -345,33 +342,23 @@ class FilePrivateStore extends StoreBase implements PrivateStore {
   protected async updateChecked(slug: string, patch: PlaybookPatch, expectedRevision: number | undefined, deadline: Deadline): Promise<StoreResult> {
     const stale = this.knownStale(slug, expectedRevision);
     if (stale) return stale;
-    try {
-      if (expectedRevision !== undefined) {
-        // A stale revision is answered without taking the lock file: at the
-        // moment of this read the revision differed, which is all a conflict says.
-        // Retrying callers hit this path most, so it costs one stat when the
-        // file is unchanged.
-        const early = await this.read(slug);
-        if (early.kind === "missing") return notFound(slug);
-        if (early.kind === "ok" && early.stored.playbook.revision !== expectedRevision) {
-          return staleRevision(slug, early.stored.playbook.revision, expectedRevision);
-        }
-      }
-      const wait = Math.min(this.lockTimeoutMs, deadline.remaining());
-      const lock = await acquireFileLock(this.dir, `${slug}.md`, { timeoutMs: wait, staleMs: this.staleTempMs });
-      if (lock.kind === "missing-dir") return notFound(slug);
-      if (lock.kind === "timeout") {
-        if (deadline.passed()) return deadline.expired("update");
-        return failure("conflict", `playbook "${slug}" is being written by another process; try again`);
-      }
+    if (expectedRevision !== undefined) {
+      // A stale revision is answered without taking the lock file: at the
+      // moment of this read the revision differed, which is all a conflict says.
+      // Retrying callers hit this path most, so it costs one stat when the
+      // file is unchanged.
+      let early: ReadOutcome;
       try {
-        return await this.applyUpdate(slug, patch, expectedRevision, deadline);
-      } finally {
-        await lock.release();
+        early = await this.read(slug);
+      } catch (error) {
+        return this.internal("update", slug, error);
       }
-    } catch (error) {
-      return this.internal("update", slug, error);
+      if (early.kind === "missing") return notFound(slug);
+      if (early.kind === "ok" && early.stored.playbook.revision !== expectedRevision) {
+        return staleRevision(slug, early.stored.playbook.revision, expectedRevision);
+      }
     }
+    return this.locked(slug, "update", deadline, () => this.applyUpdate(slug, patch, expectedRevision, deadline));
   }
 
   private async applyUpdate(slug: string, patch: PlaybookPatch, expectedRevision: number | undefined, deadline: Deadline): Promise<StoreResult> {
@@ -389,7 +376,7 @@ class FilePrivateStore extends StoreBase implements PrivateStore {
     const tooBig = sizeProblem(next, this.maxFileBytes, extra);
     if (tooBig) return failure("invalid_input", tooBig);
     // The revision being replaced is kept before it is replaced.
-    await this.hist.ensure(liveRecord(current.stored));
+    await this.hist.ensure(liveRecord(current.stored.playbook));
     if (!(await writeFileAtomic(this.dir, `${slug}.md`, serialisePlaybook(next, extra), () => !deadline.passed()))) return deadline.expired("update");
     this.lastSeen.set(slug, next.revision);
     await this.keep({ playbook: next, event: "update" });
@@ -417,8 +404,8 @@ class FilePrivateStore extends StoreBase implements PrivateStore {
     const locks = names.filter(isLockFileName);
     if (temps.length === 0 && locks.length === 0) return;
     try {
-      const removed = await cleanupStaleTempFiles(this.dir, temps, { maxAgeMs: this.staleTempMs, now: Date.now() });
-      const locksRemoved = await cleanupStaleLocks(this.dir, locks, this.staleTempMs);
+      const removed = await cleanupStaleTempFiles(this.dir, temps, { maxAgeMs: STALE_TEMP_MS, now: Date.now() });
+      const locksRemoved = await cleanupStaleLocks(this.dir, locks, STALE_TEMP_MS);
       if (removed.length > 0 || locksRemoved > 0) {
         this.logger?.warn({ tempFiles: removed.length, lockFiles: locksRemoved }, "removed files left by an interrupted playbook write");
       }
@@ -433,12 +420,6 @@ class FilePrivateStore extends StoreBase implements PrivateStore {
     this.logger?.warn({ slug, code, operation }, "private playbook write failed");
     return failure("internal", `could not ${operation} private playbook "${slug}" (${code})`);
   }
-}
-
-/** The live file as a history record, for a revision written before history was kept: a create at revision 1, an update after. */
-function liveRecord(stored: StoredPlaybook): RevisionRecord {
-  const playbook = stored.playbook;
-  return { playbook, event: playbook.revision === 1 ? "create" : "update" };
 }
 
 function malformed(slug: string, message: string): StoreResult {

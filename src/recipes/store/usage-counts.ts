@@ -69,13 +69,8 @@ export function addRow(rows: UsageRows, recipeId: string, user: string, tally: T
   else addTally(known, tally);
 }
 
-export function addRows(into: UsageRows, from: UsageRows): UsageRows {
-  for (const [id, byUser] of from) for (const [user, tally] of byUser) addRow(into, id, user, tally);
-  return into;
-}
-
 /** A recipe's tally summed over its users. */
-export function sumUsers(byUser: ReadonlyMap<string, Tally> | undefined): Tally | undefined {
+function sumUsers(byUser: ReadonlyMap<string, Tally> | undefined): Tally | undefined {
   if (byUser === undefined) return undefined;
   let total: Tally | undefined;
   for (const tally of byUser.values()) total = total === undefined ? copyTally(tally) : addTally(total, tally);

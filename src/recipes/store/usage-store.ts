@@ -26,11 +26,11 @@ import {
   type UsageRows,
 } from "./usage-counts.js";
 
-export interface UsageLogger {
+interface UsageLogger {
   warn(fields: Record<string, unknown>, message: string): void;
 }
 
-export interface UsageQuery {
+interface UsageQuery {
   /** These recipes only; absent: every recipe the store has counts of. */
   readonly recipeIds?: readonly string[];
   /** Also answer this user's own counts (`RecipeUsage.mine`). */
@@ -74,7 +74,7 @@ export interface BufferOptions {
   readonly logger?: UsageLogger;
 }
 
-export const DEFAULT_USAGE_FLUSH_MS = 2000;
+const DEFAULT_USAGE_FLUSH_MS = 2000;
 
 /**
  * The buffer and its batching, shared by both stores. A store says how a
@@ -145,13 +145,8 @@ export abstract class BufferedUsageStore implements UsageStore {
     if (this.pendingRows >= this.flushRows && !this.urgent) {
       this.urgent = true;
       setImmediate(() => void this.flush());
-    } else if (this.timer === undefined) {
-      this.timer = setTimeout(() => {
-        this.timer = undefined;
-        void this.flush();
-      }, this.interval);
-      // Buffered uses must not keep a finished process alive; shutdown flushes.
-      this.timer.unref();
+    } else {
+      this.flushLater();
     }
   }
 
@@ -220,7 +215,7 @@ export abstract class BufferedUsageStore implements UsageStore {
   private async writePending(): Promise<void> {
     this.urgent = false;
     if (this.retry !== null) {
-      if (!(await this.writeOne(this.retry.rows, this.retry.id))) return this.retryLater();
+      if (!(await this.writeOne(this.retry.rows, this.retry.id))) return this.flushLater();
       this.retry = null;
     }
     if (this.pendingRows === 0) return;
@@ -232,7 +227,7 @@ export abstract class BufferedUsageStore implements UsageStore {
     this.inflight = null;
     if (!stored) {
       this.retry = batch;
-      this.retryLater();
+      this.flushLater();
     }
   }
 
@@ -260,12 +255,14 @@ export abstract class BufferedUsageStore implements UsageStore {
     return true;
   }
 
-  private retryLater(): void {
+  /** A flush one interval from now, unless one is already due. */
+  private flushLater(): void {
     if (this.timer !== undefined) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.flush();
     }, this.interval);
+    // Buffered uses must not keep a finished process alive; shutdown flushes.
     this.timer.unref();
   }
 

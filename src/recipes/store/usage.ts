@@ -16,7 +16,7 @@ import { parseUsageFile, usageFileText } from "./usage-file-format.js";
 
 export type { UsageStore } from "./usage-store.js";
 
-export interface UsageStoreOptions extends BufferOptions {
+interface UsageStoreOptions extends BufferOptions {
   readonly file: string;
   /** How long a write waits for another process's lock before keeping its batch for the next flush. Default 10 s. */
   readonly lockTimeoutMs?: number;

@@ -8,14 +8,8 @@
 import type { CatalogSnapshot } from "../../recipes/catalog/catalog.js";
 import type { Recipe } from "../../recipes/types.js";
 import { thenMaybe, type MaybePromise } from "../tools/define.js";
+import { JSONRPC } from "../transport/refusals.js";
 import { echoed, failure, INVALID_PARAMS, success, type Outcome } from "./outcome.js";
-
-/**
- * "Resource not found" (2025-11-25). The 2026-07-28 revision answers a
- * missing resource with -32602 and `data.uri`; the v2 SDK maps this code to
- * that on the 2026 leg.
- */
-export const RESOURCE_NOT_FOUND = -32002;
 
 export interface CatalogSource {
   readonly dcc: string;
@@ -29,7 +23,7 @@ export interface CatalogSource {
 }
 
 /** One user's playbook library as resources need it. */
-export interface UserPlaybooks {
+interface UserPlaybooks {
   current(): CatalogSnapshot | null;
   /** Settles once the first load has published (or failed). */
   readonly loaded: Promise<unknown>;
@@ -39,12 +33,12 @@ const PAGE_SIZE = 500;
 
 // Type aliases, not interfaces: the SDKs' result types are open objects, and
 // only an alias is assignable to an index signature.
-export type ListedResources = {
+type ListedResources = {
   readonly resources: Array<{ uri: string; name: string; description?: string; mimeType: string }>;
   readonly nextCursor?: string;
 };
 
-export type ReadRecipe = {
+type ReadRecipe = {
   readonly contents: Array<{ uri: string; mimeType: string; text: string }>;
 };
 
@@ -69,7 +63,7 @@ function text(recipe: Recipe): string {
  * tools/define.ts); a first request waits for the load, so a new
  * session's first list already holds what the user wrote before.
  */
-export function ownPlaybooks(source: CatalogSource, user: string | null | undefined): MaybePromise<CatalogSnapshot | null> {
+function ownPlaybooks(source: CatalogSource, user: string | null | undefined): MaybePromise<CatalogSnapshot | null> {
   if (user === null || user === undefined || source.playbooksOf === undefined) return null;
   const own = source.playbooksOf(user);
   const now = own.current();
@@ -113,12 +107,12 @@ export function readResourceFor(source: CatalogSource, uri: string, user: string
 
 /**
  * resources/read of one recipe URI: a public recipe, or one of `own` (the
- * caller's playbooks). A miss is RESOURCE_NOT_FOUND with `data.uri`: the
+ * caller's playbooks). A miss is JSONRPC.RESOURCE_NOT_FOUND with `data.uri`: the
  * 2025 answer; the v2 SDK turns it into the 2026 one (-32602). Another
  * user's playbook is a miss like any unknown URI: it is in no snapshot the
  * caller can reach, whatever the URI's encoding.
  */
-export function readRecipeResource(source: CatalogSource, uri: string, own: CatalogSnapshot | null = null): Outcome<ReadRecipe> {
+function readRecipeResource(source: CatalogSource, uri: string, own: CatalogSnapshot | null = null): Outcome<ReadRecipe> {
   const snapshot = source.current();
   const match = /^recipe:\/\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(uri);
   let recipe: Recipe | undefined;
@@ -130,6 +124,6 @@ export function readRecipeResource(source: CatalogSource, uri: string, own: Cata
       recipe = undefined; // malformed percent-encoding: not a resource of ours
     }
   }
-  if (recipe === undefined) return failure(RESOURCE_NOT_FOUND, "Resource not found", { uri: echoed(uri) });
+  if (recipe === undefined) return failure(JSONRPC.RESOURCE_NOT_FOUND, "Resource not found", { uri: echoed(uri) });
   return success({ contents: [{ uri, mimeType: mimeType(recipe), text: text(recipe) }] });
 }

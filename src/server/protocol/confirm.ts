@@ -9,7 +9,7 @@ import type { ConfirmAnswer } from "../tools/context.js";
 /** The key of the one input request (2026-07-28) and of the form's one field. */
 export const CONFIRM_KEY = "confirm";
 
-export interface ConfirmForm {
+interface ConfirmForm {
   [key: string]: unknown;
   type: "object";
   properties: Record<string, { type: "boolean"; title: string; description: string }>;

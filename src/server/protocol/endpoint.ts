@@ -7,14 +7,13 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Server as ModernServer } from "@modelcontextprotocol/server";
 import type { CatalogSource } from "./catalog-resources.js";
-import { legacyServers, type ServerInfo } from "./legacy-server.js";
+import { legacyServers } from "./legacy-server.js";
 import { modernServers } from "./modern-server.js";
 import { createPromptsProvider } from "./prompts/provider.js";
 import { createSkillsProvider } from "./skills-extension/provider.js";
-import { createSurface } from "./surface.js";
-import type { ToolCallOptions } from "./surface.js";
+import { createSurface, type ServerInfo, type ToolCallOptions } from "./surface.js";
 
-export interface EndpointOptions<C> extends ServerInfo {
+interface EndpointOptions<C> extends ServerInfo {
   readonly tools: ToolCallOptions<C>;
   /** The catalog as resources, prompts and skills (absent: tools only). */
   readonly catalog?: CatalogSource;
@@ -22,7 +21,7 @@ export interface EndpointOptions<C> extends ServerInfo {
   readonly maxPromptArgumentBytes?: number;
 }
 
-export interface EndpointServers {
+interface EndpointServers {
   /** `user`: who opened the session or sent the request (users file); their playbooks start loading, so their changes can be announced. */
   createServer(user?: string): Server;
   /** `method`: the one method the request calls, when known: the server then carries that method's handler only. */
@@ -51,9 +50,8 @@ export function endpointServers<C>(options: EndpointOptions<C>): EndpointServers
         }
       : {}),
   });
-  const info: ServerInfo = { name: options.name, version: options.version, ...(options.instructions !== undefined ? { instructions: options.instructions } : {}) };
-  const legacy = legacyServers(surface, info);
-  const modern = modernServers(surface, info);
+  const legacy = legacyServers(surface, options);
+  const modern = modernServers(surface, options);
   // A user's library follows their store (a PostgreSQL NOTIFY, their directory) only once
   // made: a session or listen stream opened before any call must hear their changes too.
   const attend = (user: string | undefined): void => {

@@ -8,20 +8,13 @@
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import { McpError, type ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod/v4";
 import type { Confirm } from "../tools/context.js";
 import { thenMaybe, type MaybePromise } from "../tools/define.js";
 import { confirmForm, confirmAnswerOf } from "./confirm.js";
 import type { Outcome } from "./outcome.js";
-import { SKILLS_CAPABILITY, SKILLS_EXTENSION_ID } from "./skills-extension/provider.js";
-import type { CallInfo, MethodHandler, Surface } from "./surface.js";
-
-export interface ServerInfo {
-  readonly name: string;
-  readonly version: string;
-  readonly instructions?: string;
-}
+import { capabilitiesOf, progressParams, type CallInfo, type MethodHandler, type ServerInfo, type Surface } from "./surface.js";
 
 /** What the SDK hands a 1.32.2 handler, as far as the table needs it. */
 interface LegacyExtra {
@@ -37,7 +30,8 @@ type LegacyHandler = (request: { method: string; params?: unknown }, extra: Lega
 export function legacyServers(surface: Surface, info: ServerInfo): { create(): Server; install(server: Server): void } {
   const schemas = new Map([...surface.methods.keys()].map((method) => [method, z.object({ method: z.literal(method) }).passthrough()]));
   const install = (server: Server): void => {
-    server.registerCapabilities(legacyCapabilities(surface));
+    // The 2025 revisions announce list changes for everything a surface serves.
+    server.registerCapabilities(capabilitiesOf(surface, true));
     for (const [method, handler] of surface.methods) {
       const answer: LegacyHandler = (request, extra) => answerLegacy(handler, request.params, extra, server);
       // tools/call skips the 1.32.2 Server's own wrapper, which parses the request
@@ -57,17 +51,6 @@ export function legacyServers(surface: Surface, info: ServerInfo): { create(): S
       return server;
     },
     install,
-  };
-}
-
-/** The 2025 revisions' capabilities for a surface: list changes announced for everything it serves. */
-function legacyCapabilities(surface: Surface): ServerCapabilities {
-  const { features } = surface;
-  return {
-    ...(features.tools ? { tools: { listChanged: true } } : {}),
-    ...(features.resources ? { resources: { listChanged: true } } : {}),
-    ...(features.prompts ? { prompts: { listChanged: true } } : {}),
-    ...(features.skills ? { extensions: { [SKILLS_EXTENSION_ID]: { ...SKILLS_CAPABILITY } } } : {}),
   };
 }
 
@@ -115,8 +98,7 @@ function callOf(params: unknown, extra: LegacyExtra, server: Server | undefined)
     signal: extra.signal,
     ...(confirm !== undefined ? { confirm } : {}),
     progress: (done, total, message) => {
-      const params = { progressToken: token, progress: done, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) };
-      extra.sendNotification({ method: "notifications/progress", params }).catch(() => undefined);
+      extra.sendNotification({ method: "notifications/progress", params: progressParams(token, done, total, message) }).catch(() => undefined);
     },
   };
 }

@@ -16,7 +16,6 @@ import {
   ProtocolError,
   Server as ModernServer,
   type CacheHint,
-  type ServerCapabilities,
   type ServerContext,
   type StandardSchemaV1,
 } from "@modelcontextprotocol/server";
@@ -24,14 +23,7 @@ import type { Confirm, ConfirmAnswer } from "../tools/context.js";
 import { thenMaybe, type MaybePromise } from "../tools/define.js";
 import { CONFIRM_KEY, confirmForm, confirmAnswerOf } from "./confirm.js";
 import type { Outcome } from "./outcome.js";
-import { SKILLS_CAPABILITY, SKILLS_EXTENSION_ID } from "./skills-extension/provider.js";
-import type { CallInfo, MethodHandler, Surface } from "./surface.js";
-
-export interface ServerInfo {
-  readonly name: string;
-  readonly version: string;
-  readonly instructions?: string;
-}
+import { capabilitiesOf, progressParams, type CallInfo, type MethodHandler, type ServerInfo, type Surface } from "./surface.js";
 
 /** An hour: the tool list is fixed for the life of the process and the same for every caller. */
 const TOOLS_CACHE: CacheHint = { ttlMs: 3_600_000, cacheScope: "public" };
@@ -70,7 +62,10 @@ const CACHE_HINTS = {
  */
 export function modernServers(surface: Surface, info: ServerInfo): { create(only?: string): ModernServer } {
   const options = {
-    capabilities: modernCapabilities(surface),
+    // No tools.listChanged: the tool list never changes while the process
+    // lives, and a 2026 client would otherwise ask a listen stream for
+    // changes that cannot come.
+    capabilities: capabilitiesOf(surface, false),
     ...(info.instructions !== undefined ? { instructions: info.instructions } : {}),
     cacheHints: CACHE_HINTS,
   };
@@ -95,21 +90,6 @@ export function installModern(server: ModernServer, surface: Surface, only?: str
       server.setRequestHandler(method, { params: ANY_PARAMS }, (params, ctx) => answerModern(handler, params, ctx) as never);
     }
   }
-}
-
-/**
- * 2026-07-28 capabilities: no tools.listChanged (the tool list never changes
- * while the process lives, and a 2026 client would otherwise ask a listen
- * stream for changes that cannot come); list changes for the catalog.
- */
-export function modernCapabilities(surface: Surface): ServerCapabilities {
-  const { features } = surface;
-  return {
-    ...(features.tools ? { tools: {} } : {}),
-    ...(features.resources ? { resources: { listChanged: true } } : {}),
-    ...(features.prompts ? { prompts: { listChanged: true } } : {}),
-    ...(features.skills ? { extensions: { [SKILLS_EXTENSION_ID]: { ...SKILLS_CAPABILITY } } } : {}),
-  };
 }
 
 /**
@@ -173,8 +153,7 @@ function callOf(ctx: ServerContext, asker: ModernConfirm | undefined): CallInfo 
     signal: ctx.mcpReq.signal,
     ...confirm,
     progress: (done, total, message) => {
-      const params = { progressToken: token, progress: done, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) };
-      ctx.mcpReq.notify({ method: "notifications/progress", params }).catch(() => undefined);
+      ctx.mcpReq.notify({ method: "notifications/progress", params: progressParams(token, done, total, message) }).catch(() => undefined);
     },
   };
 }

@@ -10,7 +10,7 @@ export const INVALID_PARAMS = -32602;
 /** JSON-RPC "Internal error": nothing the client can fix by changing the request. */
 export const INTERNAL_ERROR = -32603;
 
-export interface RpcErrorDatum {
+interface RpcErrorDatum {
   readonly code: number;
   readonly message: string;
   readonly data?: unknown;
@@ -27,7 +27,7 @@ export function failure<T = never>(code: number, message: string, data?: unknown
 }
 
 /** How much of a client-supplied name (tool, prompt, URI) an answer may echo. */
-export const ECHO_PREFIX = 64;
+const ECHO_PREFIX = 64;
 
 /**
  * A client-supplied name for an error message: quoted, and never more than

@@ -26,15 +26,15 @@ import type { ToolCallOutcome, ToolCallResult, ToolRegistry } from "../tools/reg
 import { listResourcesFor, readResourceFor, type CatalogSource } from "./catalog-resources.js";
 import { failure, INTERNAL_ERROR, INVALID_PARAMS, quoted, success, type Outcome } from "./outcome.js";
 import type { PromptsProvider } from "./prompts/provider.js";
-import type { SkillsProvider } from "./skills-extension/provider.js";
+import { SKILLS_CAPABILITY, SKILLS_EXTENSION_ID, type SkillsProvider } from "./skills-extension/provider.js";
 
-export type Params = Readonly<Record<string, unknown>>;
+type Params = Readonly<Record<string, unknown>>;
 
 /** One method's handler: synchronous when it can be (see tools/define.ts). */
 export type MethodHandler = (params: Params, call: CallInfo) => MaybePromise<Outcome<object>>;
 
 /** Which MCP features the table serves: each era declares them in its own terms. */
-export interface SurfaceFeatures {
+interface SurfaceFeatures {
   readonly tools: boolean;
   readonly resources: boolean;
   readonly prompts: boolean;
@@ -46,7 +46,33 @@ export interface Surface {
   readonly methods: ReadonlyMap<string, MethodHandler>;
 }
 
-export interface SurfaceOptions<C> {
+/** Who the servers of a surface say they are, on either era. */
+export interface ServerInfo {
+  readonly name: string;
+  readonly version: string;
+  readonly instructions?: string;
+}
+
+/**
+ * The capabilities of a surface, the same on both eras but for whether the
+ * tool list announces changes (see the era installers).
+ */
+export function capabilitiesOf(surface: Surface, toolsListChanged: boolean) {
+  const { features } = surface;
+  return {
+    ...(features.tools ? { tools: toolsListChanged ? { listChanged: true } : {} } : {}),
+    ...(features.resources ? { resources: { listChanged: true } } : {}),
+    ...(features.prompts ? { prompts: { listChanged: true } } : {}),
+    ...(features.skills ? { extensions: { [SKILLS_EXTENSION_ID]: { ...SKILLS_CAPABILITY } } } : {}),
+  };
+}
+
+/** The params of a `notifications/progress` for `token`. */
+export function progressParams(token: string | number, done: number, total?: number, message?: string) {
+  return { progressToken: token, progress: done, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) };
+}
+
+interface SurfaceOptions<C> {
   /** tools/list and tools/call from a registry (absent: no tools). */
   readonly tools?: ToolCallOptions<C>;
   /** The catalog as resources (`recipe://`). */
@@ -150,7 +176,7 @@ export interface ToolCallOptions<C> {
 }
 
 /** tools/call's params checked for what the registry needs: a known tool name and an arguments object. */
-export function toolCall<C>(options: ToolCallOptions<C>, params: Readonly<Record<string, unknown>>, info: CallInfo): MaybePromise<Outcome<ToolCallResult>> {
+function toolCall<C>(options: ToolCallOptions<C>, params: Readonly<Record<string, unknown>>, info: CallInfo): MaybePromise<Outcome<ToolCallResult>> {
   const name = params["name"];
   if (typeof name !== "string") return failure(INVALID_PARAMS, "tools/call needs a string name");
   if (!options.registry.has(name)) return failure(INVALID_PARAMS, `Unknown tool: ${quoted(name)}`);

@@ -27,7 +27,7 @@ export interface RecipeToolContext {
   readonly snapshot?: CatalogSnapshot | null;
   /** Asks the client's user a yes/no question (elicitation), in whatever way the call's protocol revision does it; absent: no way to ask. */
   readonly confirm?: Confirm;
-  /** Told of every recorded use of a recipe (record-use.ts), for the metrics; absent: nobody listens. */
+  /** Told of every recorded use of a recipe (recordUse), for the metrics; absent: nobody listens. */
   readonly observeUse?: (recipeId: string, counter: UsageCounter) => void;
 }
 
@@ -51,7 +51,7 @@ export type ConfirmAnswer =
    */
   | { readonly kind: "asked" };
 
-export interface RecipeCaller {
+interface RecipeCaller {
   readonly user: string;
   readonly playbooks: RecipeLibrary;
   /** The playbooks' first load (a user's library is made on their first call). */
@@ -59,7 +59,7 @@ export interface RecipeCaller {
 }
 
 /** The call a context is made for: its cancellation and its progress (from the protocol layer). */
-export interface CallControls {
+interface CallControls {
   readonly signal: AbortSignal;
   readonly progress?: (done: number, total?: number, message?: string) => void;
   readonly confirm?: Confirm;
@@ -136,4 +136,20 @@ export function withSnapshot(context: RecipeToolContext, body: (snapshot: Catalo
   const snapshot = snapshotOf(context);
   if (snapshot === null) return fail("not_ready", "The recipe catalog is still loading; try again shortly");
   return body(snapshot);
+}
+
+/**
+ * The one place a tool counts a use of a recipe: in the store of the library
+ * the recipe came from (public: the DCC's; private: the caller's own), under
+ * the caller's user, and in the metrics. Both are in-memory increments; the
+ * store writes its counts in batches, off the call's path (usage-store.ts).
+ */
+export function recordUse(context: RecipeToolContext, library: RecipeLibrary, recipeId: string, counter: UsageCounter): void {
+  library.usage.record(recipeId, counter, context.caller?.user ?? "");
+  context.observeUse?.(recipeId, counter);
+}
+
+/** A later window of the same answer (docs/tools.md) is the same call read on, not another use. */
+export function firstWindow(args: { readonly resultStart?: number }): boolean {
+  return (args.resultStart ?? 0) === 0;
 }

@@ -40,7 +40,7 @@ export interface ToolDefinition<C, S extends ToolSchema = ToolSchema> {
 const DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";
 
 /** The window fields every tool accepts (docs/tools.md). */
-export const WINDOW_PROPERTIES = {
+const WINDOW_PROPERTIES = {
   resultStart: {
     type: "integer",
     minimum: 0,
@@ -59,7 +59,7 @@ export const WINDOW_PROPERTIES = {
 } as const;
 
 // A type, not an interface: only a type is assignable to ToolSchema's index signature.
-export type ObjectSchema<P, R extends string, Open extends boolean> = {
+type ObjectSchema<P, R extends string, Open extends boolean> = {
   readonly $schema: string;
   readonly type: "object";
   readonly properties: P & typeof WINDOW_PROPERTIES;

@@ -6,7 +6,7 @@ import type { CatalogSnapshot } from "../../recipes/catalog/catalog.js";
 import type { Recipe } from "../../recipes/types.js";
 import { fail, type Envelope } from "./envelope.js";
 
-export type Lookup<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly envelope: Envelope };
+type Lookup<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly envelope: Envelope };
 
 /** A public recipe by skill + name, or a not_found envelope with close names. */
 export function findPublicRecipe(snapshot: CatalogSnapshot, skill: string, name: string): Lookup<Recipe> {

@@ -1,11 +1,10 @@
 /** `recipe` action=create: a new private playbook, plus close matches to update instead. */
 import type { StoreResult } from "../../recipes/store/contract.js";
-import type { SearchHit } from "../../recipes/search/types.js";
 import { playbooksOf, type RecipeToolContext } from "./context.js";
 import { fail, ok, type Envelope } from "./envelope.js";
-import { summarize, type RecipeSummary } from "./playbook-view.js";
+import type { RecipeSummary } from "./playbook-view.js";
 import type { ChildFields } from "./recipe-schemas.js";
-import { mergeByScore } from "./recipe-search.js";
+import { mergeByScore, summaries } from "./recipe-search.js";
 
 const SIMILAR_LIMIT = 3;
 
@@ -38,10 +37,6 @@ async function findSimilar(context: RecipeToolContext, text: string, excludeId: 
     caller.playbooks.search.similar(text, { ...options, visibility: "private" }),
   ]);
   return mergeByScore([summaries(pub), summaries(mine)], SIMILAR_LIMIT);
-}
-
-function summaries(hits: readonly SearchHit[]): RecipeSummary[] {
-  return hits.map((hit) => summarize(hit.recipe, hit.score));
 }
 
 /** Store outcomes are data with the same codes as the tool table. */

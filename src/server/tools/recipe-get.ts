@@ -1,10 +1,9 @@
 /** `recipe` action=get: one recipe as a playbook, with its usage. */
 import type { CatalogSnapshot } from "../../recipes/catalog/catalog.js";
 import type { Recipe } from "../../recipes/types.js";
-import { sourceOf, type RecipeToolContext } from "./context.js";
+import { recordUse, sourceOf, type RecipeToolContext } from "./context.js";
 import { fail, ok, type Envelope } from "./envelope.js";
 import { playbookView } from "./playbook-view.js";
-import { recordUse } from "./record-use.js";
 import type { ChildFields } from "./recipe-schemas.js";
 import type { VisibilityFilter } from "./recipe-search.js";
 import { closeNames, notFoundMessage } from "./lookup.js";

@@ -84,7 +84,7 @@ interface ActionSpec {
   readonly required: readonly string[];
 }
 
-export const ACTION_SPECS = {
+const ACTION_SPECS = {
   search: {
     properties: {
       // A blank query would list the whole catalog at score 0: not a search.
@@ -172,11 +172,11 @@ export function childSchema(action: RecipeAction): Record<string, unknown> {
   };
 }
 
-export type ChildCheck<A extends RecipeAction> =
+type ChildCheck<A extends RecipeAction> =
   | { readonly ok: true; readonly fields: ChildFields<A> }
   | { readonly ok: false; readonly errors: readonly string[] };
 
-export interface ChildValidators {
+interface ChildValidators {
   /** Checks the child fields of `action` in `args`; the advertised keys are ignored. */
   check<A extends RecipeAction>(action: A, args: Readonly<Record<string, unknown>>): ChildCheck<A>;
 }

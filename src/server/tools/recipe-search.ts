@@ -9,7 +9,7 @@ import type { ChildFields } from "./recipe-schemas.js";
 
 export type VisibilityFilter = "all" | "public" | "private";
 
-export const DEFAULT_SEARCH_LIMIT = 5;
+const DEFAULT_SEARCH_LIMIT = 5;
 
 export function recipeSearch(
   fields: ChildFields<"search">,
@@ -40,7 +40,7 @@ function found(recipes: RecipeSummary[], mode: string): Envelope {
 }
 
 /** Hits already resolved against their snapshot (recipes/catalog/catalog.ts), as summaries. */
-function summaries(hits: readonly SearchHit[]): RecipeSummary[] {
+export function summaries(hits: readonly SearchHit[]): RecipeSummary[] {
   return hits.map((hit) => summarize(hit.recipe, hit.score));
 }
 

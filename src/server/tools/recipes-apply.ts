@@ -1,9 +1,8 @@
 import { materializeSteps } from "../../recipes/api/materialize.js";
 import { objectSchema, READ_ONLY } from "./define.js";
 import { fail, ok } from "./envelope.js";
-import { recipeTool } from "./context.js";
+import { firstWindow, recipeTool, recordUse } from "./context.js";
 import { STRUCTURED_RECIPE_FIELDS, withRecipeInputs } from "./structured.js";
-import { firstWindow, recordUse } from "./record-use.js";
 import { provenanceOf } from "../../recipes/api/entry-view.js";
 
 export const recipesApply = recipeTool({

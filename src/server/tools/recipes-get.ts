@@ -1,9 +1,8 @@
 import { entryAsYaml } from "./yaml-text.js";
 import { objectSchema, READ_ONLY } from "./define.js";
 import { ok } from "./envelope.js";
-import { recipeTool, withSnapshot } from "./context.js";
+import { firstWindow, recipeTool, recordUse, withSnapshot } from "./context.js";
 import { findPublicRecipe } from "./lookup.js";
-import { firstWindow, recordUse } from "./record-use.js";
 import { provenanceOf, wholeEntry } from "../../recipes/api/entry-view.js";
 
 export const recipesGet = recipeTool({

@@ -2,11 +2,10 @@ import { countDiagnostics, type CatalogSnapshot } from "../../recipes/catalog/ca
 import { deepFreeze } from "../../util/stable-json.js";
 import { objectSchema, READ_ONLY } from "./define.js";
 import { ok, withRevision, type Envelope } from "./envelope.js";
-import { recipeTool, withSnapshot } from "./context.js";
+import { firstWindow, recipeTool, withSnapshot } from "./context.js";
 import { skillNotFound } from "./lookup.js";
 import { recipeEntry, type RecipeEntryView } from "../../recipes/api/entry-view.js";
 import type { SkillInfo } from "../../skills/types.js";
-import { firstWindow } from "./record-use.js";
 import { readRecipeUsage, type RecipeUsage, type UsageReading } from "../../recipes/catalog/usage-report.js";
 
 /**

@@ -11,9 +11,8 @@ import type { YamlRecipe } from "../../recipes/types.js";
 import type { CatalogSnapshot } from "../../recipes/catalog/catalog.js";
 import { objectSchema } from "./define.js";
 import { fail, ok, type Envelope } from "./envelope.js";
-import { recipeTool, withSnapshot, type RecipeToolContext } from "./context.js";
+import { recipeTool, recordUse, withSnapshot, type RecipeToolContext } from "./context.js";
 import { findPublicRecipe } from "./lookup.js";
-import { recordUse } from "./record-use.js";
 import { RUN_COUNTER } from "../../recipes/store/usage-counts.js";
 import { checkAgainst, STRUCTURED_RECIPE_FIELDS } from "./structured.js";
 

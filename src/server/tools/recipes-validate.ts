@@ -1,8 +1,7 @@
 import { objectSchema, READ_ONLY } from "./define.js";
 import { fail, ok } from "./envelope.js";
-import { recipeTool } from "./context.js";
+import { firstWindow, recipeTool, recordUse } from "./context.js";
 import { checkAgainst, STRUCTURED_RECIPE_FIELDS, withRecipeInputs } from "./structured.js";
-import { firstWindow, recordUse } from "./record-use.js";
 
 export const recipesValidate = recipeTool({
   name: "recipes__validate",

@@ -12,12 +12,12 @@ import type { ToolErrorCode } from "../../util/error-codes.js";
 import { deepFreeze, sortKeys } from "../../util/stable-json.js";
 
 
-export const WINDOW_MAX = 8000;
-export const DEFAULT_RESULT_END = 8000;
+const WINDOW_MAX = 8000;
+const DEFAULT_RESULT_END = 8000;
 /** Refusals of the arguments themselves are cut with the default window. */
 const DEFAULT_WINDOW: WindowRequest = { resultStart: 0, resultEnd: DEFAULT_RESULT_END };
 
-export interface ListedTool {
+interface ListedTool {
   readonly name: string;
   readonly title: string;
   readonly description: string;
@@ -151,12 +151,12 @@ export function createToolRegistry<C>(
 }
 
 
-export interface WindowRequest {
+interface WindowRequest {
   readonly resultStart: number;
   readonly resultEnd: number;
 }
 
-export interface WindowedText {
+interface WindowedText {
   readonly text: string;
   /** True when the window holds the whole text. */
   readonly complete: boolean;
@@ -169,7 +169,7 @@ export interface WindowedText {
 }
 
 /** Reads and checks the window arguments; a string names the broken rule. */
-export function readWindow(args: Readonly<Record<string, unknown>>): WindowRequest | string {
+function readWindow(args: Readonly<Record<string, unknown>>): WindowRequest | string {
   const start = args.resultStart ?? 0;
   const end = args.resultEnd ?? DEFAULT_RESULT_END;
   if (typeof start !== "number" || !Number.isSafeInteger(start) || start < 0) {
@@ -183,7 +183,7 @@ export function readWindow(args: Readonly<Record<string, unknown>>): WindowReque
   return { resultStart: start, resultEnd: end };
 }
 
-export function applyWindow(text: string, window: WindowRequest): WindowedText {
+function applyWindow(text: string, window: WindowRequest): WindowedText {
   const total = text.length;
   if (window.resultStart === 0 && window.resultEnd >= total) return { text, complete: true };
   const start = Math.min(window.resultStart, total);

@@ -13,7 +13,7 @@ export const STRUCTURED_RECIPE_FIELDS = {
   recipe: { type: "string", minLength: 1, maxLength: 500 },
 } as const;
 
-export type SchemaCheck = { readonly ok: true; readonly errors: string[] } | { readonly ok: false; readonly errors: string[] };
+type SchemaCheck = { readonly ok: true; readonly errors: string[] } | { readonly ok: false; readonly errors: string[] };
 
 /** dcc-mcp-core's rendering: path-oriented strings, no input values. */
 export function checkAgainst(compiled: CompileResult, instance: unknown, what: string): SchemaCheck {

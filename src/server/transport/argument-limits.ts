@@ -28,9 +28,9 @@ export const MAX_NESTING = 128;
  */
 const RESERVED_ARGUMENT_NAMES = ["constructor", "__proto__"] as const;
 
-export type MessageProblem = "nesting" | "size" | "arguments" | "reserved_name" | "tool_name" | "params";
+type MessageProblem = "nesting" | "size" | "arguments" | "reserved_name" | "tool_name" | "params";
 
-export interface RefusedMessage {
+interface RefusedMessage {
   /** Position in the batch (0 for a single message). */
   readonly index: number;
   /** The request's id, or null for a notification or an id that is not one. */

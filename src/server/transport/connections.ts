@@ -19,7 +19,7 @@ import type { Server } from "node:http";
 import type { Socket } from "node:net";
 import { JSONRPC, rawJsonRpcError, REQUEST_TIMEOUT_MESSAGE } from "./refusals.js";
 
-export interface ConnectionGuardOptions {
+interface ConnectionGuardOptions {
   readonly maxConnections: number;
   /** How long a new connection may go without a complete request. */
   readonly quietMs: number;

@@ -30,11 +30,11 @@ export interface GuardOptions {
   readonly isPublic?: (path: string) => boolean;
 }
 
-export type GuardVerdict =
+type GuardVerdict =
   | { readonly ok: true; readonly user?: string }
   | { readonly ok: false; readonly status: 400 | 401 | 403; readonly code: JsonRpcCode; readonly message: string };
 
-export interface GuardHeaders {
+interface GuardHeaders {
   readonly host?: string | undefined;
   readonly origin?: string | undefined;
   readonly authorization?: string | undefined;
@@ -44,14 +44,14 @@ export interface GuardHeaders {
   readonly rawHeaders?: readonly string[] | undefined;
 }
 
-export interface RequestGuard {
+interface RequestGuard {
   check(headers: GuardHeaders, path: string): GuardVerdict;
 }
 
 /** Served without a token: liveness and a bare ready/not ready. */
-export const PROBE_PATHS: ReadonlySet<string> = new Set(["/healthz", "/readyz"]);
+const PROBE_PATHS: ReadonlySet<string> = new Set(["/healthz", "/readyz"]);
 /** The operator's: never opened by a user's token. */
-export const OPERATOR_PATHS: ReadonlySet<string> = new Set(["/status", "/metrics"]);
+const OPERATOR_PATHS: ReadonlySet<string> = new Set(["/status", "/metrics"]);
 
 const OK: GuardVerdict = Object.freeze({ ok: true });
 const OPERATOR_ONLY: GuardVerdict = Object.freeze({ ok: false, status: 403, code: JSONRPC.forbidden, message: "Forbidden: this route needs the operator's token (--token)" });

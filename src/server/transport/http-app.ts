@@ -27,7 +27,7 @@ export interface McpEndpoint extends LegacyEndpoint {
 }
 
 /** What a reload changed on an endpoint, for the list_changed notifications of both eras. */
-export interface ListChange {
+interface ListChange {
   readonly resources?: boolean;
   readonly prompts?: boolean;
   /**
@@ -37,7 +37,7 @@ export interface ListChange {
   readonly user?: string;
 }
 
-export interface HttpAppOptions {
+interface HttpAppOptions {
   readonly endpoints: readonly McpEndpoint[];
   readonly guard: GuardOptions;
   readonly stateless: boolean;

@@ -25,7 +25,7 @@ export interface LegacyEndpoint {
 }
 
 /** What a stateful request needs of the app around it. */
-export interface LegacyContext {
+interface LegacyContext {
   readonly sessions: SessionManager;
   readonly limits: HttpLimits;
   readonly options: { readonly guard: GuardOptions };
@@ -35,7 +35,7 @@ export interface LegacyContext {
   readonly sessionUsers: WeakMap<object, string>;
 }
 
-export type Callers = WeakMap<object, AuthInfo>;
+type Callers = WeakMap<object, AuthInfo>;
 
 export async function handleStateless(endpoint: LegacyEndpoint, request: FastifyRequest, reply: FastifyReply, callers: Callers): Promise<void> {
   if (request.method !== "POST") {

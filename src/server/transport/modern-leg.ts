@@ -17,7 +17,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { JSONRPC, jsonRpcErrorBody } from "./refusals.js";
 
-export interface ModernLegOptions {
+interface ModernLegOptions {
   /**
    * A fresh v2 server per request (the handler connects each to one
    * exchange); `user`: the caller the users file named; `method`: the one

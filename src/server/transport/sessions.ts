@@ -10,7 +10,7 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { Logger } from "pino";
 
-export interface Session {
+interface Session {
   readonly id: string;
   readonly endpoint: string;
   readonly server: Server;
@@ -29,7 +29,7 @@ export interface Session {
   requests: number;
 }
 
-export interface SessionManagerOptions {
+interface SessionManagerOptions {
   readonly maxSessions: number;
   readonly idleMs: number;
   readonly logger: Logger;
@@ -38,7 +38,7 @@ export interface SessionManagerOptions {
 }
 
 /** Why no session could be made room for (every candidate has a request in flight). */
-export type Admission = { readonly ok: true } | { readonly ok: false; readonly message: string };
+type Admission = { readonly ok: true } | { readonly ok: false; readonly message: string };
 
 const ADMITTED: Admission = Object.freeze({ ok: true });
 

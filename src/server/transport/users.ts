@@ -30,7 +30,7 @@ export interface UsersTable {
   authenticate(token: string): string | null;
 }
 
-export type UsersParse = { readonly ok: true; readonly table: UsersTable } | { readonly ok: false; readonly message: string };
+type UsersParse = { readonly ok: true; readonly table: UsersTable } | { readonly ok: false; readonly message: string };
 
 export function hashToken(token: string): string {
   return createHash("sha256").update(token, "utf8").digest("hex");
@@ -74,7 +74,7 @@ export function parseUsersFile(text: string): UsersParse {
   };
 }
 
-export interface UsersLogger {
+interface UsersLogger {
   error(fields: Record<string, unknown>, message: string): void;
   info?(fields: Record<string, unknown>, message: string): void;
 }

@@ -20,13 +20,13 @@ import { MAX_NESTING, nestsDeeperThan } from "../transport/argument-limits.js";
 const MAX_ID = 1000;
 const HISTORY_WINDOW = 50;
 
-export interface PageActionHelpers {
+interface PageActionHelpers {
   readonly send: (reply: FastifyReply, status: number, body: unknown) => unknown;
   readonly userOf: (request: FastifyRequest) => string | null;
 }
 
 /** What the page may offer this caller on this DCC, and why not where it may not. */
-export interface CallerView {
+interface CallerView {
   readonly auth: "none" | "token" | "users";
   readonly user: string | null;
   readonly run: { readonly available: boolean; readonly reason: string | null; readonly endpoint: PageRunStatus | null };
@@ -187,23 +187,23 @@ export function registerPageActions(fastify: FastifyInstance, options: UiOptions
     return n >= min ? n : null;
   };
 
-  fastify.get<{ Params: { dcc: string }; Querystring: { id?: unknown; start?: unknown } }>("/ui/api/:dcc/playbook/history", async (request, reply) => {
+  /** A `recipe` tool call on one of the caller's own playbooks (the query's `id`); `rest`: its other arguments, or what is wrong with the query. */
+  const onOwnPlaybook = async (request: FastifyRequest<{ Params: { dcc: string }; Querystring: { id?: unknown } }>, reply: FastifyReply, rest: Body | string) => {
     const found = await playbooksFor(request, reply);
     if (found === null) return reply;
     const id = privateId(request.query.id);
     if (id === null) return send(reply, 400, { error: "invalid_input", message: "id: one private playbook id (private/<slug>) is required" });
+    if (typeof rest === "string") return send(reply, 400, { error: "invalid_input", message: rest });
+    return toolAnswer(reply, { dcc: request.params.dcc, user: found.user, signal: requestSignal(reply) }, "recipe", { ...rest, recipeId: id });
+  };
+
+  fastify.get<{ Params: { dcc: string }; Querystring: { id?: unknown; start?: unknown } }>("/ui/api/:dcc/playbook/history", async (request, reply) => {
     const start = request.query.start === undefined ? 0 : count(request.query.start, 0);
-    if (start === null) return send(reply, 400, { error: "invalid_input", message: "start: an integer >= 0" });
-    return toolAnswer(reply, { dcc: request.params.dcc, user: found.user, signal: requestSignal(reply) }, "recipe", { action: "history", recipeId: id, start, limit: HISTORY_WINDOW });
+    return onOwnPlaybook(request, reply, start === null ? "start: an integer >= 0" : { action: "history", start, limit: HISTORY_WINDOW });
   });
 
   fastify.get<{ Params: { dcc: string }; Querystring: { id?: unknown; revision?: unknown } }>("/ui/api/:dcc/playbook/revision", async (request, reply) => {
-    const found = await playbooksFor(request, reply);
-    if (found === null) return reply;
-    const id = privateId(request.query.id);
-    if (id === null) return send(reply, 400, { error: "invalid_input", message: "id: one private playbook id (private/<slug>) is required" });
     const revision = count(request.query.revision, 1);
-    if (revision === null) return send(reply, 400, { error: "invalid_input", message: "revision: an integer >= 1" });
-    return toolAnswer(reply, { dcc: request.params.dcc, user: found.user, signal: requestSignal(reply) }, "recipe", { action: "get", recipeId: id, revision });
+    return onOwnPlaybook(request, reply, revision === null ? "revision: an integer >= 1" : { action: "get", revision });
   });
 }

@@ -117,7 +117,7 @@ export function registerCatalogUi(fastify: FastifyInstance, options: UiOptions, 
  * fetched at run time.
  */
 
-export interface Asset {
+interface Asset {
   readonly body: Buffer;
   readonly contentType: string;
 }
@@ -130,7 +130,7 @@ const TYPES: Record<string, string> = {
 };
 
 /** Asset name → file, or an empty map when the files are absent (the page then answers 404). */
-export function loadAssets(dir: URL = new URL("./static/", import.meta.url)): ReadonlyMap<string, Asset> {
+function loadAssets(dir: URL = new URL("./static/", import.meta.url)): ReadonlyMap<string, Asset> {
   const assets = new Map<string, Asset>();
   let names: string[];
   try {

@@ -8,7 +8,7 @@ import type { CatalogSnapshot } from "../../recipes/catalog/catalog.js";
 import type { Recipe } from "../../recipes/types.js";
 import { entryAsYaml } from "../tools/yaml-text.js";
 
-export interface CatalogView {
+interface CatalogView {
   readonly dcc: string;
   readonly revision: number;
   readonly loadedAt: string;
@@ -35,7 +35,7 @@ export function catalogView(snapshot: CatalogSnapshot): CatalogView {
   return { dcc: snapshot.dcc, revision: snapshot.revision, loadedAt: snapshot.loadedAt, skills, recipes, diagnostics: snapshot.diagnostics };
 }
 
-export type RecipeView =
+type RecipeView =
   | { readonly format: "markdown"; readonly recipeId: string; readonly skill: string; readonly name: string; readonly file: string; readonly markdown: string }
   | {
       readonly format: "yaml";

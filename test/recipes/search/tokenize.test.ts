@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { queryTerms, tokenize } from "../../../src/recipes/search/tokenize.js";
+import { processTerm, tokenize } from "../../../src/recipes/search/tokenize.js";
 
 describe("tokenize", () => {
   it("splits snake_case, kebab-case and camelCase and keeps the compound", () => {
@@ -30,6 +30,8 @@ describe("tokenize", () => {
     expect(tokens.length).toBeLessThanOrEqual(4_000);
     expect(tokenize("x".repeat(500))).toEqual([]);
   });
+
+  const queryTerms = (text: string): string[] => tokenize(text).flatMap((token) => processTerm(token) || []);
 
   it("query terms drop stop words, lower-case and stem plurals", () => {
     expect(queryTerms("How do I bevel the Edges?")).toEqual(["bevel", "edge"]);

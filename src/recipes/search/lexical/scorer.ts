@@ -7,7 +7,7 @@ import { TopK } from "./walk.js";
 import { WALKED, walk, type WalkScratch, type Walked } from "./walk.js";
 
 /** What the scorer returns per match (LexicalMatch's shape). */
-export interface ScoredMatch {
+interface ScoredMatch {
   readonly id: string;
   readonly raw: number;
   readonly coverage: number;

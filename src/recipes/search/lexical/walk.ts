@@ -113,16 +113,16 @@ export interface WalkScratch {
   stamp: number;
 }
 
-export const END = 0x7fffffff;
+const END = 0x7fffffff;
 /**
  * Bounds are sums of the lists' maxima taken in another order than a
  * document's own sum: a margin far above the rounding of 31 additions keeps
  * them upper bounds.
  */
-export const SLACK = 1 + 1e-9;
+const SLACK = 1 + 1e-9;
 
 /** First index at or after `from` whose slot is not below `slot` (galloping). */
-export function seek(slots: Int32Array, from: number, slot: number): number {
+function seek(slots: Int32Array, from: number, slot: number): number {
   const n = slots.length;
   if (from >= n || slots[from]! >= slot) return from;
   let lo = from;
@@ -141,7 +141,7 @@ export function seek(slots: Int32Array, from: number, slot: number): number {
 }
 
 /** The lists' arrays and read positions, and where each document's terms are gathered. */
-export class Walk {
+class Walk {
   readonly m: number;
   readonly slotsOf: Int32Array[];
   readonly scoresOf: Float64Array[];
@@ -224,7 +224,7 @@ export class Walk {
  * Declines (returns false, having offered nothing) when more than
  * `proposing` lists would propose from the start.
  */
-export function lacking(w: Walk, skip: number, proposing: number): boolean {
+function lacking(w: Walk, skip: number, proposing: number): boolean {
   const { m, source, max, top, slotsOf, scoresOf, scale, pos, contrib } = w;
   const order = Int32Array.from(w.lists.keys()).sort((a, b) => max[a]! - max[b]!);
   // below[t] / belowWords[t]: maxima summed and words of order[0..t]; bound[t]: what a document holding only those reaches.
@@ -287,7 +287,7 @@ export function lacking(w: Walk, skip: number, proposing: number): boolean {
  * the second or both, and needs no lookup. Skips documents whose words are
  * `skip`, and stops once the floor passes what any document left can reach.
  */
-export function lackingPair(w: Walk, skip: number): void {
+function lackingPair(w: Walk, skip: number): void {
   const { top, ids, accept } = w;
   const [sa, sb] = w.slotsOf as [Int32Array, Int32Array];
   const [ca, cb] = w.scoresOf as [Float64Array, Float64Array];

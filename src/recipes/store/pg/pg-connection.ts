@@ -23,7 +23,7 @@ export interface PgLogger {
   error?(fields: Record<string, unknown>, message: string): void;
 }
 
-export interface PgConnectionOptions {
+interface PgConnectionOptions {
   readonly url: string;
   /** The URL without its password, for messages. */
   readonly location: string;

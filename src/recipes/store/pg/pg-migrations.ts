@@ -75,7 +75,7 @@ export const MIGRATIONS: readonly string[] = [
    DROP TABLE recipe_server_usage;`,
 ];
 
-export type MigrateOutcome = { readonly ok: true; readonly applied: number } | { readonly ok: false; readonly message: string };
+type MigrateOutcome = { readonly ok: true; readonly applied: number } | { readonly ok: false; readonly message: string };
 
 // Any constant: replicas starting together take turns migrating.
 const MIGRATION_LOCK = 0x72656369;

@@ -38,7 +38,7 @@ import {
   type StoreResult,
   type StoreStatus,
 } from "../contract.js";
-import { historyPage, REVISION_EVENTS, withLive, type HistoryWindow, type RevisionEvent, type RevisionRecord } from "../history.js";
+import { historyPage, liveRecord, REVISION_EVENTS, withLive, type HistoryWindow, type RevisionEvent, type RevisionRecord } from "../history.js";
 import type { Deadline } from "../deadline.js";
 import { freezePlaybook, playbookFields, type PlaybookDraft, type PlaybookFields, type PlaybookPatch } from "../playbook-values.js";
 import { PRIVATE_SKILL } from "../reader.js";
@@ -46,7 +46,7 @@ import { isValidSlug } from "../slug.js";
 import { idempotencyExtra, keyMatch, sortedLoad, StoreBase, type StoreBaseOptions } from "../store-base.js";
 import { describe, isConnectionError, NOTIFY_CHANNEL, type PgConnection, type PgLogger } from "./pg-connection.js";
 
-export interface PgStoreOptions extends StoreBaseOptions {
+interface PgStoreOptions extends StoreBaseOptions {
   readonly connection: PgConnection;
   readonly dcc: string;
   /** Whose playbooks; "" when the server has no users file. */
@@ -441,11 +441,6 @@ class PgPlaybookStore extends StoreBase {
       return failure("not_ready", `the playbook store ${this.db.location} is unreachable (${describe(error)}); try again shortly`);
     }
   }
-}
-
-/** A live playbook as a history record, for a revision written before history was kept. */
-function liveRecord(playbook: Playbook): RevisionRecord {
-  return { playbook, event: playbook.revision === 1 ? "create" : "update" };
 }
 
 /** A row as a playbook; null when its fields are not what this code writes (edited by hand in SQL). */

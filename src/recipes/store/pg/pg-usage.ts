@@ -11,7 +11,7 @@ import { COUNTER_INDEX, emptyTally, USAGE_COUNTERS, type Tally, type UsageRows }
 import type pg from "pg";
 import { describe, type PgConnection } from "./pg-connection.js";
 
-export interface PgUsageOptions extends BufferOptions {
+interface PgUsageOptions extends BufferOptions {
   readonly connection: PgConnection;
   readonly scope: string;
 }

@@ -24,11 +24,11 @@ import {
   type Outcome,
 } from "../outcome.js";
 
-export interface CatalogReader {
+interface CatalogReader {
   current(): CatalogSnapshot | null;
 }
 
-export interface PromptsProviderOptions {
+interface PromptsProviderOptions {
   readonly source: CatalogReader;
   /** Prompts per prompts/list page (default 100). */
   readonly pageSize?: number;
@@ -49,12 +49,12 @@ export interface Prompt {
   readonly arguments?: readonly PromptArgument[];
 }
 
-export interface ListPromptsResult {
+interface ListPromptsResult {
   readonly prompts: readonly Prompt[];
   readonly nextCursor?: string;
 }
 
-export interface GetPromptResult {
+interface GetPromptResult {
   readonly description?: string;
   readonly messages: readonly PromptMessage[];
 }
@@ -174,7 +174,7 @@ function fieldOf(instancePath: string, keyword: string, message: string): string
 }
 
 /** How names are made (names.ts); a parameter so that tests can force the rare collision. */
-export interface PromptNaming {
+interface PromptNaming {
   short(skill: string, recipe: string): string;
   full(skill: string, recipe: string): string;
 }

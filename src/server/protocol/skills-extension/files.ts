@@ -41,7 +41,7 @@ export interface SkillFile {
   readonly stamp: string;
 }
 
-export interface SkippedFile {
+interface SkippedFile {
   readonly path: string;
   readonly reason: string;
 }

@@ -27,7 +27,7 @@ const SKILL_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 export type PublishedFrontmatter = Readonly<Record<string, string | readonly string[] | Readonly<Record<string, string>>>>;
 
-export type Publishable = { readonly ok: true; readonly frontmatter: PublishedFrontmatter } | { readonly ok: false; readonly reason: string };
+type Publishable = { readonly ok: true; readonly frontmatter: PublishedFrontmatter } | { readonly ok: false; readonly reason: string };
 
 export function publishedFrontmatter(info: SkillInfo): Publishable {
   if (info.name.length > 64 || !SKILL_NAME.test(info.name)) {

@@ -20,11 +20,11 @@ export const SKILLS_EXTENSION_ID = "io.modelcontextprotocol/skills";
 /** The extension's capability value: this server implements resources/directory/read. */
 export const SKILLS_CAPABILITY: Readonly<{ directoryRead: true }> = Object.freeze({ directoryRead: true });
 
-export interface CatalogReader {
+interface CatalogReader {
   current(): CatalogSnapshot | null;
 }
 
-export interface SkillsProviderOptions {
+interface SkillsProviderOptions {
   readonly source: CatalogReader;
   /** Skills per skills/list page and children per directory page (default 50). */
   readonly pageSize?: number;
@@ -34,7 +34,7 @@ export interface SkillsProviderOptions {
   readonly onHashed?: (skill: string, path: string) => void;
 }
 
-export interface SkillResource {
+interface SkillResource {
   readonly uri: string;
   /** `sha256:` + 64 lowercase hex digits of exactly the bytes served. */
   readonly digest: string;
@@ -47,18 +47,18 @@ export interface Skill {
   readonly resources: readonly SkillResource[];
 }
 
-export type ResourceContents =
+type ResourceContents =
   | { readonly uri: string; readonly mimeType: string; readonly text: string }
   | { readonly uri: string; readonly mimeType: string; readonly blob: string };
 
-export interface DirectoryChild {
+interface DirectoryChild {
   readonly uri: string;
   readonly name: string;
   readonly mimeType: string;
   readonly size?: number;
 }
 
-export interface ListedResource {
+interface ListedResource {
   readonly uri: string;
   readonly name: string;
   readonly description: string;
@@ -310,9 +310,9 @@ const BY_EXTENSION: Readonly<Record<string, string>> = {
   pdf: "application/pdf",
 };
 
-export const DIRECTORY_MIME_TYPE = "inode/directory";
+const DIRECTORY_MIME_TYPE = "inode/directory";
 
-export function mimeTypeOf(fileName: string): string {
+function mimeTypeOf(fileName: string): string {
   const dot = fileName.lastIndexOf(".");
   if (dot <= 0) return "application/octet-stream";
   const extension = fileName.slice(dot + 1).toLowerCase();

@@ -32,7 +32,7 @@ function canonical(uri: string): string | null {
   }
 }
 
-export interface SkillAddress {
+interface SkillAddress {
   readonly skill: string;
   /** Decoded path segments below the skill root; empty for the root itself. */
   readonly path: readonly string[];
