@@ -243,21 +243,26 @@ export function collectingState(stop: boolean, refDepth: number, maxRefDepth: nu
 }
 
 /**
- * On the traced fast pass, the child at `key` failed. The first failure to unwind re-runs
- * that child alone with errors on: the fast pass evaluates keywords and members in the
- * collecting order, so its first failure is where a collecting pass from the root would
- * have stopped, and this child's first error is that pass's first error. Every loop the
- * failure unwinds through adds its key: `segment` is the key as a pointer segment
- * (childPointer("", key); loops over declared names keep theirs from compiling). Cold
- * path: called only on failure.
+ * On the traced fast pass, the child at `key` failed; every loop the failure unwinds through
+ * adds its key (`segment` is the key as a pointer segment, childPointer("", key); loops over
+ * declared names keep theirs from compiling). The fast pass evaluates keywords and members
+ * in the collecting order, so its first failure is where a collecting pass from the root
+ * would have stopped, and the failing keyword records that pass's first error as it fails
+ * (traceHere, traceError): the child's own failure has usually traced already. A leaf
+ * tested inline by its loop is asked again on its own fast path, which traces; a failure
+ * nothing traced (a fast path that checks in another order, see uniqueItems) re-runs the
+ * child alone with errors on. Cold path: called only on failure.
  */
 export function traceChild(st: State, node: SchemaNode, v: unknown, segment: string): void {
   if (st.traced === null) {
-    // The re-run spends from the same budget: a failure cannot buy a second one.
-    const sub = collectingState(true, st.refDepth, st.maxRefDepth, st.steps);
-    node.validate(v, sub, null, "");
-    st.steps = sub.steps;
-    st.traced = sub.errors;
+    if (node.leaf !== null) node.validate(v, st, null, "");
+    if (st.traced === null) {
+      // The re-run spends from the same budget: a failure cannot buy a second one.
+      const sub = collectingState(true, st.refDepth, st.maxRefDepth, st.steps);
+      node.validate(v, sub, null, "");
+      st.steps = sub.steps;
+      st.traced = sub.errors;
+    }
   }
   st.trail = segment + st.trail;
 }
@@ -265,7 +270,9 @@ export function traceChild(st: State, node: SchemaNode, v: unknown, segment: str
 /**
  * On the traced fast pass, a keyword failed that both passes evaluate at the same point of
  * its node (nothing the collecting pass checks first is skipped or reordered on the fast
- * path): its error, at the instance the keyword sees.
+ * path): its error, at the instance the keyword sees. Only the first failure records: the
+ * fast pass returns at once, so a later call comes from a keyword that failed inside the
+ * first one's unwinding (never, outside the quiet branches, which do not trace).
  */
 export function traceHere(st: State, keywordLocation: string, keyword: string, message: string): void {
   if (st.traced === null) st.traced = [{ instancePath: "", keywordLocation, keyword, message }];

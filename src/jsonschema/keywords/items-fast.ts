@@ -23,6 +23,8 @@ export interface ArrayFastPathParts {
   readonly hi: number;
   /** Item `i` failed: traces it when the pass traces, answers false. */
   readonly failed: (st: State, i: number, v: unknown) => false;
+  /** The array's length is outside minItems / maxItems: traces it when the pass traces, answers false. */
+  readonly outOfBounds: (st: State, len: number) => false;
   /** An item past the prefix is forbidden: traces it when the pass traces, answers false. */
   readonly forbidden: (st: State, i: number) => false;
 }
@@ -38,7 +40,7 @@ export function generateArrayFastPath(parts: ArrayFastPathParts): ArrayFastPath 
   const bounds: string[] = [];
   if (lo > 0) bounds.push(`len < ${lo}`);
   if (hi !== Infinity) bounds.push(`len > ${hi}`);
-  if (bounds.length > 0) lines.push(`if (${bounds.join(" || ")}) return false;`);
+  if (bounds.length > 0) lines.push(`if (${bounds.join(" || ")}) return outOfBounds(st, len);`);
   // After the bounds, as the closure loop charges (items.ts): one step an item.
   lines.push("charge(st, len);");
   prefix.forEach((node, i) => {
@@ -64,6 +66,7 @@ return function itemsFast(arr, st, ev, path) {
     lengthWithin,
     charge,
     failed: parts.failed,
+    outOfBounds: parts.outOfBounds,
     forbidden: parts.forbidden,
   });
 }

@@ -10,7 +10,7 @@ import { charge } from "../steps.js";
 import { leafPasses, memberPasses } from "../assemble.js";
 import { childPointer } from "../pointer.js";
 import { generateArrayCollectPath, generateArrayFastPath, MAX_GENERATED_PREFIX, type ArrayFastPath } from "./items-fast.js";
-import { readSchemaArray } from "./util.js";
+import { boundsOf, plural, readSchemaArray } from "./util.js";
 
 /** minItems / maxItems when both are absent or valid; null otherwise (then nothing is folded). */
 function readBounds(schema: Readonly<Record<string, unknown>>): { lo: number; hi: number } | null {
@@ -48,6 +48,9 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
     const bounds = readBounds(kc.schema);
     const lo = bounds?.lo ?? 0;
     const hi = bounds?.hi ?? Infinity;
+    // The folded bounds' errors, as validation.ts compileArrayBounds reports them: checked
+    // here first on a typed node's fast path, they are that node's first failure.
+    const refusal = boundsOf(kc.at, "minItems", "maxItems", (k) => plural(k, "item"), lo, hi);
 
     /**
      * The fast path also counts the items for the instance limits (cover.ts): an item that
@@ -56,7 +59,7 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
      */
     const loop = (arr: readonly unknown[], st: State, ev: Annotations | null, path: string): boolean => {
       const len = arr.length;
-      if (len < lo || len > hi) return false;
+      if (len < lo || len > hi) return refusal.refuse(st, path, len);
       charge(st, len);
       const upto = len < n ? len : n;
       for (let i = 0; i < upto; i++) {
@@ -120,6 +123,7 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
               if (st.trace) traceChild(st, i < n ? prefix[i]! : items!, v, childPointer("", i));
               return false;
             },
+            outOfBounds: (st, len) => refusal.refuse(st, "", len),
             forbidden: (st, i) => {
               if (st.trace) traceError(st, itemsLoc, itemsName, UNEXPECTED, childPointer("", i));
               return false;

@@ -266,6 +266,7 @@ export const compilePropertyNames: KeywordCompiler = (kc) => {
       if (node.validate(key, st, null, path)) continue;
       ok = false;
       if (collect) pushError(st, childPointer(path, key), loc, "propertyNames", "Invalid property name");
+      else if ((saved & 4) !== 0) traceError(st, loc, "propertyNames", "Invalid property name", childPointer("", key));
       if ((saved & 2) !== 0) break;
     }
     resume(st, saved);
