@@ -93,6 +93,15 @@ export interface State {
   trail: string;
   /** The traced failure's errors, their instance paths relative to `trail`. */
   traced: ValidationError[] | null;
+  /**
+   * Fast pass in all-errors mode: a member failure outside the quiet branches is marked in
+   * `marks` as it unwinds (markFailure), so the collecting pass that follows skips, in the
+   * loops on the failure's path, the members the fast pass already found valid (skipTo).
+   * Only ever true while collect is false.
+   */
+  mark: boolean;
+  /** (loop, container, key) triples, one per loop the marked failure unwound through. */
+  readonly marks: unknown[];
 }
 
 /**
@@ -223,11 +232,12 @@ export type KeywordCompiler = (kc: KeywordContext) => CompiledKeyword | Compiled
  * propertyNames) run it quietly; `resume` restores the caller's mode afterwards.
  */
 export function quiet(st: State): number {
-  const saved = (st.collect ? 1 : 0) | (st.stop ? 2 : 0) | (st.trace ? 4 : 0);
+  const saved = (st.collect ? 1 : 0) | (st.stop ? 2 : 0) | (st.trace ? 4 : 0) | (st.mark ? 8 : 0);
   st.collect = false;
   st.stop = true;
   // A failing branch is an answer there, not the instance's error.
   st.trace = false;
+  st.mark = false;
   return saved;
 }
 
@@ -235,11 +245,36 @@ export function resume(st: State, saved: number): void {
   st.collect = (saved & 1) !== 0;
   st.stop = (saved & 2) !== 0;
   st.trace = (saved & 4) !== 0;
+  st.mark = (saved & 8) !== 0;
 }
 
+/** Shared by the collecting states that skip nothing; never written. */
+const NO_MARKS: unknown[] = Object.freeze([]) as unknown as unknown[];
+
 /** A fresh collecting state (errors on; `stop` for the first error only). */
-export function collectingState(stop: boolean, refDepth: number, maxRefDepth: number, steps: number): State {
-  return { collect: true, stop, errors: [], refDepth, maxRefDepth, steps, nodes: 0, partial: false, trace: false, trail: "", traced: null };
+export function collectingState(stop: boolean, refDepth: number, maxRefDepth: number, steps: number, marks: unknown[] = NO_MARKS): State {
+  return { collect: true, stop, errors: [], refDepth, maxRefDepth, steps, nodes: 0, partial: false, trace: false, trail: "", traced: null, mark: false, marks };
+}
+
+/**
+ * On the marking fast pass (all-errors mode), loop `loop` (a token of the keyword) failed
+ * on container `c` at member `key`: every member it visited before `key` passed. Cold
+ * path: called only on failure, once per loop the failure unwinds through.
+ */
+export function markFailure(st: State, loop: object, c: object, key: string | number): void {
+  st.marks.push(loop, c, key);
+}
+
+/**
+ * In the collecting pass after a marked failure: the member of `c` at which loop `loop`
+ * failed on the fast pass, or undefined. The members the loop visits before it passed
+ * with the same subschemas (validation is deterministic, and a member's verdict does not
+ * depend on the loop's annotations), so they can have no error: the loop skips them.
+ */
+export function skipTo(st: State, loop: object, c: object): string | number | undefined {
+  const m = st.marks;
+  for (let i = 0; i < m.length; i += 3) if (m[i] === loop && m[i + 1] === c) return m[i + 2] as string | number;
+  return undefined;
 }
 
 /**

@@ -51,6 +51,8 @@ export function createValidator(root: SchemaNode, limits: InstanceLimits): Valid
     trace,
     trail: "",
     traced: null,
+    mark: !trace,
+    marks: [],
   });
   return {
     validate(instance: unknown): ValidationResult {
@@ -69,6 +71,8 @@ export function createValidator(root: SchemaNode, limits: InstanceLimits): Valid
         fast.partial = false;
         fast.trail = "";
         fast.traced = null;
+        fast.mark = !trace;
+        fast.marks.length = 0;
       }
       const result = validateWith(fast, instance);
       spare = fast;
@@ -98,7 +102,8 @@ export function createValidator(root: SchemaNode, limits: InstanceLimits): Valid
       if (fast.steps < 0) return invalid(stepsError(limits));
     }
     if (wasTraced(fast)) return { valid: false, errors: located(fast.traced!, fast.trail) };
-    const slow = collectingState(!limits.allErrors, 0, maxRefDepth, limits.maxSteps);
+    // Every error: the loops on the fast pass's failure path skip the members it found valid.
+    const slow = collectingState(!limits.allErrors, 0, maxRefDepth, limits.maxSteps, fast.marks);
     run(root, instance, slow);
     // Collecting explores more than the fast pass (every branch, every member): its own budget.
     if (slow.steps < 0) return invalid(stepsError(limits));

@@ -5,7 +5,7 @@
  * size, and where code cannot be generated.
  */
 import type { Annotations, Check, KeywordCompiler, SchemaNode, State } from "../context.js";
-import { own, pushError, traceChild, traceError } from "../context.js";
+import { markFailure, own, pushError, skipTo, traceChild, traceError } from "../context.js";
 import { charge } from "../steps.js";
 import { leafPasses, memberPasses } from "../assemble.js";
 import { childPointer } from "../pointer.js";
@@ -50,6 +50,8 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
     const hi = bounds?.hi ?? Infinity;
     // The folded bounds' errors, as validation.ts compileArrayBounds reports them: checked
     // here first on a typed node's fast path, they are that node's first failure.
+    /** This keyword's loop, as marks name it (context.ts markFailure). */
+    const token = {};
     const refusal = boundsOf(kc.at, "minItems", "maxItems", (k) => plural(k, "item"), lo, hi);
 
     /**
@@ -69,6 +71,7 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
         const leaf = node.leaf;
         if (leaf !== null ? !leafPasses(leaf, v, st) : !node.validate(v, st, null, path)) {
           if (st.trace) traceChild(st, node, v, childPointer("", i));
+          else if (st.mark) markFailure(st, token, arr, i);
           return false;
         }
       }
@@ -76,6 +79,7 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
         if (forbidRest) {
           if (len > n) {
             if (st.trace) traceError(st, itemsLoc, itemsName, UNEXPECTED, childPointer("", n));
+            else if (st.mark) markFailure(st, token, arr, n);
             return false;
           }
         } else {
@@ -85,6 +89,7 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
             for (let i = n; i < len; i++) {
               if (leafPasses(leaf, arr[i], st)) continue;
               if (st.trace) traceChild(st, items, arr[i], childPointer("", i));
+              else if (st.mark) markFailure(st, token, arr, i);
               return false;
             }
           } else {
@@ -93,6 +98,7 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
               if (!covered && typeof v === "object" && v !== null) st.partial = true;
               if (items.validate(v, st, null, path)) continue;
               if (st.trace) traceChild(st, items, v, childPointer("", i));
+              else if (st.mark) markFailure(st, token, arr, i);
               return false;
             }
           }
@@ -119,13 +125,15 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
             forbidRest,
             lo,
             hi,
-            failed: (st, i, v) => {
+            failed: (st, i, v, arr) => {
               if (st.trace) traceChild(st, i < n ? prefix[i]! : items!, v, childPointer("", i));
+              else if (st.mark) markFailure(st, token, arr, i);
               return false;
             },
             outOfBounds: (st, len) => refusal.refuse(st, "", len),
-            forbidden: (st, i) => {
+            forbidden: (st, i, arr) => {
               if (st.trace) traceError(st, itemsLoc, itemsName, UNEXPECTED, childPointer("", i));
+              else if (st.mark) markFailure(st, token, arr, i);
               return false;
             },
           });
@@ -138,7 +146,7 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
         collector =
           n > MAX_GENERATED_PREFIX
             ? null
-            : generateArrayCollectPath({ prefix, items, forbidRest, itemsLoc, itemsName, unexpected: UNEXPECTED });
+            : generateArrayCollectPath({ prefix, items, forbidRest, itemsLoc, itemsName, unexpected: UNEXPECTED, token });
       }
       return collector !== null ? collector(inst as unknown[], st, ev, path) : collecting(inst, st, ev, path);
     };
@@ -158,7 +166,9 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
       charge(st, len);
       let ok = true;
       const upto = len < n ? len : n;
-      for (let i = 0; i < upto; i++) {
+      // Items before the fast pass's failure passed (context.ts skipTo).
+      const from = (skipTo(st, token, arr) as number | undefined) ?? 0;
+      for (let i = from; i < upto; i++) {
         if (!memberPasses(prefix[i]!, arr[i], st, path, i)) {
           if (st.stop) return false;
           ok = false;
@@ -175,7 +185,7 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
             ok = false;
           }
         } else {
-          for (let i = n; i < len; i++) {
+          for (let i = from > n ? from : n; i < len; i++) {
             if (!memberPasses(items, arr[i], st, path, i)) {
               if (st.stop) return false;
               ok = false;
