@@ -100,8 +100,13 @@ export interface State {
    * Only ever true while collect is false.
    */
   mark: boolean;
-  /** (loop, container, key) triples, one per loop the marked failure unwound through. */
+  /**
+   * (loop, container, key) triples, one per loop the marked failure unwound through: the
+   * first `markCount` entries. The array is reused between calls and never shortened
+   * (setting an array's length on every call costs more than the marks save).
+   */
   readonly marks: unknown[];
+  markCount: number;
 }
 
 /**
@@ -252,8 +257,15 @@ export function resume(st: State, saved: number): void {
 const NO_MARKS: unknown[] = Object.freeze([]) as unknown as unknown[];
 
 /** A fresh collecting state (errors on; `stop` for the first error only). */
-export function collectingState(stop: boolean, refDepth: number, maxRefDepth: number, steps: number, marks: unknown[] = NO_MARKS): State {
-  return { collect: true, stop, errors: [], refDepth, maxRefDepth, steps, nodes: 0, partial: false, trace: false, trail: "", traced: null, mark: false, marks };
+export function collectingState(
+  stop: boolean,
+  refDepth: number,
+  maxRefDepth: number,
+  steps: number,
+  marks: unknown[] = NO_MARKS,
+  markCount = 0,
+): State {
+  return { collect: true, stop, errors: [], refDepth, maxRefDepth, steps, nodes: 0, partial: false, trace: false, trail: "", traced: null, mark: false, marks, markCount };
 }
 
 /**
@@ -262,7 +274,12 @@ export function collectingState(stop: boolean, refDepth: number, maxRefDepth: nu
  * path: called only on failure, once per loop the failure unwinds through.
  */
 export function markFailure(st: State, loop: object, c: object, key: string | number): void {
-  st.marks.push(loop, c, key);
+  const m = st.marks;
+  const n = st.markCount;
+  m[n] = loop;
+  m[n + 1] = c;
+  m[n + 2] = key;
+  st.markCount = n + 3;
 }
 
 /**
@@ -273,7 +290,8 @@ export function markFailure(st: State, loop: object, c: object, key: string | nu
  */
 export function skipTo(st: State, loop: object, c: object): string | number | undefined {
   const m = st.marks;
-  for (let i = 0; i < m.length; i += 3) if (m[i] === loop && m[i + 1] === c) return m[i + 2] as string | number;
+  const n = st.markCount;
+  for (let i = 0; i < n; i += 3) if (m[i + 1] === c && m[i] === loop) return m[i + 2] as string | number;
   return undefined;
 }
 

@@ -53,6 +53,7 @@ export function createValidator(root: SchemaNode, limits: InstanceLimits): Valid
     traced: null,
     mark: !trace,
     marks: [],
+    markCount: 0,
   });
   return {
     validate(instance: unknown): ValidationResult {
@@ -72,9 +73,14 @@ export function createValidator(root: SchemaNode, limits: InstanceLimits): Valid
         fast.trail = "";
         fast.traced = null;
         fast.mark = !trace;
-        fast.marks.length = 0;
+        fast.markCount = 0;
       }
       const result = validateWith(fast, instance);
+      // The marks name the instance's containers: not kept alive past this call.
+      if (fast.markCount !== 0) {
+        for (let i = 0; i < fast.markCount; i++) fast.marks[i] = undefined;
+        fast.markCount = 0;
+      }
       spare = fast;
       return result;
     },
@@ -103,7 +109,7 @@ export function createValidator(root: SchemaNode, limits: InstanceLimits): Valid
     }
     if (wasTraced(fast)) return { valid: false, errors: located(fast.traced!, fast.trail) };
     // Every error: the loops on the fast pass's failure path skip the members it found valid.
-    const slow = collectingState(!limits.allErrors, 0, maxRefDepth, limits.maxSteps, fast.marks);
+    const slow = collectingState(!limits.allErrors, 0, maxRefDepth, limits.maxSteps, fast.marks, fast.markCount);
     run(root, instance, slow);
     // Collecting explores more than the fast pass (every branch, every member): its own budget.
     if (slow.steps < 0) return invalid(stepsError(limits));
