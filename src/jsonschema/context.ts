@@ -324,8 +324,7 @@ export function traceChild(st: State, node: SchemaNode, v: unknown, segment: str
  * On the traced fast pass, a keyword failed that both passes evaluate at the same point of
  * its node (nothing the collecting pass checks first is skipped or reordered on the fast
  * path): its error, at the instance the keyword sees. Only the first failure records: the
- * fast pass returns at once, so a later call comes from a keyword that failed inside the
- * first one's unwinding (never, outside the quiet branches, which do not trace).
+ * fast pass returns at once after it, and the quiet branches do not trace.
  */
 export function traceHere(st: State, keywordLocation: string, keyword: string, message: string): void {
   if (st.traced === null) st.traced = [{ instancePath: "", keywordLocation, keyword, message }];

@@ -3,11 +3,12 @@
  * paths) and its size bounds are checked, by a separate walk or, when the schema covers the
  * instance (cover.ts), by the fast pass itself. Every instance past a bound is invalid. When
  * every error is wanted, the limit error comes first and alone, and a failure re-runs the
- * whole instance collecting errors and paths. When only the first error is wanted, the fast
- * pass traces its failure (context.ts traceChild): the error is built from the failing
- * member alone, and only a failure among the root's own keywords re-runs the root with
- * collection on; a covered pass that traced a failure reports it as the first error it met,
- * without walking the rest of the instance for the bounds.
+ * whole instance collecting errors and paths, skipping in the loops on the fast pass's
+ * failure path the members that pass found valid (context.ts markFailure / skipTo). When
+ * only the first error is wanted, the fast pass traces its failure: the failing keyword
+ * records its error (context.ts traceHere, traceChild), and only a failure nothing traced
+ * re-runs the root with collection on; a covered pass that traced a failure reports it as
+ * the first error it met, without walking the rest of the instance for the bounds.
  */
 import type { ValidationError, ValidationResult, Validator } from "./types.js";
 import type { SchemaNode, State } from "./context.js";
