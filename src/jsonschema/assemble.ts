@@ -52,6 +52,7 @@ export function assembleNode(compiled: readonly CompiledKeyword[], node: SchemaN
     general,
     node,
     generateAfter,
+    typed.check,
   );
 }
 
@@ -164,12 +165,6 @@ function groupOf(kind: JsonType): Group {
   }
 }
 
-/**
- * The fast path of a single-type node. Every call between nodes is an indirect call V8
- * cannot inline, so the common leaves (a type alone, with numeric bounds, with a string
- * length) test everything in this one closure, and short lists are called directly.
- * `withEv` serves callers that want annotations; `noEv` drops checks folded elsewhere.
- */
 interface LazyCheck {
   check: Check | null;
   readonly compiled: readonly CompiledKeyword[];
@@ -186,6 +181,14 @@ function generalOf(lazy: LazyCheck): Check {
   }));
 }
 
+/**
+ * The fast path of a single-type node. Every call between nodes is an indirect call V8
+ * cannot inline, so the common leaves (a type alone, with numeric bounds, with a string
+ * length) test everything in this one closure, and short lists are called directly.
+ * `withEv` serves callers that want annotations; `noEv` drops checks folded elsewhere.
+ * A failure of the inline tests on the traced pass is traced by the keywords' own checks
+ * (`typeCheck`, the `type` keyword's, first), run in the collecting order.
+ */
 function typedFast(
   code: number,
   withEv: readonly Check[],
@@ -193,18 +196,30 @@ function typedFast(
   general: LazyCheck,
   node: SchemaNode,
   generateAfter: number,
+  typeCheck: Check,
 ): Check {
   if (withEv.length === 0) {
-    return (inst, st, ev, path) => (st.collect ? generalOf(general)(inst, st, ev, path) : typeMatches(code, inst));
+    return (inst, st, ev, path) =>
+      st.collect ? generalOf(general)(inst, st, ev, path) : typeMatches(code, inst) || (st.trace && typeCheck(inst, st, ev, path));
   }
   const only = withEv.length === 1 && noEv.length === 1 ? noEv[0]! : undefined;
   const range = only?.range;
   if (range !== undefined && (code === 3 || code === 4)) {
-    return (inst, st, ev, path) => (st.collect ? generalOf(general)(inst, st, ev, path) : typeMatches(code, inst) && inRange(inst as number, range));
+    const rangeCheck = only!.check;
+    return (inst, st, ev, path) =>
+      st.collect
+        ? generalOf(general)(inst, st, ev, path)
+        : (typeMatches(code, inst) && inRange(inst as number, range)) ||
+          (st.trace && typeCheck(inst, st, ev, path) && rangeCheck(inst, st, ev, path));
   }
   const length = only?.length;
   if (length !== undefined && code === 2) {
-    return (inst, st, ev, path) => (st.collect ? generalOf(general)(inst, st, ev, path) : typeof inst === "string" && lengthWithin(inst, length, st));
+    const lengthCheck = only!.check;
+    return (inst, st, ev, path) =>
+      st.collect
+        ? generalOf(general)(inst, st, ev, path)
+        : (typeof inst === "string" && lengthWithin(inst, length, st)) ||
+          (st.trace && typeCheck(inst, st, ev, path) && lengthCheck(inst, st, ev, path));
   }
   const list = noEv.map((c) => c.check);
   const n = list.length;
@@ -215,14 +230,14 @@ function typedFast(
     if (st.collect) return generalOf(general)(inst, st, ev, path);
     // Only while the node is still this closure: callers read node.validate on each call.
     if (++calls > generateAfter && node.validate === assembled && n > 0) {
-      const generated = generateNodeCheck(code, withEv, list, generalLists(general.compiled));
+      const generated = generateNodeCheck(code, withEv, list, generalLists(general.compiled), typeCheck);
       if (generated !== null) {
         node.validate = generated;
         return generated(inst, st, ev, path);
       }
       calls = -Infinity;
     }
-    if (!typeMatches(code, inst)) return false;
+    if (!typeMatches(code, inst)) return st.trace && typeCheck(inst, st, ev, path);
     if (ev !== null) return runFrom(withEv, 0, inst, st, ev, path);
     if (n === 0) return true;
     if (!a(inst, st, ev, path)) return false;

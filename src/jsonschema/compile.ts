@@ -13,7 +13,7 @@
 import type { CompileOptions, CompileResult, SchemaError, SchemaErrorCode } from "./types.js";
 import type { Check, CompiledKeyword, KeywordContext, SchemaNode } from "./context.js";
 import type { SchemaErrorCode as Code } from "./types.js";
-import { own, pushError, schemaFault } from "./context.js";
+import { own, pushError, schemaFault, traceHere } from "./context.js";
 import { assembleNode, leafOf } from "./assemble.js";
 import { GENERATE_AFTER } from "./generated.js";
 import { isPlainObject } from "./json.js";
@@ -216,6 +216,7 @@ function compileInto(cc: CompileContext, value: unknown, pointer: string, node: 
     node.rejectsAll = true;
     node.validate = (_inst, st, _ev, path) => {
       if (st.collect) pushError(st, path, pointer, "false", "No value is allowed here");
+      else if (st.trace) traceHere(st, pointer, "false", "No value is allowed here");
       return false;
     };
     return node;

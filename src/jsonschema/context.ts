@@ -93,6 +93,20 @@ export interface State {
   trail: string;
   /** The traced failure's errors, their instance paths relative to `trail`. */
   traced: ValidationError[] | null;
+  /**
+   * Fast pass in all-errors mode: a member failure outside the quiet branches is marked in
+   * `marks` as it unwinds (markFailure), so the collecting pass that follows skips, in the
+   * loops on the failure's path, the members the fast pass already found valid (skipTo).
+   * Only ever true while collect is false.
+   */
+  mark: boolean;
+  /**
+   * (loop, container, key) triples, one per loop the marked failure unwound through: the
+   * first `markCount` entries. The array is reused between calls and never shortened
+   * (setting an array's length on every call costs more than the marks save).
+   */
+  readonly marks: unknown[];
+  markCount: number;
 }
 
 /**
@@ -223,11 +237,12 @@ export type KeywordCompiler = (kc: KeywordContext) => CompiledKeyword | Compiled
  * propertyNames) run it quietly; `resume` restores the caller's mode afterwards.
  */
 export function quiet(st: State): number {
-  const saved = (st.collect ? 1 : 0) | (st.stop ? 2 : 0) | (st.trace ? 4 : 0);
+  const saved = (st.collect ? 1 : 0) | (st.stop ? 2 : 0) | (st.trace ? 4 : 0) | (st.mark ? 8 : 0);
   st.collect = false;
   st.stop = true;
   // A failing branch is an answer there, not the instance's error.
   st.trace = false;
+  st.mark = false;
   return saved;
 }
 
@@ -235,29 +250,72 @@ export function resume(st: State, saved: number): void {
   st.collect = (saved & 1) !== 0;
   st.stop = (saved & 2) !== 0;
   st.trace = (saved & 4) !== 0;
+  st.mark = (saved & 8) !== 0;
 }
 
+/** Shared by the collecting states that skip nothing; never written. */
+const NO_MARKS: unknown[] = Object.freeze([]) as unknown as unknown[];
+
 /** A fresh collecting state (errors on; `stop` for the first error only). */
-export function collectingState(stop: boolean, refDepth: number, maxRefDepth: number, steps: number): State {
-  return { collect: true, stop, errors: [], refDepth, maxRefDepth, steps, nodes: 0, partial: false, trace: false, trail: "", traced: null };
+export function collectingState(
+  stop: boolean,
+  refDepth: number,
+  maxRefDepth: number,
+  steps: number,
+  marks: unknown[] = NO_MARKS,
+  markCount = 0,
+): State {
+  return { collect: true, stop, errors: [], refDepth, maxRefDepth, steps, nodes: 0, partial: false, trace: false, trail: "", traced: null, mark: false, marks, markCount };
 }
 
 /**
- * On the traced fast pass, the child at `key` failed. The first failure to unwind re-runs
- * that child alone with errors on: the fast pass evaluates keywords and members in the
- * collecting order, so its first failure is where a collecting pass from the root would
- * have stopped, and this child's first error is that pass's first error. Every loop the
- * failure unwinds through adds its key: `segment` is the key as a pointer segment
- * (childPointer("", key); loops over declared names keep theirs from compiling). Cold
- * path: called only on failure.
+ * On the marking fast pass (all-errors mode), loop `loop` (a token of the keyword) failed
+ * on container `c` at member `key`: every member it visited before `key` passed. Cold
+ * path: called only on failure, once per loop the failure unwinds through.
+ */
+export function markFailure(st: State, loop: object, c: object, key: string | number): void {
+  const m = st.marks;
+  const n = st.markCount;
+  m[n] = loop;
+  m[n + 1] = c;
+  m[n + 2] = key;
+  st.markCount = n + 3;
+}
+
+/**
+ * In the collecting pass after a marked failure: the member of `c` at which loop `loop`
+ * failed on the fast pass, or undefined. The members the loop visits before it passed
+ * with the same subschemas (validation is deterministic, and a member's verdict does not
+ * depend on the loop's annotations), so they can have no error: the loop skips them.
+ */
+export function skipTo(st: State, loop: object, c: object): string | number | undefined {
+  const m = st.marks;
+  const n = st.markCount;
+  for (let i = 0; i < n; i += 3) if (m[i + 1] === c && m[i] === loop) return m[i + 2] as string | number;
+  return undefined;
+}
+
+/**
+ * On the traced fast pass, the child at `key` failed; every loop the failure unwinds through
+ * adds its key (`segment` is the key as a pointer segment, childPointer("", key); loops over
+ * declared names keep theirs from compiling). The fast pass evaluates keywords and members
+ * in the collecting order, so its first failure is where a collecting pass from the root
+ * would have stopped, and the failing keyword records that pass's first error as it fails
+ * (traceHere, traceError): the child's own failure has usually traced already. A leaf
+ * tested inline by its loop is asked again on its own fast path, which traces; a failure
+ * nothing traced (a fast path that checks in another order, see uniqueItems) re-runs the
+ * child alone with errors on. Cold path: called only on failure.
  */
 export function traceChild(st: State, node: SchemaNode, v: unknown, segment: string): void {
   if (st.traced === null) {
-    // The re-run spends from the same budget: a failure cannot buy a second one.
-    const sub = collectingState(true, st.refDepth, st.maxRefDepth, st.steps);
-    node.validate(v, sub, null, "");
-    st.steps = sub.steps;
-    st.traced = sub.errors;
+    if (node.leaf !== null) node.validate(v, st, null, "");
+    if (st.traced === null) {
+      // The re-run spends from the same budget: a failure cannot buy a second one.
+      const sub = collectingState(true, st.refDepth, st.maxRefDepth, st.steps);
+      node.validate(v, sub, null, "");
+      st.steps = sub.steps;
+      st.traced = sub.errors;
+    }
   }
   st.trail = segment + st.trail;
 }
@@ -265,7 +323,8 @@ export function traceChild(st: State, node: SchemaNode, v: unknown, segment: str
 /**
  * On the traced fast pass, a keyword failed that both passes evaluate at the same point of
  * its node (nothing the collecting pass checks first is skipped or reordered on the fast
- * path): its error, at the instance the keyword sees.
+ * path): its error, at the instance the keyword sees. Only the first failure records: the
+ * fast pass returns at once after it, and the quiet branches do not trace.
  */
 export function traceHere(st: State, keywordLocation: string, keyword: string, message: string): void {
   if (st.traced === null) st.traced = [{ instancePath: "", keywordLocation, keyword, message }];

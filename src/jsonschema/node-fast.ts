@@ -63,10 +63,18 @@ return function nodeGeneral(inst, st, ev, path) {
 
 /**
  * The generated check, or null where code cannot be generated. `lists` is the node's
- * general dispatch, inlined for the collecting pass.
+ * general dispatch, inlined for the collecting pass; `typeCheck` is the `type` keyword's.
  */
-export function generateNodeCheck(code: number, withEv: readonly Check[], list: readonly Check[], lists: GeneralLists): Check | null {
+export function generateNodeCheck(
+  code: number,
+  withEv: readonly Check[],
+  list: readonly Check[],
+  lists: GeneralLists,
+  typeCheck: Check,
+): Check | null {
   const consts = new GeneratedConstants();
+  // On the traced pass a type mismatch is traced by the type keyword's own check.
+  const typeFailed = `return st.trace && ${consts.bind(typeCheck)}(inst, st, ev, path);`;
   const calls = list.map((c) => `if (!${consts.bind(c)}(inst, st, ev, path)) return false;`);
   const collecting = generalSource(lists, consts);
   const source = `${consts.declarations()}
@@ -74,7 +82,7 @@ return function nodeFast(inst, st, ev, path) {
   if (st.collect) {
   ${collecting}
   }
-  if (!(${typeTestSource(code, "inst")})) return false;
+  if (!(${typeTestSource(code, "inst")})) { ${typeFailed} }
   if (ev !== null) return withAnnotations(inst, st, ev, path);
   ${calls.join("\n  ")}
   return true;

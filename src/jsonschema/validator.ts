@@ -3,11 +3,12 @@
  * paths) and its size bounds are checked, by a separate walk or, when the schema covers the
  * instance (cover.ts), by the fast pass itself. Every instance past a bound is invalid. When
  * every error is wanted, the limit error comes first and alone, and a failure re-runs the
- * whole instance collecting errors and paths. When only the first error is wanted, the fast
- * pass traces its failure (context.ts traceChild): the error is built from the failing
- * member alone, and only a failure among the root's own keywords re-runs the root with
- * collection on; a covered pass that traced a failure reports it as the first error it met,
- * without walking the rest of the instance for the bounds.
+ * whole instance collecting errors and paths, skipping in the loops on the fast pass's
+ * failure path the members that pass found valid (context.ts markFailure / skipTo). When
+ * only the first error is wanted, the fast pass traces its failure: the failing keyword
+ * records its error (context.ts traceHere, traceChild), and only a failure nothing traced
+ * re-runs the root with collection on; a covered pass that traced a failure reports it as
+ * the first error it met, without walking the rest of the instance for the bounds.
  */
 import type { ValidationError, ValidationResult, Validator } from "./types.js";
 import type { SchemaNode, State } from "./context.js";
@@ -51,6 +52,9 @@ export function createValidator(root: SchemaNode, limits: InstanceLimits): Valid
     trace,
     trail: "",
     traced: null,
+    mark: !trace,
+    marks: [],
+    markCount: 0,
   });
   return {
     validate(instance: unknown): ValidationResult {
@@ -69,8 +73,15 @@ export function createValidator(root: SchemaNode, limits: InstanceLimits): Valid
         fast.partial = false;
         fast.trail = "";
         fast.traced = null;
+        fast.mark = !trace;
+        fast.markCount = 0;
       }
       const result = validateWith(fast, instance);
+      // The marks name the instance's containers: not kept alive past this call.
+      if (fast.markCount !== 0) {
+        for (let i = 0; i < fast.markCount; i++) fast.marks[i] = undefined;
+        fast.markCount = 0;
+      }
       spare = fast;
       return result;
     },
@@ -98,7 +109,8 @@ export function createValidator(root: SchemaNode, limits: InstanceLimits): Valid
       if (fast.steps < 0) return invalid(stepsError(limits));
     }
     if (wasTraced(fast)) return { valid: false, errors: located(fast.traced!, fast.trail) };
-    const slow = collectingState(!limits.allErrors, 0, maxRefDepth, limits.maxSteps);
+    // Every error: the loops on the fast pass's failure path skip the members it found valid.
+    const slow = collectingState(!limits.allErrors, 0, maxRefDepth, limits.maxSteps, fast.marks, fast.markCount);
     run(root, instance, slow);
     // Collecting explores more than the fast pass (every branch, every member): its own budget.
     if (slow.steps < 0) return invalid(stepsError(limits));

@@ -217,6 +217,91 @@ describe.each(FAST_PATHS)("first-error mode (traced fast pass), $mode", ({ gener
     expect(firstErrors({ not: { items: { type: "string" } }, items: { type: "number" } }, [1, 2], { generateAfter }).valid).toBe(true);
   });
 
+  it("each keyword traces its own failure, as the collecting pass reports it", () => {
+    const s = {
+      type: "object",
+      properties: {
+        any: { anyOf: [{ type: "string" }, { type: "integer" }] },
+        one: { oneOf: [{}, { type: "number" }, { minimum: 0 }, { type: "string" }] },
+        never: { oneOf: [{ type: "string" }, { type: "boolean" }] },
+        not: { not: { type: "null" } },
+        bounds: { type: "number", minimum: 5, exclusiveMinimum: 6, maximum: 10 },
+        length: { type: "string", minLength: 3 },
+        tags: { type: "array", items: { type: "string" }, contains: { const: "x" }, maxContains: 1 },
+        names: { type: "object", propertyNames: { pattern: "^[a-z]+$" } },
+        pair: { type: "object", dependentRequired: { a: ["b"] } },
+        list: { type: "array", minItems: 2, uniqueItems: true, items: { type: "number" } },
+        off: false,
+        ref: { $ref: "#/$defs/n" },
+        word: { enum: ["a", "b"] },
+        size: { type: "object", minProperties: 2, properties: { z: {} } },
+      },
+      $defs: { n: { type: "integer", multipleOf: 3 } },
+    };
+    const cases: unknown[] = [
+      { any: 1.5 },
+      { one: 1 },
+      { one: "s" },
+      { never: 1 },
+      { not: null },
+      { bounds: 4 },
+      { bounds: 6 },
+      { bounds: 11 },
+      { length: "ab" },
+      { length: 3 },
+      { tags: ["a"] },
+      { tags: ["x", "x"] },
+      { tags: ["x", 1] },
+      { names: { ok: 1, Bad: 2 } },
+      { pair: { a: 1 } },
+      { list: [1] },
+      { list: [1, 1] },
+      // uniqueItems runs before the folded minItems on the fast path, after it when collecting.
+      { list: [1, 1, "x"] },
+      { off: 1 },
+      { ref: 4 },
+      { ref: "x" },
+      { word: "c" },
+      { size: { z: 1 } },
+    ];
+    const trees = [s, { $ref: "#/$defs/wrap", $defs: { ...s.$defs, wrap: { type: "array", items: s } } }];
+    for (const tree of trees) {
+      for (const raw of cases) {
+        const x = tree === s ? raw : [{}, raw];
+        const got = firstErrors(tree, x, { generateAfter });
+        expect(got.valid, JSON.stringify(x)).toBe(false);
+        expect(got, JSON.stringify(x)).toEqual(reference(tree, x, {}));
+      }
+    }
+    const bounds = firstErrors(s, { bounds: 4 }, { generateAfter }).errors;
+    expect(bounds.map((e) => e.keyword)).toEqual(["minimum", "exclusiveMinimum"]);
+    expect(firstErrors(s, { one: 1 }, { generateAfter }).errors[0]!.message).toBe("Expected a value matching exactly one schema in oneOf, matched 3");
+  });
+
+  it("a failing member is walked once: its error costs no second pass of the budget", () => {
+    // The oneOf fails on the second run after walking its 41 items in both branches: about
+    // 90 steps. Re-running the member with errors on to find its error took as many again.
+    const s = {
+      type: "object",
+      properties: {
+        runs: { type: "array", items: { oneOf: [{ type: "array", items: { type: "number" } }, { type: "array", items: { type: "string" } }] } },
+      },
+    };
+    const x = { runs: [[1, 2], [...Array.from({ length: 40 }, (_, i) => i), "x"]] };
+    const r = compileSchema(s, { allErrors: false, generateAfter, maxSteps: 120 });
+    if (!r.ok) throw new Error("refused");
+    for (let i = 0; i < 3; i++) {
+      expect(r.validator.validate(x).errors).toEqual([
+        {
+          instancePath: "/runs/1",
+          keywordLocation: "/properties/runs/items/oneOf",
+          keyword: "oneOf",
+          message: "Expected a value matching exactly one schema in oneOf, matched none",
+        },
+      ]);
+    }
+  });
+
   it("29 to 33 required names: the first missing one in required order, before any member, as the collecting pass", () => {
     for (const count of [29, 30, 31, 33]) {
       const names = Array.from({ length: count }, (_, i) => `p${i}`);

@@ -5,7 +5,7 @@
  * contribute any.
  */
 import type { Check, KeywordCompiler, SchemaNode } from "../context.js";
-import { mergeAnnotations, newAnnotations, own, pushError, quiet, resume } from "../context.js";
+import { mergeAnnotations, newAnnotations, own, pushError, quiet, resume, traceHere } from "../context.js";
 import { step } from "../steps.js";
 import { findDiscriminator, pickBranch } from "./discriminator.js";
 import { readSchemaArray } from "./util.js";
@@ -38,6 +38,7 @@ export const compileAnyOf: KeywordCompiler = (kc) => {
   const nodes = branches(kc, "anyOf");
   if (nodes === null || kc.checkOnly) return null;
   const loc = `${kc.at}/anyOf`;
+  const message = "Expected a value matching at least one schema in anyOf";
   const tagged = findDiscriminator(own(kc.schema, "anyOf") as unknown[]);
   const check: Check = (inst, st, ev, path) => {
     const saved = quiet(st);
@@ -66,8 +67,10 @@ export const compileAnyOf: KeywordCompiler = (kc) => {
       }
     }
     resume(st, saved);
-    if (!matched && st.collect) pushError(st, path, loc, "anyOf", "Expected a value matching at least one schema in anyOf");
-    return matched;
+    if (matched) return true;
+    if (st.collect) pushError(st, path, loc, "anyOf", message);
+    else if (st.trace) traceHere(st, loc, "anyOf", message);
+    return false;
   };
   return { check, group: "any", cover: { any: nodes } };
 };
@@ -76,10 +79,13 @@ export const compileOneOf: KeywordCompiler = (kc) => {
   const nodes = branches(kc, "oneOf");
   if (nodes === null || kc.checkOnly) return null;
   const loc = `${kc.at}/oneOf`;
+  const none = "Expected a value matching exactly one schema in oneOf, matched none";
   // With a tag, every branch but the one it names fails, so the count is that branch's 0 or 1.
   const tagged = findDiscriminator(own(kc.schema, "oneOf") as unknown[]);
   const check: Check = (inst, st, ev, path) => {
     const collect = st.collect;
+    // The traced fast pass reports the count as collecting does: it counts every branch once two matched.
+    const counts = collect || st.trace;
     const saved = quiet(st);
     let count = 0;
     let winner = null;
@@ -98,7 +104,7 @@ export const compileOneOf: KeywordCompiler = (kc) => {
         if (nodes[i]!.validate(inst, st, sub, path)) {
           count++;
           winner = sub;
-          if (count > 1 && !collect) break;
+          if (count > 1 && !counts) break;
         }
       }
     }
@@ -107,16 +113,10 @@ export const compileOneOf: KeywordCompiler = (kc) => {
       if (ev !== null && winner !== null) mergeAnnotations(ev, winner);
       return true;
     }
-    if (collect) {
-      pushError(
-        st,
-        path,
-        loc,
-        "oneOf",
-        count === 0
-          ? "Expected a value matching exactly one schema in oneOf, matched none"
-          : `Expected a value matching exactly one schema in oneOf, matched ${count}`,
-      );
+    if (counts) {
+      const message = count === 0 ? none : `Expected a value matching exactly one schema in oneOf, matched ${count}`;
+      if (collect) pushError(st, path, loc, "oneOf", message);
+      else traceHere(st, loc, "oneOf", message);
     }
     return false;
   };
@@ -129,13 +129,16 @@ export const compileNot: KeywordCompiler = (kc) => {
   const node = kc.sub(value, `${kc.at}/not`, true);
   if (kc.checkOnly) return null;
   const loc = `${kc.at}/not`;
+  const message = "Expected a value not matching the schema in not";
   const check: Check = (inst, st, _ev, path) => {
     const saved = quiet(st);
     step(st);
     const matched = node.validate(inst, st, null, path);
     resume(st, saved);
-    if (matched && st.collect) pushError(st, path, loc, "not", "Expected a value not matching the schema in not");
-    return !matched;
+    if (!matched) return true;
+    if (st.collect) pushError(st, path, loc, "not", message);
+    else if (st.trace) traceHere(st, loc, "not", message);
+    return false;
   };
   return { check, group: "any" };
 };
@@ -145,6 +148,8 @@ export const compileNot: KeywordCompiler = (kc) => {
  * ref cycles that make no progress on the instance; the depth counter here bounds the rest
  * (long ref chains times deep instances) so validation ends with an error, not a RangeError.
  */
+const TOO_DEEP = "Schema recursion is too deep for this value";
+
 export const compileRef: KeywordCompiler = (kc) => {
   const value = own(kc.schema, "$ref");
   if (value === undefined) return null;
@@ -157,7 +162,8 @@ export const compileRef: KeywordCompiler = (kc) => {
   if (target === null || kc.checkOnly) return null;
   const check: Check = (inst, st, ev, path) => {
     if (st.refDepth >= st.maxRefDepth) {
-      if (st.collect) pushError(st, path, loc, "$ref", "Schema recursion is too deep for this value");
+      if (st.collect) pushError(st, path, loc, "$ref", TOO_DEEP);
+      else if (st.trace) traceHere(st, loc, "$ref", TOO_DEEP);
       return false;
     }
     step(st);

@@ -1,6 +1,6 @@
 /** `contains` with `minContains` / `maxContains`; matching indices annotate for unevaluatedItems. */
 import type { Check, KeywordCompiler } from "../context.js";
-import { own, pushError, quiet, resume } from "../context.js";
+import { own, pushError, quiet, resume, traceHere } from "../context.js";
 import { step } from "../steps.js";
 import { plural, readNonNegativeInteger } from "./util.js";
 
@@ -14,7 +14,8 @@ export const compileContains: KeywordCompiler = (kc) => {
   if (kc.checkOnly) return null;
   const lo = min ?? 1;
   const hi = max ?? Infinity;
-  const minLoc = `${kc.at}/${min === undefined ? "contains" : "minContains"}`;
+  const minKeyword = min === undefined ? "contains" : "minContains";
+  const minLoc = `${kc.at}/${minKeyword}`;
   const maxLoc = `${kc.at}/maxContains`;
   const minMessage = `Expected at least ${plural(lo, "item")} matching contains`;
   const maxMessage = `Expected at most ${plural(max ?? 0, "item")} matching contains`;
@@ -34,11 +35,13 @@ export const compileContains: KeywordCompiler = (kc) => {
     }
     resume(st, saved);
     if (count < lo) {
-      if (collect) pushError(st, path, minLoc, min === undefined ? "contains" : "minContains", minMessage);
+      if (collect) pushError(st, path, minLoc, minKeyword, minMessage);
+      else if (st.trace) traceHere(st, minLoc, minKeyword, minMessage);
       return false;
     }
     if (count > hi) {
       if (collect) pushError(st, path, maxLoc, "maxContains", maxMessage);
+      else if (st.trace) traceHere(st, maxLoc, "maxContains", maxMessage);
       return false;
     }
     return true;

@@ -1,7 +1,7 @@
 /** `dependentRequired` and `dependentSchemas` (the latter in place: it sees the same object). */
 import { step } from "../steps.js";
 import type { Check, CompiledKeyword, KeywordCompiler, SchemaNode } from "../context.js";
-import { pushError } from "../context.js";
+import { pushError, traceHere } from "../context.js";
 import { escapeToken } from "../pointer.js";
 import { readSchemaMap } from "./util.js";
 
@@ -26,8 +26,11 @@ export const compileDependentRequired: KeywordCompiler = (kc) => {
       if (!Object.hasOwn(o, triggers[i]!)) continue;
       for (const need of needs[i]!) {
         if (Object.hasOwn(o, need)) continue;
-        if (!st.collect) return false;
-        pushError(st, path, loc, "dependentRequired", `Missing required property: ${need} (required when ${triggers[i]} is present)`);
+        if (!st.collect) {
+          if (st.trace) traceHere(st, loc, "dependentRequired", missing(need, triggers[i]!));
+          return false;
+        }
+        pushError(st, path, loc, "dependentRequired", missing(need, triggers[i]!));
         if (st.stop) return false;
         ok = false;
       }
@@ -36,6 +39,10 @@ export const compileDependentRequired: KeywordCompiler = (kc) => {
   };
   return { check, group: "object" };
 };
+
+function missing(need: string, trigger: string): string {
+  return `Missing required property: ${need} (required when ${trigger} is present)`;
+}
 
 export const compileDependentSchemas: KeywordCompiler = (kc) => {
   const map = readSchemaMap(kc, "dependentSchemas");

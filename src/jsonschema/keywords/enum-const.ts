@@ -3,7 +3,7 @@
  * Scalars are looked up in a Set; objects and arrays by their canonical JSON text.
  */
 import type { Check, KeywordCompiler } from "../context.js";
-import { own, pushError } from "../context.js";
+import { own, pushError, traceHere } from "../context.js";
 import { canonicalJson, jsonEqual } from "../json.js";
 
 const MAX_LISTED = 20;
@@ -35,8 +35,10 @@ export const compileEnum: KeywordCompiler = (kc) => {
       typeof inst === "object" && inst !== null
         ? composites.size > 0 && composites.has(canonicalJson(inst))
         : scalars.has(inst);
-    if (!ok && st.collect) pushError(st, path, loc, "enum", message);
-    return ok;
+    if (ok) return true;
+    if (st.collect) pushError(st, path, loc, "enum", message);
+    else if (st.trace) traceHere(st, loc, "enum", message);
+    return false;
   };
   return composites.size === 0 ? { check, group: "any", cover: SCALARS_ONLY, scalars } : { check, group: "any" };
 };
@@ -49,8 +51,10 @@ export const compileConst: KeywordCompiler = (kc) => {
   const message = composite ? "Expected the constant value" : `Expected constant ${JSON.stringify(expected)}`;
   const check: Check = (inst, st, _ev, path) => {
     const ok = composite ? jsonEqual(inst, expected) : inst === expected;
-    if (!ok && st.collect) pushError(st, path, loc, "const", message);
-    return ok;
+    if (ok) return true;
+    if (st.collect) pushError(st, path, loc, "const", message);
+    else if (st.trace) traceHere(st, loc, "const", message);
+    return false;
   };
   return composite ? { check, group: "any" } : { check, group: "any", cover: SCALARS_ONLY, scalars: new Set([expected]) };
 };

@@ -5,7 +5,7 @@
  * limits, partial marks, annotations when `ev` is given).
  */
 import type { Annotations, SchemaNode, State } from "../context.js";
-import { pushError, quiet, resume } from "../context.js";
+import { pushError, quiet, resume, skipTo } from "../context.js";
 import { GeneratedConstants } from "../generated.js";
 import { collectMemberSource, memberSource } from "../leaf-source.js";
 import { lengthWithin } from "./validation.js";
@@ -22,9 +22,11 @@ export interface ArrayFastPathParts {
   readonly lo: number;
   readonly hi: number;
   /** Item `i` failed: traces it when the pass traces, answers false. */
-  readonly failed: (st: State, i: number, v: unknown) => false;
+  readonly failed: (st: State, i: number, v: unknown, arr: readonly unknown[]) => false;
+  /** The array's length is outside minItems / maxItems: traces it when the pass traces, answers false. */
+  readonly outOfBounds: (st: State, len: number) => false;
   /** An item past the prefix is forbidden: traces it when the pass traces, answers false. */
-  readonly forbidden: (st: State, i: number) => false;
+  readonly forbidden: (st: State, i: number, arr: readonly unknown[]) => false;
 }
 
 /** Most prefix members unrolled; a longer prefix keeps the closure loop. */
@@ -38,19 +40,19 @@ export function generateArrayFastPath(parts: ArrayFastPathParts): ArrayFastPath 
   const bounds: string[] = [];
   if (lo > 0) bounds.push(`len < ${lo}`);
   if (hi !== Infinity) bounds.push(`len > ${hi}`);
-  if (bounds.length > 0) lines.push(`if (${bounds.join(" || ")}) return false;`);
+  if (bounds.length > 0) lines.push(`if (${bounds.join(" || ")}) return outOfBounds(st, len);`);
   // After the bounds, as the closure loop charges (items.ts): one step an item.
   lines.push("charge(st, len);");
   prefix.forEach((node, i) => {
-    lines.push(`if (len > ${i}) { const v = arr[${i}]; ${memberSource(node, consts, `failed(st, ${i}, v)`)} }`);
+    lines.push(`if (len > ${i}) { const v = arr[${i}]; ${memberSource(node, consts, `failed(st, ${i}, v, arr)`)} }`);
   });
   if (items === null) {
     lines.push(`if (len > ${n}) st.partial = true;`);
     // items.ts compiles nothing without prefixItems or items, so here n >= 1.
     lines.push(`if (ev !== null && (len < ${n} ? len : ${n}) > ev.items) ev.items = len < ${n} ? len : ${n};`);
   } else {
-    if (forbidRest) lines.push(`if (len > ${n}) return forbidden(st, ${n});`);
-    else lines.push(`for (let i = ${n}; i < len; i++) { const v = arr[i]; ${memberSource(items, consts, "failed(st, i, v)")} }`);
+    if (forbidRest) lines.push(`if (len > ${n}) return forbidden(st, ${n}, arr);`);
+    else lines.push(`for (let i = ${n}; i < len; i++) { const v = arr[i]; ${memberSource(items, consts, "failed(st, i, v, arr)")} }`);
     lines.push("if (ev !== null) ev.allItems = true;");
   }
   const source = `${consts.declarations()}
@@ -64,6 +66,7 @@ return function itemsFast(arr, st, ev, path) {
     lengthWithin,
     charge,
     failed: parts.failed,
+    outOfBounds: parts.outOfBounds,
     forbidden: parts.forbidden,
   });
 }
@@ -76,20 +79,23 @@ export interface ArrayCollectPathParts {
   readonly itemsLoc: string;
   readonly itemsName: string;
   readonly unexpected: string;
+  /** The keyword's loop token (context.ts skipTo). */
+  readonly token: object;
 }
 
 /**
  * The collecting pass's loop for one schema object, with the semantics of items.ts's
  * collecting closure: one step an item, the prefix unrolled, each item asked as
- * assemble.ts memberPasses asks it, the instance path built only for a failing item.
+ * assemble.ts memberPasses asks it, the instance path built only for a failing item;
+ * after a marked fast-pass failure, from the item it failed at (context.ts skipTo).
  */
 export function generateArrayCollectPath(parts: ArrayCollectPathParts): ArrayFastPath | null {
   const { prefix, items, forbidRest } = parts;
   const n = prefix.length;
   const consts = new GeneratedConstants();
-  const lines: string[] = ["charge(st, len);", "let ok = true;"];
+  const lines: string[] = ["charge(st, len);", "let ok = true;", "const from = skipTo(st, token, arr) ?? 0;"];
   prefix.forEach((node, i) => {
-    lines.push(`if (len > ${i}) { const v = arr[${i}]; ${collectMemberSource(node, consts, JSON.stringify(`/${i}`))} }`);
+    lines.push(`if (len > ${i} && from <= ${i}) { const v = arr[${i}]; ${collectMemberSource(node, consts, JSON.stringify(`/${i}`))} }`);
   });
   if (items === null) {
     lines.push(`if (ev !== null && (len < ${n} ? len : ${n}) > ev.items) ev.items = len < ${n} ? len : ${n};`);
@@ -97,7 +103,7 @@ export function generateArrayCollectPath(parts: ArrayCollectPathParts): ArrayFas
     if (forbidRest) {
       const report = `pushError(st, path + "/" + i, ${consts.bind(parts.itemsLoc)}, ${consts.bind(parts.itemsName)}, ${consts.bind(parts.unexpected)});`;
       lines.push(`if (len > ${n}) { if (!st.collect) return false; for (let i = ${n}; i < len; i++) { ${report} if (st.stop) return false; } ok = false; }`);
-    } else lines.push(`for (let i = ${n}; i < len; i++) { const v = arr[i]; ${collectMemberSource(items, consts, `"/" + i`)} }`);
+    } else lines.push(`for (let i = from > ${n} ? from : ${n}; i < len; i++) { const v = arr[i]; ${collectMemberSource(items, consts, `"/" + i`)} }`);
     lines.push("if (ev !== null) ev.allItems = true;");
   }
   const source = `${consts.declarations()}
@@ -106,5 +112,5 @@ return function itemsCollect(arr, st, ev, path) {
   ${lines.join("\n  ")}
   return ok;
 };`;
-  return consts.instantiate<ArrayFastPath>(source, { lengthWithin, charge, quiet, resume, pushError });
+  return consts.instantiate<ArrayFastPath>(source, { lengthWithin, charge, quiet, resume, pushError, skipTo, token: parts.token });
 }

@@ -5,12 +5,12 @@
  * size, and where code cannot be generated.
  */
 import type { Annotations, Check, KeywordCompiler, SchemaNode, State } from "../context.js";
-import { own, pushError, traceChild, traceError } from "../context.js";
+import { markFailure, own, pushError, skipTo, traceChild, traceError } from "../context.js";
 import { charge } from "../steps.js";
 import { leafPasses, memberPasses } from "../assemble.js";
 import { childPointer } from "../pointer.js";
 import { generateArrayCollectPath, generateArrayFastPath, MAX_GENERATED_PREFIX, type ArrayFastPath } from "./items-fast.js";
-import { readSchemaArray } from "./util.js";
+import { boundsOf, plural, readSchemaArray } from "./util.js";
 
 /** minItems / maxItems when both are absent or valid; null otherwise (then nothing is folded). */
 function readBounds(schema: Readonly<Record<string, unknown>>): { lo: number; hi: number } | null {
@@ -48,6 +48,11 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
     const bounds = readBounds(kc.schema);
     const lo = bounds?.lo ?? 0;
     const hi = bounds?.hi ?? Infinity;
+    // The folded bounds' errors, as validation.ts compileArrayBounds reports them: checked
+    // here first on a typed node's fast path, they are that node's first failure.
+    /** This keyword's loop, as marks name it (context.ts markFailure). */
+    const token = {};
+    const refusal = boundsOf(kc.at, "minItems", "maxItems", (k) => plural(k, "item"), lo, hi);
 
     /**
      * The fast path also counts the items for the instance limits (cover.ts): an item that
@@ -56,7 +61,7 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
      */
     const loop = (arr: readonly unknown[], st: State, ev: Annotations | null, path: string): boolean => {
       const len = arr.length;
-      if (len < lo || len > hi) return false;
+      if (len < lo || len > hi) return refusal.refuse(st, path, len);
       charge(st, len);
       const upto = len < n ? len : n;
       for (let i = 0; i < upto; i++) {
@@ -66,6 +71,7 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
         const leaf = node.leaf;
         if (leaf !== null ? !leafPasses(leaf, v, st) : !node.validate(v, st, null, path)) {
           if (st.trace) traceChild(st, node, v, childPointer("", i));
+          else if (st.mark) markFailure(st, token, arr, i);
           return false;
         }
       }
@@ -73,6 +79,7 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
         if (forbidRest) {
           if (len > n) {
             if (st.trace) traceError(st, itemsLoc, itemsName, UNEXPECTED, childPointer("", n));
+            else if (st.mark) markFailure(st, token, arr, n);
             return false;
           }
         } else {
@@ -82,6 +89,7 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
             for (let i = n; i < len; i++) {
               if (leafPasses(leaf, arr[i], st)) continue;
               if (st.trace) traceChild(st, items, arr[i], childPointer("", i));
+              else if (st.mark) markFailure(st, token, arr, i);
               return false;
             }
           } else {
@@ -90,6 +98,7 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
               if (!covered && typeof v === "object" && v !== null) st.partial = true;
               if (items.validate(v, st, null, path)) continue;
               if (st.trace) traceChild(st, items, v, childPointer("", i));
+              else if (st.mark) markFailure(st, token, arr, i);
               return false;
             }
           }
@@ -116,12 +125,15 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
             forbidRest,
             lo,
             hi,
-            failed: (st, i, v) => {
+            failed: (st, i, v, arr) => {
               if (st.trace) traceChild(st, i < n ? prefix[i]! : items!, v, childPointer("", i));
+              else if (st.mark) markFailure(st, token, arr, i);
               return false;
             },
-            forbidden: (st, i) => {
+            outOfBounds: (st, len) => refusal.refuse(st, "", len),
+            forbidden: (st, i, arr) => {
               if (st.trace) traceError(st, itemsLoc, itemsName, UNEXPECTED, childPointer("", i));
+              else if (st.mark) markFailure(st, token, arr, i);
               return false;
             },
           });
@@ -134,7 +146,7 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
         collector =
           n > MAX_GENERATED_PREFIX
             ? null
-            : generateArrayCollectPath({ prefix, items, forbidRest, itemsLoc, itemsName, unexpected: UNEXPECTED });
+            : generateArrayCollectPath({ prefix, items, forbidRest, itemsLoc, itemsName, unexpected: UNEXPECTED, token });
       }
       return collector !== null ? collector(inst as unknown[], st, ev, path) : collecting(inst, st, ev, path);
     };
@@ -154,7 +166,9 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
       charge(st, len);
       let ok = true;
       const upto = len < n ? len : n;
-      for (let i = 0; i < upto; i++) {
+      // Items before the fast pass's failure passed (context.ts skipTo).
+      const from = (skipTo(st, token, arr) as number | undefined) ?? 0;
+      for (let i = from; i < upto; i++) {
         if (!memberPasses(prefix[i]!, arr[i], st, path, i)) {
           if (st.stop) return false;
           ok = false;
@@ -171,7 +185,7 @@ export function makeItemsCompiler(restKeyword: "items" | "unevaluatedItems"): Ke
             ok = false;
           }
         } else {
-          for (let i = n; i < len; i++) {
+          for (let i = from > n ? from : n; i < len; i++) {
             if (!memberPasses(items, arr[i], st, path, i)) {
               if (st.stop) return false;
               ok = false;

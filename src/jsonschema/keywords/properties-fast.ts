@@ -9,7 +9,7 @@
  * partial, the first failure returns false through `failed` / `failedExtra` (which trace).
  */
 import type { Annotations, SchemaNode, State } from "../context.js";
-import { addProp, pushError, quiet, resume } from "../context.js";
+import { addProp, pushError, quiet, resume, skipTo } from "../context.js";
 import { GeneratedConstants } from "../generated.js";
 import { collectMemberSource, memberSource } from "../leaf-source.js";
 import { childPointer } from "../pointer.js";
@@ -30,9 +30,9 @@ export interface ObjectFastPathParts {
   /** additionalProperties (or a static unevaluatedProperties) is `false`. */
   readonly forbidAdditional: boolean;
   /** Declared member `i` failed: traces it when the pass traces, answers false. */
-  readonly failed: (st: State, i: number, v: unknown) => false;
-  /** An undeclared member failed or is forbidden: traces it when the pass traces, answers false. */
-  readonly failedExtra: (st: State, key: string, v: unknown) => false;
+  readonly failed: (st: State, i: number, v: unknown, o: object) => false;
+  /** An undeclared member failed or is forbidden: traces (or marks) it when the pass does, answers false. */
+  readonly failedExtra: (st: State, key: string, v: unknown, o: object) => false;
 }
 
 /**
@@ -45,11 +45,11 @@ export const MAX_GENERATED_NAMES = 32;
 export function generateObjectFastPath(parts: ObjectFastPathParts): ObjectFastPath | null {
   const { keys, nodes, additional, forbidAdditional } = parts;
   const consts = new GeneratedConstants();
-  const cases = keys.map((k, i) => `case ${JSON.stringify(k)}: ${memberSource(nodes[i]!, consts, `failed(st, ${i}, v)`)} break;`);
+  const cases = keys.map((k, i) => `case ${JSON.stringify(k)}: ${memberSource(nodes[i]!, consts, `failed(st, ${i}, v, o)`)} break;`);
   let extra: string;
-  if (forbidAdditional) extra = "return failedExtra(st, key, v);";
+  if (forbidAdditional) extra = "return failedExtra(st, key, v, o);";
   else if (additional === null) extra = `if (typeof v === "object" && v !== null) st.partial = true;`;
-  else extra = memberSource(additional, consts, "failedExtra(st, key, v)");
+  else extra = memberSource(additional, consts, "failedExtra(st, key, v, o)");
   const source = `${consts.declarations()}
 return function propertiesFast(o, st, path) {
   let count = 0;
@@ -87,6 +87,8 @@ export interface ObjectCollectPathParts {
   /** patternProperties: each matching key is also handed to the pattern's schema. */
   readonly patterns: readonly PatternMatcher[];
   readonly patternNodes: readonly SchemaNode[];
+  /** The keyword's loop token (context.ts skipTo). */
+  readonly token: object;
 }
 
 /**
@@ -94,7 +96,9 @@ export interface ObjectCollectPathParts {
  * semantics of properties.ts's closure loop: a step a key, members in the instance's
  * order, each asked as assemble.ts memberPasses asks it (a leaf inline, a container
  * collected at once when every error is wanted), the instance path built only for a
- * failing member, from the declared name's segment fixed here.
+ * failing member, from the declared name's segment fixed here. After a marked fast-pass
+ * failure it skips the members the fast pass found valid (context.ts skipTo), unless
+ * patterns annotate keys for a caller that wants annotations.
  */
 export function generateObjectCollectPath(parts: ObjectCollectPathParts): ObjectCollectPath | null {
   const { keys, nodes, additional, forbidAdditional } = parts;
@@ -133,8 +137,13 @@ export function generateObjectCollectPath(parts: ObjectCollectPathParts): Object
 return function propertiesCollect(o, st, ev, path) {
   if (ev !== null) annotate(ev);
   let ok = true;
+  let skip = ${parts.patterns.length === 0 ? "" : "ev !== null ? undefined : "}skipTo(st, token, o);
   for (const key in o) {
     step(st);
+    if (skip !== undefined) {
+      if (key !== skip) continue;
+      skip = undefined;
+    }
     const v = o[key];
     ${loop}
   }
@@ -149,6 +158,8 @@ return function propertiesCollect(o, st, ev, path) {
     childPointer,
     testPattern,
     addProp,
+    skipTo,
+    token: parts.token,
     annotate: parts.annotate,
   });
 }

@@ -12,7 +12,7 @@
  * three keywords' annotations run it here, as a static check (see compile.ts).
  */
 import type { Annotations, Check, KeywordCompiler, SchemaNode, State } from "../context.js";
-import { addNamed, addProp, own, pushError, quiet, resume, traceChild, traceError } from "../context.js";
+import { addNamed, addProp, markFailure, own, pushError, quiet, resume, skipTo, traceChild, traceError } from "../context.js";
 import { leafPasses, memberPasses } from "../assemble.js";
 import { childPointer, escapeToken } from "../pointer.js";
 import {
@@ -66,6 +66,8 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
     keys.forEach((k, i) => indexOf.set(k, i));
     const forbidAdditional = additionalValue === false;
     const nPatterns = patterns.length;
+    /** This keyword's loop, as marks name it (context.ts markFailure). */
+    const token = {};
 
     // Instances of one schema usually list their keys in one order: remember which
     // declared name each position held last time, so most keys cost one comparison.
@@ -85,8 +87,15 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
       if (ev !== null && keys.length > 0) addNamed(ev, indexOf);
       let ok = true;
       let pos = 0;
+      // Members before the fast pass's failure passed; with patterns and annotations wanted,
+      // a skipped key would miss its annotation, so nothing is skipped then.
+      let skip = st.collect && (ev === null || nPatterns === 0) ? skipTo(st, token, o) : undefined;
       for (const key in o) {
         step(st);
+        if (skip !== undefined) {
+          if (key !== skip) continue;
+          skip = undefined;
+        }
         let at: number;
         if (pos < cacheSize) {
           if (seenKeys[pos] === key) at = seenIndex[pos]!;
@@ -103,6 +112,7 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
           matched = true;
           if (!memberPasses(node, o[key], st, path, key)) {
             if (st.trace) traceChild(st, node, o[key], childPointer("", key));
+            else if (st.mark) markFailure(st, token, o, key);
             if (st.stop) return false;
             ok = false;
           }
@@ -114,6 +124,7 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
           step(st);
           if (!memberPasses(patternNodes[j]!, o[key], st, path, key)) {
             if (st.trace) traceChild(st, patternNodes[j]!, o[key], childPointer("", key));
+            else if (st.mark) markFailure(st, token, o, key);
             if (st.stop) return false;
             ok = false;
           }
@@ -122,6 +133,7 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
         if (forbidAdditional) {
           if (!st.collect) {
             if (st.trace) traceError(st, additionalLoc, additionalName, UNEXPECTED, childPointer("", key));
+            else if (st.mark) markFailure(st, token, o, key);
             return false;
           }
           pushError(st, childPointer(path, key), additionalLoc, additionalName, UNEXPECTED);
@@ -129,6 +141,7 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
           ok = false;
         } else if (!memberPasses(additional, o[key], st, path, key)) {
           if (st.trace) traceChild(st, additional, o[key], childPointer("", key));
+          else if (st.mark) markFailure(st, token, o, key);
           if (st.stop) return false;
           ok = false;
         }
@@ -164,11 +177,13 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
         if (node === null) continue;
         if (i < 0 && forbidAdditional) {
           if (st.trace) traceError(st, additionalLoc, additionalName, UNEXPECTED, childPointer("", key));
+          else if (st.mark) markFailure(st, token, o, key);
           return false;
         }
         const leaf = node.leaf;
         if (leaf !== null ? !leafPasses(leaf, v, st) : !node.validate(v, st, null, path)) {
           if (st.trace) traceChild(st, node, v, i >= 0 ? segment(i) : childPointer("", key));
+          else if (st.mark) markFailure(st, token, o, key);
           return false;
         }
       }
@@ -189,15 +204,16 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
             nodes,
             additional,
             forbidAdditional,
-            failed: (st, i, v) => {
+            failed: (st, i, v, o) => {
               if (st.trace) traceChild(st, nodes[i]!, v, segment(i));
+              else if (st.mark) markFailure(st, token, o, keys[i]!);
               return false;
             },
-            failedExtra: (st, key, v) => {
+            failedExtra: (st, key, v, o) => {
               if (st.trace) {
                 if (forbidAdditional) traceError(st, additionalLoc, additionalName, UNEXPECTED, childPointer("", key));
                 else traceChild(st, additional!, v, childPointer("", key));
-              }
+              } else if (st.mark) markFailure(st, token, o, key);
               return false;
             },
           });
@@ -225,6 +241,7 @@ export function makePropertiesCompiler(additionalKeyword: "additionalProperties"
                 annotate,
                 patterns,
                 patternNodes,
+                token,
               });
       }
       return collector !== null ? collector(inst as Record<string, unknown>, st, ev, path) : general(inst, st, ev, path);
@@ -266,6 +283,7 @@ export const compilePropertyNames: KeywordCompiler = (kc) => {
       if (node.validate(key, st, null, path)) continue;
       ok = false;
       if (collect) pushError(st, childPointer(path, key), loc, "propertyNames", "Invalid property name");
+      else if ((saved & 4) !== 0) traceError(st, loc, "propertyNames", "Invalid property name", childPointer("", key));
       if ((saved & 2) !== 0) break;
     }
     resume(st, saved);

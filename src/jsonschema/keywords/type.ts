@@ -1,6 +1,6 @@
 /** `type`, including "integer" (any integral number, so 1.0 is an integer). */
 import type { Check, Group, JsonType, KeywordCompiler } from "../context.js";
-import { own, pushError } from "../context.js";
+import { own, pushError, traceHere } from "../context.js";
 import { describeType } from "../json.js";
 
 const BITS: Readonly<Record<string, number>> = {
@@ -60,6 +60,7 @@ export const compileType: KeywordCompiler = (kc) => {
   const check: Check = (inst, st, _ev, path) => {
     if (test(inst)) return true;
     if (st.collect) pushError(st, path, loc, "type", message + describeType(inst));
+    else if (st.trace) traceHere(st, loc, "type", message + describeType(inst));
     return false;
   };
   const only = unique.length === 1 ? unique[0] : undefined;

@@ -4,7 +4,7 @@
  */
 import { charge } from "../steps.js";
 import type { Check, KeywordCompiler } from "../context.js";
-import { own, pushError } from "../context.js";
+import { own, pushError, traceHere } from "../context.js";
 import { canonicalJson } from "../json.js";
 
 export const compileUniqueItems: KeywordCompiler = (kc) => {
@@ -17,12 +17,24 @@ export const compileUniqueItems: KeywordCompiler = (kc) => {
   }
   if (kc.checkOnly) return null;
   if (!value) return null;
+  // A typed node's fast path checks minItems / maxItems inside the items loop, after this
+  // keyword (validation.ts boundsFoldedIntoItems); the collecting pass checks them before
+  // it. So this failure is the first error only when those bounds hold; else nothing is
+  // traced, and the failing value is collected again (context.ts traceChild).
+  const min = own(kc.schema, "minItems");
+  const max = own(kc.schema, "maxItems");
+  const lo = typeof min === "number" ? min : 0;
+  const hi = typeof max === "number" ? max : Infinity;
   const check: Check = (inst, st, _ev, path) => {
     // Work proportional to the items, on every visit: charged as one step an item.
     charge(st, (inst as unknown[]).length);
     const dup = findDuplicate(inst as unknown[]);
     if (dup === null) return true;
     if (st.collect) pushError(st, path, loc, "uniqueItems", `Expected unique items; items ${dup[0]} and ${dup[1]} are equal`);
+    else if (st.trace) {
+      const n = (inst as unknown[]).length;
+      if (n >= lo && n <= hi) traceHere(st, loc, "uniqueItems", `Expected unique items; items ${dup[0]} and ${dup[1]} are equal`);
+    }
     return false;
   };
   return { check, group: "array" };

@@ -1,6 +1,6 @@
 /** Shared helpers for reading keyword values at compile time. */
 import type { KeywordContext, State } from "../context.js";
-import { own, pushError } from "../context.js";
+import { own, pushError, traceHere } from "../context.js";
 
 /** undefined when absent, null after reporting a malformed value. */
 export function readNonNegativeInteger(kc: KeywordContext, keyword: string): number | undefined | null {
@@ -57,9 +57,11 @@ export function readBounds(kc: KeywordContext, minKey: string, maxKey: string, c
   const max = readNonNegativeInteger(kc, maxKey);
   if (min === null || max === null || (min === undefined && max === undefined)) return null;
   if (kc.checkOnly) return null;
-  const lo = min ?? 0;
-  const hi = max ?? Infinity;
-  const at = kc.at;
+  return boundsOf(kc.at, minKey, maxKey, count, min ?? 0, max ?? Infinity);
+}
+
+/** The range [lo, hi] of a `min…`/`max…` pair at schema pointer `at`, with its errors. */
+export function boundsOf(at: string, minKey: string, maxKey: string, count: (n: number) => string, lo: number, hi: number): Bounds {
   // Built once: a failure in first-error mode builds its error on every call.
   const minLoc = `${at}/${minKey}`, minMessage = `Expected at least ${count(lo)}`;
   const maxLoc = `${at}/${maxKey}`, maxMessage = `Expected at most ${count(hi)}`;
@@ -67,7 +69,13 @@ export function readBounds(kc: KeywordContext, minKey: string, maxKey: string, c
     lo,
     hi,
     refuse(st, path, n) {
-      if (!st.collect) return false;
+      if (!st.collect) {
+        if (st.trace) {
+          if (n < lo) traceHere(st, minLoc, minKey, minMessage);
+          else traceHere(st, maxLoc, maxKey, maxMessage);
+        }
+        return false;
+      }
       if (n < lo) pushError(st, path, minLoc, minKey, minMessage);
       else pushError(st, path, maxLoc, maxKey, maxMessage);
       return false;

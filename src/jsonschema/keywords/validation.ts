@@ -5,7 +5,8 @@
  * failed only when errors are collected; the leaf tests (assemble.ts) inline the ranges.
  */
 import type { Check, KeywordCompiler, LengthRange, NumericRange, State } from "../context.js";
-import { own, pushError } from "../context.js";
+import { own, pushError, traceHere } from "../context.js";
+import type { ValidationError } from "../types.js";
 import { isDecimalMultiple, scaledMultipleTest, toDecimal } from "../decimal.js";
 import { codePointLength } from "../json.js";
 import { chargeCount, testPattern } from "../steps.js";
@@ -38,12 +39,20 @@ export const compileNumericBounds: KeywordCompiler = (kc) => {
   const check: Check = (inst, st, _ev, path) => {
     const x = inst as number;
     if (inRange(x, range)) return true;
-    if (!st.collect) return false;
-    if (min !== undefined && !(x >= min)) pushError(st, path, minLoc, "minimum", minMessage);
-    if (max !== undefined && !(x <= max)) pushError(st, path, maxLoc, "maximum", maxMessage);
-    if (exMin !== undefined && !(x > exMin)) pushError(st, path, exMinLoc, "exclusiveMinimum", exMinMessage);
-    if (exMax !== undefined && !(x < exMax)) pushError(st, path, exMaxLoc, "exclusiveMaximum", exMaxMessage);
+    if (st.collect) report(st.errors, x, path);
+    else if (st.trace && st.traced === null) report((st.traced = []), x, "");
     return false;
+  };
+  // Every bound the value fails, in keyword order, even when only the first error is wanted.
+  const report = (errors: ValidationError[], x: number, path: string): void => {
+    if (min !== undefined && !(x >= min)) errors.push({ instancePath: path, keywordLocation: minLoc, keyword: "minimum", message: minMessage });
+    if (max !== undefined && !(x <= max)) errors.push({ instancePath: path, keywordLocation: maxLoc, keyword: "maximum", message: maxMessage });
+    if (exMin !== undefined && !(x > exMin)) {
+      errors.push({ instancePath: path, keywordLocation: exMinLoc, keyword: "exclusiveMinimum", message: exMinMessage });
+    }
+    if (exMax !== undefined && !(x < exMax)) {
+      errors.push({ instancePath: path, keywordLocation: exMaxLoc, keyword: "exclusiveMaximum", message: exMaxMessage });
+    }
   };
   return { check, group: "number", range };
 };
@@ -72,6 +81,7 @@ export const compileMultipleOf: KeywordCompiler = (kc) => {
     const fast = quick(inst as number);
     if (fast === null ? isDecimalMultiple(inst as number, decimal, divisor) : fast) return true;
     if (st.collect) pushError(st, path, loc, "multipleOf", message);
+    else if (st.trace) traceHere(st, loc, "multipleOf", message);
     return false;
   };
   return { check, group: "number" };
@@ -85,7 +95,7 @@ export const compileStringLength: KeywordCompiler = (kc) => {
   const check: Check = (inst, st, _ev, path) => {
     const s = inst as string;
     // Counted again only for the error: the range check rarely needs to count.
-    return lengthWithin(s, length, st) || (st.collect && bounds.refuse(st, path, codePointLength(s)));
+    return lengthWithin(s, length, st) || ((st.collect || st.trace) && bounds.refuse(st, path, codePointLength(s)));
   };
   return { check, group: "string", length };
 };
@@ -110,6 +120,7 @@ export const compilePattern: KeywordCompiler = (kc) => {
   const check: Check = (inst, st, _ev, path) => {
     if (testPattern(re, inst as string, st)) return true;
     if (st.collect) pushError(st, path, loc, "pattern", message);
+    else if (st.trace) traceHere(st, loc, "pattern", message);
     return false;
   };
   return { check, group: "string", regex: re };
