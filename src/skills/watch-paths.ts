@@ -68,7 +68,22 @@ export function classifyPath(roots: readonly string[], privateDir: string | null
  */
 export async function directoryIdentity(p: string): Promise<string | null> {
   const st = await stat(p).catch(() => null);
-  return st?.isDirectory() === true ? `${st.dev}:${st.ino}:${st.birthtimeMs}` : null;
+  return st?.isDirectory() === true ? identityOf(st) : null;
+}
+
+/** The identity directoryIdentity reports, from stats already at hand. */
+export function identityOf(st: { readonly dev: number; readonly ino: number; readonly birthtimeMs: number }): string {
+  return `${st.dev}:${st.ino}:${st.birthtimeMs}`;
+}
+
+/** `p` with its root when it is a direct child of one of `roots` (a skill directory, or was one), else null. */
+export function skillDirOf(roots: readonly string[], p: string): { readonly root: string; readonly dir: string } | null {
+  for (const root of roots) {
+    const rel = within(root, p);
+    if (rel === null || rel === "" || rel.includes(path.sep)) continue;
+    return { root, dir: p };
+  }
+  return null;
 }
 
 /** The closest ancestor of `p` that exists (the filesystem root at worst), with its identity. */

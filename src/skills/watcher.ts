@@ -15,7 +15,7 @@
 import path from "node:path";
 import { watch, type FSWatcher } from "chokidar";
 import { PendingChanges, type ChangeBatch } from "./pending-changes.js";
-import { classifyPath, directoryIdentity, ignoredPath, nearestExisting, watchTargets, within, type Target } from "./watch-paths.js";
+import { classifyPath, directoryIdentity, identityOf, ignoredPath, nearestExisting, skillDirOf, watchTargets, within, type Target } from "./watch-paths.js";
 
 export { classifyPath } from "./watch-paths.js";
 
@@ -108,6 +108,77 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
     else note(roots[target.index]!);
   };
 
+  // ---- skill directories re-created behind chokidar's back ------------------
+  /**
+   * chokidar 4 drops a second removal of the same path within 100 ms (its
+   * 'remove' throttle), and misses a removal whose re-creation lands before
+   * it re-reads the root. Either way a skill directory removed and re-created
+   * in quick succession (rm -r, mkdir, rm -r, mkdir) stays listed as watched
+   * while its watch hangs on the dead directory, and nothing written into the
+   * new one is ever reported. So every cue that a root's entry changed names
+   * a suspect, and once quiet each suspect's identity is compared with the
+   * one chokidar saw (addDir's stats, or ours when we re-watched it). Nothing
+   * is stat'ed for skills that never change.
+   */
+  const skillIdentities = new Map<string, string>();
+  const suspects = new Map<string, { readonly watcher: FSWatcher; readonly root: string }>();
+  let suspectTimer: NodeJS.Timeout | null = null;
+  let firstSuspectAt = 0;
+  let skillChecks: Promise<void> = Promise.resolve();
+
+  const suspectSkill = (watcher: FSWatcher, root: string, dir: string): void => {
+    if (closed) return;
+    const now = Date.now();
+    if (suspects.size === 0) firstSuspectAt = now;
+    suspects.set(dir, { watcher, root });
+    if (suspectTimer !== null) clearTimeout(suspectTimer);
+    suspectTimer = setTimeout(checkSuspects, Math.max(0, Math.min(debounceMs, firstSuspectAt + maxWaitMs - now)));
+  };
+
+  const checkSuspects = (): void => {
+    suspectTimer = null;
+    const due = [...suspects];
+    suspects.clear();
+    skillChecks = skillChecks.then(async () => {
+      for (const [dir, { watcher, root }] of due) {
+        if (closed || watcher.closed) return;
+        const identity = await directoryIdentity(dir);
+        if (closed || watcher.closed) return;
+        if (identity === null) {
+          skillIdentities.delete(dir);
+          continue;
+        }
+        if (skillIdentities.get(dir) === identity) continue;
+        rewatchSkill(watcher, root, dir, identity);
+      }
+    });
+  };
+
+  /**
+   * Drops chokidar's state for the skill directory the way a removal it saw
+   * would (the handles of the directory and of everything under it are closed,
+   * so chokidar's per-path handle cache, shared by all instances, keeps none
+   * on the dead directory), then adds it back. _remove is typed but internal;
+   * chokidar is pinned, and the regression test fails without this.
+   */
+  const rewatchSkill = (watcher: FSWatcher, root: string, dir: string, identity: string): void => {
+    const name = path.basename(dir);
+    if (watcher._throttled.get("remove")?.has(path.join(root, name)) === true) {
+      // A removal of it within the last 100 ms: this one would be dropped too.
+      setTimeout(() => suspectSkill(watcher, root, dir), 100).unref();
+      return;
+    }
+    logger?.debug({ dir }, "skill directory re-created unseen, watching it afresh");
+    watcher._remove(root, name, true);
+    skillIdentities.set(dir, identity);
+    // Internal add: its contents are reported as added (ignoreInitial spares only
+    // the start), so the batch that follows names the skill once its watch is
+    // in place, and its addDir is checked again like any other. Depth counts
+    // from the skill here, one level more than from the root.
+    watcher.add(dir, undefined, true);
+    note(dir);
+  };
+
   // ---- the main watcher ---------------------------------------------------
   const ignored = ignoredPath(roots, privateDir);
 
@@ -122,19 +193,35 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
       // Folds an editor's unlink+add (save by rename) into one change.
       atomic: true,
     });
-    watcher.on("all", (event, changed) => {
+    watcher.on("all", (event, changed, stats) => {
       note(changed);
+      const abs = path.resolve(changed);
       if (event === "unlink" || event === "unlinkDir") {
-        const abs = path.resolve(changed);
         for (const t of targets.keys()) if (within(t, abs) !== null) checkTarget(t);
+      }
+      const skill = skillDirOf(roots, abs);
+      if (skill !== null) {
+        // What chokidar just stat'ed and is about to watch, or no longer watches.
+        if (event === "addDir" && stats !== undefined) skillIdentities.set(skill.dir, identityOf(stats));
+        else if (event === "unlinkDir") skillIdentities.delete(skill.dir);
+        suspectSkill(watcher, skill.root, skill.dir);
       }
     });
     // chokidar reports no unlinkDir for a watched root itself (its parent is not
     // watched), so the root's own fs.watch events are the cue to check on it.
-    watcher.on("raw", (_event, _name, details: unknown) => {
+    // The same events name the root's entries that were created, removed or
+    // renamed, also those chokidar missed (see suspectSkill).
+    watcher.on("raw", (event, name, details: unknown) => {
       const watched = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
       if (typeof watched !== "string") return;
-      if (targets.has(path.resolve(watched))) checkTarget(path.resolve(watched));
+      const abs = path.resolve(watched);
+      if (targets.has(abs)) checkTarget(abs);
+      if (event !== "rename") return;
+      if (typeof name !== "string" || name === "") return;
+      // An entry of a root, or a skill directory's own watch telling it went (named by itself).
+      const entry = roots.includes(abs) ? path.join(abs, name) : name === path.basename(abs) ? abs : null;
+      const skill = entry === null ? null : skillDirOf(roots, entry);
+      if (skill !== null && !ignored(skill.dir)) suspectSkill(watcher, skill.root, skill.dir);
     });
     watcher.on("error", (error) => logger?.warn({ err: error }, "file watcher error"));
     return watcher;
@@ -310,6 +397,8 @@ export function watchSkills(options: SkillWatcherOptions): SkillWatcher {
       if (quietTimer !== null) clearTimeout(quietTimer);
       await started.catch(() => undefined);
       await rechecking.catch(() => undefined);
+      if (suspectTimer !== null) clearTimeout(suspectTimer);
+      await skillChecks.catch(() => undefined);
       await Promise.all([main.close(), sentinel?.close(), ...[...rewatched.values()].map((w) => w.watcher.close())]);
     },
   };

@@ -141,6 +141,39 @@ describe("watchSkills", () => {
     }
   });
 
+  // Regression: chokidar drops a second removal of the same path within
+  // 100 ms, so a skill directory removed and re-created twice in quick
+  // succession stayed listed as watched while its watch hung on the
+  // short-lived directory in between: nothing written into the directory that
+  // stayed was reported until a restart. The first batches name the skill for
+  // the removals themselves; only a write after them proves it is watched.
+  // Failed 7 in 8 runs before the fix, passed 10 in 10 after.
+  it("keeps watching a skill directory removed and re-created twice in quick succession", async () => {
+    const root = path.join(tmp, "skills");
+    const skill = path.join(root, "rig");
+    await put(path.join(skill, "SKILL.md"));
+    await start([root]);
+    let writing: Promise<void> = Promise.resolve();
+    for (let round = 0; round < 3; round++) {
+      // No write of the last round may land in the middle of rm -r.
+      await writing;
+      batches = [];
+      for (let flap = 0; flap < 2; flap++) {
+        await rm(skill, { recursive: true, force: true });
+        await mkdir(skill);
+        // Room for chokidar to see the short-lived directory (the race needs
+        // it to) while its second removal still falls within the 100 ms.
+        if (flap === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await eventually(() => sawDir(skill));
+      batches = [];
+      await eventually(() => {
+        writing = put(path.join(skill, "SKILL.md"), `v${Date.now()}`);
+        return sawDir(skill);
+      });
+    }
+  });
+
   it("watches the private directory's playbook files only, also when it appears later", async () => {
     const privateDir = path.join(tmp, "data", "private");
     await start([path.join(tmp, "skills")], privateDir);
