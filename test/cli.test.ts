@@ -3,6 +3,7 @@
  * the listening log line, and a clean exit on SIGTERM.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -35,6 +36,22 @@ function runCli(args: string[], env: Record<string, string> = {}): Promise<Run> 
   child.stdout?.on("data", (d: Buffer) => (stdout += d.toString()));
   child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
   return new Promise((resolve) => child.on("exit", (code) => resolve({ code, stdout, stderr })));
+}
+
+/** Each thread of a process as name:state:kernel wait channel, from /proc (Linux); "unknown" elsewhere. */
+function threadStates(pid: number): string {
+  try {
+    return readdirSync(`/proc/${pid}/task`)
+      .map((tid) => {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+        const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+        const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
+        return `${name}:${state}:${readFileSync(`/proc/${pid}/task/${tid}/wchan`, "utf8")}`;
+      })
+      .join(", ");
+  } catch {
+    return "unknown";
+  }
 }
 
 function waitForLine(child: ChildProcess, pattern: RegExp): Promise<string> {
@@ -174,13 +191,22 @@ describe("recipe-server CLI", () => {
     const child = startCli(["--dcc", "maya", "--port", "0", "--embeddings", "none", "--no-watch", "--private-dir", tmp, "--skills-path", path.join(ROOT, "skills-example"), "--log-format", "json"], {
       XDG_DATA_HOME: tmp,
     });
+    let stderr = "";
+    child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
     await waitForLine(child, /maya ready: /);
     // The reader goes away, as `| head` does once it has its lines.
     child.stdout?.destroy();
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     child.kill("SIGTERM");
     // Before the fix the process never exited: pino's flush at exit retried EPIPE forever.
-    expect(await exited).toBe(0);
+    const code = await Promise.race([exited, new Promise<"stuck">((resolve) => setTimeout(() => resolve("stuck"), 15_000))]);
+    if (code === "stuck") {
+      // Where each thread waits tells a busy retry loop (nanosleep, futex) from an idle event loop (epoll).
+      const where = threadStates(child.pid!);
+      child.kill("SIGKILL");
+      throw new Error(`no exit 15 s after SIGTERM; threads: ${where}; stderr: ${stderr.slice(-2000)}`);
+    }
+    expect(code).toBe(0);
   });
 
   it("regression: log lines still buffered at exit are written, not lost (lines go out in batches)", async () => {
